@@ -1,0 +1,57 @@
+# kingme - English draughts engine.  make | make test | make sanitize | make bench | make clean
+CC      ?= cc
+STD      = -std=c11 -D_POSIX_C_SOURCE=200809L
+WARN     = -Wall -Wextra -Werror
+OPT     ?= -O2
+ARCHFLAGS := $(if $(filter x86_64,$(shell uname -m)),-mpopcnt,)
+CFLAGS  ?=
+ALLCFLAGS = $(STD) $(WARN) $(OPT) $(ARCHFLAGS) -Iinclude $(CFLAGS)
+LDLIBS   = -lm -lpthread
+BUILD   ?= build/release
+
+LIB_SRC  = $(wildcard src/*.c)
+CLI_SRC  = $(wildcard src/cli/*.c)
+TEST_SRC = $(wildcard tests/*.c)
+HEADERS  = $(wildcard include/kingme/*.h) $(wildcard src/cli/*.h) $(wildcard tests/*.h)
+
+LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
+LIB      = $(BUILD)/libkingme.a
+
+.PHONY: all test sanitize bench clean
+all: kingme
+
+kingme: $(BUILD)/kingme
+	cp $< $@
+
+$(BUILD)/kingme: $(CLI_OBJ) $(LIB)
+	$(CC) $(ALLCFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
+
+$(LIB): $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/kingme_tests: $(TEST_OBJ) $(LIB)
+	$(CC) $(ALLCFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(LDLIBS)
+
+$(BUILD)/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) -c -o $@ $<
+
+# The tests run from the repository root (they read tests/data and weights/)
+# and use ./kingme for the command-line checks.
+test: kingme $(BUILD)/kingme_tests
+	KINGME=./kingme $(BUILD)/kingme_tests $(T)
+
+sanitize:
+	$(MAKE) BUILD=build/asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	  CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined" \
+	  build/asan/kingme build/asan/kingme_tests
+	ASAN_OPTIONS=detect_leaks=1 KINGME=build/asan/kingme KINGME_SANITIZE=1 build/asan/kingme_tests $(T)
+
+bench: kingme
+	./kingme bench
+
+clean:
+	rm -rf build kingme

@@ -1,0 +1,93 @@
+/* movegen.h - legal moves of English draughts, make-move, perft. */
+#ifndef KINGME_MOVEGEN_H
+#define KINGME_MOVEGEN_H
+
+#include "kingme/board.h"
+
+#define MAX_MOVES 256 /* generous: real positions have < 60 */
+#define MAX_JUMPS 12  /* at most 12 enemy pieces can be taken */
+
+/* Square masks used by the generator and the evaluation. */
+#define MG_EVEN_ROWS 0x0F0F0F0Fu /* rows 0,2,4,6 (squares 1-4, 9-12, ...) */
+#define MG_ODD_ROWS 0xF0F0F0F0u
+#define MG_COL0 0x11111111u /* first square of each row (5,13,21,29 / 1,9,17,25) */
+#define MG_COL3 0x88888888u /* last square of each row (4,12,20,28 / 8,16,24,32) */
+
+/* One diagonal step of every piece in x. "Down" is towards higher square
+ * numbers (Black's forward), "left" towards the a-file. Pieces that would
+ * leave the board are dropped. DL and UR are each other's inverse, as are DR
+ * and UL. */
+static inline uint32_t mg_dl(uint32_t x) { return ((x & MG_EVEN_ROWS) << 4) | ((x & MG_ODD_ROWS & ~MG_COL0) << 3); }
+static inline uint32_t mg_dr(uint32_t x) { return ((x & MG_EVEN_ROWS & ~MG_COL3) << 5) | ((x & MG_ODD_ROWS) << 4); }
+static inline uint32_t mg_ul(uint32_t x) { return ((x & MG_EVEN_ROWS) >> 4) | ((x & MG_ODD_ROWS & ~MG_COL0) >> 5); }
+static inline uint32_t mg_ur(uint32_t x) { return ((x & MG_EVEN_ROWS & ~MG_COL3) >> 3) | ((x & MG_ODD_ROWS) >> 4); }
+
+enum { MG_DL = 0, MG_DR = 1, MG_UL = 2, MG_UR = 3 };
+/* Per-square tables (square index 0..31, -1 off the board): the neighbour in
+ * direction d and the landing square of a jump in direction d. */
+extern const int8_t mg_neighbour[32][4];
+extern const int8_t mg_jump_to[32][4];
+
+typedef struct Move {
+    uint32_t captured;       /* mask of the pieces taken */
+    uint8_t from, to;        /* square indices 0..31 (square number - 1) */
+    uint8_t njumps;          /* 0 for a simple move */
+    uint8_t pad_;
+    uint8_t path[MAX_JUMPS]; /* landing squares of each jump; path[njumps-1] == to */
+} Move;
+
+typedef struct MoveList {
+    int count;
+    Move moves[MAX_MOVES];
+} MoveList;
+
+/* All legal moves for the side to move (captures only, when any exist).
+ * Each distinct jump path is a distinct move. Returns the count. */
+int gen_moves(const Board *b, MoveList *ml);
+
+/* Only the capture moves (empty list when there are none). */
+int gen_captures(const Board *b, MoveList *ml);
+
+/* Whether side would have a capture if it were to move. */
+bool mg_can_capture(const Board *b, int side);
+
+/* Number of legal moves of the side to move, without building them when
+ * there is no capture (the perft leaf count). */
+int count_moves(const Board *b);
+
+/* Play m (a legal move of b->stm) on b; the side to move changes. */
+static inline void make_move(Board *b, const Move *m)
+{
+    uint32_t fm = 1u << m->from, tm = 1u << m->to;
+    int s = b->stm;
+    b->pieces[s] = (b->pieces[s] & ~fm) | tm; /* from == to is possible for a king */
+    if (b->kings & fm)
+        b->kings = (b->kings & ~fm) | tm;
+    else if (tm & (s == KM_BLACK ? BLACK_PROMO_ROW : WHITE_PROMO_ROW))
+        b->kings |= tm;
+    b->pieces[s ^ 1] &= ~m->captured;
+    b->kings &= ~m->captured;
+    b->stm = s ^ 1;
+}
+
+/* Whether m crowns a man. */
+static inline bool move_promotes(const Board *b, const Move *m)
+{
+    uint32_t tm = 1u << m->to;
+    return !(b->kings & (1u << m->from)) &&
+           (tm & (b->stm == KM_BLACK ? BLACK_PROMO_ROW : WHITE_PROMO_ROW));
+}
+
+static inline bool move_equal(const Move *a, const Move *b)
+{
+    if (a->from != b->from || a->to != b->to || a->njumps != b->njumps || a->captured != b->captured)
+        return false;
+    for (int i = 0; i < a->njumps; i++)
+        if (a->path[i] != b->path[i]) return false;
+    return true;
+}
+
+/* Leaf count of the game tree to depth plies. */
+uint64_t perft(const Board *b, int depth);
+
+#endif

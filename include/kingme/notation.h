@@ -1,0 +1,20 @@
+/* notation.h - move text: 11-15, 15x24, 15x24x31, short 15x31, c3-d4. */
+#ifndef KINGME_NOTATION_H
+#define KINGME_NOTATION_H
+
+#include "kingme/movegen.h"
+
+#define MOVE_TEXT_MAX 48 /* longest text: 12 jumps "nn" + 'x' each, plus NUL */
+
+/* Full path notation with square numbers: "11-15", "15x24x31". */
+void move_to_text(const Move *m, char buf[MOVE_TEXT_MAX]);
+
+/* Resolve text against the legal moves of b. Accepted: square numbers or
+ * coordinates (c3), separated by '-' or 'x'; the full jump path, or just the
+ * first and last square when exactly one legal move matches. Returns 0 and
+ * fills *out, or -1 with a one-line message in err (KM_ERR_MAX bytes):
+ * unreadable text, an illegal move (saying why), or an ambiguous short form
+ * (listing the candidates). */
+int parse_move(const Board *b, const char *text, Move *out, char *err);
+
+#endif

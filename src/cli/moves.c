@@ -1,0 +1,48 @@
+/* moves.c - kingme moves [--fen FEN] */
+#include "cli.h"
+#include "kingme/movegen.h"
+#include "kingme/notation.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int by_text(const void *a, const void *b)
+{
+    const Move *x = a, *y = b;
+    if (x->from != y->from) return x->from - y->from;
+    if (x->to != y->to) return x->to - y->to;
+    for (int i = 0; i < x->njumps && i < y->njumps; i++)
+        if (x->path[i] != y->path[i]) return x->path[i] - y->path[i];
+    return x->njumps - y->njumps;
+}
+
+static int run(int argc, char **argv)
+{
+    const char *fen = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--fen") == 0) {
+            if (!(fen = cli_value("moves", argc, argv, &i))) return 2;
+        } else {
+            return cli_usage_error("moves", "unknown argument '%s'", argv[i]);
+        }
+    }
+    Board b;
+    if (!cli_board(fen, &b)) return 1;
+    MoveList ml;
+    gen_moves(&b, &ml);
+    qsort(ml.moves, (size_t)ml.count, sizeof(Move), by_text);
+    for (int i = 0; i < ml.count; i++) {
+        char t[MOVE_TEXT_MAX];
+        move_to_text(&ml.moves[i], t);
+        puts(t);
+    }
+    return 0;
+}
+
+const CliCommand cmd_moves = {
+    "moves", run, "list every legal move of a position",
+    "kingme moves [--fen FEN]\n"
+    "  One legal move per line in full path notation (11-15, 15x24x31), ordered by\n"
+    "  square. With no --fen, the initial position.",
+};

@@ -1,0 +1,82 @@
+/* main.c - the test runner. */
+#include "test.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#define MAX_TESTS 1024
+static struct { const char *name; test_fn fn; } tests[MAX_TESTS];
+static int ntests;
+static int cur_failures;
+long test_checks;
+
+void test_register(const char *name, test_fn fn)
+{
+    if (ntests < MAX_TESTS) {
+        tests[ntests].name = name;
+        tests[ntests].fn = fn;
+        ntests++;
+    }
+}
+
+void test_fail(const char *file, int line, const char *fmt, ...)
+{
+    if (cur_failures++ >= 10) return; /* one broken loop should not flood */
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stdout, "  FAIL %s:%d: ", file, line);
+    vfprintf(stdout, fmt, ap);
+    fputc('\n', stdout);
+    va_end(ap);
+}
+
+bool test_sanitized(void) { return getenv("KINGME_SANITIZE") != NULL; }
+
+const char *test_kingme(void)
+{
+    const char *k = getenv("KINGME");
+    return k ? k : "./kingme";
+}
+
+int test_run(const char *cmd, char *out, size_t len)
+{
+    char full[4096];
+    snprintf(full, sizeof full, "%s 2>&1", cmd);
+    FILE *p = popen(full, "r");
+    if (!p) return -1;
+    size_t n = 0;
+    if (len) out[0] = '\0';
+    int c;
+    while ((c = fgetc(p)) != EOF)
+        if (n + 1 < len) { out[n++] = (char)c; out[n] = '\0'; }
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int main(int argc, char **argv)
+{
+    const char *filter = argc > 1 ? argv[1] : NULL;
+    int passed = 0, failed = 0;
+    for (int i = 0; i < ntests; i++) {
+        if (filter && !strstr(tests[i].name, filter)) continue;
+        cur_failures = 0;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        tests[i].fn();
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        if (cur_failures) {
+            failed++;
+            printf("FAIL %s (%d failed checks)\n", tests[i].name, cur_failures);
+        } else {
+            passed++;
+            printf("ok   %s%s\n", tests[i].name, s > 1.0 ? " (slow)" : "");
+        }
+        fflush(stdout);
+    }
+    printf("%ld checks\n", test_checks);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

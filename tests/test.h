@@ -1,0 +1,62 @@
+/* test.h - a tiny test harness. Each TEST registers itself; the runner
+ * (tests/main.c) runs them all, or those whose name contains argv[1], and
+ * ends with "N passed, M failed" (tests, not checks). */
+#ifndef KINGME_TEST_H
+#define KINGME_TEST_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef void (*test_fn)(void);
+void test_register(const char *name, test_fn fn);
+void test_fail(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+extern long test_checks;
+/* Whether the tests run under the sanitizers (slower: some loops are shortened). */
+bool test_sanitized(void);
+/* Path of the kingme program for the command-line tests (env KINGME). */
+const char *test_kingme(void);
+/* Runs a shell command, captures stdout+stderr into out (truncated to len),
+ * returns the exit status (or -1). */
+int test_run(const char *cmd, char *out, size_t len);
+
+#define TEST(name)                                                           \
+    static void name(void);                                                  \
+    __attribute__((constructor)) static void register_##name(void)           \
+    {                                                                        \
+        test_register(#name, name);                                          \
+    }                                                                        \
+    static void name(void)
+
+#define CHECK(cond)                                                          \
+    do {                                                                     \
+        test_checks++;                                                       \
+        if (!(cond)) test_fail(__FILE__, __LINE__, "CHECK(%s)", #cond);      \
+    } while (0)
+
+#define CHECK_MSG(cond, ...)                                                 \
+    do {                                                                     \
+        test_checks++;                                                       \
+        if (!(cond)) test_fail(__FILE__, __LINE__, __VA_ARGS__);             \
+    } while (0)
+
+#define CHECK_INT(a, b)                                                      \
+    do {                                                                     \
+        long long a_ = (long long)(a), b_ = (long long)(b);                  \
+        test_checks++;                                                       \
+        if (a_ != b_)                                                        \
+            test_fail(__FILE__, __LINE__, "%s == %lld, expected %s == %lld", \
+                      #a, a_, #b, b_);                                       \
+    } while (0)
+
+#define CHECK_STR(a, b)                                                      \
+    do {                                                                     \
+        const char *a_ = (a), *b_ = (b);                                     \
+        test_checks++;                                                       \
+        if (strcmp(a_, b_) != 0)                                             \
+            test_fail(__FILE__, __LINE__, "%s == \"%s\", expected \"%s\"",   \
+                      #a, a_, b_);                                           \
+    } while (0)
+
+#endif
