@@ -1,0 +1,35 @@
+/* weights.h - weights files: "name value" lines, '#' comments.
+ *
+ *   # made by kingme tune ...       <- free-form header comments, kept
+ *   own_men      1000
+ *   opp_men     -1000
+ *
+ * Parameters not listed are 0; values are integers in -32768..32767. */
+#ifndef KINGME_WEIGHTS_H
+#define KINGME_WEIGHTS_H
+
+#include "kingme/eval.h"
+
+/* Parse weights text. `where` names the source in messages ("weights/x.w").
+ * On success returns 0 and, if comments is not NULL, *comments gets a malloc'd
+ * copy of the '#' header lines (without the '#'s' text changed; may be "").
+ * On error returns -1 with "where:LINE: what" in err (KM_ERR_MAX bytes):
+ * unknown parameter, duplicate, value out of range or not a number. */
+int weights_parse(Weights *w, const char *text, const char *where, char **comments, char *err);
+
+/* Read a file (as weights_parse); errors also for a missing or unreadable file. */
+int weights_read(Weights *w, const char *path, char **comments, char *err);
+
+/* Write every parameter (zeros too) after the given comment lines (each line
+ * written with "# " in front; NULL for none). Written to PATH.tmp, then
+ * renamed over path. Returns 0, or -1 with a message. */
+int weights_write(const Weights *w, const char *path, const char *comments, char *err);
+
+/* The built-in default vector: weights/default.w compiled into the program,
+ * so commands work from any directory. */
+void weights_default(Weights *w);
+
+/* Format w as weights-file text into a malloc'd string (NULL when out of memory). */
+char *weights_format(const Weights *w, const char *comments);
+
+#endif
