@@ -14,7 +14,7 @@ CLI_SRC  = $(wildcard src/cli/*.c)
 TEST_SRC = $(wildcard tests/*.c)
 HEADERS  = $(wildcard include/kingme/*.h) $(wildcard src/cli/*.h) $(wildcard tests/*.h)
 
-LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/default_weights.o
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB      = $(BUILD)/libkingme.a
@@ -37,6 +37,18 @@ $(BUILD)/kingme_tests: $(TEST_OBJ) $(LIB)
 
 $(BUILD)/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) -c -o $@ $<
+
+# weights/default.w compiled in as text (weights_default() parses it), so the
+# commands need no data file at run time.
+$(BUILD)/gen/default_weights.c: weights/default.w
+	@mkdir -p $(dir $@)
+	@{ echo '/* generated from weights/default.w by the Makefile */'; \
+	  echo 'const char km_default_weights_text[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$$/\\n"/' $<; \
+	  echo '    ;'; } > $@
+
+$(BUILD)/gen/default_weights.o: $(BUILD)/gen/default_weights.c
 	$(CC) $(ALLCFLAGS) -c -o $@ $<
 
 # The tests run from the repository root (they read tests/data and weights/)

@@ -90,4 +90,21 @@ static inline bool move_equal(const Move *a, const Move *b)
 /* Leaf count of the game tree to depth plies. */
 uint64_t perft(const Board *b, int depth);
 
+/* The same count with a table of subtrees already counted (transpositions
+ * are frequent in draughts). Each entry keeps the whole position and depth,
+ * so a hash collision can never give a wrong count. */
+typedef struct PerftEntry {
+    uint32_t pieces[2], kings;
+    uint32_t meta; /* 1 + stm + 2 * depth; 0 = empty */
+    uint64_t count;
+} PerftEntry;
+typedef struct PerftTable {
+    PerftEntry *e;
+    size_t mask; /* entries - 1 (a power of two) */
+} PerftTable;
+/* Allocate about mb megabytes (at least 1). Returns 0, or -1 when out of memory. */
+int perft_table_init(PerftTable *t, size_t mb);
+void perft_table_free(PerftTable *t);
+uint64_t perft_hashed(const Board *b, int depth, PerftTable *t);
+
 #endif
