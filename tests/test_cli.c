@@ -1,0 +1,107 @@
+/* test_cli.c - the foundation's command line: perft, moves, help, version,
+ * and the exit codes (0 success, 1 failure, 2 usage error). */
+#include "test.h"
+#include "refgen.h"
+#include "../src/cli/cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char out[65536];
+
+/* Runs "kingme ARGS", output (stdout and stderr) in out; the exit status. */
+static int kingme(const char *args)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s %s", test_kingme(), args);
+    return test_run(cmd, out, sizeof out);
+}
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++) n += *s == '\n';
+    return n;
+}
+
+TEST(cli_perft)
+{
+    /* rules.md / tests/data/perft.txt: 7361 leaves at depth 5 */
+    CHECK_INT(kingme("perft 5"), 0);
+    CHECK_MSG(strstr(out, "perft 5: 7361 leaves") != NULL, "%s", out);
+    /* By hand: Black man on 1, White man on 32, far apart. Black: 1-5, 1-6;
+     * White: 32-27, 32-28; then Black again: from 5 only to 9 (a-file), from
+     * 6 to 9 or 10. Depth 3: 2 x (1 + 2) = 6 leaves. */
+    CHECK_INT(kingme("perft 3 --fen 'B:W32:B1'"), 0);
+    CHECK_MSG(strstr(out, "perft 3: 6 leaves") != NULL, "%s", out);
+    /* A position with kings and captures, against the reference generator's
+     * own perft. */
+    Board b;
+    char err[KM_ERR_MAX], want[64];
+    CHECK(board_from_fen(&b, "W:WK3,19,22,23:B12,K28,14,15", err) == 0);
+    RefPos p;
+    ref_from_board(&b, &p);
+    snprintf(want, sizeof want, "perft 4: %llu leaves", (unsigned long long)ref_perft(&p, 4));
+    CHECK_INT(kingme("perft 4 --fen 'W:WK3,19,22,23:B12,K28,14,15'"), 0);
+    CHECK_MSG(strstr(out, want) != NULL, "expected \"%s\" in %s", want, out);
+    /* --divide: the 7 first moves, each with its count, summing to 49 */
+    CHECK_INT(kingme("perft 2 --divide"), 0);
+    CHECK_MSG(strstr(out, "perft 2: 49 leaves") != NULL && strstr(out, "11-15") != NULL, "%s", out);
+    /* usage errors */
+    CHECK_INT(kingme("perft"), 2);
+    CHECK(strstr(out, "usage") != NULL);
+    CHECK_INT(kingme("perft 0"), 2);
+    CHECK_INT(kingme("perft five"), 2);
+    CHECK_INT(kingme("perft 3 --fen"), 2);
+    CHECK_INT(kingme("perft 3 --bogus"), 2);
+    CHECK(strstr(out, "--bogus") != NULL && strstr(out, "usage") != NULL);
+    /* a bad FEN is a failure (1) with one "kingme: " line */
+    CHECK_INT(kingme("perft 3 --fen 'B:W33:B1'"), 1);
+    CHECK_MSG(strncmp(out, "kingme: ", 8) == 0 && count_lines(out) == 1, "%s", out);
+}
+
+TEST(cli_moves)
+{
+    /* the 7 opening moves, ordered by square (see movegen_hand_simple_moves) */
+    CHECK_INT(kingme("moves"), 0);
+    CHECK_STR(out, "9-13\n9-14\n10-14\n10-15\n11-15\n11-16\n12-16\n");
+    /* a multi-jump in full path notation; the 2 paths of the king's loop */
+    CHECK_INT(kingme("moves --fen 'B:W10,19:B6'"), 0);
+    CHECK_STR(out, "6x15x24\n");
+    CHECK_INT(kingme("moves --fen 'B:W14,15,22,23:BK10'"), 0);
+    CHECK_STR(out, "10x17x26x19x10\n10x19x26x17x10\n");
+    /* no legal move: nothing listed, still a success */
+    CHECK_INT(kingme("moves --fen 'B:W9,14:B5'"), 0);
+    CHECK_STR(out, "");
+    /* bad FEN: exit 1, exactly one line "kingme: ..." */
+    CHECK_INT(kingme("moves --fen 'B:W21,21:B1'"), 1);
+    CHECK_MSG(strncmp(out, "kingme: ", 8) == 0 && count_lines(out) == 1 && strstr(out, "given twice"),
+              "%s", out);
+    CHECK_INT(kingme("moves --fen ''"), 1);
+    CHECK_MSG(strncmp(out, "kingme: ", 8) == 0 && count_lines(out) == 1, "%s", out);
+    /* usage errors */
+    CHECK_INT(kingme("moves --bogus"), 2);
+    CHECK(strstr(out, "usage") != NULL);
+    CHECK_INT(kingme("moves --fen"), 2);
+}
+
+TEST(cli_help_version_and_unknown_commands)
+{
+    CHECK_INT(kingme("--version"), 0);
+    CHECK_STR(out, "kingme " KINGME_VERSION "\n");
+    CHECK_INT(kingme("help perft"), 0);
+    CHECK_MSG(strstr(out, "kingme perft DEPTH") != NULL && strstr(out, "--fen") != NULL, "%s", out);
+    CHECK_INT(kingme("help moves"), 0);
+    CHECK(strstr(out, "kingme moves") != NULL);
+    CHECK_INT(kingme("perft --help"), 0);
+    CHECK(strstr(out, "kingme perft DEPTH") != NULL);
+    CHECK_INT(kingme("help"), 0);
+    CHECK(strstr(out, "perft") != NULL && strstr(out, "moves") != NULL);
+    /* unknown command, unknown help topic, no command: usage, exit 2 */
+    CHECK_INT(kingme("frobnicate"), 2);
+    CHECK_MSG(strstr(out, "frobnicate") != NULL && strstr(out, "usage") != NULL, "%s", out);
+    CHECK_INT(kingme("help frobnicate"), 2);
+    CHECK(strstr(out, "usage") != NULL);
+    CHECK_INT(kingme(""), 2);
+    CHECK(strstr(out, "usage") != NULL);
+}
