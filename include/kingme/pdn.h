@@ -1,0 +1,74 @@
+/* pdn.h - PDN (Portable Draughts Notation) games: read many, replay each
+ * into a Game, write one back.
+ *
+ * Reading is lenient about layout and strict about moves: tag pairs, [FEN]
+ * start positions, move numbers (1. 12...), full or short jump text (15x24x31,
+ * 15x31), {comments}, nested (variations), ; line comments, % escape lines,
+ * NAGs ($1, !, ?!), the results 1-0 0-1 1/2-1/2 * (and 2-0 0-2 1-1 0-0), CRLF,
+ * LF and tabs. A game ends at its result or at the next tag section. Every
+ * move is resolved against the position with parse_move and played; a game
+ * with a bad move (or a bad tag, comment...) gets an error message and
+ * reading goes on with the next game. */
+#ifndef KINGME_PDN_H
+#define KINGME_PDN_H
+
+#include "kingme/game.h"
+
+#include <stdbool.h>
+
+typedef struct PdnTag {
+    char *name;  /* "Event" */
+    char *value; /* unescaped: \" and \\ read as " and \ */
+} PdnTag;
+
+typedef struct PdnGame {
+    PdnTag *tags;  /* in file order */
+    int ntags;
+    Game game;     /* replayed moves (up to the first bad one); always initialised.
+                    * game.result is what the rules say of the final position;
+                    * what the file says is in result */
+    char *result;  /* the result token ending the game, else its [Result] tag
+                    * (when it is a result), else "*" */
+    int line;      /* 1-based line where the game starts */
+    char *error;   /* NULL when the game replayed fine, else one line:
+                    * "WHERE: game N (line L): move M (Black): <why>" */
+} PdnGame;
+
+/* Parse text holding any number of games. where names the source in
+ * messages (a file name). On success returns 0 with *games (malloc'd, free
+ * with pdn_free_games) and *ngames >= 1; bad games are among them with their
+ * error set. Returns -1 with a message in err (KM_ERR_MAX bytes) only when out
+ * of memory or when the text holds no game ("WHERE: no games"). */
+int pdn_parse(const char *text, const char *where, PdnGame **games, int *ngames, char *err);
+
+/* The same for a file (the path names it in messages); also fails for a file
+ * that cannot be read. */
+int pdn_read_file(const char *path, PdnGame **games, int *ngames, char *err);
+
+void pdn_free_games(PdnGame *games, int ngames);
+
+/* A result token as a GameResult: "1-0" and "2-0" Black wins, "0-1" and
+ * "0-2" White wins, "1/2-1/2" and "1-1" a draw, anything else ongoing. */
+GameResult pdn_result_value(const char *result);
+
+/* Value of the first tag called name (case-sensitive), or NULL. */
+const char *pdn_tag(const PdnGame *pg, const char *name);
+
+/* The game as PDN text (malloc'd, NULL when out of memory): the tags in the
+ * given order (values escaped; a [Result] tag is written with result, and
+ * added when missing; any [FEN]/[SetUp] tag is dropped), then [FEN] when the
+ * game did not start from the initial position, then numbered moves in full
+ * path form, lines under 80 columns, and result. result NULL: the game's own
+ * result by the rules (game_result_text). Ends with a blank line. */
+char *pdn_format_game(const Game *g, const PdnTag *tags, int ntags, const char *result);
+
+/* Write text to path, or append it to what path holds (a missing file counts
+ * as empty), through path.tmp and rename(), so an interrupted write never
+ * leaves half a file. Returns 0, or -1 with a message in err. */
+int pdn_save_text(const char *path, const char *text, bool append, char *err);
+
+/* pdn_format_game + pdn_save_text. */
+int pdn_save_game(const char *path, const Game *g, const PdnTag *tags, int ntags,
+                  const char *result, bool append, char *err);
+
+#endif
