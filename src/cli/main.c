@@ -11,9 +11,11 @@
 #include <unistd.h>
 
 extern const CliCommand cmd_perft, cmd_moves;
+extern const CliCommand cmd_pdn;
 
 static const CliCommand *const commands[] = {
     &cmd_perft, &cmd_moves,
+    &cmd_pdn,
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
 
