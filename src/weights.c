@@ -1,0 +1,284 @@
+/* weights.c - weights files: "name value" lines and '#' comments.
+ *
+ * Accepted: blank lines, full-line comments, a trailing "# ..." after a value,
+ * spaces or tabs between the fields, CRLF line ends, a missing final newline.
+ * Rejected, with "where:LINE: what": an unknown name, a name given twice, a
+ * value that is missing, not an integer, followed by more text, or outside
+ * -32768..32767. The comment lines before the first parameter are the header
+ * and are returned without their "#" (and one space after it), so that
+ * weights_write(weights_read(f)) keeps them. */
+#include "kingme/weights.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char km_default_weights_text[];
+
+#define WEIGHTS_FILE_MAX (1 << 20) /* a weights file is a few kB; refuse huge files */
+
+static int fail(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(char *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, KM_ERR_MAX, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* A growable string. */
+typedef struct Buf {
+    char *s;
+    size_t len, cap;
+    int oom;
+} Buf;
+
+static void buf_add(Buf *b, const char *s, size_t n)
+{
+    if (b->oom) return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (b->len + n + 1 > cap) cap *= 2;
+        char *p = realloc(b->s, cap);
+        if (!p) {
+            b->oom = 1;
+            return;
+        }
+        b->s = p;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
+/* Shorten a token for a message. */
+static const char *clip(const char *s, size_t n, char out[40])
+{
+    if (n > 32) {
+        memcpy(out, s, 29);
+        memcpy(out + 29, "...", 4);
+    } else {
+        memcpy(out, s, n);
+        out[n] = '\0';
+    }
+    return out;
+}
+
+int weights_parse(Weights *w, const char *text, const char *where, char **comments, char *err)
+{
+    Weights r;
+    memset(&r, 0, sizeof r);
+    int seen[EVAL_NPARAMS] = {0}; /* line where each parameter was given */
+    Buf hdr = {0};
+    buf_add(&hdr, "", 0);
+    int in_header = 1;
+    int lineno = 0;
+    const char *p = text;
+    while (*p) {
+        lineno++;
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        const char *next = eol ? eol + 1 : p + n;
+        /* [s, e): the line without its end and surrounding blanks */
+        const char *s = p, *e = p + n;
+        while (s < e && is_space(*s)) s++;
+        while (e > s && is_space(e[-1])) e--;
+        p = next;
+        if (s == e) continue;
+        if (*s == '#') {
+            if (in_header) {
+                const char *c = s + 1;
+                if (c < e && *c == ' ') c++;
+                buf_add(&hdr, c, (size_t)(e - c));
+                buf_add(&hdr, "\n", 1);
+            }
+            continue;
+        }
+        in_header = 0;
+        /* a trailing comment ends the line's data */
+        const char *hash = memchr(s, '#', (size_t)(e - s));
+        if (hash) {
+            e = hash;
+            while (e > s && is_space(e[-1])) e--;
+        }
+        const char *name = s, *ne = s;
+        while (ne < e && !is_space(*ne)) ne++;
+        char tok[40], nm[40];
+        clip(name, (size_t)(ne - name), nm);
+        int idx = -1;
+        for (int i = 0; i < EVAL_NPARAMS; i++) {
+            size_t len = strlen(eval_params[i].name);
+            if (len == (size_t)(ne - name) && memcmp(eval_params[i].name, name, len) == 0) {
+                idx = i;
+                break;
+            }
+        }
+        if (idx < 0) {
+            free(hdr.s);
+            return fail(err, "%s:%d: unknown parameter '%s'", where, lineno, nm);
+        }
+        if (seen[idx]) {
+            free(hdr.s);
+            return fail(err, "%s:%d: duplicate parameter '%s' (first given on line %d)", where,
+                        lineno, nm, seen[idx]);
+        }
+        seen[idx] = lineno;
+        const char *v = ne;
+        while (v < e && is_space(*v)) v++;
+        const char *ve = v;
+        while (ve < e && !is_space(*ve)) ve++;
+        if (v == ve) {
+            free(hdr.s);
+            return fail(err, "%s:%d: missing value for '%s'", where, lineno, nm);
+        }
+        const char *d = v;
+        if (*d == '-' || *d == '+') d++;
+        int digits = d < ve;
+        for (const char *q = d; q < ve; q++)
+            if (*q < '0' || *q > '9') digits = 0;
+        if (!digits) {
+            free(hdr.s);
+            return fail(err, "%s:%d: value '%s' of '%s' is not an integer", where, lineno,
+                        clip(v, (size_t)(ve - v), tok), nm);
+        }
+        const char *x = ve;
+        while (x < e && is_space(*x)) x++;
+        if (x < e) {
+            free(hdr.s);
+            return fail(err, "%s:%d: unexpected '%s' after the value of '%s'", where, lineno,
+                        clip(x, (size_t)(e - x), tok), nm);
+        }
+        /* digits only, so overflow is the only way strtol can fail */
+        char num[40];
+        clip(v, (size_t)(ve - v), num);
+        errno = 0;
+        long val = (ve - v) > 30 ? 0 : strtol(num, NULL, 10);
+        if ((ve - v) > 30 || errno == ERANGE || val < -32768 || val > 32767) {
+            free(hdr.s);
+            return fail(err, "%s:%d: value %s of '%s' is out of range -32768..32767", where,
+                        lineno, num, nm);
+        }
+        r.w[idx] = (int16_t)val;
+    }
+    if (hdr.oom) {
+        free(hdr.s);
+        return fail(err, "%s: out of memory", where);
+    }
+    *w = r;
+    if (comments)
+        *comments = hdr.s;
+    else
+        free(hdr.s);
+    return 0;
+}
+
+int weights_read(Weights *w, const char *path, char **comments, char *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return fail(err, "%s: cannot open: %s", path, strerror(errno));
+    Buf b = {0};
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (memchr(chunk, '\0', n)) {
+            fclose(f);
+            free(b.s);
+            return fail(err, "%s: not a text file (contains a NUL byte)", path);
+        }
+        buf_add(&b, chunk, n);
+        if (b.len > WEIGHTS_FILE_MAX) break;
+    }
+    int rerr = ferror(f);
+    fclose(f);
+    if (rerr) {
+        free(b.s);
+        return fail(err, "%s: read error", path);
+    }
+    if (b.oom) {
+        free(b.s);
+        return fail(err, "%s: out of memory", path);
+    }
+    if (b.len > WEIGHTS_FILE_MAX) {
+        free(b.s);
+        return fail(err, "%s: too large for a weights file", path);
+    }
+    int rc = weights_parse(w, b.s ? b.s : "", path, comments, err);
+    free(b.s);
+    return rc;
+}
+
+char *weights_format(const Weights *w, const char *comments)
+{
+    Buf b = {0};
+    buf_add(&b, "", 0);
+    /* each comment line gets "# " ("#" alone for an empty line) */
+    for (const char *c = comments; c && *c;) {
+        const char *eol = strchr(c, '\n');
+        size_t n = eol ? (size_t)(eol - c) : strlen(c);
+        if (n && c[n - 1] == '\r') n--;
+        buf_add(&b, n ? "# " : "#", n ? 2 : 1);
+        buf_add(&b, c, n);
+        buf_add(&b, "\n", 1);
+        c = eol ? eol + 1 : c + n;
+    }
+    for (int i = 0; i < EVAL_NPARAMS; i++) {
+        char line[64];
+        int len = snprintf(line, sizeof line, "%-23s %6d\n", eval_params[i].name, w->w[i]);
+        buf_add(&b, line, (size_t)len);
+    }
+    if (b.oom) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
+int weights_write(const Weights *w, const char *path, const char *comments, char *err)
+{
+    char *text = weights_format(w, comments);
+    if (!text) return fail(err, "%s: out of memory", path);
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 5);
+    if (!tmp) {
+        free(text);
+        return fail(err, "%s: out of memory", path);
+    }
+    memcpy(tmp, path, plen);
+    memcpy(tmp + plen, ".tmp", 5);
+    int rc = 0;
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        rc = fail(err, "%s: cannot write: %s", tmp, strerror(errno));
+    } else {
+        size_t n = strlen(text);
+        int bad = fwrite(text, 1, n, f) != n;
+        bad |= fflush(f) != 0;
+        int e = errno;
+        bad |= fclose(f) != 0;
+        if (bad) {
+            rc = fail(err, "%s: cannot write: %s", tmp, strerror(e ? e : errno));
+            remove(tmp);
+        } else if (rename(tmp, path) != 0) {
+            rc = fail(err, "%s: cannot rename %s over it: %s", path, tmp, strerror(errno));
+            remove(tmp);
+        }
+    }
+    free(tmp);
+    free(text);
+    return rc;
+}
+
+void weights_default(Weights *w)
+{
+    char err[KM_ERR_MAX];
+    /* The text is weights/default.w, built in; a test checks that it parses,
+     * so the fallback (all zero) never happens in a released program. */
+    if (weights_parse(w, km_default_weights_text, "weights/default.w", NULL, err) != 0)
+        memset(w, 0, sizeof *w);
+}

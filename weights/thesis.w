@@ -1,0 +1,65 @@
+# The weight vector the design documents publish as their result (Table 4.2):
+# the 29 parameters that kept a high priority after several genetic-algorithm
+# sessions; all other parameters are 0. Copied from shared/data/thesis-weights.txt
+# (nr <TAB> name <TAB> weight there; the same numbers in kingme's format here).
+# Evaluation for the root side (spec/eval-params.md).
+own_men                 -27848
+own_kings                    0
+opp_men                  22520
+opp_kings               -24912
+own_men_edge             25644
+own_kings_edge               0
+opp_men_edge                 0
+opp_kings_edge           27337
+own_movable_men              0
+own_movable_kings         4708
+opp_movable_men           6119
+opp_movable_kings            0
+own_moves                21613
+opp_moves                    0
+own_can_capture              0
+own_captures            -28692
+own_longest_capture     -20989
+opp_can_capture         -20551
+opp_captures                 0
+opp_longest_capture     -13876
+own_promotion_distance       0
+opp_promotion_distance  -24871
+own_promotion_row_empty      0
+opp_promotion_row_empty -30665
+own_men_low                  0
+own_kings_low                0
+opp_men_low                  0
+opp_kings_low                0
+own_men_middle          -24696
+own_kings_middle         26462
+opp_men_middle          -32375
+opp_kings_middle             0
+own_men_high                 0
+own_kings_high           27159
+opp_men_high                 0
+opp_kings_high               0
+own_lone_men                 0
+own_lone_kings          -20871
+opp_lone_men                 0
+opp_lone_kings           11132
+own_man_in_corner       -25605
+own_king_in_corner      -32651
+own_both_corners             0
+opp_man_in_corner            0
+opp_king_in_corner           0
+opp_both_corners         25836
+own_triangle            -25839
+own_oreo                  1326
+own_bridge                   0
+own_dog                      0
+opp_triangle                 0
+opp_oreo                  -618
+opp_bridge                   0
+opp_dog                  14026
+own_blockers                 0
+own_block_lines              0
+own_longest_block_line       0
+opp_blockers             32446
+opp_block_lines         -28419
+opp_longest_block_line       0
