@@ -35,9 +35,9 @@ static int read_squares(const char *text, int *sq, int max, bool *has_x, char *e
                 snprintf(err, KM_ERR_MAX, "'%s': there is no square %d (squares are 1-32)", text, s);
                 return -1;
             }
-        } else if (isalpha((unsigned char)*p) && p[1]) {
+        } else if (isalpha((unsigned char)*p) && isdigit((unsigned char)p[1])) {
             s = square_from_coord(p[0], p[1]);
-            if (!s || isalnum((unsigned char)p[2])) {
+            if (!s || isdigit((unsigned char)p[2])) {
                 snprintf(err, KM_ERR_MAX, "'%s': '%.2s' is not a dark square (a1-h8)", text, p);
                 return -1;
             }
@@ -98,6 +98,15 @@ int parse_move(const Board *b, const char *text, Move *out, char *err)
     int hit[MAX_MOVES], k = 0;
     for (int i = 0; i < ml.count; i++)
         if (matches(&ml.moves[i], sq, n)) hit[k++] = i;
+    /* "18x27" is the full path of a single jump even when longer captures
+     * (a king's loop) also go from 18 to 27: the exact path wins */
+    if (k > 1 && n == 2)
+        for (int i = 0; i < k; i++)
+            if (ml.moves[hit[i]].njumps == 1) {
+                hit[0] = hit[i];
+                k = 1;
+                break;
+            }
     if (k == 1) {
         *out = ml.moves[hit[0]];
         return 0;
