@@ -70,6 +70,23 @@ static inline void make_move(Board *b, const Move *m)
     b->stm = s ^ 1;
 }
 
+/* The Zobrist key (board_hash) after m, from the key before it. */
+static inline uint64_t move_key_after(const Board *b, const Move *m, uint64_t key)
+{
+    int s = b->stm;
+    uint32_t fm = 1u << m->from, c = m->captured;
+    bool king = (b->kings & fm) != 0;
+    bool crowned = !king && ((1u << m->to) & (s == KM_BLACK ? BLACK_PROMO_ROW : WHITE_PROMO_ROW));
+    key ^= km_zobrist[s + (king ? 2 : 0)][m->from];
+    key ^= km_zobrist[s + (king || crowned ? 2 : 0)][m->to];
+    while (c) {
+        int i = __builtin_ctz(c);
+        c &= c - 1;
+        key ^= km_zobrist[(s ^ 1) + ((b->kings >> i) & 1 ? 2 : 0)][i];
+    }
+    return key ^ km_zobrist_side;
+}
+
 /* Whether m crowns a man. */
 static inline bool move_promotes(const Board *b, const Move *m)
 {

@@ -33,6 +33,15 @@ const char *cli_value(const char *cmd, int argc, char **argv, int *i);
 /* FEN to board, or the initial position for NULL; prints the error. */
 bool cli_board(const char *fen, Board *b);
 
+/* Weights from path, or the built-in default (weights/default.w) for NULL;
+ * prints the error ("kingme: FILE:LINE: ...") and returns false on failure. */
+struct Weights;
+bool cli_weights(const char *path, struct Weights *w);
+
+/* The search benchmark (bench_search.c): its fixed positions to depth with
+ * the given weights (NULL: default); ends "bench: N nodes, T s, X nps". */
+int bench_search(int depth, const char *wpath, bool verbose);
+
 /* Wall-clock seconds since an arbitrary start. */
 double cli_now(void);
 

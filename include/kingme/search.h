@@ -1,0 +1,98 @@
+/* search.h - negamax alpha-beta with iterative deepening.
+ *
+ * Every leaf is evaluated for the side that started the search (the root side)
+ * with its weight vector, negated where the other side is to move (spec:
+ * eval-params.md). A Searcher owns all mutable state (transposition table,
+ * killers, history, counters, random generator, stop flag), so searches on
+ * different threads never share anything. */
+#ifndef KINGME_SEARCH_H
+#define KINGME_SEARCH_H
+
+#include "kingme/eval.h"
+#include "kingme/movegen.h"
+
+#include <stdatomic.h>
+
+#define SEARCH_MAX_PLY 128
+#define SCORE_WIN 1000000000              /* a win now; a win in n plies: SCORE_WIN - n */
+#define SCORE_WIN_MIN (SCORE_WIN - 1000)  /* |score| >= this: a proven result */
+#define SCORE_INF (SCORE_WIN + 1)
+
+enum { TIEBREAK_RANDOM = 0, TIEBREAK_FIRST = 1 };
+
+typedef struct SearchLimits {
+    int depth;          /* plies; 0 = no limit (up to SEARCH_MAX_PLY - 1) */
+    double seconds;     /* per move; 0 = no limit */
+    uint64_t nodes;     /* 0 = no limit */
+    int tiebreak;       /* TIEBREAK_RANDOM (the documents' way) or TIEBREAK_FIRST */
+    /* Switches, all on by default (search_limits_default); turning the first
+     * three off gives the documents' plain fixed-depth alpha-beta. */
+    bool use_tt, quiescence, extensions, ordering;
+} SearchLimits;
+
+void search_limits_default(SearchLimits *l);
+
+typedef struct SearchResult {
+    Move best;             /* valid when has_move */
+    bool has_move;         /* false when the root side has no legal move */
+    int32_t score;         /* for the root side; see search_score_text */
+    int depth;             /* last completed iteration */
+    int seldepth;          /* deepest ply reached */
+    uint64_t nodes;
+    double seconds;
+    int pv_len;
+    Move pv[SEARCH_MAX_PLY];
+    int ties;              /* root moves sharing the best score (random tie-break) */
+} SearchResult;
+
+/* Called after each completed iteration (may be NULL). */
+typedef void (*SearchReport)(const SearchResult *r, void *user);
+
+typedef struct TTEntry TTEntry;
+
+typedef struct Searcher {
+    /* configuration */
+    Weights weights;
+    uint64_t weights_key;   /* mixed into table keys: never mixes weight vectors */
+    TTEntry *tt;
+    size_t tt_mask;
+    /* per-search state */
+    SearchLimits limits;
+    int root_side;
+    uint64_t salt;          /* root side and weights, xor-ed into table keys */
+    uint64_t nodes;
+    int seldepth;
+    double start, deadline;
+    bool stopped;
+    atomic_int stop;        /* set from another thread (or a signal) to stop now */
+    uint64_t rng;
+    Move killers[SEARCH_MAX_PLY][2];
+    int32_t history[2][32][32];
+    /* keys of the positions on the path (game history first), for repetitions */
+    uint64_t *path;
+    int path_cap, path_len, path_base;
+    int quiet_at_root;
+    Move pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];
+    int pv_len[SEARCH_MAX_PLY];
+    bool can_stop;          /* false during the first iteration: always finish it */
+} Searcher;
+
+/* hash_mb: table size in MB (0: no table). Returns 0, or -1 with err when
+ * out of memory. */
+int searcher_init(Searcher *s, const Weights *w, size_t hash_mb, uint64_t seed, char *err);
+void searcher_free(Searcher *s);
+void searcher_set_weights(Searcher *s, const Weights *w);
+void searcher_seed(Searcher *s, uint64_t seed);
+/* Forget everything learnt (table, killers, history): a new game. */
+void searcher_clear(Searcher *s);
+
+/* Search b. history: keys (board_hash) of the game's earlier positions, oldest
+ * first, not including b; quiet: plies since the last capture at b (40-move
+ * rule). Returns 0, or -1 when out of memory. */
+int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistory, int quiet,
+               const SearchLimits *limits, SearchResult *out, SearchReport report, void *user);
+
+/* "win 7", "loss 12" (plies) or the plain score. buf: 32 bytes. */
+void search_score_text(int32_t score, char *buf, size_t len);
+
+#endif

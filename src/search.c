@@ -1,0 +1,411 @@
+/* search.c - negamax alpha-beta (PVS) with iterative deepening, a
+ * transposition table, killers and history, quiescence on pending captures,
+ * forced-move extension, and draw/win knowledge. */
+#include "kingme/search.h"
+#include "kingme/bits.h"
+#include "kingme/game.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { TT_NONE = 0, TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3 };
+
+struct TTEntry {
+    uint64_t key;
+    int32_t score;
+    int8_t depth;
+    uint8_t flag;
+    uint8_t move;  /* index in the generated move list (generation is deterministic) */
+    uint8_t to;    /* that move's destination + 1, a cheap extra check */
+};
+
+void search_limits_default(SearchLimits *l)
+{
+    memset(l, 0, sizeof *l);
+    l->tiebreak = TIEBREAK_RANDOM;
+    l->use_tt = l->quiescence = l->extensions = l->ordering = true;
+}
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+    *s += 0x9E3779B97F4A7C15ull;
+    return mix64(*s);
+}
+
+static uint64_t weights_key(const Weights *w)
+{
+    uint64_t h = 0x6B77656967687473ull;
+    for (int i = 0; i < EVAL_NPARAMS; i++) h = mix64(h ^ (uint16_t)w->w[i] ^ ((uint64_t)i << 16));
+    return h;
+}
+
+int searcher_init(Searcher *s, const Weights *w, size_t hash_mb, uint64_t seed, char *err)
+{
+    memset(s, 0, sizeof *s);
+    board_hash_init();
+    searcher_set_weights(s, w);
+    searcher_seed(s, seed);
+    if (hash_mb) {
+        size_t n = 1;
+        while (n * 2 * sizeof(TTEntry) <= hash_mb * 1024 * 1024) n *= 2;
+        s->tt = calloc(n, sizeof(TTEntry));
+        if (!s->tt) {
+            snprintf(err, KM_ERR_MAX, "cannot allocate a %zu MB transposition table", hash_mb);
+            return -1;
+        }
+        s->tt_mask = n - 1;
+    }
+    s->path_cap = 1024;
+    s->path = malloc((size_t)s->path_cap * sizeof *s->path);
+    if (!s->path) {
+        free(s->tt);
+        snprintf(err, KM_ERR_MAX, "out of memory");
+        return -1;
+    }
+    atomic_init(&s->stop, 0);
+    return 0;
+}
+
+void searcher_free(Searcher *s)
+{
+    free(s->tt);
+    free(s->path);
+    s->tt = NULL;
+    s->path = NULL;
+}
+
+void searcher_set_weights(Searcher *s, const Weights *w)
+{
+    s->weights = *w;
+    s->weights_key = weights_key(w);
+}
+
+void searcher_seed(Searcher *s, uint64_t seed) { s->rng = mix64(seed ^ 0x5EED5EED5EEDull); }
+
+void searcher_clear(Searcher *s)
+{
+    if (s->tt) memset(s->tt, 0, (s->tt_mask + 1) * sizeof(TTEntry));
+    memset(s->killers, 0, sizeof s->killers);
+    memset(s->history, 0, sizeof s->history);
+}
+
+void search_score_text(int32_t score, char *buf, size_t len)
+{
+    if (score >= SCORE_WIN_MIN) snprintf(buf, len, "win %d", SCORE_WIN - score);
+    else if (score <= -SCORE_WIN_MIN) snprintf(buf, len, "loss %d", SCORE_WIN + score);
+    else snprintf(buf, len, "%d", score);
+}
+
+/* ---- keys ------------------------------------------------------------------- */
+
+/* Score stored in the table: wins relative to the node, not the root. */
+static inline int32_t score_to_tt(int32_t v, int ply)
+{
+    if (v >= SCORE_WIN_MIN) return v + ply;
+    if (v <= -SCORE_WIN_MIN) return v - ply;
+    return v;
+}
+static inline int32_t score_from_tt(int32_t v, int ply)
+{
+    if (v >= SCORE_WIN_MIN) return v - ply;
+    if (v <= -SCORE_WIN_MIN) return v + ply;
+    return v;
+}
+
+/* ---- the tree --------------------------------------------------------------- */
+
+static void check_limits(Searcher *s)
+{
+    if (atomic_load_explicit(&s->stop, memory_order_relaxed)) s->stopped = true;
+    if (!s->can_stop) return;
+    if (s->limits.nodes && s->nodes >= s->limits.nodes) s->stopped = true;
+    if (s->deadline > 0 && now_seconds() >= s->deadline) s->stopped = true;
+}
+
+/* A position seen before on the path or in the game, same side to move, with
+ * no capture in between: the search scores it as a draw (the game would be
+ * drawn if the sides kept repeating it). */
+static inline bool is_repetition(const Searcher *s, int idx, int quiet)
+{
+    uint64_t k = s->path[idx];
+    for (int i = idx - 2; i >= 0 && i >= idx - quiet; i -= 2)
+        if (s->path[i] == k) return true;
+    return false;
+}
+
+static inline bool same_move(const Move *a, const Move *b)
+{
+    return a->from == b->from && a->to == b->to && a->captured == b->captured;
+}
+
+/* Order scores: table move, then the captures taking most, killers, history. */
+static void score_moves(const Searcher *s, const Board *b, const MoveList *ml, int ply, int tt_move,
+                        int32_t *sc)
+{
+    const Move *k0 = &s->killers[ply][0], *k1 = &s->killers[ply][1];
+    for (int i = 0; i < ml->count; i++) {
+        const Move *m = &ml->moves[i];
+        int32_t v;
+        if (i == tt_move) v = 2000000000;
+        else if (m->njumps) v = 1000000000 + 1000 * popcount32(m->captured) + popcount32(m->captured & b->kings);
+        else if (same_move(m, k0)) v = 900000000;
+        else if (same_move(m, k1)) v = 800000000;
+        else v = s->history[b->stm][m->from][m->to];
+        sc[i] = v;
+    }
+}
+
+static inline int pick_next(const int32_t *sc, const MoveList *ml, int *order, int i)
+{
+    int best = i;
+    for (int j = i + 1; j < ml->count; j++)
+        if (sc[order[j]] > sc[order[best]]) best = j;
+    int t = order[i];
+    order[i] = order[best];
+    order[best] = t;
+    return order[i];
+}
+
+static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int ply, int32_t alpha,
+                       int32_t beta, int quiet)
+{
+    s->pv_len[ply] = 0;
+    s->nodes++;
+    if (ply > s->seldepth) s->seldepth = ply;
+    if ((s->nodes & 1023) == 0) check_limits(s);
+    if (s->stopped) return 0;
+
+    int idx = s->path_base + ply;
+    s->path[idx] = key;
+    if (quiet >= GAME_QUIET_LIMIT) return 0;
+    if (quiet >= 4 && is_repetition(s, idx, quiet)) return 0;
+
+    MoveList ml;
+    gen_moves(b, &ml);
+    if (ml.count == 0) return -(SCORE_WIN - ply); /* no move: lost */
+    bool capture = ml.moves[0].njumps > 0;
+    if (ply >= SEARCH_MAX_PLY - 1) return eval_for_search(b, s->root_side, &s->weights);
+    if (depth <= 0 && !(capture && s->limits.quiescence))
+        return eval_for_search(b, s->root_side, &s->weights);
+    if (ml.count == 1 && s->limits.extensions && depth > 0) depth++; /* a forced move is free */
+
+    /* the table (not for quiescence nodes) */
+    TTEntry *e = NULL;
+    int tt_move = -1;
+    uint64_t tkey = key ^ s->salt;
+    if (s->tt && s->limits.use_tt && depth > 0) {
+        e = &s->tt[tkey & s->tt_mask];
+        if (e->key == tkey && e->flag != TT_NONE) {
+            if (e->move < ml.count && ml.moves[e->move].to + 1 == e->to) tt_move = e->move;
+            if (e->depth >= depth) {
+                int32_t v = score_from_tt(e->score, ply);
+                if (e->flag == TT_EXACT || (e->flag == TT_LOWER && v >= beta) ||
+                    (e->flag == TT_UPPER && v <= alpha)) {
+                    if (tt_move >= 0) {
+                        s->pv[ply][0] = ml.moves[tt_move];
+                        s->pv_len[ply] = 1;
+                    }
+                    return v;
+                }
+            }
+        }
+    }
+
+    int32_t sc[MAX_MOVES];
+    int order[MAX_MOVES];
+    for (int i = 0; i < ml.count; i++) order[i] = i;
+    if (s->limits.ordering) score_moves(s, b, &ml, ply, tt_move, sc);
+
+    int32_t best = -SCORE_INF, alpha0 = alpha;
+    int best_i = 0;
+    for (int n = 0; n < ml.count; n++) {
+        int i = s->limits.ordering ? pick_next(sc, &ml, order, n) : n;
+        const Move *m = &ml.moves[i];
+        Board c = *b;
+        make_move(&c, m);
+        uint64_t ck = move_key_after(b, m, key);
+        int cq = m->captured ? 0 : quiet + 1;
+        int32_t v;
+        if (n == 0) {
+            v = -negamax(s, &c, ck, depth - 1, ply + 1, -beta, -alpha, cq);
+        } else {
+            v = -negamax(s, &c, ck, depth - 1, ply + 1, -alpha - 1, -alpha, cq);
+            if (v > alpha && v < beta && !s->stopped)
+                v = -negamax(s, &c, ck, depth - 1, ply + 1, -beta, -alpha, cq);
+        }
+        if (s->stopped) return 0;
+        if (v > best) {
+            best = v;
+            best_i = i;
+            if (v > alpha) {
+                alpha = v;
+                s->pv[ply][0] = *m;
+                memcpy(&s->pv[ply][1], s->pv[ply + 1], (size_t)s->pv_len[ply + 1] * sizeof(Move));
+                s->pv_len[ply] = s->pv_len[ply + 1] + 1;
+                if (v >= beta) {
+                    if (!m->njumps && s->limits.ordering) {
+                        if (!same_move(m, &s->killers[ply][0])) {
+                            s->killers[ply][1] = s->killers[ply][0];
+                            s->killers[ply][0] = *m;
+                        }
+                        int32_t *h = &s->history[b->stm][m->from][m->to];
+                        *h += depth * depth;
+                        if (*h > 100000000) /* keep below the killers' order score */
+                            for (int x = 0; x < 2 * 32 * 32; x++) (&s->history[0][0][0])[x] /= 2;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    if (e) {
+        e->key = tkey;
+        e->score = score_to_tt(best, ply);
+        e->depth = (int8_t)(depth > 127 ? 127 : depth);
+        e->flag = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
+        e->move = (uint8_t)best_i;
+        e->to = (uint8_t)(ml.moves[best_i].to + 1);
+    }
+    return best;
+}
+
+/* ---- the root ---------------------------------------------------------------- */
+
+#define MAX_TIE_PV 32
+
+int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistory, int quiet,
+               const SearchLimits *limits, SearchResult *out, SearchReport report, void *user)
+{
+    memset(out, 0, sizeof *out);
+    s->limits = *limits;
+    s->root_side = b->stm;
+    s->salt = mix64(s->weights_key ^ (b->stm == KM_WHITE ? 0x57686974ull : 0x426C61636Bull));
+    s->nodes = 0;
+    s->seldepth = 0;
+    s->stopped = false;
+    s->can_stop = false;
+    s->start = now_seconds();
+    s->deadline = limits->seconds > 0 ? s->start + limits->seconds : 0;
+
+    /* the game's positions since the last capture, then the search path */
+    if (nhistory > quiet) {
+        history += nhistory - quiet;
+        nhistory = quiet;
+    }
+    int need = nhistory + SEARCH_MAX_PLY + 1;
+    if (need > s->path_cap) {
+        uint64_t *p = realloc(s->path, (size_t)need * sizeof *p);
+        if (!p) return -1;
+        s->path = p;
+        s->path_cap = need;
+    }
+    if (nhistory) memcpy(s->path, history, (size_t)nhistory * sizeof *history);
+    s->path_base = nhistory;
+    uint64_t key = board_hash(b);
+    s->path[s->path_base] = key;
+
+    MoveList ml;
+    gen_moves(b, &ml);
+    if (ml.count == 0) {
+        out->score = -SCORE_WIN;
+        out->seconds = now_seconds() - s->start;
+        return 0;
+    }
+    int maxdepth = limits->depth > 0 && limits->depth < SEARCH_MAX_PLY - 1 ? limits->depth : SEARCH_MAX_PLY - 2;
+    int order[MAX_MOVES];
+    for (int i = 0; i < ml.count; i++) order[i] = i;
+    Move tie_pv[MAX_TIE_PV][SEARCH_MAX_PLY];
+    int tie_len[MAX_TIE_PV], tie_idx[MAX_TIE_PV];
+    bool random_ties = limits->tiebreak == TIEBREAK_RANDOM;
+    int32_t scores[MAX_MOVES];
+
+    out->has_move = true;
+    out->best = ml.moves[0];
+    for (int depth = 1; depth <= maxdepth; depth++) {
+        int32_t best = -SCORE_INF, alpha = -SCORE_INF;
+        int nties = 0;
+        for (int n = 0; n < ml.count; n++) {
+            int i = order[n];
+            const Move *m = &ml.moves[i];
+            Board c = *b;
+            make_move(&c, m);
+            uint64_t ck = move_key_after(b, m, key);
+            int cq = m->captured ? 0 : quiet + 1;
+            int d = depth - 1;
+            if (ml.count == 1 && limits->extensions) d++; /* as in the tree */
+            int32_t v;
+            /* with a random tie-break, equal moves must get exact scores:
+             * search them against best - 1 instead of best */
+            int32_t a = random_ties && best > -SCORE_INF ? best - 1 : alpha;
+            if (n == 0) {
+                v = -negamax(s, &c, ck, d, 1, -SCORE_INF, SCORE_INF, cq);
+            } else {
+                v = -negamax(s, &c, ck, d, 1, -a - 1, -a, cq);
+                if (v > a && !s->stopped) v = -negamax(s, &c, ck, d, 1, -SCORE_INF, -a, cq);
+            }
+            if (s->stopped) break;
+            scores[i] = v;
+            if (v > best) {
+                best = v;
+                alpha = v;
+                nties = 0;
+            }
+            if (v == best && nties < MAX_TIE_PV) {
+                tie_idx[nties] = i;
+                tie_pv[nties][0] = *m;
+                memcpy(&tie_pv[nties][1], s->pv[1], (size_t)s->pv_len[1] * sizeof(Move));
+                tie_len[nties] = s->pv_len[1] + 1;
+                nties++;
+            }
+        }
+        if (s->stopped) break;
+        /* the iteration is complete: it is the result */
+        int pick = 0;
+        if (random_ties && nties > 1) pick = (int)(rng_next(&s->rng) % (uint64_t)nties);
+        out->best = ml.moves[tie_idx[pick]];
+        out->score = best;
+        out->depth = depth;
+        out->ties = nties;
+        out->pv_len = tie_len[pick];
+        memcpy(out->pv, tie_pv[pick], (size_t)tie_len[pick] * sizeof(Move));
+        out->nodes = s->nodes;
+        out->seldepth = s->seldepth;
+        out->seconds = now_seconds() - s->start;
+        if (report) report(out, user);
+        s->can_stop = true;
+        /* next iteration: best first, then by this iteration's scores */
+        for (int x = 1; x < ml.count; x++) {
+            int y = x, t = order[x];
+            while (y > 0 && scores[order[y - 1]] < scores[t]) {
+                order[y] = order[y - 1];
+                y--;
+            }
+            order[y] = t;
+        }
+        if (ml.count == 1 && limits->seconds > 0) break; /* on the clock: nothing to choose */
+        if ((best >= SCORE_WIN_MIN || best <= -SCORE_WIN_MIN) && depth >= SCORE_WIN - (best < 0 ? -best : best) + 2)
+            break; /* proven: deeper cannot change it */
+        if (limits->seconds > 0 && out->seconds > limits->seconds * 0.5) break;
+        if (limits->nodes && s->nodes >= limits->nodes) break;
+        if (atomic_load(&s->stop)) break;
+    }
+    out->nodes = s->nodes;
+    out->seconds = now_seconds() - s->start;
+    return 0;
+}

@@ -1,0 +1,374 @@
+/* test_search.c - the search against a plain minimax written here, endgames
+ * with known results, determinism and thread safety. */
+#include "test.h"
+#include "kingme/search.h"
+#include "kingme/weights.h"
+#include "kingme/bits.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+/* ---- a deliberately plain reference: minimax, no pruning ---------------------
+ * Same leaf rule as the engine: evaluate for the root side, negated when the
+ * other side is to move; no move = lost (scored by distance); a position that
+ * repeats one earlier on the path (same side to move, no capture between) is
+ * a draw. With quiescence, a leaf where a capture is pending is searched on
+ * (captures only, as they are forced). */
+typedef struct Ref {
+    const Weights *w;
+    int root;
+    bool quiescence;
+    uint64_t path[64];
+    uint64_t nodes;
+} Ref;
+
+static int32_t ref_minimax(Ref *r, const Board *b, int depth, int ply, int quiet)
+{
+    r->nodes++;
+    uint64_t k = board_hash(b);
+    r->path[ply] = k;
+    for (int i = ply - 2; i >= 0 && i >= ply - quiet; i -= 2)
+        if (r->path[i] == k) return 0;
+    MoveList ml;
+    gen_moves(b, &ml);
+    if (ml.count == 0) return -(SCORE_WIN - ply);
+    bool capture = ml.moves[0].njumps > 0;
+    if (depth <= 0 && !(r->quiescence && capture)) {
+        int32_t v = eval_dot((int[EVAL_NPARAMS]){0}, r->w); /* 0: keeps eval_dot linked */
+        int f[EVAL_NPARAMS];
+        eval_features(b, r->root, f);
+        v += eval_dot(f, r->w);
+        return b->stm == r->root ? v : -v;
+    }
+    int32_t best = -SCORE_INF;
+    for (int i = 0; i < ml.count; i++) {
+        Board c = *b;
+        make_move(&c, &ml.moves[i]);
+        int32_t v = -ref_minimax(r, &c, depth - 1, ply + 1, ml.moves[i].captured ? 0 : quiet + 1);
+        if (v > best) best = v;
+    }
+    return best;
+}
+
+/* ---- random positions --------------------------------------------------------- */
+
+static uint64_t rnd_state;
+static uint64_t rnd(void)
+{
+    uint64_t z = (rnd_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* A random legal position: 1-7 pieces a side, some kings, no man on its own
+ * promotion row. */
+static void random_position(Board *b)
+{
+    b->pieces[0] = b->pieces[1] = b->kings = 0;
+    b->stm = (int)(rnd() & 1);
+    for (int side = 0; side < 2; side++) {
+        int n = 1 + (int)(rnd() % 7);
+        for (int k = 0; k < n; k++) {
+            int sq = (int)(rnd() % 32);
+            uint32_t m = 1u << sq;
+            if ((b->pieces[0] | b->pieces[1]) & m) continue;
+            bool king = rnd() % 3 == 0;
+            uint32_t promo = side == KM_BLACK ? BLACK_PROMO_ROW : WHITE_PROMO_ROW;
+            if (m & promo) king = true;
+            b->pieces[side] |= m;
+            if (king) b->kings |= m;
+        }
+    }
+}
+
+static void random_weights(Weights *w)
+{
+    for (int i = 0; i < EVAL_NPARAMS; i++) w->w[i] = (int16_t)((int)(rnd() % 2001) - 1000);
+}
+
+static void exactness(bool quiescence)
+{
+    rnd_state = quiescence ? 77 : 42;
+    Weights w;
+    Searcher s;
+    char err[KM_ERR_MAX];
+    random_weights(&w);
+    CHECK(searcher_init(&s, &w, 0, 1, err) == 0);
+    SearchLimits lim;
+    search_limits_default(&lim);
+    lim.use_tt = false;
+    lim.extensions = false;
+    lim.quiescence = quiescence;
+    lim.tiebreak = TIEBREAK_FIRST;
+    int n = test_sanitized() ? 150 : 1500, compared = 0, pruned = 0, with_caps = 0;
+    for (int i = 0; i < n; i++) {
+        Board b;
+        random_position(&b);
+        if (i % 100 == 0) random_weights(&w), searcher_set_weights(&s, &w);
+        lim.depth = 1 + i % 5;
+        SearchResult res;
+        CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &res, NULL, NULL) == 0);
+        Ref r = {&w, b.stm, quiescence, {0}, 0};
+        int32_t want = ref_minimax(&r, &b, lim.depth, 0, 0);
+        if (!res.has_move) {
+            CHECK_INT(want, -SCORE_WIN);
+            continue;
+        }
+        char fen[128];
+        board_to_fen(&b, fen, sizeof fen);
+        CHECK_MSG(res.score == want, "position %d (%s) depth %d: search %d, minimax %d", i, fen,
+                  lim.depth, res.score, want);
+        compared++;
+        if (res.nodes < r.nodes) pruned++;
+        if (mg_can_capture(&b, b.stm)) with_caps++;
+        /* the best move really scores that much */
+        Board c = b;
+        make_move(&c, &res.best);
+        Ref r2 = {&w, b.stm, quiescence, {0}, 0};
+        r2.path[0] = board_hash(&b);
+        int32_t v = -ref_minimax(&r2, &c, lim.depth - 1, 1, res.best.captured ? 0 : 1);
+        CHECK_MSG(v == want, "position %d: best move scores %d, not %d", i, v, want);
+    }
+    searcher_free(&s);
+    CHECK(compared > n * 9 / 10);
+    CHECK(pruned > compared / 2); /* alpha-beta did prune */
+    CHECK(with_caps > n / 20);
+}
+
+TEST(search_alphabeta_equals_minimax)
+{
+    exactness(false);
+}
+
+TEST(search_quiescence_equals_minimax_with_same_rule)
+{
+    exactness(true);
+}
+
+/* ---- game knowledge ------------------------------------------------------------- */
+
+static SearchResult search_fen(const char *fen, int depth, double seconds)
+{
+    Board b;
+    char err[KM_ERR_MAX];
+    CHECK_MSG(board_from_fen(&b, fen, err) == 0, "%s", err);
+    Weights w;
+    weights_default(&w);
+    Searcher s;
+    SearchResult r;
+    memset(&r, 0, sizeof r);
+    if (searcher_init(&s, &w, 16, 1, err)) return r;
+    SearchLimits lim;
+    search_limits_default(&lim);
+    lim.depth = depth;
+    lim.seconds = seconds;
+    lim.tiebreak = TIEBREAK_FIRST;
+    search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL);
+    searcher_free(&s);
+    return r;
+}
+
+TEST(search_no_move_is_a_loss)
+{
+    /* White's man on 32 is blocked by Black's men on 27/28 (it moves up: 27 or
+     * 28) and cannot jump: 23 and 24 behind them are occupied. */
+    SearchResult r = search_fen("W:W32:B23,24,27,28", 4, 0);
+    CHECK(!r.has_move);
+    CHECK(r.score <= -SCORE_WIN_MIN);
+}
+
+TEST(search_prefers_the_fastest_win)
+{
+    /* Black king on 14, White man on 18 with 23 empty: 14x23 wins at once (White
+     * has nothing left). Slower wins exist; the engine must report win 1. */
+    SearchResult r = search_fen("B:W18:BK14,K1", 8, 0);
+    CHECK(r.has_move);
+    char t[32];
+    search_score_text(r.score, t, sizeof t);
+    CHECK_STR(t, "win 1");
+    CHECK_INT(r.best.from, 13);
+    CHECK_INT(r.best.to, 22);
+}
+
+TEST(search_two_kings_beat_one)
+{
+    /* Two kings against one in the double corner: a known win for the two,
+     * from several starting squares and with either side to move. */
+    const char *fens[] = {
+        "W:WK32:BK1,K2", "B:WK32:BK1,K2", "W:WK28:BK9,K10", "B:WK5:BK30,K31", "W:WK1:BK31,K32",
+        "B:BK32:WK1,K2", "W:WK14:BK3,K4",
+    };
+    for (size_t i = 0; i < sizeof fens / sizeof *fens; i++) {
+        SearchResult r = search_fen(fens[i], 40, test_sanitized() ? 20 : 10);
+        Board b;
+        char err[KM_ERR_MAX];
+        board_from_fen(&b, fens[i], err);
+        bool strong_to_move = popcount32(b.pieces[b.stm]) == 2;
+        CHECK_MSG(strong_to_move ? r.score >= SCORE_WIN_MIN : r.score <= -SCORE_WIN_MIN,
+                  "%s: score %d at depth %d", fens[i], r.score, r.depth);
+    }
+}
+
+/* Weights under which one king each is not 0 for the root side: a draw (0)
+ * then differs from the evaluation (own_kings 1000, opp_kings -300: +700). */
+static void kings_weights(Weights *w)
+{
+    memset(w, 0, sizeof *w);
+    w->w[eval_param_index("own_kings")] = 1000;
+    w->w[eval_param_index("opp_kings")] = -300;
+}
+
+static SearchResult search_with(const char *fen, const Weights *w, const uint64_t *hist, int nhist,
+                                int quiet, int depth, bool extensions)
+{
+    Board b;
+    char err[KM_ERR_MAX];
+    SearchResult r;
+    memset(&r, 0, sizeof r);
+    CHECK_MSG(board_from_fen(&b, fen, err) == 0, "%s", err);
+    Searcher s;
+    if (searcher_init(&s, w, 4, 1, err)) return r;
+    SearchLimits lim;
+    search_limits_default(&lim);
+    lim.depth = depth;
+    lim.extensions = extensions;
+    lim.tiebreak = TIEBREAK_FIRST;
+    CHECK(search_run(&s, &b, hist, nhist, quiet, &lim, &r, NULL, NULL) == 0);
+    searcher_free(&s);
+    return r;
+}
+
+TEST(search_forty_move_rule_is_a_draw)
+{
+    Weights w;
+    kings_weights(&w);
+    /* Black king 4, White king 29: at depth 1 the leaf is worth +700 to Black... */
+    SearchResult r = search_with("B:WK29:BK4", &w, NULL, 0, 0, 1, false);
+    CHECK_INT(r.score, 700);
+    /* ...but after 79 quiet plies every move completes 40 moves each: a draw */
+    r = search_with("B:WK29:BK4", &w, NULL, 0, 79, 1, false);
+    CHECK_INT(r.score, 0);
+    r = search_with("B:WK29:BK4", &w, NULL, 0, 78, 1, false);
+    CHECK_INT(r.score, 700);
+}
+
+TEST(search_repetition_with_game_history_is_a_draw)
+{
+    /* The game so far: A (BK8 WK29, White to move), 29-25 -> B, 8-4 -> C,
+     * 25-29 -> D = now (BK4 WK29, Black to move). Black's only move 4-8 gives
+     * A again: a repetition, scored 0 instead of the +700 the leaf is worth. */
+    Weights w;
+    kings_weights(&w);
+    Board a, bb, c;
+    char err[KM_ERR_MAX];
+    CHECK(board_from_fen(&a, "W:WK29:BK8", err) == 0);
+    CHECK(board_from_fen(&bb, "B:WK25:BK8", err) == 0);
+    CHECK(board_from_fen(&c, "W:WK25:BK4", err) == 0);
+    uint64_t hist[3] = {board_hash(&a), board_hash(&bb), board_hash(&c)};
+    SearchResult r = search_with("B:WK29:BK4", &w, hist, 3, 3, 1, false);
+    CHECK_INT(r.score, 0);
+    /* without that history, or when a capture came between (quiet = 1), it is not */
+    r = search_with("B:WK29:BK4", &w, NULL, 0, 3, 1, false);
+    CHECK_INT(r.score, 700);
+    r = search_with("B:WK29:BK4", &w, hist, 3, 1, 1, false);
+    CHECK_INT(r.score, 700);
+}
+
+/* ---- determinism and threads --------------------------------------------------- */
+
+typedef struct Job {
+    const char *fen;
+    SearchResult r;
+} Job;
+
+static void *job_run(void *arg)
+{
+    Job *j = arg;
+    Board b;
+    char err[KM_ERR_MAX];
+    board_from_fen(&b, j->fen, err);
+    Weights w;
+    weights_default(&w);
+    Searcher s;
+    if (searcher_init(&s, &w, 8, 3, err)) return NULL;
+    SearchLimits lim;
+    search_limits_default(&lim);
+    lim.depth = test_sanitized() ? 6 : 9;
+    search_run(&s, &b, NULL, 0, 0, &lim, &j->r, NULL, NULL);
+    searcher_free(&s);
+    return NULL;
+}
+
+TEST(search_is_deterministic_and_thread_safe)
+{
+    const char *fens[2] = {"B:W21-32:B1-12", "W:W18,22,23,25,26,27,29,30,31,32:B1,2,3,5,6,7,9,10,11,14"};
+    Job seq[2], par[2];
+    for (int i = 0; i < 2; i++) {
+        seq[i].fen = par[i].fen = fens[i];
+        job_run(&seq[i]);
+    }
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++) pthread_create(&t[i], NULL, job_run, &par[i]);
+    for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+    for (int i = 0; i < 2; i++) {
+        CHECK(seq[i].r.nodes > 1000);
+        CHECK_INT(seq[i].r.nodes, par[i].r.nodes);
+        CHECK_INT(seq[i].r.score, par[i].r.score);
+        CHECK(move_equal(&seq[i].r.best, &par[i].r.best));
+    }
+}
+
+TEST(search_incremental_key_equals_full_hash)
+{
+    rnd_state = 5;
+    int checked = 0;
+    for (int g = 0; g < 200; g++) {
+        Board b;
+        random_position(&b);
+        uint64_t k = board_hash(&b);
+        for (int ply = 0; ply < 40; ply++) {
+            MoveList ml;
+            if (gen_moves(&b, &ml) == 0) break;
+            const Move *m = &ml.moves[rnd() % (uint64_t)ml.count];
+            k = move_key_after(&b, m, k);
+            make_move(&b, m);
+            CHECK_MSG(k == board_hash(&b), "game %d ply %d", g, ply);
+            checked++;
+        }
+    }
+    CHECK(checked > 2000);
+}
+
+TEST(search_random_tiebreak_picks_among_equals)
+{
+    /* Material-only weights: at depth 1 from the initial position all 7 moves
+     * score 0. The random tie-break must spread over them by seed; the first
+     * tie-break must always give the same move. */
+    Board b;
+    board_init(&b);
+    Weights w;
+    memset(&w, 0, sizeof w);
+    w.w[0] = 100, w.w[2] = -100;
+    char err[KM_ERR_MAX];
+    SearchLimits lim;
+    search_limits_default(&lim);
+    lim.depth = 1;
+    uint32_t seen_random = 0, seen_first = 0;
+    for (int seed = 0; seed < 40; seed++) {
+        Searcher s;
+        CHECK(searcher_init(&s, &w, 1, (uint64_t)seed, err) == 0);
+        SearchResult r;
+        lim.tiebreak = TIEBREAK_RANDOM;
+        search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL);
+        CHECK_INT(r.ties, 7);
+        CHECK_INT(r.score, 0);
+        seen_random |= 1u << r.best.from | 1u << r.best.to;
+        lim.tiebreak = TIEBREAK_FIRST;
+        search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL);
+        seen_first |= 1u << r.best.from | 1u << r.best.to;
+        searcher_free(&s);
+    }
+    CHECK(popcount32(seen_random) >= 5); /* several different moves were chosen */
+    CHECK_INT(popcount32(seen_first), 2); /* always the same from and to */
+}
