@@ -210,7 +210,9 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
     int tt_move = -1;
     uint64_t tkey = key ^ s->salt;
     if (s->tt && s->limits.use_tt && depth > 0) {
-        e = &s->tt[tkey & s->tt_mask];
+        /* a bucket of two: [0] keeps the deepest result, [1] the latest */
+        TTEntry *bucket = &s->tt[(tkey & s->tt_mask) & ~(size_t)1];
+        e = bucket[0].key == tkey ? &bucket[0] : &bucket[1];
         if (e->key == tkey && e->flag != TT_NONE) {
             if (e->move < ml.count && ml.moves[e->move].to + 1 == e->to) tt_move = e->move;
             if (e->depth >= depth) {
@@ -275,6 +277,8 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
         }
     }
     if (e) {
+        TTEntry *bucket = &s->tt[(tkey & s->tt_mask) & ~(size_t)1];
+        e = bucket[0].key == tkey || depth >= bucket[0].depth ? &bucket[0] : &bucket[1];
         e->key = tkey;
         e->score = score_to_tt(best, ply);
         e->depth = (int8_t)(depth > 127 ? 127 : depth);
@@ -288,6 +292,7 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
 /* ---- the root ---------------------------------------------------------------- */
 
 #define MAX_TIE_PV 32
+#define ASPIRATION 60 /* evaluation units around the last score */
 
 int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistory, int quiet,
                const SearchLimits *limits, SearchResult *out, SearchReport report, void *user)
@@ -354,7 +359,13 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
              * search them against best - 1 instead of best */
             int32_t a = random_ties && best > -SCORE_INF ? best - 1 : alpha;
             if (n == 0) {
-                v = -negamax(s, &c, ck, d, 1, -SCORE_INF, SCORE_INF, cq);
+                /* aspiration: expect the last iteration's score, widen on failure */
+                int32_t lo = -SCORE_INF, hi = SCORE_INF;
+                if (depth >= 5 && out->score > -SCORE_WIN_MIN && out->score < SCORE_WIN_MIN)
+                    lo = out->score - ASPIRATION, hi = out->score + ASPIRATION;
+                v = -negamax(s, &c, ck, d, 1, -hi, -lo, cq);
+                if ((v <= lo || v >= hi) && !s->stopped)
+                    v = -negamax(s, &c, ck, d, 1, -SCORE_INF, SCORE_INF, cq);
             } else {
                 v = -negamax(s, &c, ck, d, 1, -a - 1, -a, cq);
                 if (v > a && !s->stopped) v = -negamax(s, &c, ck, d, 1, -SCORE_INF, -a, cq);
