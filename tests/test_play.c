@@ -1,0 +1,417 @@
+/* test_play.c - `kingme play` driven through standard input: whole games,
+ * every kind of bad entry, the commands, engine-against-engine games, and the
+ * PDN it writes (replayed with `kingme pdn`). Output is not a terminal here,
+ * so the board is plain ASCII and every line read is echoed after the prompt. */
+#include "test.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#define INITIAL_FEN "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+
+static char out[1 << 20];
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s) s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* A temp file name unique to this run: /tmp/kingme-play-PID-TAG */
+static void tmp_name(char *buf, size_t len, const char *tag)
+{
+    snprintf(buf, len, "/tmp/kingme-play-%d-%s", (int)getpid(), tag);
+}
+
+/* Run `kingme play ARGS --out PDN` with INPUT on standard input (NULL: none,
+ * /dev/null). Output (stdout and stderr) goes to `out`. Returns the status. */
+static int play(const char *input, const char *args, const char *pdn)
+{
+    char in[256], cmd[2048];
+    tmp_name(in, sizeof in, "input");
+    if (input) {
+        FILE *f = fopen(in, "wb");
+        if (!f) return -1;
+        fputs(input, f);
+        fclose(f);
+    }
+    snprintf(cmd, sizeof cmd, "%s play --no-color %s --out %s < %s", test_kingme(), args, pdn,
+             input ? in : "/dev/null");
+    int rc = test_run(cmd, out, sizeof out);
+    if (input) remove(in);
+    return rc;
+}
+
+/* The n-th line of out that is a FEN (starts "B:" or "W:"), copied to buf. */
+static bool nth_fen(int n, char *buf, size_t len)
+{
+    const char *p = out;
+    for (;;) {
+        if ((p[0] == 'B' || p[0] == 'W') && p[1] == ':') {
+            if (n-- == 0) {
+                size_t k = strcspn(p, "\n");
+                if (k >= len) k = len - 1;
+                memcpy(buf, p, k);
+                buf[k] = '\0';
+                return true;
+            }
+        }
+        p = strchr(p, '\n');
+        if (!p) return false;
+        p++;
+    }
+}
+
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p++) n++;
+    return n;
+}
+
+/* `kingme pdn FILE` says the file replays: 1 game, PLIES moves, 0 errors. */
+static void check_replays(const char *pdn, int plies)
+{
+    char cmd[512], res[1024], want[64];
+    snprintf(cmd, sizeof cmd, "%s pdn %s", test_kingme(), pdn);
+    int rc = test_run(cmd, res, sizeof res);
+    CHECK_MSG(rc == 0, "kingme pdn %s: status %d: %s", pdn, rc, res);
+    if (plies >= 0) {
+        snprintf(want, sizeof want, "1 games, %d moves, 0 errors", plies);
+        CHECK_MSG(strstr(res, want) != NULL, "kingme pdn: '%s', expected '%s'", res, want);
+    } else {
+        CHECK_MSG(strstr(res, " 0 errors") != NULL, "kingme pdn: '%s'", res);
+    }
+}
+
+TEST(play_move_by_numbers)
+{
+    char pdn[256];
+    tmp_name(pdn, sizeof pdn, "a.pdn");
+    int rc = play("11-15\nquit\n", "--depth 2 --seed 1", pdn);
+    CHECK_INT(rc, 0);
+    CHECK(strstr(out, "Black> 11-15\n") != NULL);
+    CHECK(strstr(out, "Black played 11-15\n") != NULL);
+    CHECK(strstr(out, "White played ") != NULL);   /* the engine replied */
+    CHECK(strstr(out, "expected line: ") != NULL); /* with its line */
+    CHECK(strstr(out, "Quit: the game is left unfinished.") != NULL);
+    char *t = slurp(pdn);
+    CHECK(t != NULL);
+    if (t) {
+        CHECK(strstr(t, "1. 11-15 ") != NULL);
+        CHECK(strstr(t, "[Black \"human\"]") != NULL);
+        CHECK(strstr(t, "[White \"kingme (depth 2, default weights)\"]") != NULL);
+        CHECK(strstr(t, "[Event \"kingme play\"]") != NULL);
+        CHECK(strstr(t, "[Date \"") != NULL);
+        CHECK(strstr(t, "[Result \"*\"]") != NULL);
+    }
+    free(t);
+    check_replays(pdn, 2);
+    remove(pdn);
+}
+
+TEST(play_move_by_coordinates_and_list_number)
+{
+    char pdn[256];
+    tmp_name(pdn, sizeof pdn, "b.pdn");
+    /* f6-e5 is 11-15 */
+    CHECK_INT(play("f6-e5\nquit\n", "--depth 1 --seed 1", pdn), 0);
+    char *t = slurp(pdn);
+    CHECK(t && strstr(t, "1. 11-15 "));
+    free(t);
+    /* a bare number picks from the list as printed */
+    CHECK_INT(play("5\nquit\n", "--depth 1 --seed 1", pdn), 0);
+    const char *item = strstr(out, " 5) ");
+    CHECK(item != NULL);
+    if (item) {
+        char mv[16] = "", want[32];
+        sscanf(item + 4, "%15s", mv);
+        snprintf(want, sizeof want, "1. %s ", mv);
+        t = slurp(pdn);
+        CHECK_MSG(t && strstr(t, want), "list item 5 is '%s', not in the PDN", mv);
+        snprintf(want, sizeof want, "Black played %s\n", mv);
+        CHECK(strstr(out, want) != NULL);
+        free(t);
+    }
+    remove(pdn);
+}
+
+TEST(play_short_capture_form)
+{
+    char pdn[256];
+    tmp_name(pdn, sizeof pdn, "c.pdn");
+    /* the only capture from 15 to 31 is 15x24x31 (it crowns the man) */
+    CHECK_INT(play("15x31\nfen\nquit\n", "--depth 1 --seed 1 --fen B:W19,27,32:B15,1", pdn), 0);
+    CHECK(strstr(out, "Black played 15x24x31") != NULL);
+    char *t = slurp(pdn);
+    CHECK(t && strstr(t, "[FEN \"B:W19,27,32:B1,15\"]") && strstr(t, "1. 15x24x31 "));
+    free(t);
+    check_replays(pdn, -1);
+    remove(pdn);
+}
+
+TEST(play_bad_entries_change_nothing)
+{
+    char pdn[256], input[12000];
+    tmp_name(pdn, sizeof pdn, "d.pdn");
+    /* garbage, illegal moves, a number out of range, an unknown command,
+     * undo at the start, a 10,000-character line, then the position */
+    size_t n = (size_t)snprintf(input, sizeof input, "zz!!\n12-17\n21-17\n13-17\n99\ndance\nundo\nfen 3\n");
+    memset(input + n, '7', 10000);
+    n += 10000;
+    snprintf(input + n, sizeof input - n, "\n\n   \nfen\nquit\n");
+    CHECK_INT(play(input, "--depth 1 --seed 1", pdn), 0);
+    /* each gets one line, then the prompt again */
+    CHECK(strstr(out, "Black> zz!!\n'zz!!' is not a move (write 11-15, 15x24x31 or c3-d4)\nBlack> ") != NULL);
+    CHECK(strstr(out, "Black> 12-17\n'12-17' is illegal for the piece on 12\nBlack> ") != NULL);
+    CHECK(strstr(out, "Black> 21-17\n'21-17': the piece on 21 is not Black's\nBlack> ") != NULL);
+    CHECK(strstr(out, "Black> 13-17\n'13-17': there is no piece on 13\nBlack> ") != NULL);
+    CHECK(strstr(out, "Black> 99\nthere is no move 99 in the list: choose 1 to 7 (moves shows them)\nBlack> ") != NULL);
+    CHECK(strstr(out, "Black> dance\nunknown command 'dance' (type help for the commands)\nBlack> ") != NULL);
+    CHECK(strstr(out, "Black> undo\nnothing to undo: no move played yet\nBlack> ") != NULL);
+    CHECK(strstr(out, "Black> fen 3\n'fen' takes nothing after it\nBlack> ") != NULL);
+    CHECK(strstr(out, "that line is 10000 characters long: it is not a move or a command\nBlack> ") != NULL);
+    /* nothing was played */
+    CHECK(strstr(out, "Black played") == NULL && strstr(out, "White played") == NULL);
+    char fen[256];
+    CHECK(nth_fen(0, fen, sizeof fen));
+    CHECK_STR(fen, INITIAL_FEN);
+    CHECK_INT(count(out, "Move 1, Black to move (you)"), 1); /* the board was drawn once */
+    char *t = slurp(pdn);
+    CHECK(t && !strstr(t, "1. ") && strstr(t, "[Result \"*\"]"));
+    free(t);
+    remove(pdn);
+}
+
+TEST(play_forced_capture_message)
+{
+    char pdn[256];
+    tmp_name(pdn, sizeof pdn, "e.pdn");
+    /* White to move must take 18x11 */
+    CHECK_INT(play("22-17\n3\n", "--black engine --white human --depth 1 --seed 1 "
+                                 "--fen W:W18,22:B15,3", pdn), 0);
+    CHECK(strstr(out, "White> 22-17\n'22-17' is illegal: a capture is compulsory (18x11)\nWhite> ") != NULL);
+    CHECK(strstr(out, "there is no move 3 in the list: the only move is 1) 18x11") != NULL);
+    remove(pdn);
+}
+
+TEST(play_undo_restores_the_position)
+{
+    char pdn[256];
+    tmp_name(pdn, sizeof pdn, "f.pdn");
+    CHECK_INT(play("11-15\nfen\n1\nfen\nundo\nfen\nundo\nfen\nundo\nquit\n", "--depth 2 --seed 1", pdn), 0);
+    char f0[256], f1[256], f2[256], f3[256];
+    CHECK(nth_fen(0, f0, sizeof f0) && nth_fen(1, f1, sizeof f1) && nth_fen(2, f2, sizeof f2) &&
+          nth_fen(3, f3, sizeof f3));
+    CHECK(strcmp(f0, f1) != 0);
+    CHECK_STR(f2, f0); /* the person's move and the reply taken back */
+    CHECK_STR(f3, INITIAL_FEN);
+    CHECK(strstr(out, "took back ") != NULL);
+    CHECK(strstr(out, "Black> undo\nnothing to undo: no move played yet\n") != NULL);
+    char *t = slurp(pdn);
+    CHECK(t && !strstr(t, "1. ")); /* the file follows the game */
+    free(t);
+    remove(pdn);
+}
+
+TEST(play_hint_does_not_play)
+{
+    char pdn[256];
+    tmp_name(pdn, sizeof pdn, "g.pdn");
+    CHECK_INT(play("hint\nfen\nmoves\nhelp\nquit\n", "--depth 2 --seed 1", pdn), 0);
+    const char *h = strstr(out, "hint: ");
+    CHECK(h != NULL);
+    if (h) {
+        char mv[16] = "", item[32];
+        sscanf(h + 6, "%15[0-9x-]", mv);
+        snprintf(item, sizeof item, ") %s", mv);
+        CHECK_MSG(mv[0] && strstr(out, item), "hint '%s' is not a listed move", mv);
+    }
+    char fen[256];
+    CHECK(nth_fen(0, fen, sizeof fen));
+    CHECK_STR(fen, INITIAL_FEN);
+    CHECK_INT(count(out, "1) 9-13"), 2); /* the list, and again for "moves" */
+    CHECK(strstr(out, "save [FILE]") != NULL); /* help */
+    CHECK(strstr(out, "Black played") == NULL && strstr(out, "White played") == NULL);
+    remove(pdn);
+}
+
+TEST(play_save_and_continue)
+{
+    char pdn[256], copy[256], cmd[600];
+    tmp_name(pdn, sizeof pdn, "h.pdn");
+    tmp_name(copy, sizeof copy, "h-copy.pdn");
+    snprintf(cmd, sizeof cmd, "11-15\nsave %s\nfen\n", copy);
+    /* no quit: the end of input saves the game */
+    CHECK_INT(play(cmd, "--depth 2 --seed 1", pdn), 0);
+    char want[300];
+    snprintf(want, sizeof want, "saved the game to %s\n", copy);
+    CHECK(strstr(out, want) != NULL);
+    CHECK(strstr(out, "End of input: the game is left unfinished.") != NULL);
+    snprintf(want, sizeof want, "Game saved to %s\n", pdn);
+    CHECK(strstr(out, want) != NULL);
+    char fen[256];
+    CHECK(nth_fen(0, fen, sizeof fen));
+    char *a = slurp(pdn), *b = slurp(copy);
+    CHECK(a && b && strstr(a, "1. 11-15 ") && strstr(b, "1. 11-15 "));
+    free(a);
+    free(b);
+    check_replays(copy, 2);
+    check_replays(pdn, 2);
+    /* --pdn goes on from where the game stopped */
+    char pdn2[256], args[600];
+    tmp_name(pdn2, sizeof pdn2, "h2.pdn");
+    snprintf(args, sizeof args, "--depth 2 --seed 1 --pdn %s", pdn);
+    CHECK_INT(play("fen\n1\nquit\n", args, pdn2), 0);
+    char fen2[256];
+    CHECK(nth_fen(0, fen2, sizeof fen2));
+    CHECK_STR(fen2, fen);
+    CHECK(strstr(out, "Move 2, Black to move (you)") != NULL);
+    a = slurp(pdn2);
+    CHECK(a && strstr(a, "1. 11-15 ") && strstr(a, "2. "));
+    free(a);
+    check_replays(pdn2, 4);
+    remove(pdn);
+    remove(copy);
+    remove(pdn2);
+}
+
+TEST(play_resign)
+{
+    char pdn[256];
+    tmp_name(pdn, sizeof pdn, "i.pdn");
+    CHECK_INT(play("11-15\nresign\n", "--depth 1 --seed 1", pdn), 0);
+    CHECK(strstr(out, "Game over: White wins, 0-1 (Black resigned). kingme wins.") != NULL);
+    char *t = slurp(pdn);
+    CHECK(t && strstr(t, "[Result \"0-1\"]") && strstr(t, " 0-1"));
+    free(t);
+    remove(pdn);
+}
+
+TEST(play_engine_against_engine)
+{
+    char pdn[256];
+    tmp_name(pdn, sizeof pdn, "j.pdn");
+    CHECK_INT(play(NULL, "--black engine --white engine --depth 1 --seed 3", pdn), 0);
+    const char *over = strstr(out, "Game over: ");
+    CHECK(over != NULL);
+    CHECK(strstr(out, "> ") == NULL); /* never asked for input */
+    char *t = slurp(pdn);
+    CHECK(t != NULL);
+    if (over && t) {
+        const char *res = strstr(over, "1-0") ? "1-0" : strstr(over, "0-1") ? "0-1" : "1/2-1/2";
+        char tag[64];
+        snprintf(tag, sizeof tag, "[Result \"%s\"]", res);
+        CHECK_MSG(strstr(t, tag) != NULL, "the PDN lacks %s", tag);
+        CHECK(strstr(t, "[Black \"kingme (depth 1, default weights)\"]") != NULL);
+    }
+    free(t);
+    check_replays(pdn, -1);
+    /* a ply cap ends it as a draw */
+    CHECK_INT(play(NULL, "--black engine --white engine --depth 1 --seed 3 --max-plies 10", pdn), 0);
+    CHECK(strstr(out, "Game over: Draw, 1/2-1/2 (the cap of 10 plies reached).") != NULL);
+    check_replays(pdn, 10);
+    remove(pdn);
+}
+
+TEST(play_game_to_the_end_from_a_position)
+{
+    char pdn[256];
+    tmp_name(pdn, sizeof pdn, "k.pdn");
+    /* Black's 15x22 takes White's last man */
+    CHECK_INT(play("1\n", "--depth 1 --seed 1 --fen B:W18:B15", pdn), 0);
+    CHECK(strstr(out, "Game over: Black wins, 1-0 (White has no legal move). You win!") != NULL);
+    char *t = slurp(pdn);
+    CHECK(t && strstr(t, "[Result \"1-0\"]") && strstr(t, "1. 15x22 1-0"));
+    free(t);
+    remove(pdn);
+}
+
+TEST(play_random_weights)
+{
+    char pdn[256];
+    tmp_name(pdn, sizeof pdn, "l.pdn");
+    CHECK_INT(play("quit\n", "--random-weights --seed 5 --depth 1", pdn), 0);
+    const char *w = strstr(out, "The engine's weights (White), in weights-file format:\n");
+    CHECK(w != NULL);
+    CHECK(strstr(out, "kingme (depth 1, random weights, seed 5)") != NULL);
+    char first[4096] = "";
+    if (w) snprintf(first, sizeof first, "%s", w);
+    CHECK(strstr(first, "own_men") != NULL);
+    /* 60 parameters, each in range */
+    int lines = 0;
+    for (const char *p = strchr(first, '\n'); p && p[1]; p = strchr(p + 1, '\n')) {
+        if (p[1] == '#') continue;
+        char name[64];
+        long v;
+        if (sscanf(p + 1, "%63s %ld", name, &v) == 2) {
+            lines++;
+            CHECK(v >= -32768 && v <= 32767);
+        }
+    }
+    CHECK_INT(lines, 60);
+    /* the same seed draws the same vector; another seed another */
+    CHECK_INT(play("quit\n", "--random-weights --seed 5 --depth 1", pdn), 0);
+    w = strstr(out, "The engine's weights (White)");
+    CHECK(w && strcmp(w, first) == 0);
+    CHECK_INT(play("quit\n", "--random-weights --seed 6 --depth 1", pdn), 0);
+    w = strstr(out, "The engine's weights (White)");
+    CHECK(w && strcmp(w, first) != 0);
+    /* the engine first: it plays Black, the person White, seen from White's side */
+    CHECK_INT(play("quit\n", "--random-weights --engine-first --seed 5 --depth 1", pdn), 0);
+    CHECK(strstr(out, "You play White against kingme") != NULL);
+    CHECK(strstr(out, "The engine's weights (Black)") != NULL);
+    CHECK(strstr(out, "Move 1, White to move (you)") != NULL);
+    CHECK(strstr(out, "\n     a  b  c  d  e  f  g  h\n") != NULL);
+    char *t = slurp(pdn);
+    CHECK(t && strstr(t, "1. ") && strstr(t, "[White \"human\"]"));
+    free(t);
+    remove(pdn);
+}
+
+TEST(play_orientation_and_flip)
+{
+    char pdn[256];
+    tmp_name(pdn, sizeof pdn, "m.pdn");
+    /* the person's Black men at the bottom: rank 8 last, files h..a */
+    CHECK_INT(play("flip\nquit\n", "--depth 1", pdn), 0);
+    const char *black_bottom = "  8  b     b     b     b        Black: you, 12 men\n     h  g  f  e  d  c  b  a\n";
+    const char *white_bottom = "  1  w     w     w     w        White: kingme (depth 1, default weights), 12 men\n"
+                               "     a  b  c  d  e  f  g  h\n";
+    const char *a = strstr(out, black_bottom), *b = strstr(out, white_bottom);
+    CHECK(a != NULL);
+    CHECK(b != NULL && a && b > a); /* flip turned it */
+    CHECK(strstr(out, "  1     w     w     w     w     White: ") != NULL); /* square 32 top left */
+    CHECK_INT(play("quit\n", "--depth 1 --flip", pdn), 0);
+    CHECK(strstr(out, white_bottom) != NULL && strstr(out, black_bottom) == NULL);
+    remove(pdn);
+}
+
+TEST(play_bad_options)
+{
+    char pdn[256];
+    tmp_name(pdn, sizeof pdn, "n.pdn");
+    CHECK_INT(play(NULL, "--black robot", pdn), 2);
+    CHECK(strstr(out, "'robot' is not 'human' or 'engine'") != NULL);
+    CHECK_INT(play(NULL, "--depth 0", pdn), 2);
+    CHECK_INT(play(NULL, "--depth 2 --time 1", pdn), 2);
+    CHECK_INT(play(NULL, "--random-weights --weights weights/default.w", pdn), 2);
+    CHECK_INT(play(NULL, "--fen B:W33:B1", pdn), 1);
+    CHECK_INT(play(NULL, "--weights /nonexistent/x.w", pdn), 1);
+    CHECK_INT(play(NULL, "--pdn /nonexistent/x.pdn", pdn), 1);
+    CHECK(access(pdn, F_OK) != 0); /* nothing written for a refused start */
+    CHECK_INT(play("quit\n", "--depth 1", "/nonexistent-dir/x.pdn"), 1);
+    CHECK(strstr(out, "/nonexistent-dir/x.pdn") != NULL);
+    remove(pdn);
+}
