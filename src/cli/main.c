@@ -13,13 +13,13 @@
 extern const CliCommand cmd_perft, cmd_moves;
 extern const CliCommand cmd_pdn;
 extern const CliCommand cmd_show, cmd_eval, cmd_bench;
-extern const CliCommand cmd_match;
+extern const CliCommand cmd_tune, cmd_find, cmd_match;
 extern const CliCommand cmd_play;
 
 static const CliCommand *const commands[] = {
     &cmd_perft, &cmd_moves,
     &cmd_pdn,
-    &cmd_match,
+    &cmd_tune, &cmd_find, &cmd_match,
     &cmd_play,
     &cmd_show, &cmd_eval, &cmd_bench,
 };

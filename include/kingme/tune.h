@@ -1,0 +1,200 @@
+/* tune.h - the genetic algorithm of shared/spec/tuning.md (the design
+ * documents' "Find" program) and its population files.
+ *
+ * One generation: every individual plays a double duel (one game with each
+ * colour, from the same opening) against every other one (duels == 0) or
+ * against `duels` opponents it draws at random; a game scores 2 / 1 / 0. The
+ * generation's best then plays a double duel with the best so far and takes
+ * its place if it scores at least as much. The next generation (made at the
+ * start of the following one) is: the children of the top half picked by
+ * roulette (score + a uniform bonus in [0, selection]; distinct vectors
+ * first), crossed at one random cut and mutated with probability `mutation`;
+ * the best quarter of those parents; a quarter of fresh random vectors.
+ *
+ * Determinism: every random choice of the algorithm comes from one session
+ * generator (TuneSession.rng), used on the calling thread only and always in
+ * the same order: roulette bonuses, crossover cuts, mutations, fresh vectors,
+ * then duel opponents, then one opening per pairing, then the gladiator duel's
+ * opening. Each game's own seed is a hash of the session seed, the generation
+ * and the game's index. The games are played with a fixed depth, so a session
+ * gives the same population whatever the number of threads, and a session
+ * resumed from its population file continues exactly as if never stopped.
+ *
+ * The library prints nothing: progress goes to a callback. */
+#ifndef KINGME_TUNE_H
+#define KINGME_TUNE_H
+
+#include "kingme/eval.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define TUNE_FORMAT_VERSION 1
+#define TUNE_MAX_POPULATION 1024
+#define TUNE_MAX_DEPTH 40
+#define TUNE_HASH_MB 1  /* per player: small, so that clearing it per game is cheap */
+
+typedef enum TuneStopKind { TUNE_STOP_GENERATIONS = 0, TUNE_STOP_SECONDS = 1 } TuneStopKind;
+typedef enum TuneOpenings { TUNE_OPENINGS_BALLOTS = 0, TUNE_OPENINGS_START = 1 } TuneOpenings;
+
+typedef struct TuneControls {
+    int population;        /* a multiple of 4, 4..TUNE_MAX_POPULATION */
+    int duels;             /* opponents drawn per individual; 0 = full round robin */
+    int depth;             /* search depth of every game, 1..TUNE_MAX_DEPTH */
+    double selection;      /* roulette bonus drawn from [0, selection] */
+    double mutation;       /* chance that a child gets one random weight, 0..1 */
+    TuneStopKind stop;
+    double limit;          /* generations (a whole number) or seconds of play */
+    TuneOpenings openings; /* a random crossboard ballot per pairing, or the initial position */
+    uint64_t seed;
+} TuneControls;
+
+/* Defaults for everything but the stop: population 32, round robin, depth 4,
+ * selection 10, mutation 0.1, ballots, seed 1; stop after 100 generations. */
+void tune_controls_default(TuneControls *c);
+
+/* Whether the controls are usable; -1 with a message such as "population 6
+ * is not a multiple of 4" in err. */
+int tune_controls_check(const TuneControls *c, char *err);
+
+typedef struct TuneIndividual {
+    int score;  /* points in the last generation's duels (0 before it played) */
+    Weights w;
+} TuneIndividual;
+
+typedef struct TuneSession {
+    TuneControls c;
+    int generation;        /* generations completed */
+    double elapsed;        /* wall seconds spent playing them, over all runs */
+    long long games;       /* games played, over all runs */
+    uint64_t rng;          /* the session generator's state */
+    bool has_best;
+    int best_score;        /* the best so far's score in the generation it came from */
+    int best_generation;   /* that generation (0: carried over by tune_continue) */
+    Weights best;
+    TuneIndividual *pop;   /* c.population individuals: the last generation played,
+                            * with its scores (or the first one, not yet played) */
+} TuneSession;
+
+/* A new session: c.population random individuals from c.seed. Returns 0, or
+ * -1 with a message (bad controls, out of memory). */
+int tune_new(TuneSession *s, const TuneControls *c, char *err);
+
+/* A new session (generation 0, new controls c) whose first population is the
+ * population of `from`, and whose best so far is from's. c->population must
+ * equal from's. */
+int tune_continue(TuneSession *s, const TuneSession *from, const TuneControls *c, char *err);
+
+void tune_free(TuneSession *s);
+
+/* Whether the stop condition is reached. */
+bool tune_finished(const TuneSession *s);
+
+/* The most points an individual can score in one generation. */
+int tune_max_score(const TuneControls *c);
+
+typedef struct TuneGenStats {
+    int generation;       /* 1-based number of the generation just played */
+    int games;            /* games played in it, the gladiator duel included */
+    double seconds;       /* its wall time */
+    int best_index;       /* the generation's best (first of equals) */
+    int best_score;
+    double mean_score;
+    int max_score;        /* tune_max_score */
+    bool duel_played;     /* false for the first best so far or an identical vector */
+    int duel_points[2];   /* gladiator duel: the generation's best, the best so far */
+    bool best_changed;    /* the generation's best became the best so far */
+} TuneGenStats;
+
+typedef enum TuneEventKind {
+    TUNE_EVENT_GAME,       /* a game of the generation finished (from a worker thread,
+                            * never two at a time) */
+    TUNE_EVENT_GENERATION, /* a generation finished and the files are written (calling thread) */
+} TuneEventKind;
+
+typedef struct TuneEvent {
+    TuneEventKind kind;
+    int generation;              /* 1-based, the one being played */
+    int done, total;             /* TUNE_EVENT_GAME: games finished / planned (the
+                                  * gladiator duel's 2 games are counted in total) */
+    const TuneGenStats *stats;   /* TUNE_EVENT_GENERATION */
+    const TuneSession *session;  /* TUNE_EVENT_GENERATION: the state just saved */
+} TuneEvent;
+
+typedef void (*TuneCallback)(const TuneEvent *e, void *user);
+
+/* Play one generation on `threads` threads. Returns 0 when it is done (s
+ * holds the new population, scores, best and generator state), 1 when stop
+ * became true (s is unchanged: the partial generation is dropped), or -1 with
+ * a message (s unchanged). */
+int tune_generation(TuneSession *s, int threads, TuneCallback cb, void *user,
+                    const atomic_bool *stop, TuneGenStats *st, char *err);
+
+/* What tune_run keeps up to date; any path may be NULL. */
+typedef struct TuneFiles {
+    const char *pop_path;       /* the population file, rewritten (tmp + rename) */
+    const char *csv_path;       /* the log, one line per generation */
+    const char *weights_path;   /* the best so far as a weights file (tmp + rename) */
+    const char *weights_header; /* comment lines put at the top of the weights file */
+} TuneFiles;
+
+/* The header line of the log, and the line of one generation (no newline). */
+#define TUNE_CSV_HEADER \
+    "generation,elapsed_s,seconds,games,games_per_s,best_score,mean_score,max_score,duel,best_changed"
+
+/* Run generations until the stop condition or the stop flag. Before the
+ * first one the files are written (the population file exists from the
+ * start) and log lines of generations beyond s->generation (left by a run
+ * killed between writing the log and the population) are dropped; after each
+ * generation the log line, the population file and the weights file are
+ * written, then the callback gets TUNE_EVENT_GENERATION. Returns 0 when the
+ * stop condition is reached, 1 when stopped by the flag (the files hold the
+ * last completed generation), -1 with a message. */
+int tune_run(TuneSession *s, const TuneFiles *files, int threads, TuneCallback cb, void *user,
+             const atomic_bool *stop, char *err);
+
+/* The controls and progress in a few lines ("population 32, duels 0 ..."),
+ * for weights-file headers and reports. Returns a malloc'd string or NULL. */
+char *tune_describe(const TuneSession *s);
+
+/* ---- population files --------------------------------------------------------
+ * Plain text, one item per line, '#' comments and blank lines ignored:
+ *
+ *   kingme-population 1             format version
+ *   population 32                   the controls ...
+ *   duels 0
+ *   depth 4
+ *   selection 10
+ *   mutation 0.1
+ *   stop generations 100            or: stop seconds 3600
+ *   openings ballots                or: openings start
+ *   seed 12345
+ *   generation 5                    progress: generations completed,
+ *   elapsed 61.25                   seconds of play,
+ *   games 4970                      games played
+ *   rng 1f2e3d4c5b6a7988            session generator state (hex)
+ *   best_generation 3               where the best so far came from
+ *   best 101 W1 ... W60             its score and 60 weights, or: best none
+ *   individual 98 W1 ... W60        one per individual: score, 60 weights
+ *   ...
+ *   end
+ *
+ * The keys may come in any order, each once; individual lines exactly
+ * `population` times; 'end' last. */
+
+/* Text of s in the format above (malloc'd, NULL when out of memory). */
+char *tune_format(const TuneSession *s);
+
+/* Parse text (where names it in messages). Returns 0, or -1 with
+ * "WHERE:LINE: what" in err: not a population file, unknown key, duplicate,
+ * bad number, weight out of range, population not a multiple of 4, wrong
+ * number of individuals, missing field, truncated file. */
+int tune_parse(TuneSession *s, const char *text, const char *where, char *err);
+
+int tune_read(TuneSession *s, const char *path, char *err);
+
+/* tune_format, then path.tmp and rename(). */
+int tune_write(const TuneSession *s, const char *path, char *err);
+
+#endif

@@ -1,0 +1,541 @@
+/* test_tune.c - the genetic algorithm, population files, and `kingme tune`:
+ * determinism across thread counts, resume, kill -9, malformed files. */
+#include "test.h"
+#include "kingme/tune.h"
+#include "kingme/weights.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+static void small_controls(TuneControls *c, int population, int depth)
+{
+    tune_controls_default(c);
+    c->population = population;
+    c->depth = depth;
+    c->selection = 4;
+    c->mutation = 0.5;
+    c->limit = 2;
+    c->seed = 42;
+}
+
+static bool same_session(const TuneSession *a, const TuneSession *b)
+{
+    if (a->generation != b->generation || a->rng != b->rng || a->has_best != b->has_best ||
+        a->best_score != b->best_score || memcmp(&a->best, &b->best, sizeof a->best) != 0 ||
+        a->c.population != b->c.population)
+        return false;
+    return memcmp(a->pop, b->pop, (size_t)a->c.population * sizeof *a->pop) == 0;
+}
+
+/* Is w equal to some individual of pop? */
+static int find_vector(const TuneIndividual *pop, int n, const Weights *w)
+{
+    for (int i = 0; i < n; i++)
+        if (memcmp(&pop[i].w, w, sizeof *w) == 0) return i;
+    return -1;
+}
+
+TEST(tune_controls_and_new)
+{
+    TuneControls c;
+    char err[KM_ERR_MAX];
+    small_controls(&c, 8, 2);
+    CHECK_INT(tune_controls_check(&c, err), 0);
+    c.population = 6;
+    CHECK_INT(tune_controls_check(&c, err), -1);
+    CHECK_MSG(strstr(err, "multiple of 4") != NULL, "%s", err);
+    c.population = 8;
+    c.duels = 8;
+    CHECK_INT(tune_controls_check(&c, err), -1);
+    c.duels = 7;
+    CHECK_INT(tune_controls_check(&c, err), 0);
+    c.mutation = 1.5;
+    CHECK_INT(tune_controls_check(&c, err), -1);
+    c.mutation = 0.1;
+    c.limit = 2.5;
+    CHECK_INT(tune_controls_check(&c, err), -1);
+    c.limit = 2;
+    CHECK_INT(tune_max_score(&c), 28);
+    c.duels = 0;
+    CHECK_INT(tune_max_score(&c), 28);
+    c.duels = 3;
+    CHECK_INT(tune_max_score(&c), 12);
+
+    TuneSession a, b;
+    small_controls(&c, 8, 2);
+    CHECK_INT(tune_new(&a, &c, err), 0);
+    CHECK_INT(tune_new(&b, &c, err), 0);
+    CHECK(same_session(&a, &b));
+    CHECK(!a.has_best && a.generation == 0 && !tune_finished(&a));
+    for (int i = 1; i < 8; i++) CHECK(find_vector(a.pop, i, &a.pop[i].w) < 0); /* all distinct */
+    tune_free(&b);
+    c.seed = 43;
+    CHECK_INT(tune_new(&b, &c, err), 0);
+    CHECK(!same_session(&a, &b));
+    tune_free(&a);
+    tune_free(&b);
+}
+
+/* The same seed gives the same generations on 1 and 3 threads, and a
+ * generation breeds as tuning.md says. */
+TEST(tune_generations_threads_and_breeding)
+{
+    TuneControls c;
+    char err[KM_ERR_MAX];
+    small_controls(&c, 8, test_sanitized() ? 1 : 2);
+    c.selection = 0; /* parents: the top half by score */
+    c.mutation = 0;  /* children: pure crossovers */
+    TuneSession a, b;
+    CHECK_INT(tune_new(&a, &c, err), 0);
+    CHECK_INT(tune_new(&b, &c, err), 0);
+    TuneGenStats sa, sb;
+    CHECK_INT(tune_generation(&a, 1, NULL, NULL, NULL, &sa, err), 0);
+    CHECK_INT(tune_generation(&b, 3, NULL, NULL, NULL, &sb, err), 0);
+    CHECK(same_session(&a, &b));
+    CHECK_INT(sa.games, 56); /* round robin of 8: 28 pairs x 2; no gladiator duel yet */
+    CHECK(sa.best_changed && !sa.duel_played && a.has_best);
+    int sum = 0, best = 0;
+    for (int i = 0; i < 8; i++) {
+        sum += a.pop[i].score;
+        if (a.pop[i].score > best) best = a.pop[i].score;
+    }
+    CHECK_INT(sum, 2 * 56); /* every game gives out 2 points in a round robin */
+    CHECK_INT(sa.best_score, best);
+    CHECK(memcmp(&a.best, &a.pop[sa.best_index].w, sizeof a.best) == 0);
+
+    TuneIndividual prev[8];
+    memcpy(prev, a.pop, sizeof prev);
+    CHECK_INT(tune_generation(&a, 1, NULL, NULL, NULL, &sa, err), 0);
+    CHECK_INT(tune_generation(&b, 2, NULL, NULL, NULL, &sb, err), 0);
+    CHECK(same_session(&a, &b));
+    CHECK_INT(a.generation, 2);
+    CHECK(tune_finished(&a));
+    CHECK_INT(sa.games, sa.duel_played ? 58 : 56);
+    /* children (0..3): every weight comes from the previous generation at the
+     * same position, and each pair holds both parents' values */
+    for (int k = 0; k < 4; k += 2) {
+        int cut = -1;
+        for (int i = 0; i < EVAL_NPARAMS; i++) {
+            bool found = false;
+            for (int p = 0; p < 8; p++) found |= prev[p].w.w[i] == a.pop[k].w.w[i];
+            CHECK(found);
+        }
+        /* find the parents: the child agrees with one before the cut and the
+         * other after it */
+        for (int p = 0; p < 8 && cut < 0; p++)
+            for (int q = 0; q < 8 && cut < 0; q++) {
+                if (p == q) continue;
+                for (int x = 1; x < EVAL_NPARAMS; x++) {
+                    bool ok = true;
+                    for (int i = 0; i < EVAL_NPARAMS && ok; i++) {
+                        ok = a.pop[k].w.w[i] == (i < x ? prev[p].w.w[i] : prev[q].w.w[i]) &&
+                             a.pop[k + 1].w.w[i] == (i < x ? prev[q].w.w[i] : prev[p].w.w[i]);
+                    }
+                    if (ok) {
+                        cut = x;
+                        /* both parents are in the top half by score */
+                        int above_p = 0, above_q = 0;
+                        for (int r = 0; r < 8; r++) {
+                            above_p += prev[r].score > prev[p].score;
+                            above_q += prev[r].score > prev[q].score;
+                        }
+                        CHECK(above_p < 4 && above_q < 4);
+                        break;
+                    }
+                }
+            }
+        CHECK_MSG(cut > 0, "children %d and %d are not a one-point crossover of two parents", k, k + 1);
+    }
+    /* the best quarter of the parents (4..5): the two best scores */
+    int top[2] = {-1, -1};
+    for (int p = 0; p < 8; p++) {
+        if (prev[p].score > top[0]) top[1] = top[0], top[0] = prev[p].score;
+        else if (prev[p].score > top[1]) top[1] = prev[p].score;
+    }
+    for (int e = 4; e < 6; e++) {
+        int i = find_vector(prev, 8, &a.pop[e].w);
+        CHECK_MSG(i >= 0, "individual %d should be a parent", e);
+        if (i >= 0) CHECK(prev[i].score >= top[1]);
+    }
+    /* fresh blood (6..7): new vectors */
+    for (int e = 6; e < 8; e++) CHECK(find_vector(prev, 8, &a.pop[e].w) < 0);
+    /* the best so far is a vector that played in a generation */
+    CHECK(find_vector(prev, 8, &a.best) >= 0 || find_vector(a.pop, 8, &a.best) >= 0);
+    tune_free(&a);
+    tune_free(&b);
+}
+
+/* --duels K: each individual's score counts its own 2K games. */
+TEST(tune_duels)
+{
+    TuneControls c;
+    char err[KM_ERR_MAX];
+    small_controls(&c, 8, 1);
+    c.duels = 2;
+    TuneSession a;
+    CHECK_INT(tune_new(&a, &c, err), 0);
+    TuneGenStats st;
+    CHECK_INT(tune_generation(&a, 2, NULL, NULL, NULL, &st, err), 0);
+    CHECK_INT(st.games, 8 * 2 * 2);
+    CHECK_INT(st.max_score, 8);
+    for (int i = 0; i < 8; i++) CHECK(a.pop[i].score >= 0 && a.pop[i].score <= 8);
+    tune_free(&a);
+}
+
+TEST(tune_population_file_roundtrip)
+{
+    TuneControls c;
+    char err[KM_ERR_MAX];
+    small_controls(&c, 8, 1);
+    c.selection = 0.1234567890123456789; /* needs 17 digits to read back */
+    c.stop = TUNE_STOP_SECONDS;
+    c.limit = 12.5;
+    c.openings = TUNE_OPENINGS_START;
+    c.seed = 18446744073709551615ull;
+    TuneSession a, b;
+    CHECK_INT(tune_new(&a, &c, err), 0);
+    a.pop[3].w.w[0] = -32768;
+    a.pop[3].w.w[59] = 32767;
+    char *t1 = tune_format(&a);
+    CHECK_MSG(tune_parse(&b, t1, "x.pop", err) == 0, "%s", err);
+    CHECK(same_session(&a, &b));
+    CHECK(b.c.selection == c.selection && b.c.limit == 12.5 && b.c.stop == TUNE_STOP_SECONDS);
+    CHECK(b.c.openings == TUNE_OPENINGS_START && b.c.seed == c.seed);
+    char *t2 = tune_format(&b);
+    CHECK_STR(t1, t2);
+    free(t1);
+    free(t2);
+    tune_free(&b);
+    TuneGenStats st;
+    CHECK_INT(tune_generation(&a, 1, NULL, NULL, NULL, &st, err), 0);
+    t1 = tune_format(&a);
+    CHECK_MSG(tune_parse(&b, t1, "x.pop", err) == 0, "%s", err);
+    CHECK(same_session(&a, &b));
+    free(t1);
+    tune_free(&a);
+    tune_free(&b);
+}
+
+/* Replace the first line starting with `key` by `with` (NULL: delete it). */
+static char *edit_line(const char *text, const char *key, const char *with)
+{
+    size_t n = strlen(text) + (with ? strlen(with) : 0) + 2;
+    char *out = malloc(n);
+    const char *p = text;
+    size_t k = strlen(key), o = 0;
+    bool done = false;
+    while (*p) {
+        size_t len = strcspn(p, "\n");
+        if (!done && strncmp(p, key, k) == 0) {
+            done = true;
+            if (with) o += (size_t)sprintf(out + o, "%s\n", with);
+        } else {
+            memcpy(out + o, p, len);
+            o += len;
+            out[o++] = '\n';
+        }
+        p += len + (p[len] ? 1 : 0);
+    }
+    out[o] = '\0';
+    return out;
+}
+
+/* Line number of the first line starting with key. */
+static int line_of(const char *text, const char *key)
+{
+    int line = 1;
+    for (const char *p = text; *p; line++) {
+        if (strncmp(p, key, strlen(key)) == 0) return line;
+        p += strcspn(p, "\n");
+        if (*p) p++;
+    }
+    return 0;
+}
+
+typedef struct BadCase {
+    const char *key, *with; /* edit */
+    const char *at;         /* the error's line: the line starting with this (after the edit) */
+    const char *says;
+} BadCase;
+
+static const BadCase bad_cases[] = {
+    {"depth", "colour 3", "colour", "unknown key 'colour'"},
+    {"depth", "depth four", "depth", "depth 'four' is not a whole number"},
+    {"mutation", "mutation 1.5", "mutation", "mutation '1.5' is not a chance"},
+    {"population", "population 6", "population", "population 6 is not a multiple of 4"},
+    {"individual", NULL, "end", "7 individuals, but population is 8"},
+    {"seed", NULL, "end", "missing 'seed'"},
+    {"end", NULL, NULL, "ends without 'end' (truncated?)"},
+    {"duels", "duels 0\nduels 1", "duels 1", "'duels' given twice"},
+    {"rng", "rng xyz", "rng", "rng 'xyz' is not a generator state"},
+    {"stop", "stop forever 3", "stop", "stop is 'generations N' or 'seconds S'"},
+    {"kingme-population", "kingme-population 2", "kingme-population", "format '2' is not supported"},
+    {"kingme-population", "hello", "hello", "not a kingme population file"},
+    {"best ", "best 3 1 2 3", "best ", "'best' needs a score and 60 weights"},
+    {"end", "end\nindividual x", "individual x", "'individual' after 'end'"},
+};
+
+/* Each kind of damage is refused with FILE:LINE: and what. */
+TEST(tune_population_file_errors)
+{
+    TuneControls c;
+    char err[KM_ERR_MAX];
+    small_controls(&c, 8, 1);
+    TuneSession a, b;
+    CHECK_INT(tune_new(&a, &c, err), 0);
+    TuneGenStats st;
+    CHECK_INT(tune_generation(&a, 1, NULL, NULL, NULL, &st, err), 0);
+    char *good = tune_format(&a);
+    for (size_t i = 0; i < sizeof bad_cases / sizeof *bad_cases; i++) {
+        const BadCase *bc = &bad_cases[i];
+        char *t = edit_line(good, bc->key, bc->with);
+        int line = bc->at ? line_of(t, bc->at) : line_of(t, "individual") + 7; /* the last line */
+        char want[64];
+        snprintf(want, sizeof want, "x.pop:%d: ", line);
+        err[0] = '\0';
+        CHECK_MSG(tune_parse(&b, t, "x.pop", err) == -1, "case %zu accepted", i);
+        CHECK_MSG(strncmp(err, want, strlen(want)) == 0, "case %zu: '%s', expected it to start with '%s'", i,
+                  err, want);
+        CHECK_MSG(strstr(err, bc->says) != NULL, "case %zu: '%s', expected '%s'", i, err, bc->says);
+        free(t);
+    }
+    /* a weight out of range, named */
+    char *t = malloc(strlen(good) + 16);
+    strcpy(t, good);
+    char *ind = strstr(t, "\nindividual ");
+    char *w5 = ind + 1;
+    for (int k = 0; k < 6; k++) w5 = strchr(w5, ' ') + 1; /* "individual S w1 w2 w3 w4 [w5]" */
+    size_t wl = strcspn(w5, " ");
+    memmove(w5 + 5, w5 + wl, strlen(w5 + wl) + 1);
+    memcpy(w5, "40000", 5);
+    CHECK_INT(tune_parse(&b, t, "x.pop", err), -1);
+    CHECK_MSG(strstr(err, "weight 5 (own_men_edge) is 40000, outside -32768..32767") != NULL, "%s", err);
+    free(t);
+    CHECK_INT(tune_parse(&b, "", "x.pop", err), -1);
+    CHECK_MSG(strstr(err, "x.pop:1: empty file") != NULL, "%s", err);
+    CHECK_INT(tune_read(&b, "tests/data/no-such.pop", err), -1);
+    CHECK(strstr(err, "tests/data/no-such.pop") != NULL);
+    /* truncated in the middle of an individual line */
+    t = malloc(strlen(good) + 1);
+    strcpy(t, good);
+    t[strlen(t) / 2] = '\0';
+    CHECK_INT(tune_parse(&b, t, "x.pop", err), -1);
+    free(t);
+    CHECK_MSG(tune_parse(&b, good, "x.pop", err) == 0, "%s", err);
+    tune_free(&b);
+    free(good);
+    tune_free(&a);
+}
+
+/* ---- the command ------------------------------------------------------------------ */
+
+static char tdir[128];
+
+static int kingme(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int kingme(char *out, size_t len, const char *fmt, ...)
+{
+    char args[2048], cmd[3072];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "%s %s", test_kingme(), args);
+    return test_run(cmd, out, len);
+}
+
+static bool file_exists(const char *fmt, const char *name)
+{
+    char p[512];
+    snprintf(p, sizeof p, fmt, tdir, name);
+    return access(p, F_OK) == 0;
+}
+
+static int csv_lines(const char *name)
+{
+    char p[512], line[512];
+    snprintf(p, sizeof p, "%s/population/%s.csv", tdir, name);
+    FILE *f = fopen(p, "r");
+    if (!f) return -1;
+    int n = 0;
+    while (fgets(line, sizeof line, f)) n++;
+    fclose(f);
+    return n;
+}
+
+static bool read_output(const char *name, Weights *w, char **comments)
+{
+    char p[512], err[KM_ERR_MAX];
+    snprintf(p, sizeof p, "%s/output/%s.w", tdir, name);
+    if (weights_read(w, p, comments, err)) {
+        test_fail(__FILE__, __LINE__, "%s", err);
+        return false;
+    }
+    return true;
+}
+
+static void rm_tdir(void)
+{
+    char cmd[256], out[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tdir);
+    test_run(cmd, out, sizeof out);
+}
+
+TEST(tune_command_session_resume_threads)
+{
+    snprintf(tdir, sizeof tdir, "/tmp/kingme-tune-%d", (int)getpid());
+    rm_tdir();
+    static char out[65536];
+    const char *ctl = "--population 8 --duels 0 --depth 2 --selection 4 --mutation 0.2 --seed 9";
+    CHECK_INT(kingme(out, sizeof out, "tune %s --generations 2 -j 1 --dir %s --name a", ctl, tdir), 0);
+    CHECK_MSG(strstr(out, "gen 1/2") && strstr(out, "gen 2/2"), "%s", out);
+    CHECK_MSG(strstr(out, "score per generation"), "no chart: %s", out);
+    CHECK(file_exists("%s/population/%s.pop", "a"));
+    CHECK(!file_exists("%s/population/%s.pop.tmp", "a"));
+    CHECK_INT(csv_lines("a"), 3);
+    Weights wa, wb;
+    char *comments = NULL;
+    CHECK(read_output("a", &wa, &comments));
+    CHECK_MSG(comments && strstr(comments, "made by kingme") && strstr(comments, "depth 2") &&
+                  strstr(comments, "machine:"),
+              "header: %s", comments ? comments : "(none)");
+    free(comments);
+
+    /* the same seed on 2 threads: the same weights */
+    CHECK_INT(kingme(out, sizeof out, "tune %s --generations 2 -j 2 --dir %s --name b", ctl, tdir), 0);
+    CHECK(read_output("b", &wb, NULL));
+    CHECK(memcmp(&wa, &wb, sizeof wa) == 0);
+
+    /* find is the same command */
+    CHECK_INT(kingme(out, sizeof out, "find %s --generations 2 -j 2 --dir %s --name f", ctl, tdir), 0);
+    CHECK(read_output("f", &wb, NULL));
+    CHECK(memcmp(&wa, &wb, sizeof wa) == 0);
+
+    /* resume a finished session: nothing to do; with a new limit: a third generation */
+    CHECK_INT(kingme(out, sizeof out, "tune --resume a --dir %s -j 2", tdir), 0);
+    CHECK_MSG(strstr(out, "complete"), "%s", out);
+    CHECK_INT(kingme(out, sizeof out, "tune --resume a --dir %s --generations 3 -j 2", tdir), 0);
+    CHECK_MSG(strstr(out, "resuming session a at generation 2") && strstr(out, "gen 3/3"), "%s", out);
+    CHECK_INT(csv_lines("a"), 4);
+    /* ... the same as three generations in one go */
+    CHECK_INT(kingme(out, sizeof out, "tune %s --generations 3 -j 1 --dir %s --name c", ctl, tdir), 0);
+    CHECK(read_output("a", &wa, NULL) && read_output("c", &wb, NULL));
+    CHECK(memcmp(&wa, &wb, sizeof wa) == 0);
+    /* by file name, and the newest session when no name is given */
+    CHECK_INT(kingme(out, sizeof out, "tune --resume %s/population/a.pop --generations 3", tdir), 0);
+    CHECK_MSG(strstr(out, "session a is complete"), "%s", out);
+    CHECK_INT(kingme(out, sizeof out, "tune --resume --dir %s", tdir), 0);
+    CHECK_MSG(strstr(out, "session c is complete"), "%s", out);
+
+    /* continue: a new session from a's population, new depth */
+    CHECK_INT(kingme(out, sizeof out, "tune --continue %s/population/a.pop --depth 1 --generations 1 --seed 3 "
+                     "--dir %s --name d", tdir, tdir), 0);
+    CHECK_MSG(strstr(out, "continuing the population"), "%s", out);
+    CHECK(file_exists("%s/output/%s.w", "d"));
+    CHECK_INT(kingme(out, sizeof out, "tune --continue %s/population/a.pop --population 12 --generations 1 "
+                     "--dir %s --name e", tdir, tdir), 2);
+
+    /* refused: population not a multiple of 4, bad flags, an existing name */
+    CHECK_INT(kingme(out, sizeof out, "tune --population 6 --depth 2 --generations 1 --dir %s", tdir), 2);
+    CHECK_MSG(strstr(out, "population 6 is not a multiple of 4") && strstr(out, "usage:"), "%s", out);
+    const char *bad[] = {"--population 8", "--generations 2 --seconds 5", "--generations 0",
+                         "--generations 1 --bogus", "--generations 1 --mutation 2", "--generations 1 -j 0",
+                         "--generations 1 --duels 8 --population 8", "--resume a --depth 3",
+                         "--generations 1 --openings some", "--generations 1 --name ../x"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        int st = kingme(out, sizeof out, "tune %s --dir %s", bad[i], tdir);
+        CHECK_MSG(st == 2, "'%s' exit %d, expected 2: %s", bad[i], st, out);
+    }
+    CHECK_INT(kingme(out, sizeof out, "tune %s --generations 1 --dir %s --name a", ctl, tdir), 1);
+    CHECK_MSG(strstr(out, "exists"), "%s", out);
+    CHECK_INT(kingme(out, sizeof out, "tune --resume nosuch --dir %s", tdir), 1);
+    rm_tdir();
+}
+
+/* Malformed population files through the command: one FILE:LINE: line, status 1. */
+TEST(tune_command_bad_files)
+{
+    snprintf(tdir, sizeof tdir, "/tmp/kingme-tune-bad-%d", (int)getpid());
+    rm_tdir();
+    char cmd[512], out[8192], path[256];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/population", tdir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    TuneControls c;
+    char err[KM_ERR_MAX];
+    small_controls(&c, 8, 1);
+    TuneSession a;
+    CHECK_INT(tune_new(&a, &c, err), 0);
+    char *good = tune_format(&a);
+    tune_free(&a);
+    for (size_t i = 0; i < sizeof bad_cases / sizeof *bad_cases; i++) {
+        if (i != 0 && i != 3 && i != 4 && i != 6) continue; /* a few kinds are enough here */
+        char *t = edit_line(good, bad_cases[i].key, bad_cases[i].with);
+        snprintf(path, sizeof path, "%s/population/bad%zu.pop", tdir, i);
+        FILE *f = fopen(path, "w");
+        if (f) {
+            fputs(t, f);
+            fclose(f);
+        }
+        free(t);
+        CHECK_INT(kingme(out, sizeof out, "tune --resume %s", path), 1);
+        char want[300];
+        snprintf(want, sizeof want, "kingme: %s:", path);
+        CHECK_MSG(strstr(out, want) && strstr(out, bad_cases[i].says), "case %zu: %s", i, out);
+        CHECK_INT(kingme(out, sizeof out, "tune --continue %s --generations 1 --dir %s", path, tdir), 1);
+    }
+    free(good);
+    rm_tdir();
+}
+
+/* kill -9 in the middle of a generation: the population file of the last
+ * finished generation is intact, and resuming ends where an uninterrupted
+ * session ends. */
+TEST(tune_command_kill9_resume)
+{
+    snprintf(tdir, sizeof tdir, "/tmp/kingme-tune-kill-%d", (int)getpid());
+    rm_tdir();
+    static char out[65536];
+    char ctl[256];
+    snprintf(ctl, sizeof ctl, "--population %d --depth 2 --selection 4 --mutation 0.2 --seed 5 --generations 2 "
+             "-j 2 --dir %s", test_sanitized() ? 8 : 16, tdir);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "exec %s tune %s --name k >/dev/null 2>&1", test_kingme(), ctl);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    CHECK(pid > 0);
+    if (pid <= 0) return;
+    char pop[256];
+    snprintf(pop, sizeof pop, "%s/population/k.pop", tdir);
+    struct timespec tick = {0, 1000000};
+    for (int i = 0; i < 10000 && access(pop, F_OK) != 0; i++) nanosleep(&tick, NULL);
+    CHECK(access(pop, F_OK) == 0);
+    nanosleep(&tick, NULL);
+    kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECK_MSG(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "the session ended before the kill");
+    TuneSession s;
+    char err[KM_ERR_MAX];
+    CHECK_MSG(tune_read(&s, pop, err) == 0, "%s", err);
+    CHECK_MSG(s.generation < 2, "the session finished before the kill (generation %d): make it longer",
+              s.generation);
+    tune_free(&s);
+    CHECK_INT(kingme(out, sizeof out, "tune --resume k --dir %s", tdir), 0);
+    CHECK_MSG(strstr(out, "gen 2/2"), "%s", out);
+    CHECK_MSG(tune_read(&s, pop, err) == 0, "%s", err);
+    CHECK_INT(s.generation, 2);
+    tune_free(&s);
+    CHECK_INT(csv_lines("k"), 3);
+    CHECK_INT(kingme(out, sizeof out, "tune %s --name ref", ctl), 0);
+    Weights a, b;
+    CHECK(read_output("k", &a, NULL) && read_output("ref", &b, NULL));
+    CHECK(memcmp(&a, &b, sizeof a) == 0);
+    rm_tdir();
+}
