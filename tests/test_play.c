@@ -316,8 +316,22 @@ TEST(play_engine_against_engine)
         CHECK_MSG(strstr(t, tag) != NULL, "the PDN lacks %s", tag);
         CHECK(strstr(t, "[Black \"kingme (depth 1, default weights)\"]") != NULL);
     }
-    free(t);
     check_replays(pdn, -1);
+    /* the same seed plays the same game; another seed (random choice among
+     * equal moves) another one */
+    char *again = NULL, *other = NULL;
+    CHECK_INT(play(NULL, "--black engine --white engine --depth 1 --seed 3", pdn), 0);
+    again = slurp(pdn);
+    CHECK_INT(play(NULL, "--black engine --white engine --depth 1 --seed 4", pdn), 0);
+    other = slurp(pdn);
+    CHECK(t && again && other);
+    if (t && again && other) {
+        const char *m1 = strstr(t, "1. "), *m2 = strstr(again, "1. "), *m3 = strstr(other, "1. ");
+        CHECK(m1 && m2 && m3 && strcmp(m1, m2) == 0 && strcmp(m1, m3) != 0);
+    }
+    free(again);
+    free(other);
+    free(t);
     /* a ply cap ends it as a draw */
     CHECK_INT(play(NULL, "--black engine --white engine --depth 1 --seed 3 --max-plies 10", pdn), 0);
     CHECK(strstr(out, "Game over: Draw, 1/2-1/2 (the cap of 10 plies reached).") != NULL);
@@ -331,9 +345,15 @@ TEST(play_game_to_the_end_from_a_position)
     tmp_name(pdn, sizeof pdn, "k.pdn");
     /* Black's 15x22 takes White's last man */
     CHECK_INT(play("1\n", "--depth 1 --seed 1 --fen B:W18:B15", pdn), 0);
-    CHECK(strstr(out, "Game over: Black wins, 1-0 (White has no legal move). You win!") != NULL);
+    CHECK(strstr(out, "Game over: Black wins, 1-0 (White has no pieces left). You win!") != NULL);
     char *t = slurp(pdn);
     CHECK(t && strstr(t, "[Result \"1-0\"]") && strstr(t, "1. 15x22 1-0"));
+    free(t);
+    /* a position that is over already: White's man on 5 is blocked by 1 */
+    CHECK_INT(play(NULL, "--depth 1 --fen W:W5:B1", pdn), 0);
+    CHECK(strstr(out, "Game over: Black wins, 1-0 (White is blocked: no legal move). You win!") != NULL);
+    t = slurp(pdn);
+    CHECK(t && strstr(t, "[FEN \"W:W5:B1\"]") && strstr(t, "[Result \"1-0\"]"));
     free(t);
     remove(pdn);
 }

@@ -66,6 +66,7 @@ typedef struct Play {
     bool tty_in, tty_out;
     bool clear;          /* redraw on a cleared screen (fancy mode) */
     bool need_draw;
+    bool drawn;          /* the first screen is out */
     char *out;           /* the game's PDN file */
     char date[16];
     EngineInfo info;
@@ -189,6 +190,26 @@ static char *default_out(void)
     return NULL;
 }
 
+/* The first lines of the first screen: who plays whom, how to move. */
+static void banner(const Play *P)
+{
+    const View *v = &P->v;
+    printf("%skingme %s%s   ", view_sgr(v, VS_BOLD), KINGME_VERSION, view_sgr(v, VS_RESET));
+    if (humans(P) == 1) {
+        int me = P->p[KM_BLACK].engine ? KM_WHITE : KM_BLACK;
+        printf("You play %s against %s.\n", side_name(me), P->p[me ^ 1].name);
+    } else if (humans(P) == 2) {
+        printf("Black and White are both played here.\n");
+    } else {
+        printf("%s (Black) against %s (White).\n", P->p[0].name, P->p[1].name);
+    }
+    if (humans(P))
+        printf("Type a move (11-15, 15x24, c3-d4) or its number in the list; %shelp%s shows the commands.\n",
+               view_sgr(v, VS_BOLD), view_sgr(v, VS_RESET));
+    if (P->p[0].random || P->p[1].random)
+        printf("The engine's weights are random, drawn from seed %" PRIu64 ".\n", P->seed);
+}
+
 /* ---- drawing ------------------------------------------------------------------ */
 
 /* The panel beside the board: the player at the top, the last moves, the
@@ -198,6 +219,8 @@ static void draw(Play *P)
     const Game *g = &P->g;
     const View *v = &P->v;
     if (P->clear) fputs("\033[H\033[2J", stdout);
+    if (!P->drawn || P->clear) banner(P);
+    P->drawn = true;
 
     char rows[VIEW_PANEL_ROWS][160];
     const char *panel[VIEW_PANEL_ROWS];
@@ -672,8 +695,10 @@ static void announce_result(const Play *P)
     GameResult r = P->adjudged != GAME_ONGOING ? P->adjudged : g->result;
     char why[96];
     if (P->adjudged != GAME_ONGOING) snprintf(why, sizeof why, "%s", P->adjudged_why);
+    else if (g->reason == REASON_NO_MOVES && g->cur.pieces[g->cur.stm] == 0)
+        snprintf(why, sizeof why, "%s has no pieces left", side_name(g->cur.stm));
     else if (g->reason == REASON_NO_MOVES)
-        snprintf(why, sizeof why, "%s has no legal move", side_name(g->cur.stm));
+        snprintf(why, sizeof why, "%s is blocked: no legal move", side_name(g->cur.stm));
     else if (g->reason == REASON_REPETITION)
         snprintf(why, sizeof why, "the same position a third time");
     else if (g->reason == REASON_FORTY_MOVES)
@@ -864,19 +889,6 @@ static int run(int argc, char **argv)
     }
 
     catch_interrupts();
-    if (P->clear) fputs("\033[H\033[2J", stdout);
-    printf("%skingme %s%s  ", view_sgr(&P->v, VS_BOLD), KINGME_VERSION, view_sgr(&P->v, VS_RESET));
-    if (humans(P) == 1) {
-        int me = P->p[KM_BLACK].engine ? KM_WHITE : KM_BLACK;
-        printf("You play %s against %s.\n", side_name(me), P->p[me ^ 1].name);
-    } else if (humans(P) == 2) {
-        printf("Black and White are both played here.\n");
-    } else {
-        printf("%s (Black) against %s (White).\n", P->p[0].name, P->p[1].name);
-    }
-    if (humans(P))
-        printf("Type a move (11-15, 15x24, c3-d4) or its number in the list; help shows the commands.\n");
-    if (random) printf("The engine's weights are random, drawn from seed %" PRIu64 ".\n", P->seed);
     P->need_draw = true;
 
     enum { END_GAME, END_QUIT, END_EOF, END_INTERRUPT, END_FAIL } end = END_GAME;
@@ -957,31 +969,37 @@ done:
 
 const CliCommand cmd_play = {
     "play", run, "play a game against the engine in the terminal",
-    "kingme play [--black human|engine] [--white human|engine] [--depth D | --time S]\n"
-    "            [--weights F] [--black-weights F] [--white-weights F]\n"
+    "kingme play [--black human|engine] [--white human|engine]\n"
+    "            [--depth D | --time S] [--weights F]\n"
+    "            [--black-weights F] [--white-weights F]\n"
     "            [--fen FEN | --pdn FILE] [--flip] [--no-color] [--seed N]\n"
     "            [--random-weights] [--engine-first] [--max-plies N] [--out FILE]\n"
-    "  You play Black (at the bottom of the board), the engine White at 1 s a move.\n"
-    "  At the prompt type a move (11-15, 15x24x31, 15x31, c3-d4) or its number in\n"
-    "  the list, or a command: help moves hint undo flip board fen save [FILE]\n"
-    "  resign quit. The game is saved as PDN after every move and at the end (quit,\n"
-    "  Ctrl-D, Ctrl-C) to games/kingme-DATE-TIME.pdn or --out FILE.\n"
-    "  --black, --white    who plays each side (default: --black human --white engine);\n"
-    "                      two engines play to the end without input\n"
-    "  --depth D           the engine searches D plies a move\n"
-    "  --time S            the engine's seconds a move (default 1)\n"
-    "  --weights F         weights file of both sides (default: built-in weights/default.w);\n"
-    "  --black-weights F   --black-weights, --white-weights: of one side (hints use the\n"
-    "  --white-weights F   person's side's weights)\n"
-    "  --fen FEN           start from this position\n"
-    "  --pdn FILE          continue the last game of a PDN file\n"
-    "  --flip              turn the board round (default: your pieces at the bottom)\n"
-    "  --no-color          plain ASCII (also when NO_COLOR is set or output is not a terminal)\n"
-    "  --seed N            seed of the engine's choice among equal moves and of\n"
-    "                      --random-weights (default: the clock)\n"
-    "  --random-weights    the engine plays a random weight vector, printed at the end\n"
-    "  --engine-first      the engine plays Black and moves first, you play White\n"
-    "  --max-plies N       stop at N plies, scored a draw (default: 400 when two\n"
-    "                      engines play, else no cap; 0: none)\n"
-    "  --out FILE          where the game is saved",
+    "  You play Black (your pieces at the bottom of the board), the engine White at\n"
+    "  1 s a move. At the prompt type a move (11-15, 15x24x31, 15x31, c3-d4) or its\n"
+    "  number in the list, or a command: help moves hint undo flip board fen\n"
+    "  save [FILE] resign quit. The game is saved as PDN after every move and at\n"
+    "  the end (also on quit, Ctrl-D, Ctrl-C) to games/kingme-DATE-TIME.pdn or to\n"
+    "  --out FILE.\n"
+    "  --black, --white   who plays each side (default: --black human\n"
+    "                     --white engine); two engines play to the end alone\n"
+    "  --depth D          the engine searches D plies a move\n"
+    "  --time S           the engine's seconds a move (default 1)\n"
+    "  --weights F        weights file of both sides (default: the built-in\n"
+    "                     weights/default.w)\n"
+    "  --black-weights F  of Black only\n"
+    "  --white-weights F  of White only (a hint uses the weights of the side to move)\n"
+    "  --fen FEN          start from this position\n"
+    "  --pdn FILE         continue the last game of a PDN file\n"
+    "  --flip             turn the board round\n"
+    "  --no-color         plain ASCII (as when NO_COLOR is set or the output is\n"
+    "                     not a terminal)\n"
+    "  --seed N           seed of the engine's choice among equal moves and of\n"
+    "                     --random-weights (default: from the clock)\n"
+    "  --random-weights   the engine plays a random weight vector, printed at the end\n"
+    "  --engine-first     the engine plays Black and moves first, you play White\n"
+    "  --max-plies N      stop at N plies, scored a draw (default: 400 when two\n"
+    "                     engines play, else none; 0: none)\n"
+    "  --out FILE         where the game is saved\n"
+    "  Exit status 0 (also after quit or end of input), 1 when the game cannot be\n"
+    "  saved, 2 for a bad argument, 130 after Ctrl-C.",
 };

@@ -2,8 +2,9 @@
  *
  * Each square is three columns wide and one line high. Fancy mode paints the
  * squares (buff and green, like a tournament board) and draws the pieces as
- * coloured Unicode discs and crowns; the squares of the last move get their
- * own colour. Plain mode is ASCII only: b/w men, B/W kings, empty dark squares
+ * Unicode discs, filled for Black and hollow for White (so a copy without
+ * colours still reads), a ringed disc for a king; the squares of the last move get their own
+ * colour. Plain mode is ASCII only: b/w men, B/W kings, empty dark squares
  * show their number, and the last move is marked with brackets round the piece
  * that moved and a '*' after the numbers of the squares it left or passed. */
 #include "view.h"
@@ -42,7 +43,7 @@ const char *view_sgr(const View *v, ViewStyle s)
 
 const char *view_legend(const View *v)
 {
-    return v->fancy ? "\u25CF man  \u265A king" : "b w men, B W kings";
+    return v->fancy ? "\u25CF \u25CB men  \u25C9 \u25CE kings" : "b w men, B W kings";
 }
 
 /* Squares the last move touched: its start, every landing square. */
@@ -99,7 +100,7 @@ static void cell(Line *l, const View *v, const Board *b, int row, int col, const
             put(l, "\033[0;%s;%sm%2d ", bg, p->number, i + 1);
         else
             put(l, "\033[0;%s;%sm %s ", bg, side == KM_BLACK ? p->black : p->white,
-                king ? "\u265A" : "\u25CF");
+                side == KM_BLACK ? (king ? "\u25C9" : "\u25CF") : (king ? "\u25CE" : "\u25CB"));
         return;
     }
     if (side < 0) {

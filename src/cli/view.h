@@ -30,7 +30,7 @@ void view_board(FILE *f, const View *v, const Board *b, const Move *last,
  * columns, every line starting with `indent` spaces. */
 void view_move_list(FILE *f, const MoveList *ml, int indent, int width);
 
-/* A short legend for the pieces: "● man  ♚ king" or "b/w men, B/W kings". */
+/* A short legend for the pieces: "● ○ men  ◉ ◎ kings" or "b w men, B W kings". */
 const char *view_legend(const View *v);
 
 #endif
