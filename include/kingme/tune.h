@@ -116,8 +116,9 @@ typedef enum TuneEventKind {
 typedef struct TuneEvent {
     TuneEventKind kind;
     int generation;              /* 1-based, the one being played */
-    int done, total;             /* TUNE_EVENT_GAME: games finished / planned (the
-                                  * gladiator duel's 2 games are counted in total) */
+    int done, total;             /* TUNE_EVENT_GAME: games finished / planned (total
+                                  * counts the gladiator duel's 2 games once there
+                                  * is a best so far) */
     const TuneGenStats *stats;   /* TUNE_EVENT_GENERATION */
     const TuneSession *session;  /* TUNE_EVENT_GENERATION: the state just saved */
 } TuneEvent;

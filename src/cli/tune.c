@@ -6,7 +6,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
