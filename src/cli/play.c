@@ -47,6 +47,7 @@ typedef struct Player {
 /* What the engine said about its last move. */
 typedef struct EngineInfo {
     int ply; /* the ply it played; -1: none */
+    bool forced; /* it was the only legal move */
     int depth;
     int32_t score;
     double seconds;
@@ -276,7 +277,10 @@ static void draw(Play *P)
         char t[MOVE_TEXT_MAX];
         move_to_text(last, t);
         const EngineInfo *in = &P->info;
-        if (P->p[side].engine && in->ply == g->nply - 1) {
+        if (P->p[side].engine && in->ply == g->nply - 1 && in->forced) {
+            printf("%s played %s%s%s   (the only legal move)\n", side_name(side), view_sgr(v, VS_BOLD), t,
+                   view_sgr(v, VS_RESET));
+        } else if (P->p[side].engine && in->ply == g->nply - 1) {
             char sc[32], pv[SCREEN_WIDTH - 16];
             search_score_text(in->score, sc, sizeof sc);
             pv_text(in->pv, in->pv_len, pv, sizeof pv);
@@ -357,6 +361,7 @@ static int engine_move(Play *P)
     if (!r.has_move) return -1; /* cannot happen: the game would be over */
     EngineInfo *in = &P->info;
     in->ply = P->g.nply;
+    in->forced = count_moves(&P->g.cur) == 1;
     in->depth = r.depth;
     in->score = r.score;
     in->seconds = r.seconds;
@@ -373,6 +378,14 @@ static int hint(Play *P)
 {
     int side = P->g.cur.stm;
     char err[KM_ERR_MAX];
+    MoveList ml;
+    gen_moves(&P->g.cur, &ml);
+    if (ml.count == 1) {
+        char t[MOVE_TEXT_MAX];
+        move_to_text(&ml.moves[0], t);
+        printf("hint: %s%s%s, the only legal move\n", view_sgr(&P->v, VS_BOLD), t, view_sgr(&P->v, VS_RESET));
+        return 0;
+    }
     if (!P->hint) {
         P->hint = malloc(sizeof *P->hint);
         if (!P->hint || searcher_init(P->hint, &P->p[side].w, HASH_MB, P->seed ^ 0x68696E74ull, err)) {
@@ -393,8 +406,6 @@ static int hint(Play *P)
     move_to_text(&r.best, t);
     search_score_text(r.score, sc, sizeof sc);
     pv_text(r.pv, r.pv_len < PV_SHOW ? r.pv_len : PV_SHOW, pv, sizeof pv);
-    MoveList ml;
-    gen_moves(&P->g.cur, &ml);
     int idx = 0;
     for (int i = 0; i < ml.count; i++)
         if (move_equal(&ml.moves[i], &r.best)) idx = i + 1;
