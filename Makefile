@@ -23,7 +23,7 @@ LIB      = $(BUILD)/libkingme.a
 all: kingme
 
 kingme: $(BUILD)/kingme
-	cp $< $@
+	cp -f $< $@
 
 $(BUILD)/kingme: $(CLI_OBJ) $(LIB)
 	$(CC) $(ALLCFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)

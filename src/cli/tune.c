@@ -211,6 +211,8 @@ static int run(int argc, char **argv)
     long long threads = cli_default_threads();
     const char *name = NULL, *dir = "weights", *resume_arg = NULL, *continue_arg = NULL;
     bool resume = false;
+    const char *include[TUNE_MAX_POPULATION];
+    int ninclude = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         long long n;
@@ -287,6 +289,10 @@ static int run(int argc, char **argv)
         } else if (strcmp(a, "--continue") == 0) {
             VALUE();
             continue_arg = v;
+        } else if (strcmp(a, "--include") == 0) {
+            VALUE();
+            if (ninclude == TUNE_MAX_POPULATION) return cli_usage_error(cmd, "too many --include files");
+            include[ninclude++] = v;
         } else {
             return cli_usage_error(cmd, "unknown argument '%s'", a);
         }
@@ -297,6 +303,8 @@ static int run(int argc, char **argv)
         return cli_usage_error(cmd, "a resumed session keeps its controls (only --generations or --seconds "
                                "may change); use --continue FILE to play on with other controls");
     if (resume && name) return cli_usage_error(cmd, "--resume takes the session's own name");
+    if (ninclude && (resume || continue_arg))
+        return cli_usage_error(cmd, "--include seeds a new session's first population");
     if (!resume && !continue_arg && !(given & C_STOP))
         return cli_usage_error(cmd, "give --generations G or --seconds S");
 
@@ -339,7 +347,14 @@ static int run(int argc, char **argv)
             if (r) return cli_usage_error(cmd, "%s", err);
         } else {
             if (tune_controls_check(&c, err)) return cli_usage_error(cmd, "%s", err);
+            if (ninclude > c.population)
+                return cli_usage_error(cmd, "%d --include files for a population of %d", ninclude, c.population);
+            Weights inc[TUNE_MAX_POPULATION];
+            for (int k = 0; k < ninclude; k++)
+                if (!cli_weights(include[k], &inc[k])) return 1;
             if (tune_new(&s, &c, err)) return cli_error("%s", err);
+            /* the given vectors take the places of the first random ones */
+            for (int k = 0; k < ninclude; k++) s.pop[k].w = inc[k];
         }
         if (name) {
             snprintf(sname, sizeof sname, "%s", name);
@@ -380,8 +395,13 @@ static int run(int argc, char **argv)
     char header[8192];
     cli_path(header, sizeof header,
              "made by kingme %s tune, session %s (population file %s), run started %s\n"
-             "machine: %s, %d cores online; games played on %lld threads\n",
-             KINGME_VERSION, sname, pop_path, stamp, machine, cli_default_threads(), threads);
+             "machine: %s, %d cores online; games played on %lld threads\n%s",
+             KINGME_VERSION, sname, pop_path, stamp, machine, cli_default_threads(), threads,
+             ninclude ? "first population: random vectors and the --include files:" : "");
+    for (int k = 0; k < ninclude; k++) {
+        size_t len = strlen(header);
+        snprintf(header + len, sizeof header - len, " %s%s", include[k], k + 1 == ninclude ? "\n" : "");
+    }
 
     char *desc = tune_describe(&s);
     if (resume) printf("kingme %s: resuming session %s at generation %d\n", cmd, sname, s.generation);
@@ -447,6 +467,8 @@ static int run(int argc, char **argv)
     "                  name is given), with its own controls and a new stop if given\n"             \
     "  --continue      a new session starting from a saved population; controls\n"                  \
     "                  not given keep the saved values\n"                                            \
+    "  --include FILE  (new sessions, repeatable) put this weights file in the first\n"             \
+    "                  population in place of a random vector\n"                                    \
     "  Ctrl-C stops after saving the last finished generation (a second Ctrl-C quits\n"            \
     "  at once); the exit status is then 130."
 
