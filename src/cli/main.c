@@ -13,15 +13,15 @@
 extern const CliCommand cmd_perft, cmd_moves;
 extern const CliCommand cmd_pdn;
 extern const CliCommand cmd_show, cmd_eval, cmd_bench;
+extern const CliCommand cmd_search;
 extern const CliCommand cmd_tune, cmd_find, cmd_match;
 extern const CliCommand cmd_play;
 
+/* The order of "kingme help": the user's three doors first. */
 static const CliCommand *const commands[] = {
-    &cmd_perft, &cmd_moves,
-    &cmd_pdn,
-    &cmd_tune, &cmd_find, &cmd_match,
-    &cmd_play,
-    &cmd_show, &cmd_eval, &cmd_bench,
+    &cmd_play, &cmd_tune, &cmd_find, &cmd_show,
+    &cmd_search, &cmd_match, &cmd_eval,
+    &cmd_perft, &cmd_moves, &cmd_pdn, &cmd_bench,
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
 
