@@ -418,6 +418,26 @@ TEST(play_orientation_and_flip)
     remove(pdn);
 }
 
+TEST(play_colour_board)
+{
+    char pdn[256], cmd[600];
+    tmp_name(pdn, sizeof pdn, "o.pdn");
+    /* forced colours: Unicode discs, escape sequences, no ASCII pieces */
+    snprintf(cmd, sizeof cmd, "printf '11-15\\nquit\\n' | %s play --color --depth 1 --seed 1 --out %s",
+             test_kingme(), pdn);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK(strstr(out, "\033[") != NULL);
+    CHECK(strstr(out, "\u25CF") != NULL && strstr(out, "\u25CB") != NULL); /* black and white men */
+    CHECK(strstr(out, "\033[H") == NULL);                                  /* no clearing into a pipe */
+    CHECK(strstr(out, " b     b ") == NULL && strstr(out, "[b]") == NULL); /* no ASCII men */
+    CHECK(strstr(out, "Black played") != NULL);
+    /* NO_COLOR, or output to a pipe, gives ASCII */
+    snprintf(cmd, sizeof cmd, "printf 'quit\\n' | NO_COLOR=1 %s play --depth 1 --out %s", test_kingme(), pdn);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK(strchr(out, '\033') == NULL && strstr(out, "\u25CF") == NULL && strstr(out, " b     b ") != NULL);
+    remove(pdn);
+}
+
 TEST(play_bad_options)
 {
     char pdn[256];

@@ -754,6 +754,7 @@ static int run(int argc, char **argv)
     if (!P) return cli_error("out of memory");
     const char *fen = NULL, *pdn = NULL, *out = NULL, *wboth = NULL, *wside[2] = {NULL, NULL};
     bool kind_given[2] = {false, false}, engine_first = false, random = false, flip = false, no_color = false;
+    bool force_color = false;
     bool depth_given = false, time_given = false;
     long long max_plies = -1;
     P->p[KM_BLACK].engine = false;
@@ -811,6 +812,10 @@ static int run(int argc, char **argv)
             flip = true;
         } else if (strcmp(a, "--no-color") == 0 || strcmp(a, "--no-colour") == 0) {
             no_color = true;
+            force_color = false;
+        } else if (strcmp(a, "--color") == 0 || strcmp(a, "--colour") == 0) {
+            force_color = true;
+            no_color = false;
         } else {
             status = usage("unknown argument '%s'", a);
             goto done;
@@ -876,12 +881,12 @@ static int run(int argc, char **argv)
     /* the view: the person's own pieces at the bottom */
     P->tty_in = isatty(0);
     P->tty_out = isatty(1);
-    P->v.fancy = !no_color && cli_color_ok(1);
+    P->v.fancy = force_color || (!no_color && cli_color_ok(1));
     const char *term = getenv("TERM"), *ct = getenv("COLORTERM");
     P->v.c256 = (term && strstr(term, "256")) || (ct && *ct);
     P->v.black_bottom = humans(P) == 1 && !P->p[KM_BLACK].engine;
     if (flip) P->v.black_bottom = !P->v.black_bottom;
-    P->clear = P->v.fancy;
+    P->clear = P->v.fancy && P->tty_out;
 
     /* the game's file, written now so that a bad path shows at once */
     time_t now = time(NULL);
@@ -983,7 +988,7 @@ const CliCommand cmd_play = {
     "kingme play [--black human|engine] [--white human|engine]\n"
     "            [--depth D | --time S] [--weights F]\n"
     "            [--black-weights F] [--white-weights F]\n"
-    "            [--fen FEN | --pdn FILE] [--flip] [--no-color] [--seed N]\n"
+    "            [--fen FEN | --pdn FILE] [--flip] [--no-color | --color] [--seed N]\n"
     "            [--random-weights] [--engine-first] [--max-plies N] [--out FILE]\n"
     "  You play Black (your pieces at the bottom of the board), the engine White at\n"
     "  1 s a move. At the prompt type a move (11-15, 15x24x31, 15x31, c3-d4) or its\n"
@@ -1003,7 +1008,7 @@ const CliCommand cmd_play = {
     "  --pdn FILE         continue the last game of a PDN file\n"
     "  --flip             turn the board round\n"
     "  --no-color         plain ASCII (as when NO_COLOR is set or the output is\n"
-    "                     not a terminal)\n"
+    "                     not a terminal); --color: Unicode and colours even then\n"
     "  --seed N           seed of the engine's choice among equal moves and of\n"
     "                     --random-weights (default: from the clock)\n"
     "  --random-weights   the engine plays a random weight vector, printed at the end\n"
