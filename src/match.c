@@ -2,23 +2,13 @@
 #include "kingme/match.h"
 #include "kingme/notation.h"
 #include "kingme/pdn.h"
+#include "kingme/textio.h"
 
 #include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int fail(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(char *err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, KM_ERR_MAX, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* ---- ballots ----------------------------------------------------------------- */
 
@@ -59,13 +49,13 @@ int opening_from_ballot(Opening *o, const Ballot *b, char *err)
         char text[MOVE_TEXT_MAX];
         size_t n = strcspn(p, " ");
         if (n >= sizeof text || o->nply >= OPENING_MAX_PLY)
-            return fail(err, "ballot %d: bad moves '%s'", b->number, b->moves);
+            return km_fail(err, "ballot %d: bad moves '%s'", b->number, b->moves);
         memcpy(text, p, n);
         text[n] = '\0';
         p += n;
         char why[KM_ERR_MAX];
         if (parse_move(&cur, text, &o->moves[o->nply], why))
-            return fail(err, "ballot %d: %s", b->number, why);
+            return km_fail(err, "ballot %d: %s", b->number, why);
         make_move(&cur, &o->moves[o->nply]);
         o->nply++;
     }
@@ -77,7 +67,7 @@ int openings_crossboard(Opening **out, int *n, char *err)
     *out = NULL;
     *n = 0;
     Opening *o = malloc(BALLOT_COUNT * sizeof *o);
-    if (!o) return fail(err, "out of memory");
+    if (!o) return km_fail(err, "out of memory");
     int k = 0;
     for (int i = 0; i < BALLOT_COUNT; i++) {
         if (km_ballots[i].status != BALLOT_CROSSBOARD) continue;
@@ -102,20 +92,20 @@ int openings_from_pdn(const char *path, Opening **out, int *n, char *err)
     Opening *o = malloc((size_t)ng * sizeof *o);
     if (!o) {
         pdn_free_games(games, ng);
-        return fail(err, "%s: out of memory", path);
+        return km_fail(err, "%s: out of memory", path);
     }
     int r = 0;
     for (int i = 0; i < ng && r == 0; i++) {
         const PdnGame *pg = &games[i];
         const Game *g = &pg->game;
         if (pg->error) {
-            r = fail(err, "%s", pg->error);
+            r = km_fail(err, "%s", pg->error);
         } else if (g->nply > OPENING_MAX_PLY) {
-            r = fail(err, "%s: game %d (line %d) has %d plies; an opening may have at most %d", path,
-                     i + 1, pg->line, g->nply, OPENING_MAX_PLY);
+            r = km_fail(err, "%s: game %d (line %d) has %d plies; an opening may have at most %d", path,
+                        i + 1, pg->line, g->nply, OPENING_MAX_PLY);
         } else if (g->result != GAME_ONGOING) {
-            r = fail(err, "%s: game %d (line %d) is already over after its moves (%s)", path, i + 1,
-                     pg->line, game_reason_text(g->reason));
+            r = km_fail(err, "%s: game %d (line %d) is already over after its moves (%s)", path, i + 1,
+                        pg->line, game_reason_text(g->reason));
         } else {
             memset(&o[i], 0, sizeof o[i]);
             o[i].start = g->start;
@@ -167,11 +157,11 @@ static int play_with(Searcher s[2], const MatchSettings *set, const MatchGameSpe
                      const atomic_bool *stop, char *err)
 {
     const Opening *op = spec->opening;
-    if (game_init(g, op ? &op->start : NULL)) return fail(err, "out of memory");
+    if (game_init(g, op ? &op->start : NULL)) return km_fail(err, "out of memory");
     for (int i = 0; op && i < op->nply; i++) {
         if (g->result != GAME_ONGOING)
-            return fail(err, "opening %s: the game is over before its last move", op->name);
-        if (game_play(g, &op->moves[i])) return fail(err, "out of memory");
+            return km_fail(err, "opening %s: the game is over before its last move", op->name);
+        if (game_play(g, &op->moves[i])) return km_fail(err, "out of memory");
     }
     searcher_set_weights(&s[KM_BLACK], spec->black);
     searcher_set_weights(&s[KM_WHITE], spec->white);
@@ -190,9 +180,9 @@ static int play_with(Searcher s[2], const MatchSettings *set, const MatchGameSpe
         SearchResult r;
         if (search_run(&s[g->cur.stm], &g->cur, g->keys, g->nply, game_quiet_plies(g), &set->limits, &r,
                        NULL, NULL))
-            return fail(err, "out of memory");
-        if (!r.has_move) return fail(err, "internal error: the search found no move in a game still going");
-        if (game_play(g, &r.best)) return fail(err, "out of memory");
+            return km_fail(err, "out of memory");
+        if (!r.has_move) return km_fail(err, "internal error: the search found no move in a game still going");
+        if (game_play(g, &r.best)) return km_fail(err, "out of memory");
     }
     return 0;
 }
@@ -295,7 +285,7 @@ int match_run(const MatchSettings *set, const MatchGameSpec *specs, int n, int t
               .progress = progress, .user = user, .stop = stop};
     atomic_init(&p.next, 0);
     atomic_init(&p.failed, false);
-    if (pthread_mutex_init(&p.lock, NULL)) return fail(err, "cannot create a mutex");
+    if (pthread_mutex_init(&p.lock, NULL)) return km_fail(err, "cannot create a mutex");
     if (threads > n) threads = n;
     if (threads <= 1) {
         worker(&p);
@@ -316,7 +306,7 @@ int match_run(const MatchSettings *set, const MatchGameSpec *specs, int n, int t
         }
     }
     pthread_mutex_destroy(&p.lock);
-    if (atomic_load(&p.failed)) return fail(err, "%s", p.err);
+    if (atomic_load(&p.failed)) return km_fail(err, "%s", p.err);
     return 0;
 }
 

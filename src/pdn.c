@@ -7,14 +7,13 @@
  * which is refused when longer than any real move. */
 #include "kingme/pdn.h"
 #include "kingme/notation.h"
+#include "kingme/textio.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* ---------------------------------------------------------------- reading */
 
@@ -422,13 +421,11 @@ static int parse(const char *text, size_t len, const char *where, PdnGame **game
     if (!P.oom && P.cur >= 0) end_game(&P, NULL, 0, P.line);
     if (P.oom) {
         pdn_free_games(P.games, P.n);
-        snprintf(err, KM_ERR_MAX, "%s: out of memory", where);
-        return -1;
+        return km_fail(err, "%s: out of memory", where);
     }
     if (P.n == 0) {
         free(P.games);
-        snprintf(err, KM_ERR_MAX, "%s: no games", where);
-        return -1;
+        return km_fail(err, "%s: no games", where);
     }
     *games = P.games;
     *ngames = P.n;
@@ -440,46 +437,12 @@ int pdn_parse(const char *text, const char *where, PdnGame **games, int *ngames,
     return parse(text, strlen(text), where, games, ngames, err);
 }
 
-/* The whole file, NUL-terminated (*len excludes the NUL). */
+/* The whole file, NUL-terminated (*len excludes the NUL); missing_ok: a
+ * missing file reads as "". */
 static char *read_all(const char *path, size_t *len, bool missing_ok, char *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (missing_ok && errno == ENOENT) {
-            *len = 0;
-            char *s = malloc(1);
-            if (!s) snprintf(err, KM_ERR_MAX, "%s: out of memory", path);
-            else s[0] = '\0';
-            return s;
-        }
-        snprintf(err, KM_ERR_MAX, "%s: cannot read: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *s = malloc(cap);
-    for (;;) {
-        if (!s) {
-            snprintf(err, KM_ERR_MAX, "%s: out of memory", path);
-            fclose(f);
-            return NULL;
-        }
-        n += fread(s + n, 1, cap - n - 1, f);
-        if (n < cap - 1) break;
-        char *t = cap <= SIZE_MAX / 2 ? realloc(s, cap * 2) : NULL;
-        if (!t) free(s);
-        s = t;
-        cap *= 2;
-    }
-    if (ferror(f)) {
-        snprintf(err, KM_ERR_MAX, "%s: cannot read: %s", path, strerror(errno));
-        free(s);
-        fclose(f);
-        return NULL;
-    }
-    fclose(f);
-    s[n] = '\0';
-    *len = n;
-    return s;
+    KmReadOpts opts = {.missing_ok = missing_ok, .cannot_open = "cannot read"};
+    return km_read_text(path, &opts, len, err);
 }
 
 int pdn_read_file(const char *path, PdnGame **games, int *ngames, char *err)
@@ -518,50 +481,23 @@ const char *pdn_tag(const PdnGame *pg, const char *name)
 
 /* ---------------------------------------------------------------- writing */
 
-typedef struct Buf {
-    char *s;
-    size_t n, cap;
-    bool oom;
-} Buf;
-
-static void buf_add(Buf *b, const char *s, size_t n)
+static void write_tag(KmBuf *b, const char *name, const char *value)
 {
-    if (b->oom) return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->n + n + 1) cap *= 2;
-        char *t = realloc(b->s, cap);
-        if (!t) {
-            b->oom = true;
-            return;
-        }
-        b->s = t;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = '\0';
-}
-
-static void buf_str(Buf *b, const char *s) { buf_add(b, s, strlen(s)); }
-
-static void write_tag(Buf *b, const char *name, const char *value)
-{
-    buf_str(b, "[");
-    for (const char *p = name; *p; p++) buf_add(b, is_name_char(*p) ? p : "_", 1);
-    buf_str(b, " \"");
+    km_buf_str(b, "[");
+    for (const char *p = name; *p; p++) km_buf_add(b, is_name_char(*p) ? p : "_", 1);
+    km_buf_str(b, " \"");
     for (const char *p = value; *p; p++) {
-        if (*p == '"' || *p == '\\') buf_add(b, "\\", 1);
-        buf_add(b, (unsigned char)*p < ' ' ? " " : p, 1); /* one tag, one line */
+        if (*p == '"' || *p == '\\') km_buf_add(b, "\\", 1);
+        km_buf_add(b, (unsigned char)*p < ' ' ? " " : p, 1); /* one tag, one line */
     }
-    buf_str(b, "\"]\n");
+    km_buf_str(b, "\"]\n");
 }
 
 #define PDN_LINE_MAX 79 /* lines stay under 80 columns */
 
 char *pdn_format_game(const Game *g, const PdnTag *tags, int ntags, const char *result)
 {
-    Buf b = {NULL, 0, 0, false};
+    KmBuf b = {0};
     if (!result) result = game_result_text(g->result);
     if (!is_result(result, strlen(result))) result = "*"; /* keep the text readable */
     bool has_result = false;
@@ -600,78 +536,45 @@ char *pdn_format_game(const Game *g, const PdnTag *tags, int ntags, const char *
         }
         size_t len = strlen(unit);
         if (col > 0 && col + 1 + len > PDN_LINE_MAX) {
-            buf_str(&b, "\n");
+            km_buf_str(&b, "\n");
             col = 0;
         } else if (col > 0) {
-            buf_str(&b, " ");
+            km_buf_str(&b, " ");
             col++;
         }
-        buf_add(&b, unit, len);
+        km_buf_add(&b, unit, len);
         col += len;
     }
-    buf_str(&b, "\n\n");
-    if (b.oom) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s;
+    km_buf_str(&b, "\n\n");
+    return km_buf_done(&b);
 }
 
 int pdn_save_text(const char *path, const char *text, bool append, char *err)
 {
-    size_t oldlen = 0;
-    char *old = NULL;
-    if (append && !(old = read_all(path, &oldlen, true, err))) return -1;
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 5);
-    if (!tmp) {
-        free(old);
-        snprintf(err, KM_ERR_MAX, "%s: out of memory", path);
-        return -1;
-    }
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp", 5);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        snprintf(err, KM_ERR_MAX, "%s: cannot write: %s", tmp, strerror(errno));
-        free(old);
-        free(tmp);
-        return -1;
-    }
-    bool ok = true;
-    if (oldlen) {
-        ok &= fwrite(old, 1, oldlen, f) == oldlen;
-        /* keep a blank line between the old games and the new */
-        if (old[oldlen - 1] != '\n') ok &= fputs("\n\n", f) >= 0;
-        else if (oldlen < 2 || old[oldlen - 2] != '\n') ok &= fputs("\n", f) >= 0;
-    }
-    size_t tlen = strlen(text);
-    ok &= fwrite(text, 1, tlen, f) == tlen;
-    ok &= fflush(f) == 0;
-    ok &= fsync(fileno(f)) == 0;
-    int e = errno;
-    ok &= fclose(f) == 0;
-    if (ok && rename(tmp, path) != 0) {
-        e = errno;
-        ok = false;
-        snprintf(err, KM_ERR_MAX, "%s: cannot replace with %s: %s", path, tmp, strerror(e));
-    } else if (!ok) {
-        snprintf(err, KM_ERR_MAX, "%s: cannot write: %s", tmp, strerror(e ? e : errno));
-    }
-    if (!ok) remove(tmp);
+    if (!append) return km_write_atomic(path, text, strlen(text), err);
+    size_t oldlen;
+    char *old = read_all(path, &oldlen, true, err);
+    if (!old) return -1;
+    KmBuf b = {0};
+    km_buf_add(&b, old, oldlen);
+    /* keep a blank line between the old games and the new */
+    if (oldlen && old[oldlen - 1] != '\n') km_buf_str(&b, "\n\n");
+    else if (oldlen && (oldlen < 2 || old[oldlen - 2] != '\n')) km_buf_str(&b, "\n");
     free(old);
-    free(tmp);
-    return ok ? 0 : -1;
+    km_buf_str(&b, text);
+    size_t len = b.len;
+    char *all = km_buf_done(&b);
+    if (!all) return km_fail(err, "%s: out of memory", path);
+    int r = km_write_atomic(path, all, len, err);
+    free(all);
+    return r;
 }
 
 int pdn_save_game(const char *path, const Game *g, const PdnTag *tags, int ntags,
                   const char *result, bool append, char *err)
 {
     char *text = pdn_format_game(g, tags, ntags, result);
-    if (!text) {
-        snprintf(err, KM_ERR_MAX, "%s: out of memory", path);
-        return -1;
-    }
+    if (!text) return km_fail(err, "%s: out of memory", path);
     int r = pdn_save_text(path, text, append, err);
     free(text);
     return r;

@@ -3,7 +3,7 @@
  * random draws and the file format. */
 #include "kingme/tune.h"
 #include "kingme/match.h"
-#include "kingme/pdn.h"
+#include "kingme/textio.h"
 #include "kingme/weights.h"
 
 #include <errno.h>
@@ -14,16 +14,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-
-static int fail(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(char *err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, KM_ERR_MAX, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 static double now_seconds(void)
 {
@@ -76,29 +66,29 @@ void tune_controls_default(TuneControls *c)
 int tune_controls_check(const TuneControls *c, char *err)
 {
     if (c->population < 4 || c->population > TUNE_MAX_POPULATION)
-        return fail(err, "population %d is outside 4..%d", c->population, TUNE_MAX_POPULATION);
+        return km_fail(err, "population %d is outside 4..%d", c->population, TUNE_MAX_POPULATION);
     if (c->population % 4)
-        return fail(err, "population %d is not a multiple of 4 (the next generation is half "
-                    "children, a quarter parents, a quarter fresh)", c->population);
+        return km_fail(err, "population %d is not a multiple of 4 (the next generation is half "
+                       "children, a quarter parents, a quarter fresh)", c->population);
     if (c->duels < 0 || c->duels > c->population - 1)
-        return fail(err, "duels %d: 0 (round robin) up to population - 1 = %d opponents", c->duels,
-                    c->population - 1);
+        return km_fail(err, "duels %d: 0 (round robin) up to population - 1 = %d opponents", c->duels,
+                       c->population - 1);
     if (c->depth < 1 || c->depth > TUNE_MAX_DEPTH)
-        return fail(err, "depth %d is outside 1..%d", c->depth, TUNE_MAX_DEPTH);
+        return km_fail(err, "depth %d is outside 1..%d", c->depth, TUNE_MAX_DEPTH);
     if (!(c->selection >= 0 && c->selection <= 1e9))
-        return fail(err, "selection %g is outside 0..1e9", c->selection);
+        return km_fail(err, "selection %g is outside 0..1e9", c->selection);
     if (!(c->mutation >= 0 && c->mutation <= 1))
-        return fail(err, "mutation %g is not a chance from 0 to 1", c->mutation);
+        return km_fail(err, "mutation %g is not a chance from 0 to 1", c->mutation);
     if (c->stop == TUNE_STOP_GENERATIONS) {
         if (!(c->limit >= 1 && c->limit <= 1e9 && c->limit == floor(c->limit)))
-            return fail(err, "generations %g is not a whole number from 1 to 1e9", c->limit);
+            return km_fail(err, "generations %g is not a whole number from 1 to 1e9", c->limit);
     } else if (c->stop == TUNE_STOP_SECONDS) {
-        if (!(c->limit > 0 && c->limit <= 1e9)) return fail(err, "seconds %g is outside 0..1e9", c->limit);
+        if (!(c->limit > 0 && c->limit <= 1e9)) return km_fail(err, "seconds %g is outside 0..1e9", c->limit);
     } else {
-        return fail(err, "unknown stop condition");
+        return km_fail(err, "unknown stop condition");
     }
     if (c->openings != TUNE_OPENINGS_BALLOTS && c->openings != TUNE_OPENINGS_START)
-        return fail(err, "unknown openings");
+        return km_fail(err, "unknown openings");
     return 0;
 }
 
@@ -111,7 +101,7 @@ int tune_new(TuneSession *s, const TuneControls *c, char *err)
     memset(s, 0, sizeof *s);
     if (tune_controls_check(c, err)) return -1;
     s->pop = calloc((size_t)c->population, sizeof *s->pop);
-    if (!s->pop) return fail(err, "out of memory");
+    if (!s->pop) return km_fail(err, "out of memory");
     s->c = *c;
     s->rng = c->seed;
     for (int i = 0; i < c->population; i++) random_weights(&s->rng, &s->pop[i].w);
@@ -122,8 +112,8 @@ int tune_continue(TuneSession *s, const TuneSession *from, const TuneControls *c
 {
     memset(s, 0, sizeof *s);
     if (c->population != from->c.population)
-        return fail(err, "population %d: the saved population has %d individuals", c->population,
-                    from->c.population);
+        return km_fail(err, "population %d: the saved population has %d individuals", c->population,
+                       from->c.population);
     if (tune_new(s, c, err)) return -1;
     for (int i = 0; i < c->population; i++) s->pop[i].w = from->pop[i].w;
     s->has_best = from->has_best;
@@ -279,7 +269,7 @@ int tune_generation(TuneSession *s, int threads, TuneCallback cb, void *user,
     MatchOutcome *out = malloc((size_t)ngames * sizeof *out);
     int r = 0;
     if (!next || !pairs || !specs || !out) {
-        r = fail(err, "out of memory");
+        r = km_fail(err, "out of memory");
         goto done;
     }
 
@@ -400,50 +390,6 @@ done:
 
 /* ---- text helpers ---------------------------------------------------------------- */
 
-typedef struct Buf {
-    char *s;
-    size_t len, cap;
-    bool oom;
-} Buf;
-
-static void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void buf_printf(Buf *b, const char *fmt, ...)
-{
-    if (b->oom) return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            b->oom = true;
-            return;
-        }
-        if (b->s && b->len + (size_t)n < b->cap) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->len + (size_t)n + 1) cap *= 2;
-        char *p = realloc(b->s, cap);
-        if (!p) {
-            b->oom = true;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-}
-
-static char *buf_done(Buf *b)
-{
-    if (b->oom || !b->s) {
-        free(b->s);
-        return NULL;
-    }
-    return b->s;
-}
-
 /* Shortest of %.15g / %.17g that reads back as the same double, so a
  * resumed session uses exactly the controls it was given. */
 static void fmt_double(double x, char buf[32])
@@ -452,109 +398,87 @@ static void fmt_double(double x, char buf[32])
     if (strtod(buf, NULL) != x) snprintf(buf, 32, "%.17g", x);
 }
 
+/* The controls' doubles: selection, mutation and limit. */
+static void fmt_controls(const TuneControls *c, char sel[32], char mut[32], char lim[32])
+{
+    fmt_double(c->selection, sel);
+    fmt_double(c->mutation, mut);
+    fmt_double(c->limit, lim);
+}
+
 static char *read_text(const char *path, char *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fail(err, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    Buf b = {0};
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (b.len + n > (64u << 20)) {
-            fclose(f);
-            free(b.s);
-            fail(err, "%s: too large for a population file", path);
-            return NULL;
-        }
-        buf_printf(&b, "%.*s", (int)n, chunk);
-        if (!b.oom && memchr(chunk, '\0', n)) {
-            fclose(f);
-            free(b.s);
-            fail(err, "%s: binary data, not a population file", path);
-            return NULL;
-        }
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(b.s);
-        fail(err, "%s: read error", path);
-        return NULL;
-    }
-    if (!b.s && !b.oom) buf_printf(&b, "%s", "");
-    char *s = buf_done(&b);
-    if (!s) fail(err, "%s: out of memory", path);
-    return s;
+    static const KmReadOpts opts = {
+        .max_bytes = 64u << 20,
+        .cannot_open = "cannot open",
+        .read_error = "read error",
+        .too_large = "too large for a population file",
+        .nul_byte = "binary data, not a population file",
+    };
+    return km_read_text(path, &opts, NULL, err);
 }
 
 char *tune_describe(const TuneSession *s)
 {
     const TuneControls *c = &s->c;
     char sel[32], mut[32], lim[32];
-    fmt_double(c->selection, sel);
-    fmt_double(c->mutation, mut);
-    fmt_double(c->limit, lim);
-    Buf b = {0};
-    buf_printf(&b, "population %d, duels %d%s, depth %d, selection %s, mutation %s, openings %s, seed %llu\n",
-               c->population, c->duels, c->duels ? "" : " (round robin)", c->depth, sel, mut,
-               c->openings == TUNE_OPENINGS_BALLOTS ? "ballots" : "start", (unsigned long long)c->seed);
-    buf_printf(&b, "stop after %s %s; %d generations done, %.1f s of play, %lld games\n", lim,
-               c->stop == TUNE_STOP_GENERATIONS ? "generations" : "seconds", s->generation, s->elapsed,
-               s->games);
+    fmt_controls(c, sel, mut, lim);
+    KmBuf b = {0};
+    km_buf_printf(&b, "population %d, duels %d%s, depth %d, selection %s, mutation %s, openings %s, seed %llu\n",
+                  c->population, c->duels, c->duels ? "" : " (round robin)", c->depth, sel, mut,
+                  c->openings == TUNE_OPENINGS_BALLOTS ? "ballots" : "start", (unsigned long long)c->seed);
+    km_buf_printf(&b, "stop after %s %s; %d generations done, %.1f s of play, %lld games\n", lim,
+                  c->stop == TUNE_STOP_GENERATIONS ? "generations" : "seconds", s->generation, s->elapsed,
+                  s->games);
     if (s->has_best && s->best_generation)
-        buf_printf(&b, "best so far: from generation %d, score %d of %d\n", s->best_generation,
-                   s->best_score, tune_max_score(c));
+        km_buf_printf(&b, "best so far: from generation %d, score %d of %d\n", s->best_generation,
+                      s->best_score, tune_max_score(c));
     else if (s->has_best)
-        buf_printf(&b, "best so far: carried over from the continued population\n");
-    return buf_done(&b);
+        km_buf_printf(&b, "best so far: carried over from the continued population\n");
+    return km_buf_done(&b);
 }
 
 /* ---- population files ------------------------------------------------------------ */
 
-static void format_vector(Buf *b, const char *key, int score, const Weights *w)
+static void format_vector(KmBuf *b, const char *key, int score, const Weights *w)
 {
-    buf_printf(b, "%s %d", key, score);
-    for (int i = 0; i < EVAL_NPARAMS; i++) buf_printf(b, " %d", w->w[i]);
-    buf_printf(b, "\n");
+    km_buf_printf(b, "%s %d", key, score);
+    for (int i = 0; i < EVAL_NPARAMS; i++) km_buf_printf(b, " %d", w->w[i]);
+    km_buf_printf(b, "\n");
 }
 
 char *tune_format(const TuneSession *s)
 {
     const TuneControls *c = &s->c;
     char sel[32], mut[32], lim[32];
-    fmt_double(c->selection, sel);
-    fmt_double(c->mutation, mut);
-    fmt_double(c->limit, lim);
-    Buf b = {0};
-    buf_printf(&b,
-               "# kingme population file: a tuning session's controls, progress, random\n"
-               "# generator state, best vector so far, and its last generation (score and\n"
-               "# the 60 weights per individual, in the order of eval-params.md).\n"
-               "# Go on with: kingme tune --resume FILE\n");
-    buf_printf(&b, "kingme-population %d\n", TUNE_FORMAT_VERSION);
-    buf_printf(&b, "population %d\nduels %d\ndepth %d\nselection %s\nmutation %s\n", c->population,
-               c->duels, c->depth, sel, mut);
-    buf_printf(&b, "stop %s %s\n", c->stop == TUNE_STOP_GENERATIONS ? "generations" : "seconds", lim);
-    buf_printf(&b, "openings %s\n", c->openings == TUNE_OPENINGS_BALLOTS ? "ballots" : "start");
-    buf_printf(&b, "seed %llu\n", (unsigned long long)c->seed);
-    buf_printf(&b, "generation %d\nelapsed %.3f\ngames %lld\nrng %016llx\n", s->generation, s->elapsed, s->games,
-               (unsigned long long)s->rng);
-    buf_printf(&b, "best_generation %d\n", s->best_generation);
+    fmt_controls(c, sel, mut, lim);
+    KmBuf b = {0};
+    km_buf_printf(&b,
+                  "# kingme population file: a tuning session's controls, progress, random\n"
+                  "# generator state, best vector so far, and its last generation (score and\n"
+                  "# the 60 weights per individual, in the order of eval-params.md).\n"
+                  "# Go on with: kingme tune --resume FILE\n");
+    km_buf_printf(&b, "kingme-population %d\n", TUNE_FORMAT_VERSION);
+    km_buf_printf(&b, "population %d\nduels %d\ndepth %d\nselection %s\nmutation %s\n", c->population,
+                  c->duels, c->depth, sel, mut);
+    km_buf_printf(&b, "stop %s %s\n", c->stop == TUNE_STOP_GENERATIONS ? "generations" : "seconds", lim);
+    km_buf_printf(&b, "openings %s\n", c->openings == TUNE_OPENINGS_BALLOTS ? "ballots" : "start");
+    km_buf_printf(&b, "seed %llu\n", (unsigned long long)c->seed);
+    km_buf_printf(&b, "generation %d\nelapsed %.3f\ngames %lld\nrng %016llx\n", s->generation, s->elapsed, s->games,
+                  (unsigned long long)s->rng);
+    km_buf_printf(&b, "best_generation %d\n", s->best_generation);
     if (s->has_best) format_vector(&b, "best", s->best_score, &s->best);
-    else buf_printf(&b, "best none\n");
+    else km_buf_printf(&b, "best none\n");
     for (int i = 0; i < c->population; i++) format_vector(&b, "individual", s->pop[i].score, &s->pop[i].w);
-    buf_printf(&b, "end\n");
-    return buf_done(&b);
+    km_buf_printf(&b, "end\n");
+    return km_buf_done(&b);
 }
 
 int tune_write(const TuneSession *s, const char *path, char *err)
 {
     char *text = tune_format(s);
-    if (!text) return fail(err, "%s: out of memory", path);
-    int r = pdn_save_text(path, text, false, err); /* the project's tmp + rename writer */
+    if (!text) return km_fail(err, "%s: out of memory", path);
+    int r = km_write_atomic(path, text, strlen(text), err);
     free(text);
     return r;
 }
@@ -584,7 +508,7 @@ static int perr(const Parse *p, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return fail(p->err, "%s:%d: %s", p->where, p->line, msg);
+    return km_fail(p->err, "%s:%d: %s", p->where, p->line, msg);
 }
 
 static bool parse_ll(const char *t, long long lo, long long hi, long long *out)
@@ -706,7 +630,7 @@ int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
                 cap = cap ? cap * 2 : 64;
                 TuneIndividual *x = realloc(ind, (size_t)cap * sizeof *x);
                 if (!x) {
-                    r = fail(err, "%s: out of memory", where);
+                    r = km_fail(err, "%s: out of memory", where);
                     break;
                 }
                 ind = x;
@@ -872,22 +796,22 @@ static int csv_trim(const char *path, int generation, char *err)
     fclose(f);
     char *text = read_text(path, err);
     if (!text) return -1;
-    Buf b = {0};
+    KmBuf b = {0};
     bool dropped = false;
     for (const char *q = text; *q;) {
         size_t len = strcspn(q, "\n");
         long g = strtol(q, NULL, 10);
         bool data = *q >= '0' && *q <= '9';
         if (data && g > generation) dropped = true;
-        else buf_printf(&b, "%.*s\n", (int)len, q);
+        else km_buf_printf(&b, "%.*s\n", (int)len, q);
         q += len + (q[len] ? 1 : 0);
     }
     free(text);
     int r = 0;
     if (dropped) {
-        char *out = buf_done(&b);
-        if (!out) return fail(err, "%s: out of memory", path);
-        r = pdn_save_text(path, out, false, err);
+        char *out = km_buf_done(&b);
+        if (!out) return km_fail(err, "%s: out of memory", path);
+        r = km_write_atomic(path, out, strlen(out), err);
         free(out);
     } else {
         free(b.s);
@@ -898,7 +822,7 @@ static int csv_trim(const char *path, int generation, char *err)
 static int csv_append(const char *path, const TuneSession *s, const TuneGenStats *st, char *err)
 {
     FILE *f = fopen(path, "ab");
-    if (!f) return fail(err, "%s: cannot write: %s", path, strerror(errno));
+    if (!f) return km_fail(err, "%s: cannot write: %s", path, strerror(errno));
     struct stat sb;
     bool ok = fstat(fileno(f), &sb) == 0;
     if (ok && sb.st_size == 0) ok = fprintf(f, "%s\n", TUNE_CSV_HEADER) > 0;
@@ -908,7 +832,7 @@ static int csv_append(const char *path, const TuneSession *s, const TuneGenStats
                        st->games, st->seconds > 0 ? st->games / st->seconds : 0.0, st->best_score,
                        st->mean_score, st->max_score, duel, st->best_changed ? 1 : 0) > 0;
     ok = fclose(f) == 0 && ok;
-    if (!ok) return fail(err, "%s: cannot write: %s", path, strerror(errno));
+    if (!ok) return km_fail(err, "%s: cannot write: %s", path, strerror(errno));
     return 0;
 }
 
@@ -917,15 +841,15 @@ static int save_state(const TuneSession *s, const TuneFiles *f, char *err)
     if (f->pop_path && tune_write(s, f->pop_path, err)) return -1;
     if (f->weights_path && s->has_best) {
         char *d = tune_describe(s);
-        Buf b = {0};
-        if (f->weights_header) buf_printf(&b, "%s", f->weights_header);
-        if (b.len && b.s[b.len - 1] != '\n') buf_printf(&b, "\n");
-        buf_printf(&b, "%s", d ? d : "");
+        KmBuf b = {0};
+        if (f->weights_header) km_buf_printf(&b, "%s", f->weights_header);
+        if (b.len && b.s[b.len - 1] != '\n') km_buf_printf(&b, "\n");
+        km_buf_printf(&b, "%s", d ? d : "");
         free(d);
-        char *comments = buf_done(&b);
+        char *comments = km_buf_done(&b);
         if (!d || !comments) {
             free(comments);
-            return fail(err, "out of memory");
+            return km_fail(err, "out of memory");
         }
         int r = weights_write(&s->best, f->weights_path, comments, err);
         free(comments);

@@ -8,9 +8,9 @@
  * and are returned without their "#" (and one space after it), so that
  * weights_write(weights_read(f)) keeps them. */
 #include "kingme/weights.h"
+#include "kingme/textio.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,42 +18,6 @@
 extern const char km_default_weights_text[];
 
 #define WEIGHTS_FILE_MAX (1 << 20) /* a weights file is a few kB; refuse huge files */
-
-static int fail(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(char *err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, KM_ERR_MAX, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-/* A growable string. */
-typedef struct Buf {
-    char *s;
-    size_t len, cap;
-    int oom;
-} Buf;
-
-static void buf_add(Buf *b, const char *s, size_t n)
-{
-    if (b->oom) return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (b->len + n + 1 > cap) cap *= 2;
-        char *p = realloc(b->s, cap);
-        if (!p) {
-            b->oom = 1;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
 
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 
@@ -75,8 +39,7 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
     Weights r;
     memset(&r, 0, sizeof r);
     int seen[EVAL_NPARAMS] = {0}; /* line where each parameter was given */
-    Buf hdr = {0};
-    buf_add(&hdr, "", 0);
+    KmBuf hdr = {0};
     int in_header = 1;
     int lineno = 0;
     const char *p = text;
@@ -95,8 +58,8 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
             if (in_header) {
                 const char *c = s + 1;
                 if (c < e && *c == ' ') c++;
-                buf_add(&hdr, c, (size_t)(e - c));
-                buf_add(&hdr, "\n", 1);
+                km_buf_add(&hdr, c, (size_t)(e - c));
+                km_buf_add(&hdr, "\n", 1);
             }
             continue;
         }
@@ -121,12 +84,12 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
         }
         if (idx < 0) {
             free(hdr.s);
-            return fail(err, "%s:%d: unknown parameter '%s'", where, lineno, nm);
+            return km_fail(err, "%s:%d: unknown parameter '%s'", where, lineno, nm);
         }
         if (seen[idx]) {
             free(hdr.s);
-            return fail(err, "%s:%d: duplicate parameter '%s' (first given on line %d)", where,
-                        lineno, nm, seen[idx]);
+            return km_fail(err, "%s:%d: duplicate parameter '%s' (first given on line %d)", where,
+                           lineno, nm, seen[idx]);
         }
         seen[idx] = lineno;
         const char *v = ne;
@@ -135,7 +98,7 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
         while (ve < e && !is_space(*ve)) ve++;
         if (v == ve) {
             free(hdr.s);
-            return fail(err, "%s:%d: missing value for '%s'", where, lineno, nm);
+            return km_fail(err, "%s:%d: missing value for '%s'", where, lineno, nm);
         }
         const char *d = v;
         if (*d == '-' || *d == '+') d++;
@@ -144,15 +107,15 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
             if (*q < '0' || *q > '9') digits = 0;
         if (!digits) {
             free(hdr.s);
-            return fail(err, "%s:%d: value '%s' of '%s' is not an integer", where, lineno,
-                        clip(v, (size_t)(ve - v), tok), nm);
+            return km_fail(err, "%s:%d: value '%s' of '%s' is not an integer", where, lineno,
+                           clip(v, (size_t)(ve - v), tok), nm);
         }
         const char *x = ve;
         while (x < e && is_space(*x)) x++;
         if (x < e) {
             free(hdr.s);
-            return fail(err, "%s:%d: unexpected '%s' after the value of '%s'", where, lineno,
-                        clip(x, (size_t)(e - x), tok), nm);
+            return km_fail(err, "%s:%d: unexpected '%s' after the value of '%s'", where, lineno,
+                           clip(x, (size_t)(e - x), tok), nm);
         }
         /* digits only, so overflow is the only way strtol can fail */
         char num[40];
@@ -161,115 +124,63 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
         long val = (ve - v) > 30 ? 0 : strtol(num, NULL, 10);
         if ((ve - v) > 30 || errno == ERANGE || val < -32768 || val > 32767) {
             free(hdr.s);
-            return fail(err, "%s:%d: value %s of '%s' is out of range -32768..32767", where,
-                        lineno, num, nm);
+            return km_fail(err, "%s:%d: value %s of '%s' is out of range -32768..32767", where,
+                           lineno, num, nm);
         }
         r.w[idx] = (int16_t)val;
     }
-    if (hdr.oom) {
-        free(hdr.s);
-        return fail(err, "%s: out of memory", where);
-    }
+    char *h = km_buf_done(&hdr);
+    if (!h) return km_fail(err, "%s: out of memory", where);
     *w = r;
     if (comments)
-        *comments = hdr.s;
+        *comments = h;
     else
-        free(hdr.s);
+        free(h);
     return 0;
 }
 
 int weights_read(Weights *w, const char *path, char **comments, char *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return fail(err, "%s: cannot open: %s", path, strerror(errno));
-    Buf b = {0};
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (memchr(chunk, '\0', n)) {
-            fclose(f);
-            free(b.s);
-            return fail(err, "%s: not a text file (contains a NUL byte)", path);
-        }
-        buf_add(&b, chunk, n);
-        if (b.len > WEIGHTS_FILE_MAX) break;
-    }
-    int rerr = ferror(f);
-    fclose(f);
-    if (rerr) {
-        free(b.s);
-        return fail(err, "%s: read error", path);
-    }
-    if (b.oom) {
-        free(b.s);
-        return fail(err, "%s: out of memory", path);
-    }
-    if (b.len > WEIGHTS_FILE_MAX) {
-        free(b.s);
-        return fail(err, "%s: too large for a weights file", path);
-    }
-    int rc = weights_parse(w, b.s ? b.s : "", path, comments, err);
-    free(b.s);
+    static const KmReadOpts opts = {
+        .max_bytes = WEIGHTS_FILE_MAX,
+        .cannot_open = "cannot open",
+        .read_error = "read error",
+        .too_large = "too large for a weights file",
+        .nul_byte = "not a text file (contains a NUL byte)",
+    };
+    char *text = km_read_text(path, &opts, NULL, err);
+    if (!text) return -1;
+    int rc = weights_parse(w, text, path, comments, err);
+    free(text);
     return rc;
 }
 
 char *weights_format(const Weights *w, const char *comments)
 {
-    Buf b = {0};
-    buf_add(&b, "", 0);
+    KmBuf b = {0};
     /* each comment line gets "# " ("#" alone for an empty line) */
     for (const char *c = comments; c && *c;) {
         const char *eol = strchr(c, '\n');
         size_t n = eol ? (size_t)(eol - c) : strlen(c);
         if (n && c[n - 1] == '\r') n--;
-        buf_add(&b, n ? "# " : "#", n ? 2 : 1);
-        buf_add(&b, c, n);
-        buf_add(&b, "\n", 1);
+        km_buf_add(&b, n ? "# " : "#", n ? 2 : 1);
+        km_buf_add(&b, c, n);
+        km_buf_add(&b, "\n", 1);
         c = eol ? eol + 1 : c + n;
     }
     for (int i = 0; i < EVAL_NPARAMS; i++) {
         char line[64];
         int len = snprintf(line, sizeof line, "%-23s %6d\n", eval_params[i].name, w->w[i]);
-        buf_add(&b, line, (size_t)len);
+        km_buf_add(&b, line, (size_t)len);
     }
-    if (b.oom) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s;
+    return km_buf_done(&b);
 }
 
 int weights_write(const Weights *w, const char *path, const char *comments, char *err)
 {
     char *text = weights_format(w, comments);
-    if (!text) return fail(err, "%s: out of memory", path);
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 5);
-    if (!tmp) {
-        free(text);
-        return fail(err, "%s: out of memory", path);
-    }
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp", 5);
-    int rc = 0;
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        rc = fail(err, "%s: cannot write: %s", tmp, strerror(errno));
-    } else {
-        size_t n = strlen(text);
-        int bad = fwrite(text, 1, n, f) != n;
-        bad |= fflush(f) != 0;
-        int e = errno;
-        bad |= fclose(f) != 0;
-        if (bad) {
-            rc = fail(err, "%s: cannot write: %s", tmp, strerror(e ? e : errno));
-            remove(tmp);
-        } else if (rename(tmp, path) != 0) {
-            rc = fail(err, "%s: cannot rename %s over it: %s", path, tmp, strerror(errno));
-            remove(tmp);
-        }
-    }
-    free(tmp);
+    if (!text) return km_fail(err, "%s: out of memory", path);
+    int rc = km_write_atomic(path, text, strlen(text), err);
     free(text);
     return rc;
 }

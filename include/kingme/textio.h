@@ -1,0 +1,59 @@
+/* textio.h - small text helpers shared by the library's file modules
+ * (weights, pdn, tune, match): error messages, a growable string, reading a
+ * whole text file and replacing a file atomically.
+ *
+ * Library code: nothing is printed, nothing exits; every allocation is
+ * checked. Messages go to err, a buffer of KM_ERR_MAX bytes (kingme/board.h). */
+#ifndef KINGME_TEXTIO_H
+#define KINGME_TEXTIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Format a message into err (KM_ERR_MAX bytes, truncated) and return -1, so
+ * that `return km_fail(err, "...", ...);` ends a failing function. */
+int km_fail(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A growable NUL-terminated string. Start from KmBuf b = {0}. After the first
+ * add or printf, s is allocated (possibly ""), unless memory ran out: then oom
+ * is set, later calls do nothing, and km_buf_done frees s and returns NULL. */
+typedef struct KmBuf {
+    char *s;
+    size_t len, cap; /* len excludes the NUL */
+    bool oom;
+} KmBuf;
+
+void km_buf_add(KmBuf *b, const char *s, size_t n);
+void km_buf_str(KmBuf *b, const char *s); /* km_buf_add of strlen(s) bytes */
+void km_buf_printf(KmBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The string, to free() (an empty buffer gives ""), or NULL when memory ran
+ * out (the buffer is then freed). Either way b must not be used again. */
+char *km_buf_done(KmBuf *b);
+
+/* How km_read_text reads a file and words its messages ("PATH: ..."). A zero
+ * KmReadOpts reads any file of any size, NUL bytes included. */
+typedef struct KmReadOpts {
+    size_t max_bytes;        /* more than this is refused (too_large); 0: no limit */
+    bool missing_ok;         /* a missing file (ENOENT) reads as "" */
+    const char *cannot_open; /* "PATH: <cannot_open>: <strerror>"; NULL: "cannot open" */
+    const char *read_error;  /* "PATH: <read_error>"; NULL: as cannot_open, with strerror */
+    const char *too_large;   /* "PATH: <too_large>"; NULL: "too large" */
+    const char *nul_byte;    /* NUL bytes refused with "PATH: <nul_byte>"; NULL: allowed */
+} KmReadOpts;
+
+/* The whole file as a malloc'd NUL-terminated string (*len, when len is not
+ * NULL, gets its length without the NUL), or NULL with a message in err: the
+ * ones of opts, or "PATH: out of memory". opts NULL: a zero KmReadOpts. When
+ * the file is both too large and holds a NUL byte, the first of the two in
+ * file order is reported (a NUL byte within the first max_bytes first). */
+char *km_read_text(const char *path, const KmReadOpts *opts, size_t *len, char *err);
+
+/* Replace path with len bytes of text, so that an interrupted write never
+ * leaves half a file: write PATH.tmp, fflush, fsync, fclose, then rename it
+ * over path. Returns 0, or -1 with a message in err ("PATH.tmp: cannot write:
+ * <strerror>", "PATH: cannot replace with PATH.tmp: <strerror>" or "PATH: out
+ * of memory"); PATH.tmp is removed on failure. */
+int km_write_atomic(const char *path, const char *text, size_t len, char *err);
+
+#endif
