@@ -131,6 +131,8 @@ int parse_move(const Board *b, const char *text, Move *out, char *err)
     } else if (ml.moves[0].njumps > 0) {
         list_moves(&ml, NULL, ml.count, list, sizeof list);
         snprintf(err, KM_ERR_MAX, "'%s' is illegal: a capture is compulsory (%s)", text, list);
+    } else if (n == 2 && (board_occupied(b) & (1u << sq[1]))) {
+        snprintf(err, KM_ERR_MAX, "'%s' is illegal: %d is occupied", text, sq[1] + 1);
     } else {
         snprintf(err, KM_ERR_MAX, "'%s' is illegal for the piece on %d", text, sq[0] + 1);
     }

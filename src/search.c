@@ -304,6 +304,7 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
     s->nodes = 0;
     s->seldepth = 0;
     s->stopped = false;
+    atomic_store(&s->stop, 0); /* a stop asked for an earlier search is spent */
     s->can_stop = false;
     s->start = now_seconds();
     s->deadline = limits->seconds > 0 ? s->start + limits->seconds : 0;

@@ -295,3 +295,12 @@ TEST(notation_round_trip_on_random_positions)
     CHECK_MSG(moves > 5 * n && shorts > n / 20 && ambiguous > 0,
               "%ld moves, %ld short forms, %ld ambiguous", moves, shorts, ambiguous);
 }
+
+TEST(notation_move_onto_an_occupied_square_says_so)
+{
+    /* Black men on 1-11 and 14: 9's forward squares are 13 and 14, and 14
+     * holds Black's own man, so 9-14 is refused because 14 is occupied;
+     * 9-15 is no step at all. */
+    CHECK_REFUSED("B:W21-32:B1-11,14", "9-14", "14 is occupied");
+    CHECK_REFUSED("B:W21-32:B1-12", "9-15", "illegal for the piece on 9");
+}
