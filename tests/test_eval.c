@@ -560,8 +560,10 @@ TEST(eval_score_equals_dot_product)
 {
     uint64_t rng = 99;
     int n = test_sanitized() ? 500 : 3000;
-    Weights def;
+    Weights def, hand;
     weights_default(&def);
+    char err[KM_ERR_MAX];
+    CHECK_MSG(weights_read(&hand, "weights/handset.w", NULL, err) == 0, "%s", err);
     for (int k = 0; k < n; k++) {
         Board b;
         random_board(&rng, &b);
@@ -582,8 +584,8 @@ TEST(eval_score_equals_dot_product)
             int32_t s = eval_score(&b, side, &w);
             CHECK_INT(eval_for_search(&b, side, &w), b.stm == side ? s : -s);
         }
-        /* the default vector is antisymmetric: one side's score is minus the other's */
-        CHECK_INT(eval_score(&b, KM_BLACK, &def), -eval_score(&b, KM_WHITE, &def));
+        /* the hand-set vector is antisymmetric: one side's score is minus the other's */
+        CHECK_INT(eval_score(&b, KM_BLACK, &hand), -eval_score(&b, KM_WHITE, &hand));
     }
 }
 
@@ -756,7 +758,11 @@ TEST(eval_cli_eval)
     snprintf(cmd, sizeof cmd, "%s eval", test_kingme());
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK(strstr(out, "for black") != NULL);
-    CHECK(strstr(out, "\ntotal 0\n") != NULL); /* antisymmetric default, symmetric start */
+    CHECK(strstr(out, "\ntotal ") != NULL);
+    /* an antisymmetric vector on the symmetric start: 0 for either side */
+    snprintf(cmd, sizeof cmd, "%s eval --weights weights/handset.w --for white", test_kingme());
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK(strstr(out, "\ntotal 0\n") != NULL);
 
     snprintf(cmd, sizeof cmd, "%s eval --for red", test_kingme());
     CHECK_INT(test_run(cmd, out, sizeof out), 2);
