@@ -193,12 +193,12 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
 
     int idx = s->path_base + ply;
     s->path[idx] = key;
-    if (quiet >= GAME_QUIET_LIMIT) return 0;
-    if (quiet >= 4 && is_repetition(s, idx, quiet)) return 0;
-
     MoveList ml;
     gen_moves(b, &ml);
-    if (ml.count == 0) return -(SCORE_WIN - ply); /* no move: lost */
+    /* in the order of the game's rules (game.c): no move loses, then the draws */
+    if (ml.count == 0) return -(SCORE_WIN - ply);
+    if (quiet >= GAME_QUIET_LIMIT) return 0;
+    if (quiet >= 4 && is_repetition(s, idx, quiet)) return 0;
     bool capture = ml.moves[0].njumps > 0;
     if (ply >= SEARCH_MAX_PLY - 1) return eval_for_search(b, s->root_side, &s->weights);
     if (depth <= 0 && !(capture && s->limits.quiescence))

@@ -27,17 +27,16 @@ static int32_t ref_minimax(Ref *r, const Board *b, int depth, int ply, int quiet
     r->nodes++;
     uint64_t k = board_hash(b);
     r->path[ply] = k;
-    for (int i = ply - 2; i >= 0 && i >= ply - quiet; i -= 2)
-        if (r->path[i] == k) return 0;
     MoveList ml;
     gen_moves(b, &ml);
     if (ml.count == 0) return -(SCORE_WIN - ply);
+    for (int i = ply - 2; i >= 0 && i >= ply - quiet; i -= 2)
+        if (r->path[i] == k) return 0;
     bool capture = ml.moves[0].njumps > 0;
     if (depth <= 0 && !(r->quiescence && capture)) {
-        int32_t v = eval_dot((int[EVAL_NPARAMS]){0}, r->w); /* 0: keeps eval_dot linked */
         int f[EVAL_NPARAMS];
         eval_features(b, r->root, f);
-        v += eval_dot(f, r->w);
+        int32_t v = eval_dot(f, r->w);
         return b->stm == r->root ? v : -v;
     }
     int32_t best = -SCORE_INF;
