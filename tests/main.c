@@ -40,6 +40,24 @@ const char *test_kingme(void)
     return k ? k : "./kingme";
 }
 
+char *test_slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, n = 0;
+    char *s = malloc(cap);
+    while (s) {
+        n += fread(s + n, 1, cap - n - 1, f);
+        if (n < cap - 1) break;
+        char *t = realloc(s, cap *= 2);
+        if (!t) free(s);
+        s = t;
+    }
+    if (s) s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
 int test_run(const char *cmd, char *out, size_t len)
 {
     char full[4096];

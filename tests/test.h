@@ -17,6 +17,8 @@ extern long test_checks;
 bool test_sanitized(void);
 /* Path of the kingme program for the command-line tests (env KINGME). */
 const char *test_kingme(void);
+/* The whole file as a malloc'd NUL-terminated string, or NULL. */
+char *test_slurp(const char *path);
 /* Runs a shell command, captures stdout+stderr into out (truncated to len),
  * returns the exit status (or -1). */
 int test_run(const char *cmd, char *out, size_t len);

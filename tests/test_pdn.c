@@ -25,23 +25,6 @@
 #define TINSLEY_BAD_GAME 541
 #define TINSLEY_BAD_TAIL 4
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s) s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
 static long total_plies(const PdnGame *g, int n)
 {
     long t = 0;
@@ -162,7 +145,7 @@ TEST(pdn_tinsley_replays_every_game)
 
 TEST(pdn_tinsley_with_the_bad_move_corrected)
 {
-    char *text = slurp("tests/data/tinsley.pdn");
+    char *text = test_slurp("tests/data/tinsley.pdn");
     CHECK(text != NULL);
     if (!text) return;
     char *at = strstr(text, "62. 32-28 27-24 63. 16-20");
@@ -625,7 +608,7 @@ TEST(pdn_save_and_append)
      * gets a separate game */
     CHECK(pdn_save_text(path, "1. 11-15 *", false, err) == 0);
     CHECK(pdn_save_text(path, "1. 9-14 *\n", true, err) == 0);
-    char *s = slurp(path);
+    char *s = test_slurp(path);
     CHECK_STR(s ? s : "", "1. 11-15 *\n\n1. 9-14 *\n");
     free(s);
     remove(path);
@@ -654,7 +637,7 @@ TEST(pdn_cli)
     /* the corrected Tinsley file: all good */
     char path[64];
     snprintf(path, sizeof path, "/tmp/kingme_pdn_cli_%d.pdn", (int)getpid());
-    char *text = slurp("tests/data/tinsley.pdn");
+    char *text = test_slurp("tests/data/tinsley.pdn");
     char *at = text ? strstr(text, "62. 32-28 27-24") : NULL;
     CHECK(at != NULL);
     if (at) {

@@ -11,22 +11,6 @@
 
 static char out[1 << 20];
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s) s[n] = '\0';
-    fclose(f);
-    return s;
-}
 
 /* A temp file name unique to this run: /tmp/kingme-play-PID-TAG */
 static void tmp_name(char *buf, size_t len, const char *tag)
@@ -106,7 +90,7 @@ TEST(play_move_by_numbers)
     CHECK(strstr(out, "White played ") != NULL);   /* the engine replied */
     CHECK(strstr(out, "expected line: ") != NULL); /* with its line */
     CHECK(strstr(out, "Quit: the game is left unfinished.") != NULL);
-    char *t = slurp(pdn);
+    char *t = test_slurp(pdn);
     CHECK(t != NULL);
     if (t) {
         CHECK(strstr(t, "1. 11-15 ") != NULL);
@@ -127,7 +111,7 @@ TEST(play_move_by_coordinates_and_list_number)
     tmp_name(pdn, sizeof pdn, "b.pdn");
     /* f6-e5 is 11-15 */
     CHECK_INT(play("f6-e5\nquit\n", "--depth 1 --seed 1", pdn), 0);
-    char *t = slurp(pdn);
+    char *t = test_slurp(pdn);
     CHECK(t && strstr(t, "1. 11-15 "));
     free(t);
     /* a bare number picks from the list as printed */
@@ -138,7 +122,7 @@ TEST(play_move_by_coordinates_and_list_number)
         char mv[16] = "", want[32];
         sscanf(item + 4, "%15s", mv);
         snprintf(want, sizeof want, "1. %s ", mv);
-        t = slurp(pdn);
+        t = test_slurp(pdn);
         CHECK_MSG(t && strstr(t, want), "list item 5 is '%s', not in the PDN", mv);
         snprintf(want, sizeof want, "Black played %s\n", mv);
         CHECK(strstr(out, want) != NULL);
@@ -154,7 +138,7 @@ TEST(play_short_capture_form)
     /* the only capture from 15 to 31 is 15x24x31 (it crowns the man) */
     CHECK_INT(play("15x31\nfen\nquit\n", "--depth 1 --seed 1 --fen B:W19,27,32:B15,1", pdn), 0);
     CHECK(strstr(out, "Black played 15x24x31") != NULL);
-    char *t = slurp(pdn);
+    char *t = test_slurp(pdn);
     CHECK(t && strstr(t, "[FEN \"B:W19,27,32:B1,15\"]") && strstr(t, "1. 15x24x31 "));
     free(t);
     check_replays(pdn, -1);
@@ -188,7 +172,7 @@ TEST(play_bad_entries_change_nothing)
     CHECK(nth_fen(0, fen, sizeof fen));
     CHECK_STR(fen, INITIAL_FEN);
     CHECK_INT(count(out, "Move 1, Black to move (you)"), 1); /* the board was drawn once */
-    char *t = slurp(pdn);
+    char *t = test_slurp(pdn);
     CHECK(t && !strstr(t, "1. ") && strstr(t, "[Result \"*\"]"));
     free(t);
     remove(pdn);
@@ -219,7 +203,7 @@ TEST(play_undo_restores_the_position)
     CHECK_STR(f3, INITIAL_FEN);
     CHECK(strstr(out, "took back ") != NULL);
     CHECK(strstr(out, "Black> undo\nnothing to undo: no move played yet\n") != NULL);
-    char *t = slurp(pdn);
+    char *t = test_slurp(pdn);
     CHECK(t && !strstr(t, "1. ")); /* the file follows the game */
     free(t);
     remove(pdn);
@@ -263,7 +247,7 @@ TEST(play_save_and_continue)
     CHECK(strstr(out, want) != NULL);
     char fen[256];
     CHECK(nth_fen(0, fen, sizeof fen));
-    char *a = slurp(pdn), *b = slurp(copy);
+    char *a = test_slurp(pdn), *b = test_slurp(copy);
     CHECK(a && b && strstr(a, "1. 11-15 ") && strstr(b, "1. 11-15 "));
     free(a);
     free(b);
@@ -278,7 +262,7 @@ TEST(play_save_and_continue)
     CHECK(nth_fen(0, fen2, sizeof fen2));
     CHECK_STR(fen2, fen);
     CHECK(strstr(out, "Move 2, Black to move (you)") != NULL);
-    a = slurp(pdn2);
+    a = test_slurp(pdn2);
     CHECK(a && strstr(a, "1. 11-15 ") && strstr(a, "2. "));
     free(a);
     check_replays(pdn2, 4);
@@ -293,7 +277,7 @@ TEST(play_resign)
     tmp_name(pdn, sizeof pdn, "i.pdn");
     CHECK_INT(play("11-15\nresign\n", "--depth 1 --seed 1", pdn), 0);
     CHECK(strstr(out, "Game over: White wins, 0-1 (Black resigned). kingme wins.") != NULL);
-    char *t = slurp(pdn);
+    char *t = test_slurp(pdn);
     CHECK(t && strstr(t, "[Result \"0-1\"]") && strstr(t, " 0-1"));
     free(t);
     remove(pdn);
@@ -307,7 +291,7 @@ TEST(play_engine_against_engine)
     const char *over = strstr(out, "Game over: ");
     CHECK(over != NULL);
     CHECK(strstr(out, "> ") == NULL); /* never asked for input */
-    char *t = slurp(pdn);
+    char *t = test_slurp(pdn);
     CHECK(t != NULL);
     if (over && t) {
         const char *res = strstr(over, "1-0") ? "1-0" : strstr(over, "0-1") ? "0-1" : "1/2-1/2";
@@ -321,9 +305,9 @@ TEST(play_engine_against_engine)
      * equal moves) another one */
     char *again = NULL, *other = NULL;
     CHECK_INT(play(NULL, "--black engine --white engine --depth 1 --seed 3", pdn), 0);
-    again = slurp(pdn);
+    again = test_slurp(pdn);
     CHECK_INT(play(NULL, "--black engine --white engine --depth 1 --seed 4", pdn), 0);
-    other = slurp(pdn);
+    other = test_slurp(pdn);
     CHECK(t && again && other);
     if (t && again && other) {
         const char *m1 = strstr(t, "1. "), *m2 = strstr(again, "1. "), *m3 = strstr(other, "1. ");
@@ -346,13 +330,13 @@ TEST(play_game_to_the_end_from_a_position)
     /* Black's 15x22 takes White's last man */
     CHECK_INT(play("1\n", "--depth 1 --seed 1 --fen B:W18:B15", pdn), 0);
     CHECK(strstr(out, "Game over: Black wins, 1-0 (White has no pieces left). You win!") != NULL);
-    char *t = slurp(pdn);
+    char *t = test_slurp(pdn);
     CHECK(t && strstr(t, "[Result \"1-0\"]") && strstr(t, "1. 15x22 1-0"));
     free(t);
     /* a position that is over already: White's man on 5 is blocked by 1 */
     CHECK_INT(play(NULL, "--depth 1 --fen W:W5:B1", pdn), 0);
     CHECK(strstr(out, "Game over: Black wins, 1-0 (White is blocked: no legal move). You win!") != NULL);
-    t = slurp(pdn);
+    t = test_slurp(pdn);
     CHECK(t && strstr(t, "[FEN \"W:W5:B1\"]") && strstr(t, "[Result \"1-0\"]"));
     free(t);
     remove(pdn);
@@ -394,7 +378,7 @@ TEST(play_random_weights)
     CHECK(strstr(out, "The engine's weights (Black)") != NULL);
     CHECK(strstr(out, "Move 1, White to move (you)") != NULL);
     CHECK(strstr(out, "\n     a  b  c  d  e  f  g  h\n") != NULL);
-    char *t = slurp(pdn);
+    char *t = test_slurp(pdn);
     CHECK(t && strstr(t, "1. ") && strstr(t, "[White \"human\"]"));
     free(t);
     remove(pdn);

@@ -42,6 +42,9 @@ bool cli_weights(const char *path, struct Weights *w);
  * the given weights (NULL: default); ends "bench: N nodes, T s, X nps". */
 int bench_search(int depth, const char *wpath, bool verbose);
 
+/* strftime(fmt) of the local time now into buf ("session-%Y%m%d-%H%M%S"). */
+void cli_time_name(char *buf, size_t len, const char *fmt);
+
 /* Wall-clock seconds since an arbitrary start. */
 double cli_now(void);
 

@@ -2,6 +2,8 @@
 #include "cli.h"
 #include "kingme/weights.h"
 
+#include <time.h>
+
 bool cli_weights(const char *path, Weights *w)
 {
     if (!path) {
@@ -14,4 +16,12 @@ bool cli_weights(const char *path, Weights *w)
         return false;
     }
     return true;
+}
+
+void cli_time_name(char *buf, size_t len, const char *fmt)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    if (strftime(buf, len, fmt, &tm) == 0 && len) buf[0] = '\0';
 }

@@ -246,10 +246,7 @@ static int run(int argc, char **argv)
         if (pdn_out) {
             snprintf(path, sizeof path, "%s", pdn_out);
         } else {
-            time_t now = time(NULL);
-            struct tm tm;
-            localtime_r(&now, &tm);
-            strftime(path, sizeof path, "games/match-%Y%m%d-%H%M%S.pdn", &tm);
+            cli_time_name(path, sizeof path, "games/match-%Y%m%d-%H%M%S.pdn");
         }
         cli_dirname(path, dir, sizeof dir);
         if (!cli_make_dirs(dir)) status = 1;

@@ -174,11 +174,8 @@ static char *default_out(void)
         cli_error("cannot create games/: %s", strerror(errno));
         return NULL;
     }
-    time_t t = time(NULL);
-    struct tm tm;
-    localtime_r(&t, &tm);
     char stamp[32];
-    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    cli_time_name(stamp, sizeof stamp, "%Y%m%d-%H%M%S");
     char *path = malloc(64);
     if (!path) return NULL;
     for (int n = 1; n < 1000; n++) {
@@ -889,10 +886,7 @@ static int run(int argc, char **argv)
     P->clear = P->v.fancy && P->tty_out;
 
     /* the game's file, written now so that a bad path shows at once */
-    time_t now = time(NULL);
-    struct tm tm;
-    localtime_r(&now, &tm);
-    strftime(P->date, sizeof P->date, "%Y.%m.%d", &tm);
+    cli_time_name(P->date, sizeof P->date, "%Y.%m.%d");
     if (out) P->out = strdup(out);
     else P->out = default_out();
     if (!P->out) { status = 1; goto done; }

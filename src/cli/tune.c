@@ -359,10 +359,7 @@ static int run(int argc, char **argv)
         if (name) {
             snprintf(sname, sizeof sname, "%s", name);
         } else {
-            time_t t = time(NULL);
-            struct tm tm;
-            localtime_r(&t, &tm);
-            strftime(sname, sizeof sname, "session-%Y%m%d-%H%M%S", &tm);
+            cli_time_name(sname, sizeof sname, "session-%Y%m%d-%H%M%S");
         }
         snprintf(sdir, sizeof sdir, "%s", dir);
         if (!cli_path(pop_path, sizeof pop_path, "%s/population/%s.pop", sdir, sname)) {
@@ -388,10 +385,7 @@ static int run(int argc, char **argv)
     struct utsname un;
     const char *machine = uname(&un) == 0 ? un.machine : "unknown";
     char stamp[64];
-    time_t now = time(NULL);
-    struct tm tm;
-    localtime_r(&now, &tm);
-    strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", &tm);
+    cli_time_name(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S");
     char header[8192];
     cli_path(header, sizeof header,
              "made by kingme %s tune, session %s (population file %s), run started %s\n"
