@@ -203,3 +203,14 @@ int km_write_atomic(const char *path, const char *text, size_t len, char *err)
     free(tmp);
     return r;
 }
+
+bool km_parse_ll(const char *t, long long lo, long long hi, long long *out)
+{
+    if (!t || !*t) return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(t, &end, 10);
+    if (errno || *end || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}

@@ -511,17 +511,6 @@ static int perr(const Parse *p, const char *fmt, ...)
     return km_fail(p->err, "%s:%d: %s", p->where, p->line, msg);
 }
 
-static bool parse_ll(const char *t, long long lo, long long hi, long long *out)
-{
-    if (!t || !*t) return false;
-    char *end;
-    errno = 0;
-    long long v = strtoll(t, &end, 10);
-    if (errno || *end || v < lo || v > hi) return false;
-    *out = v;
-    return true;
-}
-
 static bool parse_u64(const char *t, int base, uint64_t *out)
 {
     if (!t || !*t || *t == '-' || *t == '+') return false;
@@ -550,12 +539,12 @@ static int parse_vector(const Parse *p, char **tok, int ntok, int *score, Weight
     if (ntok != 2 + EVAL_NPARAMS)
         return perr(p, "'%s' needs a score and %d weights, found %d numbers", tok[0], EVAL_NPARAMS, ntok - 1);
     long long v;
-    if (!parse_ll(tok[1], 0, 1000000000, &v))
+    if (!km_parse_ll(tok[1], 0, 1000000000, &v))
         return perr(p, "%s score '%s' is not a whole number from 0 up", tok[0], tok[1]);
     *score = (int)v;
     for (int i = 0; i < EVAL_NPARAMS; i++) {
         const char *t = tok[2 + i];
-        if (!parse_ll(t, INT64_MIN, INT64_MAX, &v))
+        if (!km_parse_ll(t, INT64_MIN, INT64_MAX, &v))
             return perr(p, "weight %d (%s) '%s' is not a whole number", i + 1, eval_params[i].name, t);
         if (v < -32768 || v > 32767)
             return perr(p, "weight %d (%s) is %s, outside -32768..32767", i + 1, eval_params[i].name, t);
@@ -610,7 +599,7 @@ int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
             if (strcmp(tok[0], "kingme-population") != 0 || ntok != 2)
                 r = perr(&p, "not a kingme population file (the first line should be 'kingme-population %d')",
                          TUNE_FORMAT_VERSION);
-            else if (!parse_ll(tok[1], 1, 1000000, &v) || v != TUNE_FORMAT_VERSION)
+            else if (!km_parse_ll(tok[1], 1, 1000000, &v) || v != TUNE_FORMAT_VERSION)
                 r = perr(&p, "population file format '%s' is not supported (this kingme reads %d)", tok[1],
                          TUNE_FORMAT_VERSION);
             header = true;
@@ -666,19 +655,19 @@ int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
         double x = 0;
         switch (k) {
         case K_POPULATION:
-            if (!parse_ll(v, 4, TUNE_MAX_POPULATION, &n))
+            if (!km_parse_ll(v, 4, TUNE_MAX_POPULATION, &n))
                 r = perr(&p, "population '%s' is not a whole number from 4 to %d", v, TUNE_MAX_POPULATION);
             else if (n % 4)
                 r = perr(&p, "population %lld is not a multiple of 4", n);
             t.c.population = (int)n;
             break;
         case K_DUELS:
-            if (!parse_ll(v, 0, TUNE_MAX_POPULATION, &n))
+            if (!km_parse_ll(v, 0, TUNE_MAX_POPULATION, &n))
                 r = perr(&p, "duels '%s' is not a whole number from 0 to %d", v, TUNE_MAX_POPULATION);
             t.c.duels = (int)n;
             break;
         case K_DEPTH:
-            if (!parse_ll(v, 1, TUNE_MAX_DEPTH, &n))
+            if (!km_parse_ll(v, 1, TUNE_MAX_DEPTH, &n))
                 r = perr(&p, "depth '%s' is not a whole number from 1 to %d", v, TUNE_MAX_DEPTH);
             t.c.depth = (int)n;
             break;
@@ -693,7 +682,7 @@ int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
         case K_STOP:
             if (strcmp(v, "generations") == 0) {
                 t.c.stop = TUNE_STOP_GENERATIONS;
-                if (!parse_ll(tok[2], 1, 1000000000, &n))
+                if (!km_parse_ll(tok[2], 1, 1000000000, &n))
                     r = perr(&p, "stop generations '%s' is not a whole number from 1 to 1e9", tok[2]);
                 t.c.limit = (double)n;
             } else if (strcmp(v, "seconds") == 0) {
@@ -715,7 +704,7 @@ int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
             t.c.seed = u;
             break;
         case K_GENERATION:
-            if (!parse_ll(v, 0, 1000000000, &n)) r = perr(&p, "generation '%s' is not a whole number from 0", v);
+            if (!km_parse_ll(v, 0, 1000000000, &n)) r = perr(&p, "generation '%s' is not a whole number from 0", v);
             t.generation = (int)n;
             break;
         case K_ELAPSED:
@@ -723,7 +712,7 @@ int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
             t.elapsed = x;
             break;
         case K_GAMES:
-            if (!parse_ll(v, 0, INT64_MAX, &n)) r = perr(&p, "games '%s' is not a whole number from 0", v);
+            if (!km_parse_ll(v, 0, INT64_MAX, &n)) r = perr(&p, "games '%s' is not a whole number from 0", v);
             t.games = n;
             break;
         case K_RNG:
@@ -732,7 +721,7 @@ int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
             t.rng = u;
             break;
         case K_BEST_GENERATION:
-            if (!parse_ll(v, 0, 1000000000, &n))
+            if (!km_parse_ll(v, 0, 1000000000, &n))
                 r = perr(&p, "best_generation '%s' is not a whole number from 0", v);
             t.best_generation = (int)n;
             break;

@@ -54,6 +54,10 @@ char *km_read_text(const char *path, const KmReadOpts *opts, size_t *len, char *
  * over path. Returns 0, or -1 with a message in err ("PATH.tmp: cannot write:
  * <strerror>", "PATH: cannot replace with PATH.tmp: <strerror>" or "PATH: out
  * of memory"); PATH.tmp is removed on failure. */
+/* A whole decimal integer in [lo, hi]: false if t is empty, has anything
+ * else, or is out of range. */
+bool km_parse_ll(const char *t, long long lo, long long hi, long long *out);
+
 int km_write_atomic(const char *path, const char *text, size_t len, char *err);
 
 #endif

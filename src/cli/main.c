@@ -1,5 +1,6 @@
 /* main.c - command dispatch and shared command-line helpers. */
 #include "cli.h"
+#include "kingme/textio.h"
 
 #include <errno.h>
 #include <math.h>
@@ -53,13 +54,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 
 bool cli_int(const char *s, long long lo, long long hi, long long *out)
 {
-    if (!s || !*s) return false;
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || *end || v < lo || v > hi) return false;
-    *out = v;
-    return true;
+    return km_parse_ll(s, lo, hi, out);
 }
 
 bool cli_double(const char *s, double lo, double hi, double *out)
