@@ -126,7 +126,7 @@ int board_from_fen(Board *b, const char *fen, char *err)
                      popcount32(r.pieces[side]));
             return -1;
         }
-        uint32_t promo = side == KM_BLACK ? BLACK_PROMO_ROW : WHITE_PROMO_ROW;
+        uint32_t promo = km_promotion_row(side);
         uint32_t bad = r.pieces[side] & ~r.kings & promo;
         if (bad) {
             snprintf(err, KM_ERR_MAX,
@@ -212,20 +212,12 @@ uint64_t km_zobrist[4][32];
 uint64_t km_zobrist_side;
 static pthread_once_t zobrist_once = PTHREAD_ONCE_INIT;
 
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 static void zobrist_fill(void)
 {
     uint64_t s = 0x6B696E676D65ull; /* "kingme" */
     for (int k = 0; k < 4; k++)
-        for (int i = 0; i < 32; i++) km_zobrist[k][i] = splitmix64(&s);
-    km_zobrist_side = splitmix64(&s);
+        for (int i = 0; i < 32; i++) km_zobrist[k][i] = km_rng_next(&s);
+    km_zobrist_side = km_rng_next(&s);
 }
 
 void board_hash_init(void) { pthread_once(&zobrist_once, zobrist_fill); }

@@ -109,7 +109,6 @@ int eval_param_index(const char *name)
 static const uint32_t LOW[2] = {0x000000FFu, 0xFF000000u};    /* own rows 1-2 */
 static const uint32_t MIDDLE[2] = {0x000FF000u, 0x000FF000u}; /* own rows 4-5 */
 static const uint32_t HIGH[2] = {0xFFF00000u, 0x00000FFFu};   /* own rows 6-8 */
-static const uint32_t PROMO[2] = {BLACK_PROMO_ROW, WHITE_PROMO_ROW};
 
 /* The patterns for each colour (White's: squares turned round, s -> 33-s). */
 static const uint32_t TRIANGLE[2] = {SQ(1) | SQ(2) | SQ(6), SQ(27) | SQ(31) | SQ(32)};
@@ -235,7 +234,7 @@ KM_INLINE int32_t colour_feat(const Board *b, const Shared *sh, int s, int role,
 
     int rs = row_sum(men);
     PUT(Q_PROMO_DIST, s == KM_BLACK ? 7 * nmen - rs : rs);
-    PUT(Q_PROMO_EMPTY, popcount32(sh->empty & PROMO[s]));
+    PUT(Q_PROMO_EMPTY, popcount32(sh->empty & km_promotion_row(s)));
 
     PUT(Q_MEN_LOW, popcount32(men & LOW[s]));
     PUT(Q_KINGS_LOW, popcount32(kings & LOW[s]));

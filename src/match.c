@@ -134,16 +134,9 @@ void match_settings_default(MatchSettings *s)
     s->hash_mb = MATCH_HASH_MB;
 }
 
-static uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 uint64_t match_game_seed(uint64_t seed, uint64_t index)
 {
-    return mix64(mix64(seed + 0x9E3779B97F4A7C15ull) ^ (index * 0xD1B54A32D192ED03ull + 1));
+    return km_mix64(km_mix64(seed + 0x9E3779B97F4A7C15ull) ^ (index * 0xD1B54A32D192ED03ull + 1));
 }
 
 static bool stopped(const atomic_bool *stop)
@@ -166,7 +159,7 @@ static int play_with(Searcher s[2], const MatchSettings *set, const MatchGameSpe
     searcher_set_weights(&s[KM_BLACK], spec->black);
     searcher_set_weights(&s[KM_WHITE], spec->white);
     searcher_seed(&s[KM_BLACK], spec->seed);
-    searcher_seed(&s[KM_WHITE], mix64(spec->seed ^ 0x5768697465ull));
+    searcher_seed(&s[KM_WHITE], km_mix64(spec->seed ^ 0x5768697465ull));
     searcher_clear(&s[KM_BLACK]);
     searcher_clear(&s[KM_WHITE]);
     int cap = set->ply_cap > 0 ? set->ply_cap : MATCH_PLY_CAP;

@@ -138,7 +138,7 @@ int gen_captures(const Board *b, MoveList *ml)
         bool king = (b->kings & fm) != 0;
         c.down = king || side == KM_BLACK;
         c.up = king || side == KM_WHITE;
-        c.promo = king ? 0 : side == KM_BLACK ? BLACK_PROMO_ROW : WHITE_PROMO_ROW;
+        c.promo = king ? 0 : km_promotion_row(side);
         c.cur.captured = 0;
         c.cur.from = (uint8_t)sq;
         jump_gen(&c, fm, 0);
@@ -156,7 +156,7 @@ static int count_captures(const Board *b)
     int side = b->stm, n = 0;
     uint32_t own = b->pieces[side], opp = b->pieces[side ^ 1];
     uint32_t empty = board_empty(b), kings = own & b->kings, men = own & ~kings;
-    uint32_t promo = side == KM_BLACK ? BLACK_PROMO_ROW : WHITE_PROMO_ROW;
+    uint32_t promo = km_promotion_row(side);
     bool down = side == KM_BLACK;
     uint32_t land[2];
     if (down) {

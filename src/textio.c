@@ -1,7 +1,6 @@
-/* textio.c - error messages, growable strings, whole-file reads and atomic
+/* textio.c - growable strings, whole-file reads and atomic
  * file replacement for the library's file modules. See textio.h. */
 #include "kingme/textio.h"
-#include "kingme/board.h" /* KM_ERR_MAX */
 
 #include <errno.h>
 #include <stdarg.h>
@@ -10,15 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-int km_fail(char *err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, KM_ERR_MAX, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* ---- growable strings -------------------------------------------------------------- */
 

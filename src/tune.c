@@ -13,32 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-/* ---- the session generator (splitmix64) ---------------------------------------- */
-
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+/* ---- the session generator (splitmix64, km_rng_next) ------------------------------ */
 
 /* Uniform in 0..n-1 (n < 2^32; the bias, n / 2^32, is negligible). */
-static int rng_below(uint64_t *s, int n) { return (int)(((rng_next(s) >> 32) * (uint64_t)n) >> 32); }
+static int rng_below(uint64_t *s, int n) { return (int)(((km_rng_next(s) >> 32) * (uint64_t)n) >> 32); }
 
 /* Uniform in [0, 1). */
-static double rng_unit(uint64_t *s) { return (double)(rng_next(s) >> 11) * 0x1.0p-53; }
+static double rng_unit(uint64_t *s) { return (double)(km_rng_next(s) >> 11) * 0x1.0p-53; }
 
-static int16_t rng_weight(uint64_t *s) { return (int16_t)(uint16_t)(rng_next(s) >> 48); }
+static int16_t rng_weight(uint64_t *s) { return (int16_t)(uint16_t)(km_rng_next(s) >> 48); }
 
 static void random_weights(uint64_t *s, Weights *w)
 {
@@ -252,7 +236,7 @@ int tune_generation(TuneSession *s, int threads, TuneCallback cb, void *user,
 {
     const TuneControls *c = &s->c;
     int n = c->population;
-    double t0 = now_seconds();
+    double t0 = km_now();
     memset(st, 0, sizeof *st);
     st->generation = s->generation + 1;
     st->max_score = tune_max_score(c);
@@ -376,7 +360,7 @@ int tune_generation(TuneSession *s, int threads, TuneCallback cb, void *user,
     memcpy(s->pop, next, (size_t)n * sizeof *next);
     s->rng = rng;
     s->generation++;
-    st->seconds = now_seconds() - t0;
+    st->seconds = km_now() - t0;
     s->elapsed += st->seconds;
     s->games += st->games;
 done:

@@ -10,16 +10,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { KM_BLACK = 0, KM_WHITE = 1 };
-
-#define KM_ERR_MAX 256  /* size of every error-message buffer in the library */
+#include "kingme/base.h" /* KM_BLACK, KM_WHITE, KM_ERR_MAX, the promotion rows */
 
 #define SQ(n) (1u << ((n) - 1)) /* mask of square number n (1..32) */
 
 /* Rows as masks (row 0 = squares 1-4 ... row 7 = squares 29-32). */
 #define ROW_MASK(r) (0xFu << (4 * (r)))
-#define BLACK_PROMO_ROW 0xF0000000u /* 29-32: Black men are crowned here */
-#define WHITE_PROMO_ROW 0x0000000Fu /* 1-4: White men are crowned here */
 
 typedef struct Board {
     uint32_t pieces[2]; /* [KM_BLACK], [KM_WHITE]: all pieces of that colour */

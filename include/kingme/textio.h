@@ -3,16 +3,15 @@
  * whole text file and replacing a file atomically.
  *
  * Library code: nothing is printed, nothing exits; every allocation is
- * checked. Messages go to err, a buffer of KM_ERR_MAX bytes (kingme/board.h). */
+ * checked. Messages go to err, a buffer of KM_ERR_MAX bytes (kingme/base.h). */
 #ifndef KINGME_TEXTIO_H
 #define KINGME_TEXTIO_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Format a message into err (KM_ERR_MAX bytes, truncated) and return -1, so
- * that `return km_fail(err, "...", ...);` ends a failing function. */
-int km_fail(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include "kingme/base.h" /* KM_ERR_MAX, km_fail */
+
 
 /* A growable NUL-terminated string. Start from KmBuf b = {0}. After the first
  * add or printf, s is allocated (possibly ""), unless memory ran out: then oom

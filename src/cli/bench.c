@@ -76,14 +76,14 @@ static int bench_eval(long long rounds, const char *wpath)
     /* The sum is printed, so the evaluations cannot be optimised away; the
      * library is a separate unit, so the calls are real calls. */
     uint64_t sum = 0;
-    double t0 = cpu_now(), w0 = cli_now();
+    double t0 = cpu_now(), w0 = km_now();
     for (long long r = 0; r < rounds; r++)
         for (int i = 0; i < NPOS; i++) {
             /* the default weights are antisymmetric: a plain sum would be 0 */
             sum = sum * 31 + eval_score(&pos[i], KM_BLACK, &w);
             sum = sum * 31 + eval_score(&pos[i], KM_WHITE, &w);
         }
-    double s = cpu_now() - t0, ws = cli_now() - w0;
+    double s = cpu_now() - t0, ws = km_now() - w0;
     long long n = rounds * NPOS * 2;
     printf("positions: %d, evaluations: %lld (each position for both sides), checksum %016llx\n",
            NPOS, n, (unsigned long long)sum);

@@ -63,7 +63,7 @@ int bench_search(int depth, const char *wpath, bool verbose)
     lim.depth = depth;
     lim.tiebreak = TIEBREAK_FIRST;
     uint64_t nodes = 0;
-    double t0 = cli_now();
+    double t0 = km_now();
     for (int i = 0; i < NPOSITIONS; i++) {
         Board b;
         if (board_from_fen(&b, positions[i].fen, err)) {
@@ -84,7 +84,7 @@ int bench_search(int depth, const char *wpath, bool verbose)
             printf("%2d %-34s %10" PRIu64 " nodes  %-10s %8s\n", i + 1, positions[i].what, r.nodes, mv, sc);
         }
     }
-    double sec = cli_now() - t0;
+    double sec = km_now() - t0;
     searcher_free(&s);
     printf("bench: %" PRIu64 " nodes, %.3f s, %.0f nps\n", nodes, sec, sec > 0 ? (double)nodes / sec : 0.0);
     return 0;

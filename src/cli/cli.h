@@ -45,9 +45,6 @@ int bench_search(int depth, const char *wpath, bool verbose);
 /* strftime(fmt) of the local time now into buf ("session-%Y%m%d-%H%M%S"). */
 void cli_time_name(char *buf, size_t len, const char *fmt);
 
-/* Wall-clock seconds since an arbitrary start. */
-double cli_now(void);
-
 /* True when stdout is a terminal and colours are allowed (NO_COLOR unset). */
 bool cli_color_ok(int fd);
 

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 extern const CliCommand cmd_perft, cmd_moves;
@@ -89,13 +88,6 @@ bool cli_board(const char *fen, Board *b)
         return false;
     }
     return true;
-}
-
-double cli_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
 bool cli_color_ok(int fd)

@@ -166,9 +166,9 @@ static int run(int argc, char **argv)
 
     Tally t = {isatty(STDOUT_FILENO) != 0, n >= 20 ? n / 10 : 1, 0, 0, 0};
     cli_catch_sigint(true, "stopping: the games finished so far are kept");
-    double t0 = cli_now();
+    double t0 = km_now();
     int r = match_run(&set, specs, n, (int)threads, true, out, on_game, &t, &cli_stop, err);
-    double secs = cli_now() - t0;
+    double secs = km_now() - t0;
     cli_catch_sigint(false, NULL);
     if (t.tty) printf("\n");
     if (r) {

@@ -41,7 +41,7 @@ static int run(int argc, char **argv)
     if (!nohash && perft_table_init(&table, (size_t)hash_mb))
         return cli_error("perft: cannot allocate a %lld MB table (try --hash with less)", hash_mb);
 #define COUNT(bd, d) (nohash ? perft((bd), (d)) : perft_hashed((bd), (d), &table))
-    double t0 = cli_now();
+    double t0 = km_now();
     uint64_t total = 0;
     if (divide) {
         MoveList ml;
@@ -59,7 +59,7 @@ static int run(int argc, char **argv)
     } else {
         total = COUNT(&b, (int)depth);
     }
-    double s = cli_now() - t0;
+    double s = km_now() - t0;
     printf("perft %lld: %llu leaves, %.3f s, %.1f Mnps%s\n", depth, (unsigned long long)total, s,
            s > 0 ? (double)total / s / 1e6 : 0.0, nohash ? " (no table)" : "");
     perft_table_free(&table);

@@ -105,14 +105,6 @@ static void catch_interrupts(void)
 
 static const char *side_name(int side) { return side == KM_BLACK ? "Black" : "White"; }
 
-static uint64_t splitmix(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 static int humans(const Play *P) { return !P->p[0].engine + !P->p[1].engine; }
 
 /* "you" when one person plays, "Black"/"White" when two do. */
@@ -832,7 +824,7 @@ static int run(int argc, char **argv)
         struct timespec t;
         clock_gettime(CLOCK_REALTIME, &t);
         uint64_t x = (uint64_t)t.tv_sec * 1000003u ^ (uint64_t)t.tv_nsec ^ ((uint64_t)getpid() << 20);
-        P->seed = splitmix(&x) >> 1; /* fits --seed, so the game can be drawn again */
+        P->seed = km_rng_next(&x) >> 1; /* fits --seed, so the game can be drawn again */
     }
     if (P->lim.depth) snprintf(P->limit_text, sizeof P->limit_text, "depth %d", P->lim.depth);
     else snprintf(P->limit_text, sizeof P->limit_text, "%g s", P->lim.seconds);
@@ -845,7 +837,7 @@ static int run(int argc, char **argv)
         pl->wpath = wside[side] ? wside[side] : wboth;
         if (random && pl->engine) {
             pl->random = true;
-            for (int k = 0; k < EVAL_NPARAMS; k++) pl->w.w[k] = (int16_t)(uint16_t)(splitmix(&wrng) & 0xFFFF);
+            for (int k = 0; k < EVAL_NPARAMS; k++) pl->w.w[k] = (int16_t)(uint16_t)(km_rng_next(&wrng) & 0xFFFF);
         } else if (!cli_weights(pl->wpath, &pl->w)) {
             status = 1;
             goto done;

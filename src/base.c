@@ -1,0 +1,22 @@
+/* base.c - the message helper and the monotonic clock. See base.h. */
+#include "kingme/base.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <time.h>
+
+int km_fail(char *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, KM_ERR_MAX, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+double km_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
