@@ -1,4 +1,4 @@
-/* eval.c - the 60 parameters of shared/spec/eval-params.md and the weighted sum.
+/* eval.c - the 60 parameters of docs/eval-params.md (listed in eval.h) and the weighted sum.
  *
  * Everything is computed from the three bitboards with shifts, masks and
  * popcounts, for both colours at once (the parameters come in own/opp pairs,
@@ -29,67 +29,16 @@
 #include <string.h>
 
 const EvalParamInfo eval_params[EVAL_NPARAMS] = {
-    {1, "own_men", "player's men"},
-    {2, "own_kings", "player's kings"},
-    {3, "opp_men", "opponent's men"},
-    {4, "opp_kings", "opponent's kings"},
-    {5, "own_men_edge", "player's men on wall squares"},
-    {6, "own_kings_edge", "player's kings on wall squares"},
-    {7, "opp_men_edge", "opponent's men on wall squares"},
-    {8, "opp_kings_edge", "opponent's kings on wall squares"},
-    {9, "own_movable_men", "player's men that can move or capture"},
-    {10, "own_movable_kings", "player's kings that can move or capture"},
-    {11, "opp_movable_men", "opponent's men that can move or capture"},
-    {12, "opp_movable_kings", "opponent's kings that can move or capture"},
-    {13, "own_moves", "player's legal moves (as if to move)"},
-    {14, "opp_moves", "opponent's legal moves (as if to move)"},
-    {15, "own_can_capture", "1 if the player has a capture"},
-    {16, "own_captures", "player's capture moves"},
-    {17, "own_longest_capture", "most pieces one player's capture takes"},
-    {18, "opp_can_capture", "1 if the opponent has a capture"},
-    {19, "opp_captures", "opponent's capture moves"},
-    {20, "opp_longest_capture", "most pieces one opponent's capture takes"},
-    {21, "own_promotion_distance", "rows the player's men still have to go"},
-    {22, "opp_promotion_distance", "rows the opponent's men still have to go"},
-    {23, "own_promotion_row_empty", "empty squares in the player's crowning row"},
-    {24, "opp_promotion_row_empty", "empty squares in the opponent's crowning row"},
-    {25, "own_men_low", "player's men in its rows 1-2"},
-    {26, "own_kings_low", "player's kings in its rows 1-2"},
-    {27, "opp_men_low", "opponent's men in its rows 1-2"},
-    {28, "opp_kings_low", "opponent's kings in its rows 1-2"},
-    {29, "own_men_middle", "player's men in its rows 4-5"},
-    {30, "own_kings_middle", "player's kings in its rows 4-5"},
-    {31, "opp_men_middle", "opponent's men in its rows 4-5"},
-    {32, "opp_kings_middle", "opponent's kings in its rows 4-5"},
-    {33, "own_men_high", "player's men in its rows 6-8"},
-    {34, "own_kings_high", "player's kings in its rows 6-8"},
-    {35, "opp_men_high", "opponent's men in its rows 6-8"},
-    {36, "opp_kings_high", "opponent's kings in its rows 6-8"},
-    {37, "own_lone_men", "player's men with no neighbour piece"},
-    {38, "own_lone_kings", "player's kings with no neighbour piece"},
-    {39, "opp_lone_men", "opponent's men with no neighbour piece"},
-    {40, "opp_lone_kings", "opponent's kings with no neighbour piece"},
-    {41, "own_man_in_corner", "1 if a player's man is on 4 or 29"},
-    {42, "own_king_in_corner", "1 if a player's king is on 4 or 29"},
-    {43, "own_both_corners", "1 if the player holds both 4 and 29"},
-    {44, "opp_man_in_corner", "1 if an opponent's man is on 4 or 29"},
-    {45, "opp_king_in_corner", "1 if an opponent's king is on 4 or 29"},
-    {46, "opp_both_corners", "1 if the opponent holds both 4 and 29"},
-    {47, "own_triangle", "1 if the player has the Triangle"},
-    {48, "own_oreo", "1 if the player has the Oreo"},
-    {49, "own_bridge", "1 if the player has the Bridge"},
-    {50, "own_dog", "1 if the player has the Dog"},
-    {51, "opp_triangle", "1 if the opponent has the Triangle"},
-    {52, "opp_oreo", "1 if the opponent has the Oreo"},
-    {53, "opp_bridge", "1 if the opponent has the Bridge"},
-    {54, "opp_dog", "1 if the opponent has the Dog"},
-    {55, "own_blockers", "player's pieces with an own piece ahead"},
-    {56, "own_block_lines", "player's diagonal runs of 2+ pieces"},
-    {57, "own_longest_block_line", "length of the player's longest run"},
-    {58, "opp_blockers", "opponent's pieces with an own piece ahead"},
-    {59, "opp_block_lines", "opponent's diagonal runs of 2+ pieces"},
-    {60, "opp_longest_block_line", "length of the opponent's longest run"},
+#define PARAM_INFO(nr, name, q, role, desc) {nr, #name, desc},
+    EVAL_PARAM_LIST(PARAM_INFO)
+#undef PARAM_INFO
 };
+
+/* The list must be in the documents' order: EP_x is the index of number nr. */
+#define PARAM_ORDER(nr, name, q, role, desc) \
+    _Static_assert(EP_##name == (nr) - 1, "EVAL_PARAM_LIST: " #name " is not number " #nr);
+EVAL_PARAM_LIST(PARAM_ORDER)
+#undef PARAM_ORDER
 
 int eval_param_index(const char *name)
 {
@@ -141,22 +90,25 @@ static void captures(const Board *b, int side, int *count, int *longest)
     *longest = best;
 }
 
-/* Each colour's 30 quantities, and the parameter index (0-based) each one
- * has as the player's (role 0) and as the opponent's (role 1). */
+/* Each colour's 30 quantities (the OWN entries of the list name them all),
+ * and the parameter index each one has as the player's (role OWN) and as the
+ * opponent's (role OPP). */
+enum { OWN, OPP };
 enum {
-    Q_MEN, Q_KINGS, Q_MEN_EDGE, Q_KINGS_EDGE, Q_MOV_MEN, Q_MOV_KINGS,
-    Q_MOVES, Q_CAN_CAPTURE, Q_CAPTURES, Q_LONGEST_CAPTURE,
-    Q_PROMO_DIST, Q_PROMO_EMPTY,
-    Q_MEN_LOW, Q_KINGS_LOW, Q_MEN_MID, Q_KINGS_MID, Q_MEN_HIGH, Q_KINGS_HIGH,
-    Q_LONE_MEN, Q_LONE_KINGS, Q_MAN_CORNER, Q_KING_CORNER, Q_BOTH_CORNERS,
-    Q_TRIANGLE, Q_OREO, Q_BRIDGE, Q_DOG, Q_BLOCKERS, Q_LINES, Q_LONGEST_LINE,
+#define QUANTITY(nr, name, q, role, desc) QUANTITY_##role(q)
+#define QUANTITY_OWN(q) Q_##q,
+#define QUANTITY_OPP(q)
+    EVAL_PARAM_LIST(QUANTITY)
+#undef QUANTITY
+#undef QUANTITY_OWN
+#undef QUANTITY_OPP
     NQ
 };
+_Static_assert(2 * NQ == EVAL_NPARAMS, "every quantity has an OWN and an OPP parameter");
 static const int8_t QIDX[2][NQ] = {
-    {0, 1, 4, 5, 8, 9, 12, 14, 15, 16, 20, 22, 24, 25, 28, 29, 32, 33, 36, 37, 40, 41, 42, 46, 47,
-     48, 49, 54, 55, 56},
-    {2, 3, 6, 7, 10, 11, 13, 17, 18, 19, 21, 23, 26, 27, 30, 31, 34, 35, 38, 39, 43, 44, 45, 50, 51,
-     52, 53, 57, 58, 59},
+#define QUANTITY_INDEX(nr, name, q, role, desc) [role][Q_##q] = EP_##name,
+    EVAL_PARAM_LIST(QUANTITY_INDEX)
+#undef QUANTITY_INDEX
 };
 
 /* Masks shared by both colours. */

@@ -1,11 +1,88 @@
-/* eval.h - the 60 evaluation parameters of shared/spec/eval-params.md and the
+/* eval.h - the 60 evaluation parameters (docs/eval-params.md) and the
  * weighted sum. One extraction serves the search, `kingme eval` and the tuner. */
 #ifndef KINGME_EVAL_H
 #define KINGME_EVAL_H
 
 #include "kingme/board.h"
 
-#define EVAL_NPARAMS 60
+/* The 60 parameters, defined here once: every table of names, numbers and
+ * indices is generated from this list.
+ *   X(nr, name, quantity, role, description)
+ * nr: the documents' number (1..60, the list is in that order); name: the
+ * name in weights files; quantity: what eval.c computes once per colour (the
+ * parameters come in own/opp pairs of one quantity); role: OWN (the player's,
+ * the side the evaluation is for) or OPP (the opponent's); description: the
+ * short text of `kingme show` and `kingme eval`. */
+#define EVAL_PARAM_LIST(X) \
+    X(1, own_men, MEN, OWN, "player's men")                                                          \
+    X(2, own_kings, KINGS, OWN, "player's kings")                                                    \
+    X(3, opp_men, MEN, OPP, "opponent's men")                                                        \
+    X(4, opp_kings, KINGS, OPP, "opponent's kings")                                                  \
+    X(5, own_men_edge, MEN_EDGE, OWN, "player's men on wall squares")                                \
+    X(6, own_kings_edge, KINGS_EDGE, OWN, "player's kings on wall squares")                          \
+    X(7, opp_men_edge, MEN_EDGE, OPP, "opponent's men on wall squares")                              \
+    X(8, opp_kings_edge, KINGS_EDGE, OPP, "opponent's kings on wall squares")                        \
+    X(9, own_movable_men, MOV_MEN, OWN, "player's men that can move or capture")                     \
+    X(10, own_movable_kings, MOV_KINGS, OWN, "player's kings that can move or capture")              \
+    X(11, opp_movable_men, MOV_MEN, OPP, "opponent's men that can move or capture")                  \
+    X(12, opp_movable_kings, MOV_KINGS, OPP, "opponent's kings that can move or capture")            \
+    X(13, own_moves, MOVES, OWN, "player's legal moves (as if to move)")                             \
+    X(14, opp_moves, MOVES, OPP, "opponent's legal moves (as if to move)")                           \
+    X(15, own_can_capture, CAN_CAPTURE, OWN, "1 if the player has a capture")                        \
+    X(16, own_captures, CAPTURES, OWN, "player's capture moves")                                     \
+    X(17, own_longest_capture, LONGEST_CAPTURE, OWN, "most pieces one player's capture takes")       \
+    X(18, opp_can_capture, CAN_CAPTURE, OPP, "1 if the opponent has a capture")                      \
+    X(19, opp_captures, CAPTURES, OPP, "opponent's capture moves")                                   \
+    X(20, opp_longest_capture, LONGEST_CAPTURE, OPP, "most pieces one opponent's capture takes")     \
+    X(21, own_promotion_distance, PROMO_DIST, OWN, "rows the player's men still have to go")         \
+    X(22, opp_promotion_distance, PROMO_DIST, OPP, "rows the opponent's men still have to go")       \
+    X(23, own_promotion_row_empty, PROMO_EMPTY, OWN, "empty squares in the player's crowning row")   \
+    X(24, opp_promotion_row_empty, PROMO_EMPTY, OPP, "empty squares in the opponent's crowning row") \
+    X(25, own_men_low, MEN_LOW, OWN, "player's men in its rows 1-2")                                 \
+    X(26, own_kings_low, KINGS_LOW, OWN, "player's kings in its rows 1-2")                           \
+    X(27, opp_men_low, MEN_LOW, OPP, "opponent's men in its rows 1-2")                               \
+    X(28, opp_kings_low, KINGS_LOW, OPP, "opponent's kings in its rows 1-2")                         \
+    X(29, own_men_middle, MEN_MID, OWN, "player's men in its rows 4-5")                              \
+    X(30, own_kings_middle, KINGS_MID, OWN, "player's kings in its rows 4-5")                        \
+    X(31, opp_men_middle, MEN_MID, OPP, "opponent's men in its rows 4-5")                            \
+    X(32, opp_kings_middle, KINGS_MID, OPP, "opponent's kings in its rows 4-5")                      \
+    X(33, own_men_high, MEN_HIGH, OWN, "player's men in its rows 6-8")                               \
+    X(34, own_kings_high, KINGS_HIGH, OWN, "player's kings in its rows 6-8")                         \
+    X(35, opp_men_high, MEN_HIGH, OPP, "opponent's men in its rows 6-8")                             \
+    X(36, opp_kings_high, KINGS_HIGH, OPP, "opponent's kings in its rows 6-8")                       \
+    X(37, own_lone_men, LONE_MEN, OWN, "player's men with no neighbour piece")                       \
+    X(38, own_lone_kings, LONE_KINGS, OWN, "player's kings with no neighbour piece")                 \
+    X(39, opp_lone_men, LONE_MEN, OPP, "opponent's men with no neighbour piece")                     \
+    X(40, opp_lone_kings, LONE_KINGS, OPP, "opponent's kings with no neighbour piece")               \
+    X(41, own_man_in_corner, MAN_CORNER, OWN, "1 if a player's man is on 4 or 29")                   \
+    X(42, own_king_in_corner, KING_CORNER, OWN, "1 if a player's king is on 4 or 29")                \
+    X(43, own_both_corners, BOTH_CORNERS, OWN, "1 if the player holds both 4 and 29")                \
+    X(44, opp_man_in_corner, MAN_CORNER, OPP, "1 if an opponent's man is on 4 or 29")                \
+    X(45, opp_king_in_corner, KING_CORNER, OPP, "1 if an opponent's king is on 4 or 29")             \
+    X(46, opp_both_corners, BOTH_CORNERS, OPP, "1 if the opponent holds both 4 and 29")              \
+    X(47, own_triangle, TRIANGLE, OWN, "1 if the player has the Triangle")                           \
+    X(48, own_oreo, OREO, OWN, "1 if the player has the Oreo")                                       \
+    X(49, own_bridge, BRIDGE, OWN, "1 if the player has the Bridge")                                 \
+    X(50, own_dog, DOG, OWN, "1 if the player has the Dog")                                          \
+    X(51, opp_triangle, TRIANGLE, OPP, "1 if the opponent has the Triangle")                         \
+    X(52, opp_oreo, OREO, OPP, "1 if the opponent has the Oreo")                                     \
+    X(53, opp_bridge, BRIDGE, OPP, "1 if the opponent has the Bridge")                               \
+    X(54, opp_dog, DOG, OPP, "1 if the opponent has the Dog")                                        \
+    X(55, own_blockers, BLOCKERS, OWN, "player's pieces with an own piece ahead")                    \
+    X(56, own_block_lines, LINES, OWN, "player's diagonal runs of 2+ pieces")                        \
+    X(57, own_longest_block_line, LONGEST_LINE, OWN, "length of the player's longest run")           \
+    X(58, opp_blockers, BLOCKERS, OPP, "opponent's pieces with an own piece ahead")                  \
+    X(59, opp_block_lines, LINES, OPP, "opponent's diagonal runs of 2+ pieces")                      \
+    X(60, opp_longest_block_line, LONGEST_LINE, OPP, "length of the opponent's longest run")        
+
+/* EP_own_men (0) .. EP_opp_longest_block_line (59): the index of each
+ * parameter in Weights.w and in feature arrays. */
+enum {
+#define EVAL_PARAM_ENUM_(nr, name, q, role, desc) EP_##name,
+    EVAL_PARAM_LIST(EVAL_PARAM_ENUM_)
+#undef EVAL_PARAM_ENUM_
+    EVAL_NPARAMS
+};
 
 /* A weight vector: w[i] is the weight of parameter number i+1. */
 typedef struct Weights {
