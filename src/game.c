@@ -48,14 +48,15 @@ void game_free(Game *g)
 int game_play(Game *g, const Move *m)
 {
     if (g->nply >= g->cap && grow(g)) return -1;
-    /* only a capture resets the 40-move count and the repetition window
-     * (a man's move is irreversible too, but the window stays simple and exact:
-     * positions before it just never match) */
+    /* the official forty-move rule: a capture or any move of an uncrowned man
+     * restarts the count; both are irreversible, so they also end the
+     * repetition window */
+    bool reset = move_resets_count(&g->cur, m);
     g->moves[g->nply] = *m;
     make_move(&g->cur, m);
     g->nply++;
     g->keys[g->nply] = board_hash(&g->cur);
-    int q = m->captured ? 0 : g->quiet[g->nply - 1] + 1;
+    int q = reset ? 0 : g->quiet[g->nply - 1] + 1;
     g->quiet[g->nply] = (uint8_t)(q > 255 ? 255 : q);
     game_update_result(g);
     return 0;
@@ -116,7 +117,7 @@ const char *game_reason_text(GameReason r)
     switch (r) {
     case REASON_NO_MOVES: return "no legal moves";
     case REASON_REPETITION: return "threefold repetition";
-    case REASON_FORTY_MOVES: return "40 moves each without a capture";
+    case REASON_FORTY_MOVES: return "40 moves each without a capture or a man move";
     case REASON_PLY_CAP: return "ply cap reached";
     case REASON_ADJUDICATED: return "adjudicated";
     default: return "";

@@ -4,22 +4,12 @@
 #include "kingme/search.h"
 #include "kingme/bits.h"
 #include "kingme/game.h"
+#include "kingme/timeman.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-enum { TT_NONE = 0, TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3 };
-
-struct TTEntry {
-    uint64_t key;
-    int32_t score;
-    int8_t depth;
-    uint8_t flag;
-    uint8_t move;  /* index in the generated move list (generation is deterministic) */
-    uint8_t to;    /* that move's destination + 1, a cheap extra check */
-};
 
 void search_limits_default(SearchLimits *l)
 {
@@ -61,20 +51,12 @@ int searcher_init(Searcher *s, const Weights *w, size_t hash_mb, uint64_t seed, 
     board_hash_init();
     searcher_set_weights(s, w);
     searcher_seed(s, seed);
-    if (hash_mb) {
-        size_t n = 1;
-        while (n * 2 * sizeof(TTEntry) <= hash_mb * 1024 * 1024) n *= 2;
-        s->tt = calloc(n, sizeof(TTEntry));
-        if (!s->tt) {
-            snprintf(err, KM_ERR_MAX, "cannot allocate a %zu MB transposition table", hash_mb);
-            return -1;
-        }
-        s->tt_mask = n - 1;
-    }
+    if (tt_init(&s->own_tt, hash_mb, err)) return -1;
+    s->tt = &s->own_tt;
     s->path_cap = 1024;
     s->path = malloc((size_t)s->path_cap * sizeof *s->path);
     if (!s->path) {
-        free(s->tt);
+        tt_free(&s->own_tt);
         snprintf(err, KM_ERR_MAX, "out of memory");
         return -1;
     }
@@ -84,11 +66,13 @@ int searcher_init(Searcher *s, const Weights *w, size_t hash_mb, uint64_t seed, 
 
 void searcher_free(Searcher *s)
 {
-    free(s->tt);
+    tt_free(&s->own_tt);
     free(s->path);
     s->tt = NULL;
     s->path = NULL;
 }
+
+void searcher_set_table(Searcher *s, TT *t) { s->tt = t ? t : &s->own_tt; }
 
 void searcher_set_weights(Searcher *s, const Weights *w)
 {
@@ -100,7 +84,7 @@ void searcher_seed(Searcher *s, uint64_t seed) { s->rng = mix64(seed ^ 0x5EED5EE
 
 void searcher_clear(Searcher *s)
 {
-    if (s->tt) memset(s->tt, 0, (s->tt_mask + 1) * sizeof(TTEntry));
+    tt_clear(s->tt);
     memset(s->killers, 0, sizeof s->killers);
     memset(s->history, 0, sizeof s->history);
 }
@@ -206,19 +190,17 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
     if (ml.count == 1 && s->limits.extensions && depth > 0) depth++; /* a forced move is free */
 
     /* the table (not for quiescence nodes) */
-    TTEntry *e = NULL;
+    bool use_tt = tt_present(s->tt) && s->limits.use_tt && depth > 0;
     int tt_move = -1;
     uint64_t tkey = key ^ s->salt;
-    if (s->tt && s->limits.use_tt && depth > 0) {
-        /* a bucket of two: [0] keeps the deepest result, [1] the latest */
-        TTEntry *bucket = &s->tt[(tkey & s->tt_mask) & ~(size_t)1];
-        e = bucket[0].key == tkey ? &bucket[0] : &bucket[1];
-        if (e->key == tkey && e->flag != TT_NONE) {
+    if (use_tt) {
+        TTEntry *e = tt_probe(s->tt, tkey);
+        if (e) {
             if (e->move < ml.count && ml.moves[e->move].to + 1 == e->to) tt_move = e->move;
             if (e->depth >= depth) {
                 int32_t v = score_from_tt(e->score, ply);
-                if (e->flag == TT_EXACT || (e->flag == TT_LOWER && v >= beta) ||
-                    (e->flag == TT_UPPER && v <= alpha)) {
+                int f = tt_flag(e);
+                if (f == TT_EXACT || (f == TT_LOWER && v >= beta) || (f == TT_UPPER && v <= alpha)) {
                     if (tt_move >= 0) {
                         s->pv[ply][0] = ml.moves[tt_move];
                         s->pv_len[ply] = 1;
@@ -242,7 +224,7 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
         Board c = *b;
         make_move(&c, m);
         uint64_t ck = move_key_after(b, m, key);
-        int cq = m->captured ? 0 : quiet + 1;
+        int cq = move_resets_count(b, m) ? 0 : quiet + 1;
         int32_t v;
         if (n == 0) {
             v = -negamax(s, &c, ck, depth - 1, ply + 1, -beta, -alpha, cq);
@@ -276,16 +258,10 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
             }
         }
     }
-    if (e) {
-        TTEntry *bucket = &s->tt[(tkey & s->tt_mask) & ~(size_t)1];
-        e = bucket[0].key == tkey || depth >= bucket[0].depth ? &bucket[0] : &bucket[1];
-        e->key = tkey;
-        e->score = score_to_tt(best, ply);
-        e->depth = (int8_t)(depth > 127 ? 127 : depth);
-        e->flag = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
-        e->move = (uint8_t)best_i;
-        e->to = (uint8_t)(ml.moves[best_i].to + 1);
-    }
+    if (use_tt)
+        tt_store(s->tt, tkey, score_to_tt(best, ply), depth,
+                 best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER, best_i,
+                 ml.moves[best_i].to + 1);
     return best;
 }
 
@@ -307,7 +283,14 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
     atomic_store(&s->stop, 0); /* a stop asked for an earlier search is spent */
     s->can_stop = false;
     s->start = now_seconds();
-    s->deadline = limits->seconds > 0 ? s->start + limits->seconds : 0;
+    /* the time manager: a game clock, or a fixed time for the move */
+    TimeBudget tb = {0, 0};
+    bool clock = limits->time_left > 0, timed = clock || limits->seconds > 0;
+    if (clock) tm_budget(limits->time_left, limits->increment, limits->movestogo, &tb);
+    else if (timed) tm_budget_fixed(limits->seconds, &tb);
+    if (limits->infinite) timed = clock = false;
+    s->deadline = timed ? s->start + tb.hard : 0;
+    if (s->tt) tt_new_search(s->tt);
 
     /* the game's positions since the last capture, then the search path */
     if (nhistory > quiet) {
@@ -333,7 +316,9 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
         out->seconds = now_seconds() - s->start;
         return 0;
     }
-    int maxdepth = limits->depth > 0 && limits->depth < SEARCH_MAX_PLY - 1 ? limits->depth : SEARCH_MAX_PLY - 2;
+    int maxdepth = limits->depth > 0 && limits->depth < SEARCH_MAX_PLY - 1 && !limits->infinite
+                       ? limits->depth : SEARCH_MAX_PLY - 2;
+    int changes[3] = {0, 0, 0}; /* did the best move change in the last three iterations */
     int order[MAX_MOVES];
     for (int i = 0; i < ml.count; i++) order[i] = i;
     Move tie_pv[MAX_TIE_PV][SEARCH_MAX_PLY];
@@ -352,7 +337,7 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
             Board c = *b;
             make_move(&c, m);
             uint64_t ck = move_key_after(b, m, key);
-            int cq = m->captured ? 0 : quiet + 1;
+            int cq = move_resets_count(b, m) ? 0 : quiet + 1;
             int d = depth - 1;
             if (ml.count == 1 && limits->extensions) d++; /* as in the tree */
             int32_t v;
@@ -386,19 +371,24 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
                 nties++;
             }
         }
-        if (s->stopped) break;
-        /* the iteration is complete: it is the result */
+        if (s->stopped && nties == 0) break;
+        /* a complete iteration is the result; so is a stopped one once the
+         * first move (the last best) has its new score: the moves searched
+         * so far were compared at the new depth */
+        bool complete = !s->stopped;
         int pick = 0;
         if (random_ties && nties > 1) pick = (int)(rng_next(&s->rng) % (uint64_t)nties);
+        bool changed = out->depth > 0 && !same_move(&out->best, &ml.moves[tie_idx[pick]]);
         out->best = ml.moves[tie_idx[pick]];
         out->score = best;
-        out->depth = depth;
+        if (complete) out->depth = depth;
         out->ties = nties;
         out->pv_len = tie_len[pick];
         memcpy(out->pv, tie_pv[pick], (size_t)tie_len[pick] * sizeof(Move));
         out->nodes = s->nodes;
         out->seldepth = s->seldepth;
         out->seconds = now_seconds() - s->start;
+        if (!complete) break;
         if (report) report(out, user);
         s->can_stop = true;
         /* next iteration: best first, then by this iteration's scores */
@@ -410,14 +400,24 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
             }
             order[y] = t;
         }
-        if (ml.count == 1 && limits->seconds > 0) break; /* on the clock: nothing to choose */
+        if (limits->infinite) continue; /* until stopped */
+        if (ml.count == 1 && timed) break; /* on the clock: nothing to choose */
         if ((best >= SCORE_WIN_MIN || best <= -SCORE_WIN_MIN) && depth >= SCORE_WIN - (best < 0 ? -best : best) + 2)
             break; /* proven: deeper cannot change it */
-        if (limits->seconds > 0 && out->seconds > limits->seconds * 0.5) break;
+        changes[depth % 3] = changed;
+        /* on a game clock, no new iteration after the soft limit, which is
+         * shorter while the best move is stable; a fixed time is used up */
+        if (clock && out->seconds > tm_soft_scaled(&tb, changes[0] + changes[1] + changes[2])) break;
         if (limits->nodes && s->nodes >= limits->nodes) break;
         if (atomic_load(&s->stop)) break;
     }
     out->nodes = s->nodes;
     out->seconds = now_seconds() - s->start;
     return 0;
+}
+
+int search_game(Searcher *s, const Game *g, const SearchLimits *limits, SearchResult *out,
+                SearchReport report, void *user)
+{
+    return search_run(s, &g->cur, g->keys, g->nply, game_quiet_plies(g), limits, out, report, user);
 }

@@ -142,18 +142,20 @@ TEST(game_forty_move_rule)
     game_free(&g);
 }
 
-TEST(game_forty_move_rule_restarts_after_a_capture)
+TEST(game_forty_move_rule_restarts_after_a_man_move_and_a_capture)
 {
     /* as above, plus Black's man on 13 (a5) and White's on 22 (c3), out of
-     * reach. After 39 plies White plays 22-17, Black must take 13x22 (over
-     * b4, landing on c3), and the count starts again from there */
+     * reach. After 39 plies White plays 22-17: a man's move restarts the
+     * count (the official rule); Black must take 13x22 (over b4, landing on
+     * c3), and the count starts again from there */
     Game g;
     if (!start(&g, "B:WK4,K32,22:BK1,13")) return;
     int bi = 0, wi = 0;
     CHECK(walk(&g, &bi, &wi, 39));
+    CHECK_INT(game_quiet_plies(&g), 39);
     CHECK_INT(g.result, GAME_ONGOING);
     CHECK(play(&g, "22-17"));
-    CHECK_INT(game_quiet_plies(&g), 40); /* a man's move is not a capture */
+    CHECK_INT(game_quiet_plies(&g), 0); /* a man moved */
     MoveList ml;
     CHECK_INT(gen_moves(&g.cur, &ml), 1); /* the capture is forced */
     CHECK(play(&g, "13x22"));
@@ -164,6 +166,31 @@ TEST(game_forty_move_rule_restarts_after_a_capture)
     CHECK_INT(game_quiet_plies(&g), 79);
     CHECK_INT(g.result, GAME_ONGOING);
     CHECK(walk(&g, &bi, &wi, 1));
+    CHECK_INT(g.result, GAME_DRAW);
+    CHECK_INT(g.reason, REASON_FORTY_MOVES);
+    game_free(&g);
+}
+
+TEST(game_forty_move_rule_man_move_late)
+{
+    /* 78 plies of kings only, then a man's move (13-17) at ply 79: without it
+     * the next ply would draw; with it, 79 more king plies play on and the
+     * 80th after the man's move draws. The man's move also ends the
+     * repetition window: positions before it are never counted again. */
+    Game g;
+    if (!start(&g, "B:WK4,K32:BK1,13")) return;
+    int bi = 0, wi = 0;
+    CHECK(walk(&g, &bi, &wi, 78));
+    CHECK_INT(game_quiet_plies(&g), 78);
+    CHECK_INT(game_repetitions(&g), 1);
+    CHECK_INT(g.cur.stm, KM_BLACK);
+    CHECK(play(&g, "13-17"));
+    CHECK_INT(game_quiet_plies(&g), 0);
+    CHECK_INT(game_repetitions(&g), 0);
+    CHECK(walk(&g, &bi, &wi, 79));
+    CHECK_INT(g.result, GAME_ONGOING);
+    CHECK(walk(&g, &bi, &wi, 1));
+    CHECK_INT(g.nply, 79 + 80);
     CHECK_INT(g.result, GAME_DRAW);
     CHECK_INT(g.reason, REASON_FORTY_MOVES);
     game_free(&g);
@@ -181,7 +208,10 @@ TEST(game_undo_restores_each_position)
         play(&g, moves[i]);
     }
     CHECK_INT(g.nply, 8);
-    CHECK_INT(game_quiet_plies(&g), 4); /* four plies since 25x18 */
+    CHECK_INT(game_quiet_plies(&g), 0); /* 25-22 is a man's move: the count restarts */
+    CHECK(game_undo(&g));
+    CHECK_INT(game_quiet_plies(&g), 0); /* so is 4-8 */
+    CHECK(play(&g, "25-22"));
     for (int i = 7; i >= 0; i--) {
         CHECK(game_undo(&g));
         CHECK_INT(g.nply, i);

@@ -43,7 +43,7 @@ static int32_t ref_minimax(Ref *r, const Board *b, int depth, int ply, int quiet
     for (int i = 0; i < ml.count; i++) {
         Board c = *b;
         make_move(&c, &ml.moves[i]);
-        int32_t v = -ref_minimax(r, &c, depth - 1, ply + 1, ml.moves[i].captured ? 0 : quiet + 1);
+        int32_t v = -ref_minimax(r, &c, depth - 1, ply + 1, move_resets_count(b, &ml.moves[i]) ? 0 : quiet + 1);
         if (v > best) best = v;
     }
     return best;

@@ -5,7 +5,9 @@
 
 #include "kingme/movegen.h"
 
-#define GAME_QUIET_LIMIT 80 /* 40 moves each without a capture: a draw */
+/* The forty-move rule (WCDF/ACF): 40 moves each (80 plies) in which no man
+ * moved and nothing was captured is a draw. */
+#define GAME_QUIET_LIMIT 80
 
 typedef enum GameResult {
     GAME_ONGOING = 0,
@@ -18,7 +20,7 @@ typedef enum GameReason {
     REASON_NONE = 0,
     REASON_NO_MOVES,   /* the side to move has no legal move (or no pieces) */
     REASON_REPETITION, /* the same position, same side to move, a third time */
-    REASON_FORTY_MOVES,/* 80 plies without a capture */
+    REASON_FORTY_MOVES,/* 80 plies without a capture or a man move */
     REASON_PLY_CAP,    /* an engine game reached its configured ply cap */
     REASON_ADJUDICATED,/* set by the caller (resignation, agreement, PDN result) */
 } GameReason;
@@ -28,7 +30,7 @@ typedef struct Game {
     Board cur;        /* the position now */
     Move *moves;      /* moves played, nply of them */
     uint64_t *keys;   /* keys[i] = hash of the position before ply i; keys[nply] = now */
-    uint8_t *quiet;   /* quiet[i] = plies without a capture before position i */
+    uint8_t *quiet;   /* quiet[i] = plies without a capture or man move before position i */
     int nply, cap;
     GameResult result;
     GameReason reason;
@@ -47,11 +49,12 @@ int game_play(Game *g, const Move *m);
 /* Take back the last ply (returns false at the start). */
 bool game_undo(Game *g);
 
-/* Plies since the last capture (or the start), for the 40-move rule. */
+/* Plies since the last capture or man move (or the start): the forty-move
+ * rule's count, and how far back a position can repeat. */
 int game_quiet_plies(const Game *g);
 
 /* How many times the current position occurred before (same side to move),
- * looking back only as far as the last capture or crowning. */
+ * looking back only as far as the last capture or man move. */
 int game_repetitions(const Game *g);
 
 /* Recompute g->result / g->reason for the current position. */

@@ -95,6 +95,13 @@ static inline bool move_promotes(const Board *b, const Move *m)
            (tm & (b->stm == KM_BLACK ? BLACK_PROMO_ROW : WHITE_PROMO_ROW));
 }
 
+/* Whether m restarts the forty-move count: a capture, or a move of an
+ * uncrowned man (both irreversible, so no earlier position can recur). */
+static inline bool move_resets_count(const Board *b, const Move *m)
+{
+    return m->captured != 0 || !(b->kings & (1u << m->from));
+}
+
 static inline bool move_equal(const Move *a, const Move *b)
 {
     if (a->from != b->from || a->to != b->to || a->njumps != b->njumps || a->captured != b->captured)

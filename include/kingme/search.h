@@ -10,6 +10,7 @@
 
 #include "kingme/eval.h"
 #include "kingme/movegen.h"
+#include "kingme/tt.h"
 
 #include <stdatomic.h>
 
@@ -22,8 +23,14 @@ enum { TIEBREAK_RANDOM = 0, TIEBREAK_FIRST = 1 };
 
 typedef struct SearchLimits {
     int depth;          /* plies; 0 = no limit (up to SEARCH_MAX_PLY - 1) */
-    double seconds;     /* per move; 0 = no limit */
+    double seconds;     /* a fixed time for this move (all of it is used); 0 = none */
     uint64_t nodes;     /* 0 = no limit */
+    /* A game clock: the side to move's time left and increment in seconds,
+     * used when time_left > 0 (the time manager, timeman.h, then decides);
+     * movestogo: moves until the next control, 0 = sudden death. */
+    double time_left, increment;
+    int movestogo;
+    bool infinite;      /* search until stopped (s->stop), whatever else is set */
     int tiebreak;       /* TIEBREAK_RANDOM (the documents' way) or TIEBREAK_FIRST */
     /* Switches, all on by default (search_limits_default); turning the first
      * three off gives the documents' plain fixed-depth alpha-beta. */
@@ -48,21 +55,19 @@ typedef struct SearchResult {
 /* Called after each completed iteration (may be NULL). */
 typedef void (*SearchReport)(const SearchResult *r, void *user);
 
-typedef struct TTEntry TTEntry;
-
 typedef struct Searcher {
     /* configuration */
     Weights weights;
     uint64_t weights_key;   /* mixed into table keys: never mixes weight vectors */
-    TTEntry *tt;
-    size_t tt_mask;
+    TT *tt;                 /* the table in use: own_tt, or one given by searcher_set_table */
+    TT own_tt;
     /* per-search state */
     SearchLimits limits;
     int root_side;
     uint64_t salt;          /* root side and weights, xor-ed into table keys */
     uint64_t nodes;
     int seldepth;
-    double start, deadline;
+    double start, deadline; /* deadline: the hard limit (0: none) */
     bool stopped;
     atomic_int stop;        /* set from another thread (or a signal) to stop now */
     uint64_t rng;
@@ -81,14 +86,25 @@ typedef struct Searcher {
  * out of memory. */
 int searcher_init(Searcher *s, const Weights *w, size_t hash_mb, uint64_t seed, char *err);
 void searcher_free(Searcher *s);
+/* Use table t (not owned; NULL: back to the searcher's own). */
+void searcher_set_table(Searcher *s, TT *t);
 void searcher_set_weights(Searcher *s, const Weights *w);
 void searcher_seed(Searcher *s, uint64_t seed);
 /* Forget everything learnt (table, killers, history): a new game. */
 void searcher_clear(Searcher *s);
 
-/* Search b. history: keys (board_hash) of the game's earlier positions, oldest
- * first, not including b; quiet: plies since the last capture at b (40-move
- * rule). Returns 0, or -1 when out of memory. */
+struct Game;
+
+/* The one entry point for games (play, match, tune, engine): search the
+ * current position of g, whose earlier positions are the history that
+ * repetition and the forty-move rule see. Returns 0, or -1 when out of
+ * memory. */
+int search_game(Searcher *s, const struct Game *g, const SearchLimits *limits, SearchResult *out,
+                SearchReport report, void *user);
+
+/* The same for a bare position: history holds the keys (board_hash) of the
+ * game's earlier positions, oldest first, not including b; quiet: plies since
+ * the last capture or man move at b (the forty-move rule's count). */
 int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistory, int quiet,
                const SearchLimits *limits, SearchResult *out, SearchReport report, void *user);
 

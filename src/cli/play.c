@@ -702,7 +702,7 @@ static void announce_result(const Play *P)
     else if (g->reason == REASON_REPETITION)
         snprintf(why, sizeof why, "the same position a third time");
     else if (g->reason == REASON_FORTY_MOVES)
-        snprintf(why, sizeof why, "40 moves each without a capture");
+        snprintf(why, sizeof why, "40 moves each with no man moved and nothing captured");
     else if (g->reason == REASON_PLY_CAP)
         snprintf(why, sizeof why, "the cap of %d plies reached", P->max_plies);
     else

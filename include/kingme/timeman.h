@@ -1,0 +1,39 @@
+/* timeman.h - the time manager: how long to think about one move on a game
+ * clock, and when to stop early.
+ *
+ * Two limits per move: the soft one (no new iteration starts after it; it is
+ * stretched when the best move keeps changing and shrunk when it is stable)
+ * and the hard one (the search stops wherever it is). Both keep a margin for
+ * what the clock sees but the search does not (process start-up of the reply,
+ * pipes, the referee's own reading): the hard limit never exceeds the time
+ * left minus that margin. */
+#ifndef KINGME_TIMEMAN_H
+#define KINGME_TIMEMAN_H
+
+#include <stdbool.h>
+
+/* Seconds kept back on every move for communication and the like (measured:
+ * see the README's engine section). */
+#define TM_MARGIN 0.010
+/* Moves expected still to play when the clock does not say (sudden death). */
+#define TM_MOVES_HORIZON 28
+
+typedef struct TimeBudget {
+    double soft;  /* seconds: start no iteration after this (before stability scaling) */
+    double hard;  /* seconds: stop the search here */
+} TimeBudget;
+
+/* The budget for one move: time_left and increment in seconds (time_left > 0),
+ * movestogo the moves to play until the next time control (0: sudden death
+ * with increment). */
+void tm_budget(double time_left, double increment, int movestogo, TimeBudget *out);
+
+/* The budget for a fixed time per move (go movetime, --time S): use it all,
+ * less the margin. */
+void tm_budget_fixed(double seconds, TimeBudget *out);
+
+/* The soft limit scaled by how stable the best move has been: changes is the
+ * number of iterations, among the last few, in which the best move changed. */
+double tm_soft_scaled(const TimeBudget *b, int changes);
+
+#endif

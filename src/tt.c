@@ -1,0 +1,39 @@
+/* tt.c - the transposition table (tt.h). */
+#include "kingme/tt.h"
+#include "kingme/textio.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+size_t tt_entries_for_mb(size_t mb)
+{
+    if (!mb) return 0;
+    size_t n = 2;
+    while (n * 2 * sizeof(TTEntry) <= mb * 1024 * 1024) n *= 2;
+    return n;
+}
+
+int tt_init(TT *t, size_t mb, char *err)
+{
+    memset(t, 0, sizeof *t);
+    size_t n = tt_entries_for_mb(mb);
+    if (!n) return 0;
+    t->e = calloc(n, sizeof(TTEntry));
+    if (!t->e) return km_fail(err, "cannot allocate a %zu MB transposition table", mb);
+    t->mask = n - 1;
+    return 0;
+}
+
+void tt_free(TT *t)
+{
+    free(t->e);
+    memset(t, 0, sizeof *t);
+}
+
+void tt_clear(TT *t)
+{
+    if (t->e) memset(t->e, 0, (t->mask + 1) * sizeof(TTEntry));
+    t->gen = 0;
+}
+
+void tt_new_search(TT *t) { t->gen = (uint8_t)((t->gen + 1) & 63); }
