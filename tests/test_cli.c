@@ -49,12 +49,25 @@ TEST(cli_perft)
     CHECK_MSG(strstr(out, "perft 2: 49 leaves") != NULL && strstr(out, "11-15") != NULL, "%s", out);
     /* usage errors */
     CHECK_INT(kingme("perft"), 2);
-    CHECK(strstr(out, "usage") != NULL);
+    CHECK_STR(out, "kingme perft: give DEPTH\nsee: kingme help perft\n");
     CHECK_INT(kingme("perft 0"), 2);
     CHECK_INT(kingme("perft five"), 2);
     CHECK_INT(kingme("perft 3 --fen"), 2);
     CHECK_INT(kingme("perft 3 --bogus"), 2);
-    CHECK(strstr(out, "--bogus") != NULL && strstr(out, "usage") != NULL);
+    CHECK_STR(out, "kingme perft: unknown option '--bogus'\nsee: kingme help perft\n");
+    /* --opt=value as well as --opt value; the old spelling --nohash */
+    CHECK_INT(kingme("perft 3 --fen='B:W32:B1'"), 0);
+    CHECK_MSG(strstr(out, "perft 3: 6 leaves") != NULL, "%s", out);
+    CHECK_INT(kingme("perft 4 --nohash"), 0);
+    CHECK_MSG(strstr(out, "perft 4: 1469 leaves") != NULL && strstr(out, "(no table)"), "%s", out);
+    CHECK_INT(kingme("perft 4 --no-hash --hash=8"), 0);
+    CHECK_MSG(strstr(out, "perft 4: 1469 leaves") != NULL, "%s", out);
+    CHECK_INT(kingme("perft 3 --divide=yes"), 2);
+    CHECK_STR(out, "kingme perft: --divide takes no value\nsee: kingme help perft\n");
+    CHECK_INT(kingme("perft 3 --hash=0"), 2);
+    CHECK_STR(out, "kingme perft: --hash '0' is not a whole number from 1 to 65536\nsee: kingme help perft\n");
+    CHECK_INT(kingme("perft 3 4"), 2);
+    CHECK_STR(out, "kingme perft: unexpected argument '4'\nsee: kingme help perft\n");
     /* a bad FEN is a failure (1) with one "kingme: " line */
     CHECK_INT(kingme("perft 3 --fen 'B:W33:B1'"), 1);
     CHECK_MSG(strncmp(out, "kingme: ", 8) == 0 && count_lines(out) == 1, "%s", out);
@@ -81,8 +94,35 @@ TEST(cli_moves)
     CHECK_MSG(strncmp(out, "kingme: ", 8) == 0 && count_lines(out) == 1, "%s", out);
     /* usage errors */
     CHECK_INT(kingme("moves --bogus"), 2);
-    CHECK(strstr(out, "usage") != NULL);
+    CHECK_STR(out, "kingme moves: unknown option '--bogus'\nsee: kingme help moves\n");
     CHECK_INT(kingme("moves --fen"), 2);
+    CHECK_STR(out, "kingme moves: --fen needs a value (FEN)\nsee: kingme help moves\n");
+    CHECK_INT(kingme("moves 11-15"), 2);
+    CHECK_STR(out, "kingme moves: takes no arguments, not '11-15'\nsee: kingme help moves\n");
+}
+
+/* Every command's help: its option table passes the checks (a default for
+ * every option with a value, in range; no name twice), else status 70. */
+TEST(cli_help_of_every_command)
+{
+    CHECK_INT(kingme("help"), 0);
+    static char list[sizeof out];
+    memcpy(list, out, sizeof out);
+    int n = 0;
+    for (char *line = strstr(list, "commands:\n"); line && (line = strstr(line, "\n  ")); n++) {
+        line += 3;
+        char name[32];
+        CHECK(sscanf(line, "%31s", name) == 1);
+        char args[64];
+        snprintf(args, sizeof args, "help %s", name);
+        CHECK_MSG(kingme(args) == 0, "%s: %s", args, out);
+        char want[64];
+        snprintf(want, sizeof want, "usage: kingme %s", name);
+        CHECK_MSG(strstr(out, want) != NULL, "%s", out);
+        snprintf(args, sizeof args, "%s --help", name);
+        CHECK_MSG(kingme(args) == 0 && strstr(out, want) != NULL, "%s: %s", args, out);
+    }
+    CHECK_MSG(n >= 13, "%d commands listed", n);
 }
 
 TEST(cli_help_version_and_unknown_commands)
@@ -90,7 +130,11 @@ TEST(cli_help_version_and_unknown_commands)
     CHECK_INT(kingme("--version"), 0);
     CHECK_STR(out, "kingme " KINGME_VERSION "\n");
     CHECK_INT(kingme("help perft"), 0);
-    CHECK_MSG(strstr(out, "kingme perft DEPTH") != NULL && strstr(out, "--fen") != NULL, "%s", out);
+    CHECK_MSG(strstr(out, "usage: kingme perft DEPTH [OPTIONS]") != NULL && strstr(out, "--fen") != NULL, "%s", out);
+    /* every option with its default; the old spellings listed */
+    CHECK_MSG(strstr(out, "--hash MB") && strstr(out, "[default: 64]") && strstr(out, "--nohash (= --no-hash)"), "%s", out);
+    CHECK_INT(kingme("help help"), 0);
+    CHECK_MSG(strstr(out, "usage: kingme help [COMMAND]") != NULL, "%s", out);
     CHECK_INT(kingme("help moves"), 0);
     CHECK(strstr(out, "kingme moves") != NULL);
     CHECK_INT(kingme("perft --help"), 0);
@@ -101,6 +145,7 @@ TEST(cli_help_version_and_unknown_commands)
     CHECK_INT(kingme("frobnicate"), 2);
     CHECK_MSG(strstr(out, "frobnicate") != NULL && strstr(out, "usage") != NULL, "%s", out);
     CHECK_INT(kingme("help frobnicate"), 2);
+    CHECK(strstr(out, "no command 'frobnicate'") != NULL);
     CHECK(strstr(out, "usage") != NULL);
     CHECK_INT(kingme(""), 2);
     CHECK(strstr(out, "usage") != NULL);

@@ -325,7 +325,8 @@ TEST(match_command)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         snprintf(cmd, sizeof cmd, "%s match %s", test_kingme(), bad[i]);
         CHECK_MSG(test_run(cmd, out, sizeof out) == 2, "'%s' should exit 2: %s", bad[i], out);
-        CHECK_MSG(strstr(out, "usage:") != NULL, "'%s': no usage", bad[i]);
+        CHECK_MSG(strstr(out, "\nsee: kingme help match\n") != NULL && strchr(out, '\n')[1] == 's',
+                  "'%s': not one line and see: %s", bad[i], out);
     }
     snprintf(cmd, sizeof cmd, "%s match weights/default.w tests/data/no-such.w --games 2", test_kingme());
     CHECK_INT(test_run(cmd, out, sizeof out), 1);

@@ -271,6 +271,36 @@ TEST(play_save_and_continue)
     remove(pdn2);
 }
 
+/* --pdn FILE --game N continues game N of a file; without --game the last. */
+TEST(play_pdn_game_n)
+{
+    char src[256], pdn[256];
+    tmp_name(src, sizeof src, "two.pdn");
+    tmp_name(pdn, sizeof pdn, "two-out.pdn");
+    FILE *f = fopen(src, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    fputs("[Event \"one\"]\n\n1. 11-15 *\n\n[Event \"two\"]\n\n1. 9-13 22-18 *\n", f);
+    fclose(f);
+    char args[600];
+    snprintf(args, sizeof args, "--white human --pdn %s --game 1", src);
+    CHECK_INT(play("fen\nquit\n", args, pdn), 0);
+    char fen[256];
+    CHECK(nth_fen(0, fen, sizeof fen));
+    CHECK_STR(fen, "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15");
+    snprintf(args, sizeof args, "--depth 1 --seed 1 --pdn %s", src); /* the last: Black to move after 22-18 */
+    CHECK_INT(play("fen\nquit\n", args, pdn), 0);
+    CHECK(nth_fen(0, fen, sizeof fen));
+    CHECK_STR(fen, "B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,13");
+    snprintf(args, sizeof args, "--depth 1 --pdn %s --game 3", src);
+    CHECK_INT(play(NULL, args, pdn), 1);
+    CHECK_MSG(strstr(out, "there is no game 3 (the file has 2 games)") != NULL, "%s", out);
+    CHECK_INT(play(NULL, "--depth 1 --game 2", pdn), 2);
+    CHECK_STR(out, "kingme play: --game N picks a game of the --pdn file\nsee: kingme help play\n");
+    remove(src);
+    remove(pdn);
+}
+
 TEST(play_resign)
 {
     char pdn[256];
@@ -427,7 +457,7 @@ TEST(play_bad_options)
     char pdn[256];
     tmp_name(pdn, sizeof pdn, "n.pdn");
     CHECK_INT(play(NULL, "--black robot", pdn), 2);
-    CHECK(strstr(out, "'robot' is not 'human' or 'engine'") != NULL);
+    CHECK_STR(out, "kingme play: --black 'robot' is not human or engine\nsee: kingme help play\n");
     CHECK_INT(play(NULL, "--depth 0", pdn), 2);
     CHECK_INT(play(NULL, "--depth 2 --time 1", pdn), 2);
     CHECK_INT(play(NULL, "--random-weights --weights weights/default.w", pdn), 2);

@@ -440,7 +440,7 @@ TEST(tune_command_session_resume_threads)
 
     /* refused: population not a multiple of 4, bad flags, an existing name */
     CHECK_INT(kingme(out, sizeof out, "tune --population 6 --depth 2 --generations 1 --dir %s", tdir), 2);
-    CHECK_MSG(strstr(out, "population 6 is not a multiple of 4") && strstr(out, "usage:"), "%s", out);
+    CHECK_MSG(strstr(out, "population 6 is not a multiple of 4") && strstr(out, "\nsee: kingme help tune\n"), "%s", out);
     const char *bad[] = {"--population 8", "--generations 2 --seconds 5", "--generations 0",
                          "--generations 1 --bogus", "--generations 1 --mutation 2", "--generations 1 -j 0",
                          "--generations 1 --duels 8 --population 8", "--resume a --depth 3",

@@ -92,53 +92,34 @@ static int bench_eval(long long rounds, const char *wpath)
     return 0;
 }
 
-#define BENCH_DEFAULT_DEPTH 11
-#define BENCH_DEFAULT_DEPTH_S "11"
-
-static int run(int argc, char **argv)
+static int run(const Opts *o)
 {
-    bool eval = false;
-    long long rounds = 50000, depth = BENCH_DEFAULT_DEPTH;
-    bool verbose = false;
-    const char *wpath = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--eval") == 0) {
-            eval = true;
-        } else if (strcmp(argv[i], "--weights") == 0) {
-            if (!(wpath = cli_value("bench", argc, argv, &i))) return 2;
-        } else if (strcmp(argv[i], "--depth") == 0) {
-            const char *v = cli_value("bench", argc, argv, &i);
-            if (!v) return 2;
-            if (!cli_int(v, 1, 60, &depth))
-                return cli_usage_error("bench", "--depth '%s' is not a number from 1 to 60", v);
-        } else if (strcmp(argv[i], "--verbose") == 0 || strcmp(argv[i], "-v") == 0) {
-            verbose = true;
-        } else if (strcmp(argv[i], "--rounds") == 0) {
-            const char *v = cli_value("bench", argc, argv, &i);
-            if (!v) return 2;
-            if (!cli_int(v, 1, 1000000000, &rounds))
-                return cli_usage_error("bench", "--rounds '%s' is not a number from 1 to 1e9", v);
-        } else {
-            return cli_usage_error("bench", "unknown argument '%s'", argv[i]);
-        }
-    }
-    if (!eval) return bench_search((int)depth, wpath, verbose);
-    return bench_eval(rounds, wpath);
+    const char *wpath = opt_str(o, "--weights");
+    if (!opt_flag(o, "--eval")) return bench_search((int)opt_int(o, "--depth"), wpath, opt_flag(o, "--verbose"));
+    return bench_eval(opt_int(o, "--rounds"), wpath);
 }
+
+static const Opt options[] = {
+    {"--depth", NULL, NULL, OPT_INT, "D", 1, 60, "11", "search depth of the search benchmark"},
+    {"--verbose", "-v", NULL, OPT_FLAG, NULL, 0, 0, NULL, "one line per position (nodes, best move, score)"},
+    {"--eval", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+     "the evaluation benchmark instead: a fixed set of positions (the opening, positions from "
+     "Tinsley's games, king endgames) evaluated for both sides, N rounds; prints the CPU time per "
+     "evaluation"},
+    {"--rounds", NULL, NULL, OPT_INT, "N", 1, 1e9, "50000", "rounds of --eval"},
+    {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default",
+     WEIGHTS_HELP "; zero weights let the evaluation skip the costly parameters"},
+    OPTS_END,
+};
 
 const CliCommand cmd_bench = {
     "bench", run, "benchmarks: the search (node count, speed) and the evaluation",
-    "kingme bench [--depth D] [--verbose] [--weights FILE]\n"
-    "kingme bench --eval [--rounds N] [--weights FILE]\n"
-    "  (no --eval)  search 33 fixed positions (the opening, 8 ACF ballots, 24\n"
-    "               positions from Tinsley's games) to depth D (default "BENCH_DEFAULT_DEPTH_S"),\n"
-    "               deterministically; the node count is the same on every\n"
-    "               machine. Ends with 'bench: NODES nodes, T s, NPS nps'.\n"
-    "  --verbose    one line per position (nodes, best move, score)\n"
-    "  --eval       evaluate a fixed set of positions (the opening, positions from\n"
-    "               Tinsley's games, king endgames) for both sides, N rounds\n"
-    "               (default 50000), and print the CPU time per evaluation\n"
-    "  --weights FILE  the weights to evaluate with (default: built-in); zero\n"
-    "               weights let the evaluation skip the costly parameters\n"
-    "example: kingme bench --eval  ->  ... eval: 90.0 ns per evaluation",
+    &(const OptSpec){
+        NULL, 0, 0,
+        "Without --eval: searches 33 fixed positions (the opening, 8 ACF ballots, 24 positions "
+        "from Tinsley's games) to depth D, deterministically; the node count is the same on every "
+        "machine (tests/bench.txt keeps it). Ends with 'bench: NODES nodes, T s, NPS nps'.",
+        options,
+        "example: kingme bench --eval  ->  ... eval: 90.0 ns per evaluation",
+    },
 };

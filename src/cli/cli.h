@@ -4,6 +4,7 @@
 #define KINGME_CLI_H
 
 #include "kingme/board.h"
+#include "opts.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,30 +13,28 @@
 
 typedef struct CliCommand {
     const char *name;
-    int (*run)(int argc, char **argv); /* argv[0] is the command name */
-    const char *summary;               /* one line for "kingme help" */
-    const char *usage;                 /* full help for "kingme help NAME" */
+    int (*run)(const Opts *o); /* the arguments parsed by the command's table */
+    const char *summary;       /* one line for "kingme help" */
+    const OptSpec *spec;       /* the options, arguments and help text */
 } CliCommand;
 
 /* "kingme: <message>" on stderr. Returns 1 (the exit status for a failure). */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "kingme CMD: <message>" and the command's usage on stderr. Returns 2. */
+/* The usage error: "kingme CMD: <message>" and "see: kingme help CMD" on
+ * stderr. Returns 2 (the exit status for a bad command line). */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Integer / real in [lo, hi]; false if s is not entirely such a number. */
 bool cli_int(const char *s, long long lo, long long hi, long long *out);
 bool cli_double(const char *s, double lo, double hi, double *out);
 
-/* The value after a flag: argv[*i + 1], advancing *i; NULL (and an error
- * line) when it is missing. */
-const char *cli_value(const char *cmd, int argc, char **argv, int *i);
-
 /* FEN to board, or the initial position for NULL; prints the error. */
 bool cli_board(const char *fen, Board *b);
 
-/* Weights from path, or the built-in default (weights/default.w) for NULL;
- * prints the error ("kingme: FILE:LINE: ...") and returns false on failure. */
+/* Weights from path, or the built-in default (weights/default.w) for NULL
+ * or "default"; prints the error ("kingme: FILE:LINE: ...") and returns false on failure. */
 struct Weights;
+#define WEIGHTS_HELP "a weights file; 'default' is the built-in weights/default.w"
 bool cli_weights(const char *path, struct Weights *w);
 
 /* The search benchmark (bench_search.c): its fixed positions to depth with
@@ -49,6 +48,5 @@ void cli_time_name(char *buf, size_t len, const char *fmt);
 bool cli_color_ok(int fd);
 
 const CliCommand *cli_find(const char *name);
-void cli_print_usage(const CliCommand *c, FILE *f);
 
 #endif

@@ -2,11 +2,12 @@
 #include "cli.h"
 #include "kingme/weights.h"
 
+#include <string.h>
 #include <time.h>
 
 bool cli_weights(const char *path, Weights *w)
 {
-    if (!path) {
+    if (!path || strcmp(path, "default") == 0) {
         weights_default(w);
         return true;
     }

@@ -6,27 +6,14 @@
 #include <stdio.h>
 #include <string.h>
 
-static int run(int argc, char **argv)
+static int run(const Opts *o)
 {
-    const char *fen = NULL, *wfile = NULL, *forside = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--fen") == 0) {
-            if (!(fen = cli_value("eval", argc, argv, &i))) return 2;
-        } else if (strcmp(argv[i], "--weights") == 0) {
-            if (!(wfile = cli_value("eval", argc, argv, &i))) return 2;
-        } else if (strcmp(argv[i], "--for") == 0) {
-            if (!(forside = cli_value("eval", argc, argv, &i))) return 2;
-            if (strcmp(forside, "black") != 0 && strcmp(forside, "white") != 0)
-                return cli_usage_error("eval", "--for takes black or white, not '%s'", forside);
-        } else {
-            return cli_usage_error("eval", "unknown argument '%s'", argv[i]);
-        }
-    }
+    const char *fen = opt_str(o, "--fen"), *wfile = opt_str(o, "--weights");
     Weights w;
     if (!cli_weights(wfile, &w)) return 1;
     Board b;
     if (!cli_board(fen, &b)) return 1;
-    int side = forside ? (forside[0] == 'b' ? KM_BLACK : KM_WHITE) : b.stm;
+    int side = opt_given(o, "--for") ? opt_choice(o, "--for") : b.stm; /* black = 0 = KM_BLACK */
 
     int f[EVAL_NPARAMS];
     eval_features(&b, side, f);
@@ -34,7 +21,7 @@ static int run(int argc, char **argv)
     board_to_fen(&b, fenbuf, sizeof fenbuf);
     printf("# %s\n# for %s (%s to move), weights %s\n", fenbuf,
            side == KM_BLACK ? "black" : "white", b.stm == KM_BLACK ? "black" : "white",
-           wfile ? wfile : "built-in default");
+           wfile && strcmp(wfile, "default") ? wfile : "built-in default");
     printf("# %2s %-23s %5s %9s  %s\n", "nr", "name", "value", "contrib", "weight");
     int32_t total = 0;
     for (int i = 0; i < EVAL_NPARAMS; i++) {
@@ -47,13 +34,21 @@ static int run(int argc, char **argv)
     return 0;
 }
 
+static const Opt options[] = {
+    {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"), "the position"},
+    {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
+    {"--for", NULL, NULL, OPT_CHOICE, "black|white", 0, 0, DESCRIBED("the side to move"),
+     "the player the evaluation is for"},
+    OPTS_END,
+};
+
 const CliCommand cmd_eval = {
     "eval", run, "the evaluation of a position, parameter by parameter",
-    "kingme eval [--fen FEN] [--weights FILE] [--for black|white]\n"
-    "  Prints the 60 parameters of the position (the initial one without --fen)\n"
-    "  from the point of view of one side: nr, name, value, contribution\n"
-    "  (value x weight) and weight, then the total.\n"
-    "  --weights FILE     a weights file (default: the built-in weights/default.w)\n"
-    "  --for black|white  the player the evaluation is for (default: side to move)\n"
-    "example: kingme eval --fen 'W:W18,K26:B6,10' --for black",
+    &(const OptSpec){
+        NULL, 0, 0,
+        "Prints the 60 parameters of the position from the point of view of one side: nr, name, "
+        "value, contribution (value x weight) and weight, then the total.",
+        options,
+        "example: kingme eval --fen 'W:W18,K26:B6,10' --for black",
+    },
 };

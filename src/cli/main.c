@@ -16,12 +16,13 @@ extern const CliCommand cmd_show, cmd_eval, cmd_bench;
 extern const CliCommand cmd_search;
 extern const CliCommand cmd_tune, cmd_find, cmd_match;
 extern const CliCommand cmd_play;
+extern const CliCommand cmd_help, cmd_version;
 
 /* The order of "kingme help": the user's three doors first. */
 static const CliCommand *const commands[] = {
     &cmd_play, &cmd_tune, &cmd_find, &cmd_show,
     &cmd_search, &cmd_match, &cmd_eval,
-    &cmd_perft, &cmd_moves, &cmd_pdn, &cmd_bench,
+    &cmd_perft, &cmd_moves, &cmd_pdn, &cmd_bench, &cmd_help, &cmd_version,
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
 
@@ -36,18 +37,14 @@ int cli_error(const char *fmt, ...)
     return 1;
 }
 
-void cli_print_usage(const CliCommand *c, FILE *f) { fprintf(f, "usage: %s\n", c->usage); }
-
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "kingme %s: ", cmd);
     vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    fprintf(stderr, "\nsee: kingme help %s\n", cmd);
     va_end(ap);
-    const CliCommand *c = cli_find(cmd);
-    if (c) cli_print_usage(c, stderr);
     return 2;
 }
 
@@ -65,15 +62,6 @@ bool cli_double(const char *s, double lo, double hi, double *out)
     if (errno || *end || !isfinite(v) || v < lo || v > hi) return false;
     *out = v;
     return true;
-}
-
-const char *cli_value(const char *cmd, int argc, char **argv, int *i)
-{
-    if (*i + 1 >= argc) {
-        cli_usage_error(cmd, "%s needs a value", argv[*i]);
-        return NULL;
-    }
-    return argv[++*i];
 }
 
 bool cli_board(const char *fen, Board *b)
@@ -111,8 +99,59 @@ static void print_commands(FILE *f)
     fprintf(f, "usage: kingme COMMAND [ARGS]   (kingme help COMMAND for details)\n\ncommands:\n");
     for (int i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
-    fprintf(f, "  %-8s %s\n", "help", "this list, or the help of one command");
 }
+
+/* ---- help and version ---------------------------------------------------------- */
+
+/* A command's option table is checked whenever it is used, so a mistake in
+ * one shows in the first test that runs the command. */
+static bool table_ok(const CliCommand *c)
+{
+    const char *bad = opts_check_table(c);
+    if (bad) fprintf(stderr, "kingme %s: internal error in the option table: %s\n", c->name, bad);
+    return !bad;
+}
+
+static int run_help(const Opts *o)
+{
+    if (o->nargs == 0) {
+        print_commands(stdout);
+        return 0;
+    }
+    const CliCommand *c = cli_find(o->args[0]);
+    if (!c) {
+        cli_error("no command '%s'", o->args[0]);
+        print_commands(stderr);
+        return 2;
+    }
+    if (!table_ok(c)) return 70;
+    opts_print_help(c, stdout);
+    return 0;
+}
+
+const CliCommand cmd_help = {
+    "help", run_help, "this list, or the help of one command",
+    &(const OptSpec){
+        "[COMMAND]", 0, 1,
+        "Without a command: the list of commands. With one: its usage, what it does, and every "
+        "option with its default. `kingme COMMAND --help` shows the same.",
+        NULL,
+        "A bad command line prints one line saying what is wrong and where to look (see: kingme "
+        "help COMMAND), with exit status 2.",
+    },
+};
+
+static int run_version(const Opts *o)
+{
+    (void)o;
+    printf("kingme %s\n", KINGME_VERSION);
+    return 0;
+}
+
+const CliCommand cmd_version = {
+    "version", run_version, "the program's version (also kingme --version)",
+    &(const OptSpec){NULL, 0, 0, NULL, NULL, NULL},
+};
 
 int main(int argc, char **argv)
 {
@@ -122,34 +161,26 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *name = argv[1];
-    if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
-        printf("kingme %s\n", KINGME_VERSION);
-        return 0;
-    }
-    if (strcmp(name, "help") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
-        if (argc > 2) {
-            const CliCommand *c = cli_find(argv[2]);
-            if (!c) {
-                cli_error("no command '%s'", argv[2]);
-                print_commands(stderr);
-                return 2;
-            }
-            printf("kingme %s - %s\n\nusage: %s\n", c->name, c->summary, c->usage);
-            return 0;
-        }
-        print_commands(stdout);
-        return 0;
-    }
+    if (strcmp(name, "--version") == 0) name = "version";
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) name = "help";
     const CliCommand *c = cli_find(name);
     if (!c) {
         cli_error("unknown command '%s'", name);
         print_commands(stderr);
         return 2;
     }
-    for (int i = 2; i < argc; i++)
+    if (!table_ok(c)) return 70;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) break;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("kingme %s - %s\n\nusage: %s\n", c->name, c->summary, c->usage);
+            opts_print_help(c, stdout);
             return 0;
         }
-    return c->run(argc - 1, argv + 1);
+    }
+    Opts *o = malloc(sizeof *o);
+    if (!o) return cli_error("out of memory");
+    int status = opts_parse(c, argc - 1, argv + 1, o);
+    if (status == 0) status = c->run(o);
+    free(o);
+    return status;
 }

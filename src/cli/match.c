@@ -14,7 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MATCH_DEFAULT_DEPTH 6
 #define MATCH_START_GAMES 288 /* --openings start: as many games as the ballots give */
 
 typedef struct Tally {
@@ -53,71 +52,26 @@ static void fmt_elo(double e, char *buf, size_t len)
     else snprintf(buf, len, "%+.1f", e);
 }
 
-static int run(int argc, char **argv)
+static int run(const Opts *o)
 {
-    const char *paths[2] = {NULL, NULL}, *openings = "ballots", *pdn_out = NULL;
-    long long games = -1, threads = cli_default_threads(), seed = 1;
+    const char *paths[2] = {o->args[0], o->args[1]}, *openings = opt_str(o, "--openings");
+    const char *pdn_out = opt_str(o, "--out");
+    long long games = opt_given(o, "--games") ? opt_int(o, "--games") : -1;
+    long long threads = opt_given(o, "--threads") ? opt_int(o, "--threads") : cli_default_threads();
+    long long seed = opt_int(o, "--seed");
     MatchSettings set;
     match_settings_default(&set);
-    set.limits.depth = MATCH_DEFAULT_DEPTH;
-    bool limited = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        double x;
-        if (strcmp(a, "--games") == 0) {
-            if (!(v = cli_value("match", argc, argv, &i))) return 2;
-            if (!cli_int(v, 2, 10000000, &games) || games % 2)
-                return cli_usage_error("match", "--games '%s' is not an even number from 2 (each opening is "
-                                       "played with each colour)", v);
-        } else if (strcmp(a, "--depth") == 0) {
-            if (!(v = cli_value("match", argc, argv, &i))) return 2;
-            long long d;
-            if (limited || !cli_int(v, 1, SEARCH_MAX_PLY - 2, &d))
-                return cli_usage_error("match", limited ? "give one of --depth and --time"
-                                                        : "--depth '%s' is not a number from 1 to %d", v,
-                                       SEARCH_MAX_PLY - 2);
-            set.limits.depth = (int)d;
-            limited = true;
-        } else if (strcmp(a, "--time") == 0) {
-            if (!(v = cli_value("match", argc, argv, &i))) return 2;
-            if (limited || !cli_double(v, 0.001, 1e5, &x))
-                return cli_usage_error("match", limited ? "give one of --depth and --time"
-                                                        : "--time '%s' is not a number of seconds per move", v);
-            set.limits.depth = 0;
-            set.limits.seconds = x;
-            limited = true;
-        } else if (strcmp(a, "--openings") == 0) {
-            if (!(openings = cli_value("match", argc, argv, &i))) return 2;
-            if (strcmp(openings, "ballots") && strcmp(openings, "start") && !strchr(openings, '.') &&
-                !strchr(openings, '/'))
-                return cli_usage_error("match", "--openings is ballots, start or a PDN file, not '%s'", openings);
-        } else if (strcmp(a, "-j") == 0 || strcmp(a, "--threads") == 0) {
-            if (!(v = cli_value("match", argc, argv, &i))) return 2;
-            if (!cli_int(v, 1, 256, &threads))
-                return cli_usage_error("match", "%s '%s' is not a number of threads (1-256)", a, v);
-        } else if (strcmp(a, "--pdn") == 0) {
-            if (!(pdn_out = cli_value("match", argc, argv, &i))) return 2;
-        } else if (strcmp(a, "--hash") == 0) {
-            if (!(v = cli_value("match", argc, argv, &i))) return 2;
-            long long mb;
-            if (!cli_int(v, 0, 65536, &mb))
-                return cli_usage_error("match", "--hash '%s' is not a size in MB from 0 to 65536", v);
-            set.hash_mb = (size_t)mb;
-        } else if (strcmp(a, "--seed") == 0) {
-            if (!(v = cli_value("match", argc, argv, &i))) return 2;
-            if (!cli_int(v, 0, INT64_MAX, &seed))
-                return cli_usage_error("match", "--seed '%s' is not a whole number >= 0", v);
-        } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("match", "unknown flag '%s'", a);
-        } else if (!paths[0]) {
-            paths[0] = a;
-        } else if (!paths[1]) {
-            paths[1] = a;
-        } else {
-            return cli_usage_error("match", "unexpected argument '%s'", a);
-        }
+    set.limits.depth = (int)opt_int(o, "--depth");
+    set.hash_mb = (size_t)opt_int(o, "--hash");
+    if (games >= 0 && games % 2)
+        return cli_usage_error("match", "--games %lld is odd: each opening is played with each colour", games);
+    if (opt_given(o, "--depth") && opt_given(o, "--time")) return cli_usage_error("match", "give --depth or --time, not both");
+    if (opt_given(o, "--time")) {
+        set.limits.depth = 0;
+        set.limits.seconds = opt_real(o, "--time");
     }
-    if (!paths[1]) return cli_usage_error("match", "give two weights files");
+    if (strcmp(openings, "ballots") && strcmp(openings, "start") && !strchr(openings, '.') && !strchr(openings, '/'))
+        return cli_usage_error("match", "--openings is ballots, start or a PDN file, not '%s'", openings);
 
     Weights w[2];
     if (!cli_weights(paths[0], &w[0]) || !cli_weights(paths[1], &w[1])) return 1;
@@ -258,25 +212,33 @@ static int run(int argc, char **argv)
     return played < n ? 130 : 0;
 }
 
+static const Opt options[] = {
+    {"--games", NULL, NULL, OPT_INT, "N", 2, 1e7, DESCRIBED("every opening twice: 288 for the ballots and for start"),
+     "an even number: N/2 openings, each once with each colour"},
+    {"--depth", NULL, NULL, OPT_INT, "D", 1, SEARCH_MAX_PLY - 2, "6", "search depth per move"},
+    {"--time", NULL, NULL, OPT_REAL, "S", 0.001, 1e5, DESCRIBED("none"),
+     "seconds per move instead of --depth (then the games depend on the machine's speed)"},
+    {"--openings", NULL, NULL, OPT_STR, "ballots|start|FILE.pdn", 0, 0, "ballots",
+     "ballots: the 144 crossboard ACF three-move ballots in number order; start: the initial "
+     "position with random tie-breaks; FILE.pdn: the start position and moves of each game"},
+    {"--threads", "-j", NULL, OPT_INT, "N", 1, 256, DESCRIBED("all cores"),
+     "games played at once; with --depth the result does not depend on it"},
+    {"--out", NULL, "--pdn", OPT_STR, "FILE", 0, 0, DESCRIBED("games/match-YYYYMMDD-HHMMSS.pdn"), "where the games go"},
+    {"--seed", NULL, NULL, OPT_INT, "N", 0, 9e18, "1", "seed of the random tie-breaks"},
+    {"--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, "16",
+     "transposition table size of each player (cleared every game; 0: none)"},
+    OPTS_END,
+};
+
 const CliCommand cmd_match = {
     "match", run, "play a match between two weights files, with Elo statistics",
-    "kingme match A.w B.w [--games N] [--depth D | --time S]\n"
-    "             [--openings ballots|start|FILE.pdn] [-j N] [--pdn OUT] [--seed N] [--hash MB]\n"
-    "  Plays the openings in order, each once with each colour (A is Black first),\n"
-    "  then prints A's wins, draws and losses, its score, the Elo difference with\n"
-    "  a 95% interval and the likelihood of superiority (LOS).\n"
-    "  --openings    ballots: the 144 crossboard ACF three-move ballots in number\n"
-    "                order (default); start: the initial position with random\n"
-    "                tie-breaks; FILE.pdn: the start position and moves of each game\n"
-    "  --games N     an even number: N/2 openings twice (default: every opening\n"
-    "                twice, 288 for the ballots and for start)\n"
-    "  --depth D     search depth per move (default 6); or --time S seconds per move\n"
-    "                (then the games depend on the machine's speed)\n"
-    "  -j N          games played at once (default: all cores); with --depth the\n"
-    "                result does not depend on it\n"
-    "  --pdn OUT     where the games go (default games/match-YYYYMMDD-HHMMSS.pdn)\n"
-    "  --seed N      seed of the random tie-breaks (default 1)\n"
-    "  --hash MB     transposition table per player (default 4; cleared every game)\n"
-    "  A game still going after 200 plies is scored a draw. Ctrl-C stops; the\n"
-    "  games finished are counted and written, and the exit status is 130.",
+    &(const OptSpec){
+        "A.w B.w", 2, 2,
+        "Plays the openings in order, each once with each colour (A is Black first), then prints "
+        "A's wins, draws and losses, its score, the Elo difference with a 95% interval and the "
+        "likelihood of superiority (LOS). A or B may be 'default', the built-in weights. A game "
+        "still going after 200 plies is scored a draw.",
+        options,
+        "Ctrl-C stops; the games finished are counted and written, and the exit status is 130.",
+    },
 };

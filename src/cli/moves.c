@@ -17,16 +17,9 @@ static int by_text(const void *a, const void *b)
     return x->njumps - y->njumps;
 }
 
-static int run(int argc, char **argv)
+static int run(const Opts *o)
 {
-    const char *fen = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--fen") == 0) {
-            if (!(fen = cli_value("moves", argc, argv, &i))) return 2;
-        } else {
-            return cli_usage_error("moves", "unknown argument '%s'", argv[i]);
-        }
-    }
+    const char *fen = opt_str(o, "--fen");
     Board b;
     if (!cli_board(fen, &b)) return 1;
     MoveList ml;
@@ -40,9 +33,16 @@ static int run(int argc, char **argv)
     return 0;
 }
 
+static const Opt options[] = {
+    {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"), "the position"},
+    OPTS_END,
+};
+
 const CliCommand cmd_moves = {
     "moves", run, "list every legal move of a position",
-    "kingme moves [--fen FEN]\n"
-    "  One legal move per line in full path notation (11-15, 15x24x31), ordered by\n"
-    "  square. With no --fen, the initial position.",
+    &(const OptSpec){
+        NULL, 0, 0,
+        "One legal move per line in full path notation (11-15, 15x24x31), ordered by square.",
+        options, NULL,
+    },
 };

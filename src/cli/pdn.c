@@ -5,22 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static int run(int argc, char **argv)
+static int run(const Opts *o)
 {
-    const char *path = NULL;
-    bool verbose = false;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--verbose") == 0 || strcmp(argv[i], "-v") == 0) {
-            verbose = true;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return cli_usage_error("pdn", "unknown flag '%s'", argv[i]);
-        } else if (!path) {
-            path = argv[i];
-        } else {
-            return cli_usage_error("pdn", "unexpected argument '%s'", argv[i]);
-        }
-    }
-    if (!path) return cli_usage_error("pdn", "give a PDN file");
+    const char *path = o->args[0];
+    bool verbose = opt_flag(o, "--verbose");
     PdnGame *games;
     int n;
     char err[KM_ERR_MAX];
@@ -47,14 +35,21 @@ static int run(int argc, char **argv)
     return errors ? 1 : 0;
 }
 
+static const Opt options[] = {
+    {"--verbose", "-v", NULL, OPT_FLAG, NULL, 0, 0, NULL,
+     "one line per game: number, line, players, result, plies"},
+    OPTS_END,
+};
+
 const CliCommand cmd_pdn = {
     "pdn", run, "replay every game of a PDN file and report the bad ones",
-    "kingme pdn FILE [--verbose]\n"
-    "  Reads every game of FILE (tags, [FEN] starts, comments, variations, NAGs),\n"
-    "  checks each move against the rules and replays it. Each bad game gets one\n"
-    "  line on stderr (game number, line, move number, why); stdout ends with\n"
-    "  'N games, M moves, E errors' (M counts plies). Exit status 1 if any game\n"
-    "  is bad or the file cannot be read.\n"
-    "  -v, --verbose   one line per game: number, line, players, result, plies\n"
-    "example: kingme pdn tinsley.pdn  ->  724 games, 36112 moves, 0 errors",
+    &(const OptSpec){
+        "FILE", 1, 1,
+        "Reads every game of FILE (tags, [FEN] starts, comments, variations, NAGs), checks each "
+        "move against the rules and replays it. Each bad game gets one line on stderr (game "
+        "number, line, move number, why); stdout ends with 'N games, M moves, E errors' (M counts "
+        "plies). Exit status 1 if any game is bad or the file cannot be read.",
+        options,
+        "example: kingme pdn games/tinsley.pdn",
+    },
 };

@@ -1,4 +1,4 @@
-/* perft.c - kingme perft DEPTH [--fen FEN] [--divide] */
+/* perft.c - kingme perft DEPTH [--fen FEN] [--divide] [--hash MB | --no-hash] */
 #include "cli.h"
 #include "kingme/movegen.h"
 #include "kingme/notation.h"
@@ -6,35 +6,14 @@
 #include <stdio.h>
 #include <string.h>
 
-static int run(int argc, char **argv)
+static int run(const Opts *o)
 {
-    const char *fen = NULL, *depth_s = NULL;
-    bool divide = false, nohash = false;
-    long long hash_mb = 64;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--fen") == 0) {
-            if (!(fen = cli_value("perft", argc, argv, &i))) return 2;
-        } else if (strcmp(argv[i], "--divide") == 0) {
-            divide = true;
-        } else if (strcmp(argv[i], "--nohash") == 0) {
-            nohash = true;
-        } else if (strcmp(argv[i], "--hash") == 0) {
-            const char *v = cli_value("perft", argc, argv, &i);
-            if (!v) return 2;
-            if (!cli_int(v, 1, 65536, &hash_mb))
-                return cli_usage_error("perft", "--hash '%s' is not a size in MB from 1 to 65536", v);
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return cli_usage_error("perft", "unknown flag '%s'", argv[i]);
-        } else if (!depth_s) {
-            depth_s = argv[i];
-        } else {
-            return cli_usage_error("perft", "unexpected argument '%s'", argv[i]);
-        }
-    }
+    const char *fen = opt_str(o, "--fen");
+    bool divide = opt_flag(o, "--divide"), nohash = opt_flag(o, "--no-hash");
+    long long hash_mb = opt_int(o, "--hash");
     long long depth;
-    if (!depth_s) return cli_usage_error("perft", "give a depth");
-    if (!cli_int(depth_s, 1, 40, &depth))
-        return cli_usage_error("perft", "depth '%s' is not a number from 1 to 40", depth_s);
+    if (!cli_int(o->args[0], 1, 40, &depth))
+        return cli_usage_error("perft", "depth '%s' is not a whole number from 1 to 40", o->args[0]);
     Board b;
     if (!cli_board(fen, &b)) return 1;
     PerftTable table = {NULL, 0};
@@ -66,14 +45,22 @@ static int run(int argc, char **argv)
     return 0;
 }
 
+static const Opt options[] = {
+    {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"), "start from this position"},
+    {"--divide", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "also print the count below each first move"},
+    {"--hash", NULL, NULL, OPT_INT, "MB", 1, 65536, "64",
+     "size of the table of counted subtrees; entries keep the whole position, so the count is exact"},
+    {"--no-hash", NULL, "--nohash", OPT_FLAG, NULL, 0, 0, NULL,
+     "count every leaf by generating it (the raw generator speed)"},
+    OPTS_END,
+};
+
 const CliCommand cmd_perft = {
     "perft", run, "count the leaves of the move tree (verifies the move generator)",
-    "kingme perft DEPTH [--fen FEN] [--divide] [--hash MB | --nohash]\n"
-    "  Counts the positions DEPTH plies ahead (each capture path counted once).\n"
-    "  --fen FEN   start from FEN instead of the initial position\n"
-    "  --divide    also print the count below each first move\n"
-    "  --hash MB   size of the table of counted subtrees (default 64); entries keep\n"
-    "              the whole position, so the count is exact\n"
-    "  --nohash    count every leaf by generating it (the raw generator speed)\n"
-    "example: kingme perft 10  ->  perft 10: 18391564 leaves, ...",
+    &(const OptSpec){
+        "DEPTH", 1, 1,
+        "Counts the positions DEPTH plies ahead (1 to 40; each capture path counted once).",
+        options,
+        "example: kingme perft 10  ->  perft 10: 18391564 leaves, ...",
+    },
 };

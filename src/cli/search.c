@@ -34,64 +34,21 @@ static void report(const SearchResult *r, void *user)
     fflush(stdout);
 }
 
-static int run(int argc, char **argv)
+static int run(const Opts *o)
 {
-    const char *fen = NULL, *wpath = NULL;
+    const char *fen = opt_str(o, "--fen"), *wpath = opt_str(o, "--weights");
     SearchLimits lim;
     search_limits_default(&lim);
-    long long hash_mb = 64, seed = 1;
-    bool limited = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        long long n;
-        double x;
-        if (strcmp(a, "--fen") == 0) {
-            if (!(fen = cli_value("search", argc, argv, &i))) return 2;
-        } else if (strcmp(a, "--weights") == 0) {
-            if (!(wpath = cli_value("search", argc, argv, &i))) return 2;
-        } else if (strcmp(a, "--depth") == 0) {
-            if (!(v = cli_value("search", argc, argv, &i))) return 2;
-            if (!cli_int(v, 1, SEARCH_MAX_PLY - 2, &n))
-                return cli_usage_error("search", "--depth '%s' is not a number from 1 to %d", v, SEARCH_MAX_PLY - 2);
-            lim.depth = (int)n;
-            limited = true;
-        } else if (strcmp(a, "--time") == 0) {
-            if (!(v = cli_value("search", argc, argv, &i))) return 2;
-            if (!cli_double(v, 0.001, 1e6, &x))
-                return cli_usage_error("search", "--time '%s' is not a number of seconds", v);
-            lim.seconds = x;
-            limited = true;
-        } else if (strcmp(a, "--nodes") == 0) {
-            if (!(v = cli_value("search", argc, argv, &i))) return 2;
-            if (!cli_int(v, 1, INT64_MAX, &n))
-                return cli_usage_error("search", "--nodes '%s' is not a positive number", v);
-            lim.nodes = (uint64_t)n;
-            limited = true;
-        } else if (strcmp(a, "--hash") == 0) {
-            if (!(v = cli_value("search", argc, argv, &i))) return 2;
-            if (!cli_int(v, 0, 65536, &hash_mb))
-                return cli_usage_error("search", "--hash '%s' is not a size in MB from 0 to 65536", v);
-        } else if (strcmp(a, "--seed") == 0) {
-            if (!(v = cli_value("search", argc, argv, &i))) return 2;
-            if (!cli_int(v, 0, INT64_MAX, &seed))
-                return cli_usage_error("search", "--seed '%s' is not a non-negative number", v);
-        } else if (strcmp(a, "--tiebreak") == 0) {
-            if (!(v = cli_value("search", argc, argv, &i))) return 2;
-            if (strcmp(v, "first") == 0) lim.tiebreak = TIEBREAK_FIRST;
-            else if (strcmp(v, "random") == 0) lim.tiebreak = TIEBREAK_RANDOM;
-            else return cli_usage_error("search", "--tiebreak is 'random' or 'first', not '%s'", v);
-        } else if (strcmp(a, "--plain") == 0) {
-            lim.use_tt = lim.quiescence = lim.extensions = false;
-        } else if (strcmp(a, "--no-tt") == 0) {
-            lim.use_tt = false;
-        } else if (strcmp(a, "--no-quiescence") == 0) {
-            lim.quiescence = false;
-        } else if (strcmp(a, "--no-extensions") == 0) {
-            lim.extensions = false;
-        } else {
-            return cli_usage_error("search", "unknown argument '%s'", a);
-        }
-    }
+    long long hash_mb = opt_int(o, "--hash"), seed = opt_int(o, "--seed");
+    lim.depth = (int)opt_int(o, "--depth");
+    lim.seconds = opt_real(o, "--time");
+    lim.nodes = (uint64_t)opt_int(o, "--nodes");
+    bool limited = opt_given(o, "--depth") || opt_given(o, "--time") || opt_given(o, "--nodes");
+    lim.tiebreak = opt_choice(o, "--tiebreak") == 1 ? TIEBREAK_FIRST : TIEBREAK_RANDOM;
+    if (opt_flag(o, "--plain")) lim.use_tt = lim.quiescence = lim.extensions = false;
+    if (opt_flag(o, "--no-hash")) lim.use_tt = false;
+    if (opt_flag(o, "--no-quiescence")) lim.quiescence = false;
+    if (opt_flag(o, "--no-extensions")) lim.extensions = false;
     if (!limited) return cli_usage_error("search", "give --depth, --time or --nodes");
     Board b;
     if (!cli_board(fen, &b)) return 1;
@@ -117,18 +74,33 @@ static int run(int argc, char **argv)
     return 0;
 }
 
+static const Opt options[] = {
+    {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"), "the position"},
+    {"--depth", NULL, NULL, OPT_INT, "D", 1, SEARCH_MAX_PLY - 2, DESCRIBED("none"), "search D plies"},
+    {"--time", NULL, NULL, OPT_REAL, "S", 0.001, 1e6, DESCRIBED("none"), "search S seconds"},
+    {"--nodes", NULL, NULL, OPT_INT, "N", 1, 9e18, DESCRIBED("none"), "search N nodes (give at least one of the three)"},
+    {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
+    {"--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, "16", "transposition table size (0: none)"},
+    {"--seed", NULL, NULL, OPT_INT, "N", 0, 9e18, "1", "seed of the random tie-breaks"},
+    {"--tiebreak", NULL, NULL, OPT_CHOICE, "random|first", 0, 0, "random",
+     "among equally scored moves: a random one (seeded by --seed) or the first generated"},
+    {"--plain", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+     "the design documents' search: fixed-depth alpha-beta with no table, no quiescence and no "
+     "forced-move extension (the same as the three options below)"},
+    {"--no-hash", NULL, "--no-tt --nohash", OPT_FLAG, NULL, 0, 0, NULL, "no transposition table"},
+    {"--no-quiescence", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no quiescence search of captures"},
+    {"--no-extensions", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no extension of forced moves"},
+    OPTS_END,
+};
+
 const CliCommand cmd_search = {
     "search", run, "search a position and print the best move",
-    "kingme search [--fen FEN] (--depth D | --time S | --nodes N) [--weights FILE]\n"
-    "              [--hash MB] [--seed N] [--tiebreak random|first]\n"
-    "              [--plain | --no-tt --no-quiescence --no-extensions]\n"
-    "  One line per completed iteration: depth, score (for the side to move; a\n"
-    "  proven result is 'win N' or 'loss N', N in plies), nodes, nodes per second,\n"
-    "  time and principal variation; then 'bestmove MOVE'.\n"
-    "  --weights FILE  the evaluation's weights (default: the built-in weights/default.w)\n"
-    "  --hash MB       transposition table size (default 64; 0 = none)\n"
-    "  --tiebreak      among equally scored moves: a random one (default, seeded\n"
-    "                  by --seed, default 1) or the first generated\n"
-    "  --plain         the design documents' search: fixed-depth alpha-beta with\n"
-    "                  no table, no quiescence and no forced-move extension",
+    &(const OptSpec){
+        NULL, 0, 0,
+        "One line per completed iteration: depth, score (for the side to move; a proven result is "
+        "'win N' or 'loss N', N in plies), nodes, nodes per second, time and principal variation; "
+        "then 'bestmove MOVE'.",
+        options,
+        "example: kingme search --depth 12 --tiebreak first",
+    },
 };

@@ -48,28 +48,11 @@ static int by_weight(const void *a, const void *b)
     return i - j;
 }
 
-static int run(int argc, char **argv)
+static int run(const Opts *o)
 {
-    const char *files[2] = {NULL, NULL};
-    int nfiles = 0;
-    bool sort = false;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--sort") == 0) {
-            const char *v = cli_value("show", argc, argv, &i);
-            if (!v) return 2;
-            if (strcmp(v, "weight") != 0)
-                return cli_usage_error("show", "--sort takes 'weight', not '%s'", v);
-            sort = true;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return cli_usage_error("show", "unknown flag '%s'", argv[i]);
-        } else if (nfiles < 2) {
-            files[nfiles++] = argv[i];
-        } else {
-            return cli_usage_error("show", "at most two weights files, not '%s'", argv[i]);
-        }
-    }
-    if (nfiles == 0) return cli_usage_error("show", "give a weights file");
-
+    const char *files[2] = {o->args[0], o->args[1]};
+    int nfiles = o->nargs;
+    bool sort = opt_given(o, "--sort");
     Weights w[2] = {{{0}}};
     for (int k = 0; k < nfiles; k++)
         if (!cli_weights(files[k], &w[k])) return 1;
@@ -114,14 +97,20 @@ static int run(int argc, char **argv)
     return 0;
 }
 
+static const Opt options[] = {
+    {"--sort", NULL, NULL, OPT_CHOICE, "weight", 0, 0, DESCRIBED("by number"), "order by weight, largest first (of the first file)"},
+    OPTS_END,
+};
+
 const CliCommand cmd_show = {
     "show", run, "show a weights file with each weight's priority class, or compare two",
-    "kingme show FILE [FILE2] [--sort weight]\n"
-    "  One file: nr, name, description, weight and priority class of the 60\n"
-    "  parameters. Classes are relative to the file's largest |weight| M:\n"
-    "  high (|w| >= 2M/3), medium (>= M/3), low; positive or negative.\n"
-    "  Two files: both weights and classes side by side, rows whose class\n"
-    "  differs marked '*', and how many differ.\n"
-    "  --sort weight   order by weight, largest first (of the first file)\n"
-    "example: kingme show weights/thesis.w weights/default.w",
+    &(const OptSpec){
+        "FILE [FILE2]", 1, 2,
+        "One file: nr, name, description, weight and priority class of the 60 parameters. Classes "
+        "are relative to the file's largest |weight| M: high (|w| >= 2M/3), medium (>= M/3), low; "
+        "positive or negative. Two files: both weights and classes side by side, rows whose class "
+        "differs marked '*', and how many differ.",
+        options,
+        "example: kingme show weights/thesis.w weights/default.w",
+    },
 };

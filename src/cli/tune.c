@@ -199,277 +199,284 @@ static void print_chart(const char *csv)
 
 /* ---- the command ---------------------------------------------------------------------- */
 
+/* The controls of the command line; given: which were given (C_ bits). */
 enum { C_POPULATION = 1, C_DUELS = 2, C_DEPTH = 4, C_SELECTION = 8, C_MUTATION = 16, C_STOP = 32,
        C_OPENINGS = 64, C_SEED = 128 };
 
-static int run(int argc, char **argv)
+static unsigned read_controls(const Opts *o, TuneControls *c)
 {
-    const char *cmd = argv[0];
-    TuneControls c;
-    tune_controls_default(&c);
+    static const char *const names[] = {"--population", "--duels", "--depth", "--selection", "--mutation",
+                                        NULL, "--openings", "--seed"};
     unsigned given = 0;
-    long long threads = cli_default_threads();
-    const char *name = NULL, *dir = "weights", *resume_arg = NULL, *continue_arg = NULL;
-    bool resume = false;
-    const char *include[TUNE_MAX_POPULATION];
-    int ninclude = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        long long n;
-        double x;
-#define VALUE() do { if (!(v = cli_value(cmd, argc, argv, &i))) return 2; } while (0)
-        if (strcmp(a, "--population") == 0) {
-            VALUE();
-            if (!cli_int(v, 1, 1000000, &n))
-                return cli_usage_error(cmd, "--population '%s' is not a positive whole number", v);
-            c.population = (int)n;
-            given |= C_POPULATION;
-        } else if (strcmp(a, "--duels") == 0) {
-            VALUE();
-            if (!cli_int(v, 0, 1000000, &n))
-                return cli_usage_error(cmd, "--duels '%s' is not a whole number (0 = round robin)", v);
-            c.duels = (int)n;
-            given |= C_DUELS;
-        } else if (strcmp(a, "--depth") == 0) {
-            VALUE();
-            if (!cli_int(v, 1, TUNE_MAX_DEPTH, &n))
-                return cli_usage_error(cmd, "--depth '%s' is not a whole number from 1 to %d", v, TUNE_MAX_DEPTH);
-            c.depth = (int)n;
-            given |= C_DEPTH;
-        } else if (strcmp(a, "--selection") == 0) {
-            VALUE();
-            if (!cli_double(v, 0, 1e9, &x)) return cli_usage_error(cmd, "--selection '%s' is not a number >= 0", v);
-            c.selection = x;
-            given |= C_SELECTION;
-        } else if (strcmp(a, "--mutation") == 0) {
-            VALUE();
-            if (!cli_double(v, 0, 1, &x)) return cli_usage_error(cmd, "--mutation '%s' is not a chance from 0 to 1", v);
-            c.mutation = x;
-            given |= C_MUTATION;
-        } else if (strcmp(a, "--generations") == 0 || strcmp(a, "--seconds") == 0) {
-            VALUE();
-            if (given & C_STOP) return cli_usage_error(cmd, "give one of --generations and --seconds");
-            if (a[2] == 'g') {
-                if (!cli_int(v, 1, 1000000000, &n))
-                    return cli_usage_error(cmd, "--generations '%s' is not a positive whole number", v);
-                c.stop = TUNE_STOP_GENERATIONS;
-                c.limit = (double)n;
-            } else {
-                if (!cli_double(v, 0.001, 1e9, &x))
-                    return cli_usage_error(cmd, "--seconds '%s' is not a number of seconds", v);
-                c.stop = TUNE_STOP_SECONDS;
-                c.limit = x;
-            }
-            given |= C_STOP;
-        } else if (strcmp(a, "--openings") == 0) {
-            VALUE();
-            if (strcmp(v, "ballots") == 0) c.openings = TUNE_OPENINGS_BALLOTS;
-            else if (strcmp(v, "start") == 0) c.openings = TUNE_OPENINGS_START;
-            else return cli_usage_error(cmd, "--openings is 'ballots' or 'start', not '%s'", v);
-            given |= C_OPENINGS;
-        } else if (strcmp(a, "--seed") == 0) {
-            VALUE();
-            if (!cli_int(v, 0, INT64_MAX, &n)) return cli_usage_error(cmd, "--seed '%s' is not a whole number >= 0", v);
-            c.seed = (uint64_t)n;
-            given |= C_SEED;
-        } else if (strcmp(a, "-j") == 0 || strcmp(a, "--threads") == 0) {
-            VALUE();
-            if (!cli_int(v, 1, 256, &threads)) return cli_usage_error(cmd, "%s '%s' is not a number of threads (1-256)", a, v);
-        } else if (strcmp(a, "--name") == 0) {
-            VALUE();
-            if (!valid_name(v))
-                return cli_usage_error(cmd, "--name '%s': use letters, digits, '-', '_' and '.'", v);
-            name = v;
-        } else if (strcmp(a, "--dir") == 0) {
-            VALUE();
-            dir = v;
-        } else if (strcmp(a, "--resume") == 0) {
-            resume = true;
-            if (i + 1 < argc && argv[i + 1][0] != '-') resume_arg = argv[++i];
-        } else if (strcmp(a, "--continue") == 0) {
-            VALUE();
-            continue_arg = v;
-        } else if (strcmp(a, "--include") == 0) {
-            VALUE();
-            if (ninclude == TUNE_MAX_POPULATION) return cli_usage_error(cmd, "too many --include files");
-            include[ninclude++] = v;
-        } else {
-            return cli_usage_error(cmd, "unknown argument '%s'", a);
-        }
-#undef VALUE
+    for (int k = 0; k < 8; k++)
+        if (names[k] && opt_given(o, names[k])) given |= 1u << k;
+    tune_controls_default(c);
+    c->population = (int)opt_int(o, "--population");
+    c->duels = (int)opt_int(o, "--duels");
+    c->depth = (int)opt_int(o, "--depth");
+    c->selection = opt_real(o, "--selection");
+    c->mutation = opt_real(o, "--mutation");
+    c->openings = opt_choice(o, "--openings") == 1 ? TUNE_OPENINGS_START : TUNE_OPENINGS_BALLOTS;
+    c->seed = opt_given(o, "--seed") ? (uint64_t)opt_int(o, "--seed")
+                                     : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+    if (opt_given(o, "--generations")) {
+        c->stop = TUNE_STOP_GENERATIONS;
+        c->limit = (double)opt_int(o, "--generations");
+        given |= C_STOP;
+    } else if (opt_given(o, "--seconds")) {
+        c->stop = TUNE_STOP_SECONDS;
+        c->limit = opt_real(o, "--seconds");
+        given |= C_STOP;
     }
-    if (resume && continue_arg) return cli_usage_error(cmd, "give --resume or --continue, not both");
+    return given;
+}
+
+/* The combinations the options allow; 0, or the usage error's status. */
+static int check_modes(const Opts *o, unsigned given)
+{
+    const char *cmd = o->name;
+    bool resume = opt_given(o, "--resume"), cont = opt_given(o, "--continue");
+    int ninclude = opt_count(o, "--include");
+    const char *name = opt_str(o, "--name");
+    if (opt_given(o, "--generations") && opt_given(o, "--seconds"))
+        return cli_usage_error(cmd, "give one of --generations and --seconds");
+    if (name && !valid_name(name))
+        return cli_usage_error(cmd, "--name '%s': use letters, digits, '-', '_' and '.'", name);
+    if (resume && cont) return cli_usage_error(cmd, "give --resume or --continue, not both");
     if (resume && (given & ~(unsigned)C_STOP))
         return cli_usage_error(cmd, "a resumed session keeps its controls (only --generations or --seconds "
                                "may change); use --continue FILE to play on with other controls");
     if (resume && name) return cli_usage_error(cmd, "--resume takes the session's own name");
-    if (ninclude && (resume || continue_arg))
-        return cli_usage_error(cmd, "--include seeds a new session's first population");
-    if (!resume && !continue_arg && !(given & C_STOP))
-        return cli_usage_error(cmd, "give --generations G or --seconds S");
+    if (ninclude && (resume || cont)) return cli_usage_error(cmd, "--include seeds a new session's first population");
+    if (!resume && !cont && !(given & C_STOP)) return cli_usage_error(cmd, "give --generations G or --seconds S");
+    return 0;
+}
 
-    char err[KM_ERR_MAX], pop_path[4096], sname[256], sdir[4096], from_path[4096] = "";
-    TuneSession s;
-    if (resume) {
-        if (!resolve_pop(resume_arg, dir, pop_path, sname, sdir)) return 1;
-        if (tune_read(&s, pop_path, err)) return cli_error("%s", err);
-        if (given & C_STOP) {
-            s.c.stop = c.stop;
-            s.c.limit = c.limit;
-        }
-        if (tune_finished(&s)) {
-            printf("session %s is complete (%d generations, %.0f s); give --generations or --seconds to go "
-                   "further\n", sname, s.generation, s.elapsed);
-            tune_free(&s);
-            return 0;
-        }
-    } else {
-        if (!(given & C_SEED)) c.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-        if (continue_arg) {
-            char d1[256], d2[4096];
-            TuneSession from;
-            if (!resolve_pop(continue_arg, dir, from_path, d1, d2)) return 1;
-            if (tune_read(&from, from_path, err)) return cli_error("%s", err);
-            /* controls not given keep the saved values */
-            if (!(given & C_POPULATION)) c.population = from.c.population;
-            if (!(given & C_DUELS)) c.duels = from.c.duels;
-            if (!(given & C_DEPTH)) c.depth = from.c.depth;
-            if (!(given & C_SELECTION)) c.selection = from.c.selection;
-            if (!(given & C_MUTATION)) c.mutation = from.c.mutation;
-            if (!(given & C_STOP)) c.stop = from.c.stop, c.limit = from.c.limit;
-            if (!(given & C_OPENINGS)) c.openings = from.c.openings;
-            if (tune_controls_check(&c, err)) {
-                tune_free(&from);
-                return cli_usage_error(cmd, "%s", err);
-            }
-            int r = tune_continue(&s, &from, &c, err);
-            tune_free(&from);
-            if (r) return cli_usage_error(cmd, "%s", err);
-        } else {
-            if (tune_controls_check(&c, err)) return cli_usage_error(cmd, "%s", err);
-            if (ninclude > c.population)
-                return cli_usage_error(cmd, "%d --include files for a population of %d", ninclude, c.population);
-            Weights inc[TUNE_MAX_POPULATION];
-            for (int k = 0; k < ninclude; k++)
-                if (!cli_weights(include[k], &inc[k])) return 1;
-            if (tune_new(&s, &c, err)) return cli_error("%s", err);
-            /* the given vectors take the places of the first random ones */
-            for (int k = 0; k < ninclude; k++) s.pop[k].w = inc[k];
-        }
-        if (name) {
-            snprintf(sname, sizeof sname, "%s", name);
-        } else {
-            cli_time_name(sname, sizeof sname, "session-%Y%m%d-%H%M%S");
-        }
-        snprintf(sdir, sizeof sdir, "%s", dir);
-        if (!cli_path(pop_path, sizeof pop_path, "%s/population/%s.pop", sdir, sname)) {
-            tune_free(&s);
+/* Where a session lives: its name, folder and files. */
+typedef struct Where {
+    char name[256], dir[4096], pop[4096], csv[4096], out[4096], from[4096];
+} Where;
+
+/* --resume: the saved session, with a new stop if one was given. Returns -1
+ * when it is ready to run, else the exit status. */
+static int open_resumed(const Opts *o, const TuneControls *c, unsigned given, TuneSession *s, Where *wh)
+{
+    char err[KM_ERR_MAX];
+    if (!resolve_pop(opt_str(o, "--resume"), opt_str(o, "--dir"), wh->pop, wh->name, wh->dir)) return 1;
+    if (tune_read(s, wh->pop, err)) return cli_error("%s", err);
+    if (given & C_STOP) {
+        s->c.stop = c->stop;
+        s->c.limit = c->limit;
+    }
+    if (tune_finished(s)) {
+        printf("session %s is complete (%d generations, %.0f s); give --generations or --seconds to go "
+               "further\n", wh->name, s->generation, s->elapsed);
+        tune_free(s);
+        return 0;
+    }
+    return -1;
+}
+
+/* --continue: a new session from a saved population; the controls not given
+ * keep the saved values. Returns -1 when made, else the exit status. */
+static int open_continued(const Opts *o, TuneControls *c, unsigned given, TuneSession *s, Where *wh)
+{
+    char err[KM_ERR_MAX], d1[256], d2[4096];
+    TuneSession from;
+    if (!resolve_pop(opt_str(o, "--continue"), opt_str(o, "--dir"), wh->from, d1, d2)) return 1;
+    if (tune_read(&from, wh->from, err)) return cli_error("%s", err);
+    if (!(given & C_POPULATION)) c->population = from.c.population;
+    if (!(given & C_DUELS)) c->duels = from.c.duels;
+    if (!(given & C_DEPTH)) c->depth = from.c.depth;
+    if (!(given & C_SELECTION)) c->selection = from.c.selection;
+    if (!(given & C_MUTATION)) c->mutation = from.c.mutation;
+    if (!(given & C_STOP)) c->stop = from.c.stop, c->limit = from.c.limit;
+    if (!(given & C_OPENINGS)) c->openings = from.c.openings;
+    int r = tune_controls_check(c, err) ? -1 : tune_continue(s, &from, c, err);
+    tune_free(&from);
+    return r ? cli_usage_error(o->name, "%s", err) : -1;
+}
+
+/* A new session: random vectors, the --include files first. */
+static int open_new(const Opts *o, const TuneControls *c, TuneSession *s)
+{
+    char err[KM_ERR_MAX];
+    int ninclude = opt_count(o, "--include");
+    if (tune_controls_check(c, err)) return cli_usage_error(o->name, "%s", err);
+    if (ninclude > c->population)
+        return cli_usage_error(o->name, "%d --include files for a population of %d", ninclude, c->population);
+    Weights *inc = malloc((size_t)(ninclude ? ninclude : 1) * sizeof *inc);
+    if (!inc) return cli_error("out of memory");
+    for (int k = 0; k < ninclude; k++)
+        if (!cli_weights(opt_item(o, "--include", k), &inc[k])) {
+            free(inc);
             return 1;
         }
-        if (access(pop_path, F_OK) == 0) {
-            tune_free(&s);
-            return cli_error("%s exists: resume it with --resume %s, or give another --name", pop_path, sname);
-        }
-    }
+    int r = tune_new(s, c, err);
+    if (!r) /* the given vectors take the places of the first random ones */
+        for (int k = 0; k < ninclude; k++) s->pop[k].w = inc[k];
+    free(inc);
+    return r ? cli_error("%s", err) : -1;
+}
 
-    char pdir[4096], odir[4096], csv_path[4096], w_path[4096];
-    if (!cli_path(pdir, sizeof pdir, "%s/population", sdir) || !cli_path(odir, sizeof odir, "%s/output", sdir) ||
-        !cli_path(csv_path, sizeof csv_path, "%s/population/%s.csv", sdir, sname) ||
-        !cli_path(w_path, sizeof w_path, "%s/output/%s.w", sdir, sname) || !cli_make_dirs(pdir) ||
-        !cli_make_dirs(odir)) {
-        tune_free(&s);
+/* The new session's name and population file, which must not exist yet. */
+static int name_new(const Opts *o, TuneSession *s, Where *wh)
+{
+    const char *name = opt_str(o, "--name");
+    if (name) snprintf(wh->name, sizeof wh->name, "%s", name);
+    else cli_time_name(wh->name, sizeof wh->name, "session-%Y%m%d-%H%M%S");
+    snprintf(wh->dir, sizeof wh->dir, "%s", opt_str(o, "--dir"));
+    if (!cli_path(wh->pop, sizeof wh->pop, "%s/population/%s.pop", wh->dir, wh->name)) {
+        tune_free(s);
         return 1;
     }
+    if (access(wh->pop, F_OK) == 0) {
+        tune_free(s);
+        return cli_error("%s exists: resume it with --resume %s, or give another --name", wh->pop, wh->name);
+    }
+    return -1;
+}
 
-    /* where the weights come from, for the output file's header */
+/* The other files' paths and folders; false (and the session freed) on failure. */
+static bool make_files(TuneSession *s, Where *wh)
+{
+    char pdir[4096], odir[4096];
+    if (!cli_path(pdir, sizeof pdir, "%s/population", wh->dir) || !cli_path(odir, sizeof odir, "%s/output", wh->dir) ||
+        !cli_path(wh->csv, sizeof wh->csv, "%s/population/%s.csv", wh->dir, wh->name) ||
+        !cli_path(wh->out, sizeof wh->out, "%s/output/%s.w", wh->dir, wh->name) || !cli_make_dirs(pdir) ||
+        !cli_make_dirs(odir)) {
+        tune_free(s);
+        return false;
+    }
+    return true;
+}
+
+/* Where the weights come from, for the output file's header. */
+static void make_header(const Opts *o, const Where *wh, long long threads, char *header, size_t len)
+{
     struct utsname un;
     const char *machine = uname(&un) == 0 ? un.machine : "unknown";
     char stamp[64];
+    int ninclude = opt_count(o, "--include");
     cli_time_name(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S");
-    char header[8192];
-    cli_path(header, sizeof header,
+    cli_path(header, (int)len,
              "made by kingme %s tune, session %s (population file %s), run started %s\n"
              "machine: %s, %d cores online; games played on %lld threads\n%s",
-             KINGME_VERSION, sname, pop_path, stamp, machine, cli_default_threads(), threads,
+             KINGME_VERSION, wh->name, wh->pop, stamp, machine, cli_default_threads(), threads,
              ninclude ? "first population: random vectors and the --include files:" : "");
     for (int k = 0; k < ninclude; k++) {
-        size_t len = strlen(header);
-        snprintf(header + len, sizeof header - len, " %s%s", include[k], k + 1 == ninclude ? "\n" : "");
+        size_t n = strlen(header);
+        snprintf(header + n, len - n, " %s%s", opt_item(o, "--include", k), k + 1 == ninclude ? "\n" : "");
     }
+}
 
-    char *desc = tune_describe(&s);
-    if (resume) printf("kingme %s: resuming session %s at generation %d\n", cmd, sname, s.generation);
-    else if (continue_arg) printf("kingme %s: session %s, continuing the population of %s\n", cmd, sname, from_path);
-    else printf("kingme %s: new session %s\n", cmd, sname);
+/* Play the session's generations and report; the exit status. */
+static int play_session(const Opts *o, TuneSession *s, const Where *wh, long long threads)
+{
+    const char *cmd = o->name;
+    char err[KM_ERR_MAX], header[8192];
+    make_header(o, wh, threads, header, sizeof header);
+    char *desc = tune_describe(s);
+    if (opt_given(o, "--resume")) printf("kingme %s: resuming session %s at generation %d\n", cmd, wh->name, s->generation);
+    else if (opt_given(o, "--continue"))
+        printf("kingme %s: session %s, continuing the population of %s\n", cmd, wh->name, wh->from);
+    else printf("kingme %s: new session %s\n", cmd, wh->name);
     printf("%s", desc ? desc : "");
     free(desc);
-    printf("threads %lld; files %s, %s, %s\n", threads, pop_path, csv_path, w_path);
+    printf("threads %lld; files %s, %s, %s\n", threads, wh->pop, wh->csv, wh->out);
     fflush(stdout);
 
     cli_catch_sigint(true, "stopping after saving");
-
     Ui ui = {isatty(STDOUT_FILENO) != 0, -1};
-    TuneFiles files = {pop_path, csv_path, w_path, header};
-    int r = tune_run(&s, &files, (int)threads, on_event, &ui, &cli_stop, err);
+    TuneFiles files = {wh->pop, wh->csv, wh->out, header};
+    int r = tune_run(s, &files, (int)threads, on_event, &ui, &cli_stop, err);
     cli_catch_sigint(false, NULL);
     if (ui.tty && ui.cells >= 0) printf("\r\033[K");
     if (r < 0) {
-        tune_free(&s);
+        tune_free(s);
         return cli_error("%s", err);
     }
-    print_chart(csv_path);
+    print_chart(wh->csv);
     if (r == 1)
-        printf("\nstopped after generation %d; go on with: kingme %s --resume %s\n", s.generation, cmd,
-               pop_path);
+        printf("\nstopped after generation %d; go on with: kingme %s --resume %s\n", s->generation, cmd, wh->pop);
     else
-        printf("\nsession %s done: %d generations, %.1f s of play, %lld games\n", sname, s.generation, s.elapsed,
-               s.games);
-    if (s.has_best) printf("best so far (generation %d, score %d/%d) written to %s\n", s.best_generation,
-                           s.best_score, tune_max_score(&s.c), w_path);
-    tune_free(&s);
+        printf("\nsession %s done: %d generations, %.1f s of play, %lld games\n", wh->name, s->generation,
+               s->elapsed, s->games);
+    if (s->has_best)
+        printf("best so far (generation %d, score %d/%d) written to %s\n", s->best_generation, s->best_score,
+               tune_max_score(&s->c), wh->out);
+    tune_free(s);
     return r == 1 ? 130 : 0;
 }
 
-#define TUNE_USAGE(NAME)                                                                             \
-    "kingme " NAME " --population N --duels K --depth D --selection F --mutation P\n"                 \
-    "            (--generations G | --seconds S) [--openings ballots|start] [--seed N]\n"            \
-    "            [-j N] [--name NAME] [--dir DIR]\n"                                                 \
-    "kingme " NAME " --resume [NAME|FILE] [--generations G | --seconds S] [-j N] [--dir DIR]\n"       \
-    "kingme " NAME " --continue NAME|FILE [controls] [--name NAME] [-j N] [--dir DIR]\n"             \
-    "  Tunes the 60 weights by self-play (shared/spec/tuning.md): every generation\n"               \
-    "  each individual plays a double duel (one game with each colour from the\n"                   \
-    "  same opening) with every other one, or with K opponents it draws; the\n"                      \
-    "  generation's best duels the best so far; then roulette selection, one-point\n"               \
-    "  crossover and mutation make half the next generation, the best quarter of\n"                 \
-    "  the parents and a quarter of fresh random vectors the rest.\n"                               \
-    "  --population N  individuals, a multiple of 4 (default 32)\n"                                  \
-    "  --duels K       opponents per individual; 0 = round robin (default)\n"                        \
-    "  --depth D       search depth of every game (default 4)\n"                                     \
-    "  --selection F   roulette bonus drawn from [0, F] points (default 10; a win is 2)\n"          \
-    "  --mutation P    chance that a child gets one random weight (default 0.1)\n"                   \
-    "  --generations G, --seconds S   when to stop (seconds of play, over all runs)\n"             \
-    "  --openings      ballots: a random crossboard ACF ballot per pairing (default);\n"            \
-    "                  start: the initial position with random tie-breaks\n"                        \
-    "  --seed N        the session's random seed (default: from the clock; printed)\n"             \
-    "  -j N            threads (default: all cores); the result does not depend on it\n"          \
-    "  --name NAME     session name (default session-YYYYMMDD-HHMMSS)\n"                            \
-    "  --dir DIR       where the files go (default weights/):\n"                                    \
-    "                  DIR/population/NAME.pop  the session, rewritten every generation\n"           \
-    "                  DIR/population/NAME.csv  one line per generation\n"                           \
-    "                  DIR/output/NAME.w        the best vector so far\n"                            \
-    "  --resume        go on with a session (the newest DIR/population/*.pop if no\n"               \
-    "                  name is given), with its own controls and a new stop if given\n"             \
-    "  --continue      a new session starting from a saved population; controls\n"                  \
-    "                  not given keep the saved values\n"                                            \
-    "  --include FILE  (new sessions, repeatable) put this weights file in the first\n"             \
-    "                  population in place of a random vector\n"                                    \
-    "  Ctrl-C stops after saving the last finished generation (a second Ctrl-C quits\n"            \
-    "  at once); the exit status is then 130."
+static int run(const Opts *o)
+{
+    TuneControls c;
+    unsigned given = read_controls(o, &c);
+    int r = check_modes(o, given);
+    if (r) return r;
+    long long threads = opt_given(o, "--threads") ? opt_int(o, "--threads") : cli_default_threads();
+    Where *wh = calloc(1, sizeof *wh);
+    if (!wh) return cli_error("out of memory");
+    TuneSession s;
+    if (opt_given(o, "--resume")) {
+        r = open_resumed(o, &c, given, &s, wh);
+    } else {
+        r = opt_given(o, "--continue") ? open_continued(o, &c, given, &s, wh) : open_new(o, &c, &s);
+        if (r < 0) r = name_new(o, &s, wh);
+    }
+    if (r < 0) r = make_files(&s, wh) ? play_session(o, &s, wh, threads) : 1;
+    free(wh);
+    return r;
+}
+
+static const Opt options[] = {
+    {"--population", NULL, NULL, OPT_INT, "N", 1, 1e6, "32", "individuals, a multiple of 4"},
+    {"--duels", NULL, NULL, OPT_INT, "K", 0, 1e6, "0", "opponents per individual; 0 = round robin"},
+    {"--depth", NULL, NULL, OPT_INT, "D", 1, TUNE_MAX_DEPTH, "4", "search depth of every game"},
+    {"--selection", NULL, NULL, OPT_REAL, "F", 0, 1e9, "10", "roulette bonus drawn from [0, F] points (a win is 2)"},
+    {"--mutation", NULL, NULL, OPT_REAL, "P", 0, 1, "0.1", "chance that a child gets one random weight"},
+    {"--generations", NULL, NULL, OPT_INT, "G", 1, 1e9, DESCRIBED("none"), "stop after G generations (over all runs)"},
+    {"--seconds", NULL, NULL, OPT_REAL, "S", 0.001, 1e9, DESCRIBED("none"),
+     "or stop after S seconds of play (over all runs); a new session needs one of the two"},
+    {"--openings", NULL, NULL, OPT_CHOICE, "ballots|start", 0, 0, "ballots",
+     "ballots: a random crossboard ACF ballot per pairing; start: the initial position with random tie-breaks"},
+    {"--seed", NULL, NULL, OPT_INT, "N", 0, 9e18, DESCRIBED("from the clock (printed)"), "the session's random seed"},
+    {"--threads", "-j", NULL, OPT_INT, "N", 1, 256, DESCRIBED("all cores"), "threads; the result does not depend on it"},
+    {"--name", NULL, NULL, OPT_STR, "NAME", 0, 0, DESCRIBED("session-YYYYMMDD-HHMMSS"), "the session's name"},
+    {"--dir", NULL, NULL, OPT_STR, "DIR", 0, 0, "weights",
+     "where the files go: DIR/population/NAME.pop (the session, rewritten every generation), "
+     "DIR/population/NAME.csv (one line per generation), DIR/output/NAME.w (the best vector so far)"},
+    {"--resume", NULL, NULL, OPT_OPTSTR, "NAME|FILE", 0, 0, NULL,
+     "go on with a session (the newest DIR/population/*.pop if none is given), with its own controls "
+     "and a new stop if one is given"},
+    {"--continue", NULL, NULL, OPT_STR, "NAME|FILE", 0, 0, DESCRIBED("none"),
+     "a new session starting from a saved population; the controls not given keep the saved values"},
+    {"--include", NULL, NULL, OPT_LIST, "FILE", 0, 0, NULL,
+     "(new sessions, repeatable) put this weights file in the first population in place of a random vector"},
+    OPTS_END,
+};
+
+#define TUNE_SPEC                                                                                       \
+    &(const OptSpec){                                                                                   \
+        NULL, 0, 0,                                                                                     \
+        "Tunes the 60 weights by self-play (docs/tuning.md): every generation each individual plays a " \
+        "double duel (one game with each colour from the same opening) with every other one, or with " \
+        "K opponents it draws; the generation's best duels the best so far; then roulette selection, " \
+        "one-point crossover and mutation make half the next generation, the best quarter of the "     \
+        "parents and a quarter of fresh random vectors the rest.\n"                                     \
+        "A new session: --generations G or --seconds S, and the controls. Go on with one: --resume "    \
+        "[NAME|FILE] (a new stop may be given). Start a new session from a saved population: "          \
+        "--continue NAME|FILE [controls].",                                                             \
+        options,                                                                                        \
+        "Ctrl-C stops after saving the last finished generation (a second Ctrl-C quits at once); the "   \
+        "exit status is then 130.",                                                                     \
+    }
 
 const CliCommand cmd_tune = {
-    "tune", run, "tune the weights with the genetic algorithm (self-play)", TUNE_USAGE("tune"),
+    "tune", run, "tune the weights with the genetic algorithm (self-play)", TUNE_SPEC,
 };
 
 const CliCommand cmd_find = {
-    "find", run, "the same as tune (the design documents' name)", TUNE_USAGE("find"),
+    "find", run, "the same as tune (the design documents' name)", TUNE_SPEC,
 };

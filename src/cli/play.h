@@ -1,0 +1,90 @@
+/* play.h - what the files of `kingme play` share: the game being played,
+ * its players and screen. play.c sets up and runs the game, play_screen.c
+ * draws it and saves it, play_turn.c makes the moves (the engine's search,
+ * the person's input). */
+#ifndef KINGME_CLI_PLAY_H
+#define KINGME_CLI_PLAY_H
+
+#include "cli.h"
+#include "view.h"
+
+#include "kingme/game.h"
+#include "kingme/search.h"
+#include "kingme/weights.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define DEFAULT_MAX_PLIES 400 /* cap of engine-against-engine games */
+#define LINE_KEEP 256         /* longer input lines are refused as a whole */
+#define PV_SHOW 16            /* moves of the expected line kept (as many as fit are shown) */
+#define SCREEN_WIDTH 78
+
+typedef struct Player {
+    bool engine;
+    const char *wpath; /* weights file; NULL: built-in default or random */
+    bool random;       /* weights drawn at random (--random-weights) */
+    Weights w;
+    char name[400];    /* for the PDN tags and the panel */
+    Searcher *s;       /* engines only */
+} Player;
+
+/* What the engine said about its last move. */
+typedef struct EngineInfo {
+    int ply; /* the ply it played; -1: none */
+    bool forced; /* it was the only legal move */
+    int depth;
+    int32_t score;
+    double seconds;
+    int pv_len;
+    Move pv[PV_SHOW];
+} EngineInfo;
+
+typedef struct Play {
+    Game g;
+    Player p[2];
+    View v;
+    SearchLimits lim;
+    char limit_text[32]; /* "1 s", "depth 6" */
+    int max_plies;       /* 0: no cap */
+    uint64_t seed;
+    size_t hash_mb;      /* each searcher's table */
+    bool seed_given;
+    bool tty_in, tty_out;
+    bool clear;          /* redraw on a cleared screen (fancy mode) */
+    bool need_draw;
+    bool drawn;          /* the first screen is out */
+    char *out;           /* the game's PDN file */
+    char date[16];
+    EngineInfo info;
+    Searcher *hint;      /* made on the first hint */
+    GameResult adjudged; /* resignation */
+    const char *adjudged_why;
+} Play;
+
+/* ---- play_screen.c: text, the screen, the game's file ---- */
+
+const char *play_side_name(int side);
+int play_humans(const Play *P);          /* people playing: 0, 1 or 2 */
+int play_move_number(const Game *g, int ply);
+/* The moves of a line, as many as fit in len - 1 characters (then "..."). */
+void play_pv_text(const Move *pv, int n, char *buf, size_t len);
+void play_draw(Play *P);                 /* the banner (first time), the board, the last move */
+void play_show_moves(const Play *P);     /* the numbered legal moves */
+void play_say_error(const Play *P, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int play_save_game(const Play *P, const char *path, char *err);
+int play_autosave(const Play *P);        /* a failure is said; -1 */
+char *play_default_out(void);            /* games/kingme-YYYYMMDD-HHMMSS.pdn, malloc'd; NULL after an error line */
+
+/* ---- play_turn.c: the moves ---- */
+
+extern volatile sig_atomic_t play_interrupted; /* Ctrl-C, SIGTERM, SIGHUP */
+void play_catch_interrupts(void);
+/* The engine's move: 0, 1 when interrupted, -1 when out of memory. */
+int play_engine_move(Play *P);
+enum { ACT_NONE, ACT_MOVED, ACT_QUIT, ACT_EOF, ACT_INTERRUPT, ACT_RESIGN, ACT_FAIL };
+/* Read and act on one line at the person's prompt: an ACT_ value. */
+int play_human_turn(Play *P);
+
+#endif

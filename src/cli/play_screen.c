@@ -1,0 +1,224 @@
+/* play_screen.c - what `kingme play` shows (the banner, the board with its
+ * panel, the last move, the move list, error lines) and its game file. */
+#include "play.h"
+
+#include "kingme/notation.h"
+#include "kingme/pdn.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- small helpers ------------------------------------------------------------ */
+
+const char *play_side_name(int side) { return side == KM_BLACK ? "Black" : "White"; }
+
+int play_humans(const Play *P) { return !P->p[0].engine + !P->p[1].engine; }
+
+/* "you" when one person plays, "Black"/"White" when two do. */
+static const char *mover_name(const Play *P, int side)
+{
+    if (P->p[side].engine) return "kingme";
+    return play_humans(P) == 1 ? "you" : play_side_name(side);
+}
+
+void play_pv_text(const Move *pv, int n, char *buf, size_t len)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        char t[MOVE_TEXT_MAX];
+        move_to_text(&pv[i], t);
+        if (k + strlen(t) + 5 >= len) {
+            snprintf(buf + k, len - k, " ...");
+            return;
+        }
+        k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? " " : "", t);
+    }
+}
+
+static void pieces_text(const Board *b, int side, char *buf, size_t len)
+{
+    int men = __builtin_popcount(board_men(b, side)), kings = __builtin_popcount(board_kings(b, side));
+    if (kings)
+        snprintf(buf, len, "%d %s, %d king%s", men, men == 1 ? "man" : "men", kings, kings == 1 ? "" : "s");
+    else
+        snprintf(buf, len, "%d %s", men, men == 1 ? "man" : "men");
+}
+
+int play_move_number(const Game *g, int ply) { return (ply + (g->start.stm == KM_WHITE)) / 2 + 1; }
+
+/* ---- saving ------------------------------------------------------------------- */
+
+static const char *result_now(const Play *P)
+{
+    if (P->adjudged != GAME_ONGOING) return game_result_text(P->adjudged);
+    return game_result_text(P->g.result);
+}
+
+int play_save_game(const Play *P, const char *path, char *err)
+{
+    PdnTag tags[] = {
+        {"Event", "kingme play"}, {"Date", (char *)P->date},
+        {"Black", (char *)P->p[KM_BLACK].name}, {"White", (char *)P->p[KM_WHITE].name},
+        {"Result", NULL},
+    };
+    return pdn_save_game(path, &P->g, tags, (int)(sizeof tags / sizeof tags[0]), result_now(P), false, err);
+}
+
+/* games/kingme-YYYYMMDD-HHMMSS.pdn, with -2, -3... when that name is taken. */
+char *play_default_out(void)
+{
+    if (mkdir("games", 0777) != 0 && errno != EEXIST) {
+        cli_error("cannot create games/: %s", strerror(errno));
+        return NULL;
+    }
+    char stamp[32];
+    cli_time_name(stamp, sizeof stamp, "%Y%m%d-%H%M%S");
+    char *path = malloc(64);
+    if (!path) return NULL;
+    for (int n = 1; n < 1000; n++) {
+        if (n == 1) snprintf(path, 64, "games/kingme-%s.pdn", stamp);
+        else snprintf(path, 64, "games/kingme-%s-%d.pdn", stamp, n);
+        if (access(path, F_OK) != 0) return path;
+    }
+    free(path);
+    cli_error("games/: too many games saved this second");
+    return NULL;
+}
+
+/* The first lines of the first screen: who plays whom, how to move. */
+static void banner(const Play *P)
+{
+    const View *v = &P->v;
+    printf("%skingme %s%s   ", view_sgr(v, VS_BOLD), KINGME_VERSION, view_sgr(v, VS_RESET));
+    if (play_humans(P) == 1) {
+        int me = P->p[KM_BLACK].engine ? KM_WHITE : KM_BLACK;
+        printf("You play %s against %s.\n", play_side_name(me), P->p[me ^ 1].name);
+    } else if (play_humans(P) == 2) {
+        printf("Black and White are both played here.\n");
+    } else {
+        printf("%s (Black) against %s (White).\n", P->p[0].name, P->p[1].name);
+    }
+    if (play_humans(P))
+        printf("Type a move (11-15, 15x24, c3-d4) or its number in the list; %shelp%s shows the commands.\n",
+               view_sgr(v, VS_BOLD), view_sgr(v, VS_RESET));
+    if (P->p[0].random || P->p[1].random)
+        printf("The engine's weights are random, drawn from seed %" PRIu64 ".\n", P->seed);
+}
+
+/* ---- drawing ------------------------------------------------------------------ */
+
+/* The panel beside the board: the player at the top, the last moves, the
+ * player at the bottom. */
+void play_draw(Play *P)
+{
+    const Game *g = &P->g;
+    const View *v = &P->v;
+    if (P->clear) fputs("\033[H\033[2J", stdout);
+    if (!P->drawn || P->clear) banner(P);
+    P->drawn = true;
+
+    char rows[VIEW_PANEL_ROWS][160];
+    const char *panel[VIEW_PANEL_ROWS];
+    for (int i = 0; i < VIEW_PANEL_ROWS; i++) {
+        rows[i][0] = '\0';
+        panel[i] = rows[i];
+    }
+    int top = v->black_bottom ? KM_WHITE : KM_BLACK;
+    for (int k = 0; k < 2; k++) {
+        int side = k == 0 ? top : top ^ 1;
+        char pc[48];
+        pieces_text(&g->cur, side, pc, sizeof pc);
+        snprintf(rows[k == 0 ? 0 : VIEW_PANEL_ROWS - 1], sizeof rows[0], "%s%s:%s %.60s, %s",
+                 g->cur.stm == side && g->result == GAME_ONGOING ? view_sgr(v, VS_BOLD) : "",
+                 play_side_name(side), view_sgr(v, VS_RESET),
+                 P->p[side].engine ? P->p[side].name : mover_name(P, side), pc);
+    }
+    /* the last moves, one numbered line per move pair */
+    enum { HIST = VIEW_PANEL_ROWS - 3 };
+    char hist[HIST][128];
+    int nh = 0, first = 0;
+    char cur[128] = "";
+    for (int i = 0; i < g->nply; i++) {
+        int stm = g->start.stm ^ (i & 1);
+        char t[MOVE_TEXT_MAX];
+        move_to_text(&g->moves[i], t);
+        if (stm == KM_BLACK || i == 0) {
+            if (cur[0]) { /* line complete: keep the last HIST lines */
+                snprintf(hist[nh % HIST], sizeof hist[0], "%s", cur);
+                nh++;
+            }
+            if (stm == KM_BLACK) snprintf(cur, sizeof cur, "%3d. %s", play_move_number(g, i), t);
+            else snprintf(cur, sizeof cur, "%3d. ...         %s", play_move_number(g, i), t);
+        } else {
+            size_t n = strlen(cur);
+            snprintf(cur + n, sizeof cur - n, "%*s%s", n < 16 ? (int)(16 - n) : 1, "", t);
+        }
+    }
+    if (cur[0]) {
+        snprintf(hist[nh % HIST], sizeof hist[0], "%s", cur);
+        nh++;
+    }
+    first = nh > HIST ? nh - HIST : 0;
+    for (int i = first; i < nh; i++) snprintf(rows[2 + i - first], sizeof rows[0], "%s", hist[i % HIST]);
+    if (nh == 0) snprintf(rows[2], sizeof rows[0], "%s", view_legend(v));
+
+    const Move *last = g->nply ? &g->moves[g->nply - 1] : NULL;
+    putchar('\n');
+    view_board(stdout, v, &g->cur, last, panel);
+    putchar('\n');
+    if (last) {
+        int side = g->cur.stm ^ 1;
+        char t[MOVE_TEXT_MAX];
+        move_to_text(last, t);
+        const EngineInfo *in = &P->info;
+        if (P->p[side].engine && in->ply == g->nply - 1 && in->forced) {
+            printf("%s played %s%s%s   (the only legal move)\n", play_side_name(side), view_sgr(v, VS_BOLD), t,
+                   view_sgr(v, VS_RESET));
+        } else if (P->p[side].engine && in->ply == g->nply - 1) {
+            char sc[32], pv[SCREEN_WIDTH - 16];
+            search_score_text(in->score, sc, sizeof sc);
+            play_pv_text(in->pv, in->pv_len, pv, sizeof pv);
+            printf("%s played %s%s%s   (kingme: depth %d, score %s%s for %s, %.1f s)\n", play_side_name(side),
+                   view_sgr(v, VS_BOLD), t, view_sgr(v, VS_RESET), in->depth,
+                   in->score > 0 && in->score < SCORE_WIN_MIN ? "+" : "", sc, play_side_name(side), in->seconds);
+            printf("  expected line: %s\n", pv);
+        } else {
+            printf("%s played %s%s%s\n", play_side_name(side), view_sgr(v, VS_BOLD), t, view_sgr(v, VS_RESET));
+        }
+    }
+    P->need_draw = false;
+}
+
+void play_show_moves(const Play *P)
+{
+    MoveList ml;
+    gen_moves(&P->g.cur, &ml);
+    view_move_list(stdout, &ml, 2, SCREEN_WIDTH);
+}
+
+void play_say_error(const Play *P, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs(view_sgr(&P->v, VS_ERROR), stdout);
+    vprintf(fmt, ap);
+    fputs(view_sgr(&P->v, VS_RESET), stdout);
+    putchar('\n');
+    va_end(ap);
+}
+
+/* Write the game to its file; a failure is said, the game goes on. */
+int play_autosave(const Play *P)
+{
+    char err[KM_ERR_MAX];
+    if (play_save_game(P, P->out, err) == 0) return 0;
+    play_say_error(P, "cannot save the game: %s", err);
+    return -1;
+}
+

@@ -1,0 +1,354 @@
+/* play_turn.c - the moves of `kingme play`: the engine's search (and the
+ * hint), and the person's line at the prompt, a move or a command. Ctrl-C
+ * stops a search or the prompt. */
+#include "play.h"
+
+#include "kingme/notation.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Ctrl-C: stop a search or the prompt, then save and leave ------------- */
+
+volatile sig_atomic_t play_interrupted;
+static _Atomic(Searcher *) searching;
+
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    play_interrupted = 1;
+    Searcher *s = atomic_load(&searching);
+    if (s) atomic_store(&s->stop, 1);
+}
+
+void play_catch_interrupts(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; /* no SA_RESTART: a read at the prompt returns at once */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+/* ---- the engine --------------------------------------------------------------- */
+
+static void thinking(const Play *P, const char *who)
+{
+    if (!P->tty_out) return;
+    printf("%s%s is thinking...%s", view_sgr(&P->v, VS_DIM), who, view_sgr(&P->v, VS_RESET));
+    fflush(stdout);
+}
+
+static void thinking_done(const Play *P)
+{
+    if (P->tty_out) fputs("\r\033[K", stdout);
+}
+
+/* Search the current position with s. Returns 0, 1 when interrupted, -1 when
+ * out of memory. */
+static int run_search(Play *P, Searcher *s, SearchResult *r)
+{
+    atomic_store(&searching, s);
+    int rc = search_run(s, &P->g.cur, P->g.keys, P->g.nply, game_quiet_plies(&P->g), &P->lim, r, NULL, NULL);
+    atomic_store(&searching, NULL);
+    if (rc) return -1;
+    return play_interrupted ? 1 : 0;
+}
+
+int play_engine_move(Play *P)
+{
+    int side = P->g.cur.stm;
+    char who[32];
+    snprintf(who, sizeof who, "kingme (%s)", play_side_name(side));
+    thinking(P, who);
+    SearchResult r;
+    int rc = run_search(P, P->p[side].s, &r);
+    thinking_done(P);
+    if (rc) return rc;
+    if (!r.has_move) return -1; /* cannot happen: the game would be over */
+    EngineInfo *in = &P->info;
+    in->ply = P->g.nply;
+    in->forced = count_moves(&P->g.cur) == 1;
+    in->depth = r.depth;
+    in->score = r.score;
+    in->seconds = r.seconds;
+    in->pv_len = r.pv_len < PV_SHOW ? r.pv_len : PV_SHOW;
+    memcpy(in->pv, r.pv, (size_t)in->pv_len * sizeof(Move));
+    if (in->pv_len == 0 || !move_equal(&in->pv[0], &r.best)) { /* the line starts with the move */
+        in->pv[0] = r.best;
+        in->pv_len = 1;
+    }
+    return game_play(&P->g, &r.best) ? -1 : 0;
+}
+
+static int hint(Play *P)
+{
+    int side = P->g.cur.stm;
+    char err[KM_ERR_MAX];
+    MoveList ml;
+    gen_moves(&P->g.cur, &ml);
+    if (ml.count == 1) {
+        char t[MOVE_TEXT_MAX];
+        move_to_text(&ml.moves[0], t);
+        printf("hint: %s%s%s, the only legal move\n", view_sgr(&P->v, VS_BOLD), t, view_sgr(&P->v, VS_RESET));
+        return 0;
+    }
+    if (!P->hint) {
+        P->hint = malloc(sizeof *P->hint);
+        if (!P->hint || searcher_init(P->hint, &P->p[side].w, P->hash_mb, P->seed ^ 0x68696E74ull, err)) {
+            free(P->hint);
+            P->hint = NULL;
+            play_say_error(P, "no hint: out of memory");
+            return 0;
+        }
+    } else {
+        searcher_set_weights(P->hint, &P->p[side].w);
+    }
+    thinking(P, "kingme");
+    SearchResult r;
+    int rc = run_search(P, P->hint, &r);
+    thinking_done(P);
+    if (rc) return rc;
+    char t[MOVE_TEXT_MAX], sc[32], pv[SCREEN_WIDTH - 16];
+    move_to_text(&r.best, t);
+    search_score_text(r.score, sc, sizeof sc);
+    play_pv_text(r.pv, r.pv_len < PV_SHOW ? r.pv_len : PV_SHOW, pv, sizeof pv);
+    int idx = 0;
+    for (int i = 0; i < ml.count; i++)
+        if (move_equal(&ml.moves[i], &r.best)) idx = i + 1;
+    printf("hint: %s%s%s, number %d in the list   (kingme: depth %d, score %s%s for %s)\n",
+           view_sgr(&P->v, VS_BOLD), t, view_sgr(&P->v, VS_RESET), idx, r.depth,
+           r.score > 0 && r.score < SCORE_WIN_MIN ? "+" : "", sc, play_side_name(side));
+    printf("  expected line: %s\n", pv);
+    return 0;
+}
+
+/* ---- the person --------------------------------------------------------------- */
+
+/* One line of input, whatever its length, read with fgets in chunks. The
+ * first LINE_KEEP - 1 bytes are kept in buf; *total is the full length.
+ * NUL bytes in the input become '?'. Returns 1 with a line, 0 at the end of
+ * input, -1 when interrupted. */
+static int read_line(char *buf, size_t size, size_t *total)
+{
+    size_t n = 0;
+    bool any = false;
+    *total = 0;
+    buf[0] = '\0';
+    for (;;) {
+        char chunk[512];
+        memset(chunk, 'x', sizeof chunk); /* the last NUL is the end of what fgets read */
+        if (!fgets(chunk, sizeof chunk, stdin)) {
+            if (play_interrupted) return -1;
+            if (ferror(stdin) && errno == EINTR) {
+                clearerr(stdin);
+                continue;
+            }
+            return any ? 1 : 0;
+        }
+        any = true;
+        size_t k = sizeof chunk - 1;
+        while (k > 0 && chunk[k] != '\0') k--;
+        bool eol = k > 0 && chunk[k - 1] == '\n';
+        if (eol) k--;
+        for (size_t i = 0; i < k; i++)
+            if (chunk[i] == '\0') chunk[i] = '?';
+        *total += k;
+        size_t room = size - 1 - n;
+        size_t c = k < room ? k : room;
+        memcpy(buf + n, chunk, c);
+        n += c;
+        buf[n] = '\0';
+        if (eol) return 1;
+    }
+}
+
+static const char help_text[] =
+    "Type a move and press Enter:\n"
+    "  11-15         square numbers, as in the list (15x24x31 for a jump)\n"
+    "  15x31         a multi-jump by its first and last squares, when only one fits\n"
+    "  c3-d4         coordinates (files a-h from White's left, ranks 1-8 from White's side)\n"
+    "  3             the third move of the list\n"
+    "Commands:\n"
+    "  moves         the legal moves, numbered\n"
+    "  hint          the engine's suggestion (not played)\n"
+    "  undo          take back your last move (and the engine's reply)\n"
+    "  flip          turn the board round\n"
+    "  board         draw the board again\n"
+    "  fen           the position as FEN\n"
+    "  save [FILE]   write the game as PDN (to FILE, else to the game's file)\n"
+    "  resign        give up this game\n"
+    "  quit          save the game and stop (as does Ctrl-D)\n";
+
+static bool all_digits(const char *s)
+{
+    if (!*s) return false;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s)) return false;
+    return true;
+}
+
+static bool all_letters(const char *s)
+{
+    if (!*s) return false;
+    for (; *s; s++)
+        if (!isalpha((unsigned char)*s)) return false;
+    return true;
+}
+
+/* Take back to the last position where a person was to move, at least one ply
+ * back: the person's last move and the engine's reply. */
+static void undo(Play *P)
+{
+    Game *g = &P->g;
+    int k = g->nply - 1;
+    while (k >= 0 && P->p[g->start.stm ^ (k & 1)].engine) k--;
+    if (k < 0) {
+        play_say_error(P, "nothing to undo: %s", g->nply ? "no move of yours to take back" : "no move played yet");
+        return;
+    }
+    char list[256] = "";
+    size_t len = 0;
+    for (int i = k; i < g->nply && len + MOVE_TEXT_MAX + 8 < sizeof list; i++) {
+        char t[MOVE_TEXT_MAX];
+        move_to_text(&g->moves[i], t);
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i == k ? "" : i + 1 == g->nply ? " and " : ", ", t);
+    }
+    while (g->nply > k) game_undo(g);
+    if (P->info.ply >= g->nply) P->info.ply = -1;
+    printf("took back %s\n", list);
+    P->need_draw = true;
+}
+
+static int command(Play *P, const char *cmd, const char *arg)
+{
+    char lc[16];
+    size_t i = 0;
+    for (; cmd[i] && i + 1 < sizeof lc; i++) lc[i] = (char)tolower((unsigned char)cmd[i]);
+    lc[i] = '\0';
+    bool takes_arg = strcmp(lc, "save") == 0;
+    static const char *const known[] = {"help", "moves", "hint", "undo", "flip", "board", "fen",
+                                        "save", "resign", "quit", "exit", "q"};
+    bool found = false;
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+        if (strcmp(lc, known[k]) == 0) found = true;
+    if (!found || strlen(cmd) >= sizeof lc) {
+        play_say_error(P, "unknown command '%.40s%s' (type help for the commands)", cmd, strlen(cmd) > 40 ? "..." : "");
+        return ACT_NONE;
+    }
+    if (*arg && !takes_arg && strcmp(lc, "help") != 0) {
+        play_say_error(P, "'%s' takes nothing after it", lc);
+        return ACT_NONE;
+    }
+    if (strcmp(lc, "help") == 0) {
+        fputs(help_text, stdout);
+    } else if (strcmp(lc, "moves") == 0) {
+        play_show_moves(P);
+    } else if (strcmp(lc, "hint") == 0) {
+        int rc = hint(P);
+        if (rc > 0) return ACT_INTERRUPT;
+        if (rc < 0) return ACT_FAIL;
+    } else if (strcmp(lc, "undo") == 0) {
+        undo(P);
+    } else if (strcmp(lc, "flip") == 0) {
+        P->v.black_bottom = !P->v.black_bottom;
+        P->need_draw = true;
+    } else if (strcmp(lc, "board") == 0) {
+        P->need_draw = true;
+    } else if (strcmp(lc, "fen") == 0) {
+        char fen[128];
+        board_to_fen(&P->g.cur, fen, sizeof fen);
+        printf("%s\n", fen);
+    } else if (strcmp(lc, "save") == 0) {
+        const char *path = *arg ? arg : P->out;
+        char err[KM_ERR_MAX];
+        if (play_save_game(P, path, err) == 0) printf("saved the game to %s\n", path);
+        else play_say_error(P, "cannot save the game: %s", err);
+    } else if (strcmp(lc, "resign") == 0) {
+        return ACT_RESIGN;
+    } else {
+        return ACT_QUIT;
+    }
+    return ACT_NONE;
+}
+
+int play_human_turn(Play *P)
+{
+    const View *v = &P->v;
+    printf("%s%s>%s ", view_sgr(v, VS_BOLD), play_side_name(P->g.cur.stm), view_sgr(v, VS_RESET));
+    fflush(stdout);
+    char line[LINE_KEEP];
+    size_t total;
+    int rc = read_line(line, sizeof line, &total);
+    if (rc < 0) {
+        putchar('\n');
+        return ACT_INTERRUPT;
+    }
+    if (rc == 0) {
+        puts(P->tty_in ? "" : "(end of input)");
+        return ACT_EOF;
+    }
+    /* control characters (escape sequences of arrow keys...) are not input */
+    for (char *c = line; *c; c++)
+        if ((unsigned char)*c < 32 && *c != '\t') *c = '?';
+    if (!P->tty_in) printf("%.60s%s\n", line, total > 60 ? "..." : ""); /* a readable transcript */
+    if (total >= LINE_KEEP) {
+        play_say_error(P, "that line is %zu characters long: it is not a move or a command", total);
+        return ACT_NONE;
+    }
+    /* trim, then split off the first word */
+    char *s = line;
+    while (isspace((unsigned char)*s)) s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
+    if (!*s) return ACT_NONE;
+    char *arg = s, *sep = NULL;
+    while (*arg && !isspace((unsigned char)*arg)) arg++;
+    if (*arg) {
+        sep = arg;
+        *arg++ = '\0';
+        while (isspace((unsigned char)*arg)) arg++;
+    }
+    if (all_letters(s)) return command(P, s, arg);
+    if (sep) *sep = ' '; /* a move: the whole line again */
+
+    MoveList ml;
+    gen_moves(&P->g.cur, &ml);
+    Move m;
+    if (all_digits(s)) {
+        long long k;
+        if (!cli_int(s, 1, ml.count, &k)) {
+            char only[MOVE_TEXT_MAX];
+            move_to_text(&ml.moves[0], only);
+            if (ml.count == 1)
+                play_say_error(P, "there is no move %.12s%s in the list: the only move is 1) %s", s,
+                          strlen(s) > 12 ? "..." : "", only);
+            else
+                play_say_error(P, "there is no move %.12s%s in the list: choose 1 to %d (moves shows them)", s,
+                          strlen(s) > 12 ? "..." : "", ml.count);
+            return ACT_NONE;
+        }
+        m = ml.moves[k - 1];
+    } else {
+        /* "11 - 15" is forgiven; the message quotes what was typed */
+        char compact[LINE_KEEP], err[KM_ERR_MAX];
+        const char *whole = s;
+        size_t n = 0;
+        for (const char *c = whole; *c; c++)
+            if (!isspace((unsigned char)*c)) compact[n++] = *c;
+        compact[n] = '\0';
+        if (parse_move(&P->g.cur, compact, &m, err) && parse_move(&P->g.cur, whole, &m, err)) {
+            play_say_error(P, "%s", err);
+            return ACT_NONE;
+        }
+    }
+    if (game_play(&P->g, &m)) return ACT_FAIL;
+    return ACT_MOVED;
+}
+

@@ -1,0 +1,417 @@
+/* tune_file.c - population files (the format in tune.h): write, read,
+ * parse, and the one-paragraph description of a session. */
+#include "kingme/tune.h"
+#include "kingme/textio.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- text helpers ---------------------------------------------------------------- */
+
+/* Shortest of %.15g / %.17g that reads back as the same double, so a
+ * resumed session uses exactly the controls it was given. */
+static void fmt_double(double x, char buf[32])
+{
+    snprintf(buf, 32, "%.15g", x);
+    if (strtod(buf, NULL) != x) snprintf(buf, 32, "%.17g", x);
+}
+
+/* The controls' doubles: selection, mutation and limit. */
+static void fmt_controls(const TuneControls *c, char sel[32], char mut[32], char lim[32])
+{
+    fmt_double(c->selection, sel);
+    fmt_double(c->mutation, mut);
+    fmt_double(c->limit, lim);
+}
+
+static char *read_text(const char *path, char *err)
+{
+    static const KmReadOpts opts = {
+        .max_bytes = 64u << 20,
+        .cannot_open = "cannot open",
+        .read_error = "read error",
+        .too_large = "too large for a population file",
+        .nul_byte = "binary data, not a population file",
+    };
+    return km_read_text(path, &opts, NULL, err);
+}
+
+char *tune_describe(const TuneSession *s)
+{
+    const TuneControls *c = &s->c;
+    char sel[32], mut[32], lim[32];
+    fmt_controls(c, sel, mut, lim);
+    KmBuf b = {0};
+    km_buf_printf(&b, "population %d, duels %d%s, depth %d, selection %s, mutation %s, openings %s, seed %llu\n",
+                  c->population, c->duels, c->duels ? "" : " (round robin)", c->depth, sel, mut,
+                  c->openings == TUNE_OPENINGS_BALLOTS ? "ballots" : "start", (unsigned long long)c->seed);
+    km_buf_printf(&b, "stop after %s %s; %d generations done, %.1f s of play, %lld games\n", lim,
+                  c->stop == TUNE_STOP_GENERATIONS ? "generations" : "seconds", s->generation, s->elapsed,
+                  s->games);
+    if (s->has_best && s->best_generation)
+        km_buf_printf(&b, "best so far: from generation %d, score %d of %d\n", s->best_generation,
+                      s->best_score, tune_max_score(c));
+    else if (s->has_best)
+        km_buf_printf(&b, "best so far: carried over from the continued population\n");
+    return km_buf_done(&b);
+}
+
+/* ---- population files ------------------------------------------------------------ */
+
+static void format_vector(KmBuf *b, const char *key, int score, const Weights *w)
+{
+    km_buf_printf(b, "%s %d", key, score);
+    for (int i = 0; i < EVAL_NPARAMS; i++) km_buf_printf(b, " %d", w->w[i]);
+    km_buf_printf(b, "\n");
+}
+
+char *tune_format(const TuneSession *s)
+{
+    const TuneControls *c = &s->c;
+    char sel[32], mut[32], lim[32];
+    fmt_controls(c, sel, mut, lim);
+    KmBuf b = {0};
+    km_buf_printf(&b,
+                  "# kingme population file: a tuning session's controls, progress, random\n"
+                  "# generator state, best vector so far, and its last generation (score and\n"
+                  "# the 60 weights per individual, in the order of eval-params.md).\n"
+                  "# Go on with: kingme tune --resume FILE\n");
+    km_buf_printf(&b, "kingme-population %d\n", TUNE_FORMAT_VERSION);
+    km_buf_printf(&b, "population %d\nduels %d\ndepth %d\nselection %s\nmutation %s\n", c->population,
+                  c->duels, c->depth, sel, mut);
+    km_buf_printf(&b, "stop %s %s\n", c->stop == TUNE_STOP_GENERATIONS ? "generations" : "seconds", lim);
+    km_buf_printf(&b, "openings %s\n", c->openings == TUNE_OPENINGS_BALLOTS ? "ballots" : "start");
+    km_buf_printf(&b, "seed %llu\n", (unsigned long long)c->seed);
+    km_buf_printf(&b, "generation %d\nelapsed %.3f\ngames %lld\nrng %016llx\n", s->generation, s->elapsed, s->games,
+                  (unsigned long long)s->rng);
+    km_buf_printf(&b, "best_generation %d\n", s->best_generation);
+    if (s->has_best) format_vector(&b, "best", s->best_score, &s->best);
+    else km_buf_printf(&b, "best none\n");
+    for (int i = 0; i < c->population; i++) format_vector(&b, "individual", s->pop[i].score, &s->pop[i].w);
+    km_buf_printf(&b, "end\n");
+    return km_buf_done(&b);
+}
+
+int tune_write(const TuneSession *s, const char *path, char *err)
+{
+    char *text = tune_format(s);
+    if (!text) return km_fail(err, "%s: out of memory", path);
+    int r = km_write_atomic(path, text, strlen(text), err);
+    free(text);
+    return r;
+}
+
+enum {
+    K_POPULATION, K_DUELS, K_DEPTH, K_SELECTION, K_MUTATION, K_STOP, K_OPENINGS, K_SEED,
+    K_GENERATION, K_ELAPSED, K_GAMES, K_RNG, K_BEST_GENERATION, K_BEST, NKEYS
+};
+static const char *const key_names[NKEYS] = {
+    "population", "duels", "depth", "selection", "mutation", "stop", "openings", "seed",
+    "generation", "elapsed", "games", "rng", "best_generation", "best",
+};
+
+#define MAX_TOKENS 64
+
+typedef struct Parse {
+    const char *where;
+    int line;
+    char *err;
+} Parse;
+
+static int perr(const Parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int perr(const Parse *p, const char *fmt, ...)
+{
+    char msg[KM_ERR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return km_fail(p->err, "%s:%d: %s", p->where, p->line, msg);
+}
+
+static bool parse_u64(const char *t, int base, uint64_t *out)
+{
+    if (!t || !*t || *t == '-' || *t == '+') return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(t, &end, base);
+    if (errno || *end) return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_real(const char *t, double lo, double hi, double *out)
+{
+    if (!t || !*t) return false;
+    char *end;
+    errno = 0;
+    double v = strtod(t, &end);
+    if (errno || *end || !isfinite(v) || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+/* "KEY SCORE W1 ... W60" (tok[0] is the key). */
+static int parse_vector(const Parse *p, char **tok, int ntok, int *score, Weights *w)
+{
+    if (ntok != 2 + EVAL_NPARAMS)
+        return perr(p, "'%s' needs a score and %d weights, found %d numbers", tok[0], EVAL_NPARAMS, ntok - 1);
+    long long v;
+    if (!km_parse_ll(tok[1], 0, 1000000000, &v))
+        return perr(p, "%s score '%s' is not a whole number from 0 up", tok[0], tok[1]);
+    *score = (int)v;
+    for (int i = 0; i < EVAL_NPARAMS; i++) {
+        const char *t = tok[2 + i];
+        if (!km_parse_ll(t, INT64_MIN, INT64_MAX, &v))
+            return perr(p, "weight %d (%s) '%s' is not a whole number", i + 1, eval_params[i].name, t);
+        if (v < -32768 || v > 32767)
+            return perr(p, "weight %d (%s) is %s, outside -32768..32767", i + 1, eval_params[i].name, t);
+        w->w[i] = (int16_t)v;
+    }
+    return 0;
+}
+
+/* The fields of a line (up to MAX_TOKENS + 1, so that too many shows). */
+static int split_fields(char *line, char **tok)
+{
+    int ntok = 0;
+    for (char *c = line; *c && ntok <= MAX_TOKENS;) {
+        while (*c == ' ' || *c == '\t' || *c == '\r') *c++ = '\0';
+        if (!*c) break;
+        tok[ntok++] = c;
+        while (*c && *c != ' ' && *c != '\t' && *c != '\r') c++;
+    }
+    return ntok;
+}
+
+static int parse_header(const Parse *p, char **tok, int ntok)
+{
+    long long v;
+    if (strcmp(tok[0], "kingme-population") != 0 || ntok != 2)
+        return perr(p, "not a kingme population file (the first line should be 'kingme-population %d')",
+                    TUNE_FORMAT_VERSION);
+    if (!km_parse_ll(tok[1], 1, 1000000, &v) || v != TUNE_FORMAT_VERSION)
+        return perr(p, "population file format '%s' is not supported (this kingme reads %d)", tok[1],
+                    TUNE_FORMAT_VERSION);
+    return 0;
+}
+
+static int parse_stop(const Parse *p, char **tok, TuneControls *c)
+{
+    long long n;
+    double x;
+    if (strcmp(tok[1], "generations") == 0) {
+        c->stop = TUNE_STOP_GENERATIONS;
+        if (!km_parse_ll(tok[2], 1, 1000000000, &n))
+            return perr(p, "stop generations '%s' is not a whole number from 1 to 1e9", tok[2]);
+        c->limit = (double)n;
+    } else if (strcmp(tok[1], "seconds") == 0) {
+        c->stop = TUNE_STOP_SECONDS;
+        if (!parse_real(tok[2], 1e-9, 1e9, &x))
+            return perr(p, "stop seconds '%s' is not a number of seconds above 0", tok[2]);
+        c->limit = x;
+    } else {
+        return perr(p, "stop is 'generations N' or 'seconds S', not '%s'", tok[1]);
+    }
+    return 0;
+}
+
+/* One "key value" line (k: its K_ index, not K_BEST) into t. */
+static int parse_key(const Parse *p, int k, char **tok, TuneSession *t)
+{
+    const char *v = tok[1];
+    long long n = 0;
+    uint64_t u = 0;
+    double x = 0;
+    int r = 0;
+    switch (k) {
+    case K_POPULATION:
+        if (!km_parse_ll(v, 4, TUNE_MAX_POPULATION, &n))
+            r = perr(p, "population '%s' is not a whole number from 4 to %d", v, TUNE_MAX_POPULATION);
+        else if (n % 4)
+            r = perr(p, "population %lld is not a multiple of 4", n);
+        t->c.population = (int)n;
+        break;
+    case K_DUELS:
+        if (!km_parse_ll(v, 0, TUNE_MAX_POPULATION, &n))
+            r = perr(p, "duels '%s' is not a whole number from 0 to %d", v, TUNE_MAX_POPULATION);
+        t->c.duels = (int)n;
+        break;
+    case K_DEPTH:
+        if (!km_parse_ll(v, 1, TUNE_MAX_DEPTH, &n))
+            r = perr(p, "depth '%s' is not a whole number from 1 to %d", v, TUNE_MAX_DEPTH);
+        t->c.depth = (int)n;
+        break;
+    case K_SELECTION:
+        if (!parse_real(v, 0, 1e9, &x)) r = perr(p, "selection '%s' is not a number from 0 to 1e9", v);
+        t->c.selection = x;
+        break;
+    case K_MUTATION:
+        if (!parse_real(v, 0, 1, &x)) r = perr(p, "mutation '%s' is not a chance from 0 to 1", v);
+        t->c.mutation = x;
+        break;
+    case K_STOP:
+        r = parse_stop(p, tok, &t->c);
+        break;
+    case K_OPENINGS:
+        if (strcmp(v, "ballots") == 0) t->c.openings = TUNE_OPENINGS_BALLOTS;
+        else if (strcmp(v, "start") == 0) t->c.openings = TUNE_OPENINGS_START;
+        else r = perr(p, "openings is 'ballots' or 'start', not '%s'", v);
+        break;
+    case K_SEED:
+        if (!parse_u64(v, 10, &u)) r = perr(p, "seed '%s' is not a whole number from 0 to 2^64-1", v);
+        t->c.seed = u;
+        break;
+    case K_GENERATION:
+        if (!km_parse_ll(v, 0, 1000000000, &n)) r = perr(p, "generation '%s' is not a whole number from 0", v);
+        t->generation = (int)n;
+        break;
+    case K_ELAPSED:
+        if (!parse_real(v, 0, 1e12, &x)) r = perr(p, "elapsed '%s' is not a number of seconds", v);
+        t->elapsed = x;
+        break;
+    case K_GAMES:
+        if (!km_parse_ll(v, 0, INT64_MAX, &n)) r = perr(p, "games '%s' is not a whole number from 0", v);
+        t->games = n;
+        break;
+    case K_RNG:
+        if (strlen(v) > 16 || !parse_u64(v, 16, &u))
+            r = perr(p, "rng '%s' is not a generator state (up to 16 hex digits)", v);
+        t->rng = u;
+        break;
+    case K_BEST_GENERATION:
+        if (!km_parse_ll(v, 0, 1000000000, &n)) r = perr(p, "best_generation '%s' is not a whole number from 0", v);
+        t->best_generation = (int)n;
+        break;
+    }
+    return r;
+}
+
+/* The whole file's checks once every line is read: every key present, as
+ * many individuals as the population, consistent progress and controls. */
+static int check_parsed(Parse *p, const TuneSession *t, const int seen[NKEYS], int nind, bool header, bool ended)
+{
+    if (!header) {
+        p->line = p->line ? p->line : 1;
+        return perr(p, "empty file, not a kingme population file");
+    }
+    if (!ended) return perr(p, "the file ends without 'end' (truncated?)");
+    for (int k = 0; k < NKEYS; k++)
+        if (!seen[k]) return perr(p, "missing '%s'", key_names[k]);
+    if (nind != t->c.population) return perr(p, "%d individuals, but population is %d", nind, t->c.population);
+    if (t->c.duels > t->c.population - 1) {
+        p->line = seen[K_DUELS];
+        return perr(p, "duels %d: at most population - 1 = %d", t->c.duels, t->c.population - 1);
+    }
+    if (t->best_generation > t->generation) {
+        p->line = seen[K_BEST_GENERATION];
+        return perr(p, "best_generation %d is after generation %d", t->best_generation, t->generation);
+    }
+    if (!t->has_best && t->generation > 0) {
+        /* a session that played a generation always has a best so far */
+        p->line = seen[K_BEST];
+        return perr(p, "best none, but %d generations are done", t->generation);
+    }
+    if (tune_controls_check(&t->c, p->err)) {
+        char msg[KM_ERR_MAX];
+        snprintf(msg, sizeof msg, "%s", p->err);
+        p->line = seen[K_POPULATION];
+        return perr(p, "%s", msg);
+    }
+    return 0;
+}
+
+/* An "individual" line, appended to *ind (grown as needed). */
+static int add_individual(const Parse *p, char **tok, int ntok, TuneIndividual **ind, int *nind, int *cap)
+{
+    if (*nind >= TUNE_MAX_POPULATION) return perr(p, "more than %d individuals", TUNE_MAX_POPULATION);
+    if (*nind == *cap) {
+        int c = *cap ? *cap * 2 : 64;
+        TuneIndividual *x = realloc(*ind, (size_t)c * sizeof *x);
+        if (!x) return km_fail(p->err, "%s: out of memory", p->where);
+        *ind = x;
+        *cap = c;
+    }
+    int r = parse_vector(p, tok, ntok, &(*ind)[*nind].score, &(*ind)[*nind].w);
+    (*nind)++;
+    return r;
+}
+
+/* One line that is neither the header, 'end' nor an individual. */
+static int parse_line(const Parse *p, char **tok, int ntok, int seen[NKEYS], TuneSession *t)
+{
+    int k = 0;
+    while (k < NKEYS && strcmp(tok[0], key_names[k]) != 0) k++;
+    if (k == NKEYS) return perr(p, "unknown key '%s'", tok[0]);
+    if (seen[k]) return perr(p, "'%s' given twice (first on line %d)", tok[0], seen[k]);
+    seen[k] = p->line;
+    if (k == K_BEST) {
+        if (ntok == 2 && strcmp(tok[1], "none") == 0) {
+            t->has_best = false;
+            return 0;
+        }
+        int r = parse_vector(p, tok, ntok, &t->best_score, &t->best);
+        t->has_best = r == 0;
+        return r;
+    }
+    int want = k == K_STOP ? 3 : 2;
+    if (ntok != want) return perr(p, "'%s' needs %s", tok[0], want == 3 ? "two values" : "one value");
+    return parse_key(p, k, tok, t);
+}
+
+int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
+{
+    memset(s, 0, sizeof *s);
+    Parse p = {where, 0, err};
+    int seen[NKEYS] = {0}; /* line of each key, 0 = not yet */
+    TuneSession t;
+    memset(&t, 0, sizeof t);
+    TuneIndividual *ind = NULL;
+    int nind = 0, cap = 0;
+    bool header = false, ended = false;
+    char line[8192];
+    int r = 0;
+    for (const char *q = text; *q && r == 0;) {
+        size_t len = strcspn(q, "\n");
+        p.line++;
+        if (len >= sizeof line) {
+            r = perr(&p, "line too long");
+            break;
+        }
+        memcpy(line, q, len);
+        line[len] = '\0';
+        q = q[len] ? q + len + 1 : q + len;
+        char *tok[MAX_TOKENS + 1];
+        int ntok = split_fields(line, tok);
+        if (ntok == 0 || tok[0][0] == '#') continue;
+        if (ntok > MAX_TOKENS) r = perr(&p, "too many fields");
+        else if (ended) r = perr(&p, "'%s' after 'end'", tok[0]);
+        else if (!header) r = parse_header(&p, tok, ntok), header = true;
+        else if (strcmp(tok[0], "end") == 0) r = ntok != 1 ? perr(&p, "'end' takes no value") : 0, ended = true;
+        else if (strcmp(tok[0], "individual") == 0) r = add_individual(&p, tok, ntok, &ind, &nind, &cap);
+        else r = parse_line(&p, tok, ntok, seen, &t);
+    }
+    if (r == 0) r = check_parsed(&p, &t, seen, nind, header, ended);
+    if (r) {
+        free(ind);
+        return -1;
+    }
+    t.pop = ind;
+    *s = t;
+    return 0;
+}
+
+int tune_read(TuneSession *s, const char *path, char *err)
+{
+    memset(s, 0, sizeof *s);
+    char *text = read_text(path, err);
+    if (!text) return -1;
+    int r = tune_parse(s, text, path, err);
+    free(text);
+    return r;
+}
+
