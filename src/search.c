@@ -2,6 +2,7 @@
  * transposition table, killers and history, quiescence on pending captures,
  * forced-move extension, and draw/win knowledge. */
 #include "kingme/search.h"
+#include "kingme/base.h"
 #include "kingme/bits.h"
 #include "kingme/game.h"
 #include "kingme/timeman.h"
@@ -9,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 void search_limits_default(SearchLimits *l)
 {
@@ -18,30 +18,10 @@ void search_limits_default(SearchLimits *l)
     l->use_tt = l->quiescence = l->extensions = l->ordering = true;
 }
 
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static uint64_t rng_next(uint64_t *s)
-{
-    *s += 0x9E3779B97F4A7C15ull;
-    return mix64(*s);
-}
-
 static uint64_t weights_key(const Weights *w)
 {
     uint64_t h = 0x6B77656967687473ull;
-    for (int i = 0; i < EVAL_NPARAMS; i++) h = mix64(h ^ (uint16_t)w->w[i] ^ ((uint64_t)i << 16));
+    for (int i = 0; i < EVAL_NPARAMS; i++) h = km_mix64(h ^ (uint16_t)w->w[i] ^ ((uint64_t)i << 16));
     return h;
 }
 
@@ -80,7 +60,7 @@ void searcher_set_weights(Searcher *s, const Weights *w)
     s->weights_key = weights_key(w);
 }
 
-void searcher_seed(Searcher *s, uint64_t seed) { s->rng = mix64(seed ^ 0x5EED5EED5EEDull); }
+void searcher_seed(Searcher *s, uint64_t seed) { s->rng = km_mix64(seed ^ 0x5EED5EED5EEDull); }
 
 void searcher_clear(Searcher *s)
 {
@@ -119,7 +99,7 @@ static void check_limits(Searcher *s)
     if (atomic_load_explicit(&s->stop, memory_order_relaxed)) s->stopped = true;
     if (!s->can_stop) return;
     if (s->limits.nodes && s->nodes >= s->limits.nodes) s->stopped = true;
-    if (s->deadline > 0 && now_seconds() >= s->deadline) s->stopped = true;
+    if (s->deadline > 0 && km_now() >= s->deadline) s->stopped = true;
 }
 
 /* A position seen before on the path or in the game, same side to move, with
@@ -276,13 +256,13 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
     memset(out, 0, sizeof *out);
     s->limits = *limits;
     s->root_side = b->stm;
-    s->salt = mix64(s->weights_key ^ (b->stm == KM_WHITE ? 0x57686974ull : 0x426C61636Bull));
+    s->salt = km_mix64(s->weights_key ^ (b->stm == KM_WHITE ? 0x57686974ull : 0x426C61636Bull));
     s->nodes = 0;
     s->seldepth = 0;
     s->stopped = false;
     atomic_store(&s->stop, 0); /* a stop asked for an earlier search is spent */
     s->can_stop = false;
-    s->start = now_seconds();
+    s->start = km_now();
     /* the time manager: a game clock, or a fixed time for the move */
     TimeBudget tb = {0, 0};
     bool clock = limits->time_left > 0, timed = clock || limits->seconds > 0;
@@ -313,7 +293,7 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
     gen_moves(b, &ml);
     if (ml.count == 0) {
         out->score = -SCORE_WIN;
-        out->seconds = now_seconds() - s->start;
+        out->seconds = km_now() - s->start;
         return 0;
     }
     int maxdepth = limits->depth > 0 && limits->depth < SEARCH_MAX_PLY - 1 && !limits->infinite
@@ -377,7 +357,7 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
          * so far were compared at the new depth */
         bool complete = !s->stopped;
         int pick = 0;
-        if (random_ties && nties > 1) pick = (int)(rng_next(&s->rng) % (uint64_t)nties);
+        if (random_ties && nties > 1) pick = (int)(km_rng_next(&s->rng) % (uint64_t)nties);
         bool changed = out->depth > 0 && !same_move(&out->best, &ml.moves[tie_idx[pick]]);
         out->best = ml.moves[tie_idx[pick]];
         out->score = best;
@@ -387,7 +367,7 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
         memcpy(out->pv, tie_pv[pick], (size_t)tie_len[pick] * sizeof(Move));
         out->nodes = s->nodes;
         out->seldepth = s->seldepth;
-        out->seconds = now_seconds() - s->start;
+        out->seconds = km_now() - s->start;
         if (!complete) break;
         if (report) report(out, user);
         s->can_stop = true;
@@ -412,7 +392,7 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
         if (atomic_load(&s->stop)) break;
     }
     out->nodes = s->nodes;
-    out->seconds = now_seconds() - s->start;
+    out->seconds = km_now() - s->start;
     return 0;
 }
 
