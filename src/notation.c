@@ -1,5 +1,6 @@
 /* notation.c - reading and writing move text. */
 #include "kingme/notation.h"
+#include "kingme/textio.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -137,4 +138,31 @@ int parse_move(const Board *b, const char *text, Move *out, char *err)
         snprintf(err, KM_ERR_MAX, "'%s' is illegal for the piece on %d", text, sq[0] + 1);
     }
     return -1;
+}
+
+int parse_move_input(const Board *b, const char *text, Move *out, char *err)
+{
+    size_t n = strlen(text);
+    bool digits = n > 0;
+    for (size_t i = 0; i < n; i++) digits = digits && isdigit((unsigned char)text[i]);
+    MoveList ml;
+    if (digits) {
+        gen_moves(b, &ml);
+        long long k;
+        if (!km_parse_ll(text, 1, ml.count, &k)) {
+            if (!ml.count) return km_fail(err, "no legal move here");
+            return km_fail(err, "there is no move %.12s%s in the list: choose 1 to %d", text,
+                           n > 12 ? "..." : "", ml.count);
+        }
+        *out = ml.moves[k - 1];
+        return 0;
+    }
+    /* "11 - 15": the spaces are forgiven; the message quotes what was typed */
+    char compact[128];
+    size_t at = 0;
+    for (size_t i = 0; i < n && at + 1 < sizeof compact; i++)
+        if (!isspace((unsigned char)text[i])) compact[at++] = text[i];
+    compact[at] = '\0';
+    if (parse_move(b, compact, out, err) == 0) return 0;
+    return parse_move(b, text, out, err);
 }

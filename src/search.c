@@ -97,6 +97,7 @@ static inline int32_t score_from_tt(int32_t v, int ply)
 static void check_limits(Searcher *s)
 {
     if (atomic_load_explicit(&s->stop, memory_order_relaxed)) s->stopped = true;
+    if (s->limits.abort && atomic_load_explicit(s->limits.abort, memory_order_relaxed)) s->stopped = true;
     if (!s->can_stop) return;
     if (s->limits.nodes && s->nodes >= s->limits.nodes) s->stopped = true;
     if (s->deadline > 0 && km_now() >= s->deadline) s->stopped = true;
@@ -389,7 +390,7 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
          * shorter while the best move is stable; a fixed time is used up */
         if (clock && out->seconds > tm_soft_scaled(&tb, changes[0] + changes[1] + changes[2])) break;
         if (limits->nodes && s->nodes >= limits->nodes) break;
-        if (atomic_load(&s->stop)) break;
+        if (atomic_load(&s->stop) || (limits->abort && atomic_load(limits->abort))) break;
     }
     out->nodes = s->nodes;
     out->seconds = km_now() - s->start;

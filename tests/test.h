@@ -23,6 +23,12 @@ char *test_slurp(const char *path);
  * returns the exit status (or -1). */
 int test_run(const char *cmd, char *out, size_t len);
 
+/* Kings walking in loops without a capture or a man move and without a
+ * threefold repetition within 80 plies, from "B:WK4,K32:BK1" (test_game.c):
+ * Black's king on 1 goes round a 6-move loop, White's kings an 8-move one. */
+extern const char *const test_black_loop[6];
+extern const char *const test_white_loop[8];
+
 #define TEST(name)                                                           \
     static void name(void);                                                  \
     __attribute__((constructor)) static void register_##name(void)           \

@@ -103,8 +103,8 @@ TEST(game_threefold_repetition)
  * an 8-move cycle for White. A position comes back after lcm(6, 8) = 24
  * moves each (48 plies), the third time only after 96 plies: no threefold
  * repetition within the 80 plies of the forty-move rule. */
-static const char *const black_loop[6] = {"1-6", "6-10", "10-14", "14-9", "9-5", "5-1"};
-static const char *const white_loop[8] = {"32-27", "27-23", "23-19", "4-8",
+const char *const test_black_loop[6] = {"1-6", "6-10", "10-14", "14-9", "9-5", "5-1"};
+const char *const test_white_loop[8] = {"32-27", "27-23", "23-19", "4-8",
                                           "19-24", "24-28", "28-32", "8-4"};
 
 /* Play n plies of the loops; bi, wi: each side's place in its loop. Each
@@ -113,7 +113,7 @@ static bool walk(Game *g, int *bi, int *wi, int n)
 {
     for (int i = 0; i < n; i++) {
         int q = game_quiet_plies(g);
-        const char *m = g->cur.stm == KM_BLACK ? black_loop[(*bi)++ % 6] : white_loop[(*wi)++ % 8];
+        const char *m = g->cur.stm == KM_BLACK ? test_black_loop[(*bi)++ % 6] : test_white_loop[(*wi)++ % 8];
         if (!play(g, m)) return false;
         CHECK_INT(game_quiet_plies(g), q + 1);
         if (i < n - 1) CHECK_MSG(g->result == GAME_ONGOING, "ply %d: result %d", g->nply, g->result);

@@ -17,4 +17,10 @@ void move_to_text(const Move *m, char buf[MOVE_TEXT_MAX]);
  * (listing the candidates). */
 int parse_move(const Board *b, const char *text, Move *out, char *err);
 
+/* A move as a person or a program types it (the play prompt, the engine
+ * protocol): a number alone is the move of that number (1-based) in the
+ * generated list (`moves` shows it); anything else is parse_move's text,
+ * spaces inside forgiven ("11 - 15"). Returns 0, or -1 with a message. */
+int parse_move_input(const Board *b, const char *text, Move *out, char *err);
+
 #endif

@@ -31,6 +31,8 @@ typedef struct SearchLimits {
     double time_left, increment;
     int movestogo;
     bool infinite;      /* search until stopped (s->stop), whatever else is set */
+    const atomic_bool *abort; /* when not NULL: set from another thread to stop now
+                               * (unlike s->stop, never cleared by the search) */
     int tiebreak;       /* TIEBREAK_RANDOM (the documents' way) or TIEBREAK_FIRST */
     /* Switches, all on by default (search_limits_default); turning the first
      * three off gives the documents' plain fixed-depth alpha-beta. */

@@ -1,0 +1,85 @@
+/* engine.c - kingme engine: the engine protocol on stdin/stdout (engine.h). */
+#include "cli.h"
+#include "kingme/engine.h"
+#include "kingme/textio.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool write_failed;
+
+static void write_line(const char *line, void *user)
+{
+    (void)user;
+    if (write_failed) return;
+    if (fputs(line, stdout) == EOF || putchar('\n') == EOF || fflush(stdout) == EOF) write_failed = true;
+}
+
+/* One line of stdin into buf (at most cap - 1 bytes kept; *too_long when more
+ * came). Returns false at the end of input with nothing read. */
+static bool read_line(char *buf, size_t cap, bool *too_long)
+{
+    size_t n = 0;
+    int c;
+    *too_long = false;
+    while ((c = getchar()) != EOF && c != '\n') {
+        if (n + 1 < cap) buf[n++] = (char)c;
+        else *too_long = true;
+    }
+    buf[n] = '\0';
+    return !(c == EOF && n == 0 && !*too_long);
+}
+
+static int run(const Opts *o)
+{
+    const char *wpath = opt_str(o, "--weights");
+    long long hash_mb = opt_int(o, "--hash");
+    signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error, not a death */
+    char err[KM_ERR_MAX];
+    Engine *e = engine_new((size_t)hash_mb, KINGME_VERSION, write_line, NULL, err);
+    if (!e) return cli_error("%s", err);
+    if (wpath && strcmp(wpath, "default") != 0 && engine_load_weights(e, wpath, err)) {
+        engine_free(e);
+        return cli_error("%s", err);
+    }
+    char *buf = malloc(ENGINE_LINE_MAX + 2);
+    if (!buf) {
+        engine_free(e);
+        return cli_error("out of memory");
+    }
+    bool too_long;
+    while (!write_failed && read_line(buf, ENGINE_LINE_MAX + 2, &too_long)) {
+        if (too_long) {
+            write_line("error the line is too long (at most 65536 bytes)", NULL);
+            continue;
+        }
+        if (!engine_command(e, buf)) break;
+    }
+    engine_free(e); /* end of input is quit */
+    free(buf);
+    if (write_failed) return cli_error("engine: write error on standard output: %s", strerror(errno));
+    return 0;
+}
+
+static const Opt options[] = {
+    {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
+    {"--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, ENGINE_HASH_TEXT, "transposition table size (0: none), kept for the whole session"},
+    OPTS_END,
+};
+
+const CliCommand cmd_engine = {
+    "engine", run, "the engine protocol on stdin/stdout, for GUIs, scripts and matches",
+    &(const OptSpec){
+        NULL, 0, 0,
+        "Reads commands on stdin, one per line, and answers on stdout, one line each (the README's "
+        "'kingme engine' section has the whole protocol): hello | isready | newgame | position "
+        "start|fen FEN [moves M1 M2 ...] | go [depth D] [nodes N] [movetime MS] [btime MS wtime MS "
+        "[binc MS winc MS] [movestogo N]] [infinite] (info lines, then bestmove M) | stop | moves | "
+        "fen | eval | option hash|weights|seed|tiebreak VALUE | quit. End of input is quit.",
+        options,
+        "example: printf 'position start\\ngo movetime 500\\n' | kingme engine",
+    },
+};

@@ -1,0 +1,319 @@
+/* test_engine.c - kingme engine driven through pipes, as a GUI or a match
+ * referee drives it: a whole game, stop during go infinite, errors, the
+ * game's history (repetition, the forty-move rule). */
+#include "test.h"
+#include "kingme/game.h"
+#include "kingme/notation.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct Pipe {
+    pid_t pid;
+    int to, from;     /* write commands to `to`, read answers from `from` */
+    char buf[65536];
+    size_t len;
+} Pipe;
+
+static bool pipe_open(Pipe *p, const char *args)
+{
+    int in[2], out[2];
+    memset(p, 0, sizeof *p);
+    if (pipe(in) || pipe(out)) return false;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "exec %s engine %s", test_kingme(), args);
+    p->pid = fork();
+    if (p->pid < 0) return false;
+    if (p->pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        close(in[0]); close(in[1]); close(out[0]); close(out[1]);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    p->to = in[1];
+    p->from = out[0];
+    signal(SIGPIPE, SIG_IGN);
+    return true;
+}
+
+static void pipe_send(Pipe *p, const char *line)
+{
+    size_t n = strlen(line);
+    if (write(p->to, line, n) != (ssize_t)n || write(p->to, "\n", 1) != 1)
+        test_fail(__FILE__, __LINE__, "cannot write '%s' to the engine", line);
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* The next answer line (no newline) into line, waiting at most secs. */
+static bool pipe_line(Pipe *p, char *line, size_t cap, double secs)
+{
+    double end = now_s() + secs;
+    for (;;) {
+        char *nl = memchr(p->buf, '\n', p->len);
+        if (nl) {
+            size_t n = (size_t)(nl - p->buf);
+            snprintf(line, cap, "%.*s", (int)n, p->buf);
+            memmove(p->buf, nl + 1, p->len - n - 1);
+            p->len -= n + 1;
+            return true;
+        }
+        double left = end - now_s();
+        if (left <= 0 || p->len == sizeof p->buf) return false;
+        struct pollfd pf = {p->from, POLLIN, 0};
+        if (poll(&pf, 1, (int)(left * 1000) + 1) <= 0) continue;
+        ssize_t r = read(p->from, p->buf + p->len, sizeof p->buf - p->len);
+        if (r <= 0) return false;
+        p->len += (size_t)r;
+    }
+}
+
+/* Read until a line starting with prefix; that line into line. Lines before
+ * it (info ...) are kept in the last `info` line when info is not NULL. */
+static bool pipe_until(Pipe *p, const char *prefix, char *line, size_t cap, char *info, double secs)
+{
+    double end = now_s() + secs;
+    char l[8192];
+    while (pipe_line(p, l, sizeof l, end - now_s())) {
+        if (strncmp(l, prefix, strlen(prefix)) == 0) {
+            snprintf(line, cap, "%s", l);
+            return true;
+        }
+        if (info && strncmp(l, "info ", 5) == 0) snprintf(info, 8192, "%s", l);
+    }
+    return false;
+}
+
+static int pipe_close(Pipe *p)
+{
+    close(p->to);
+    char l[8192];
+    while (pipe_line(p, l, sizeof l, 10)) {}
+    close(p->from);
+    int st = 0;
+    waitpid(p->pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The score of an info line ("info depth D score S ..."). */
+static long info_score(const char *info)
+{
+    const char *s = strstr(info, " score ");
+    return s ? strtol(s + 7, NULL, 10) : -999999;
+}
+
+TEST(engine_plays_a_whole_game)
+{
+    /* The engine plays both sides at depth 4 from the start; the referee here
+     * checks every bestmove against the rules and the engine's own fen. */
+    Pipe p;
+    if (!pipe_open(&p, "--hash 8")) return;
+    char line[8192];
+    pipe_send(&p, "hello");
+    CHECK(pipe_line(&p, line, sizeof line, 10));
+    CHECK_MSG(strncmp(line, "hello kingme ", 13) == 0 && strstr(line, " protocol 1"), "%s", line);
+    pipe_send(&p, "newgame");
+    pipe_send(&p, "isready");
+    CHECK(pipe_until(&p, "readyok", line, sizeof line, NULL, 10));
+    Game g;
+    game_init(&g, NULL);
+    char moves[65536] = "position start moves";
+    int plies = 0;
+    while (g.result == GAME_ONGOING && plies < 120) {
+        pipe_send(&p, moves);
+        pipe_send(&p, "go depth 4");
+        if (!pipe_until(&p, "bestmove ", line, sizeof line, NULL, 30)) {
+            CHECK_MSG(false, "no bestmove at ply %d", plies);
+            break;
+        }
+        Move m;
+        char err[KM_ERR_MAX];
+        if (parse_move(&g.cur, line + 9, &m, err)) {
+            CHECK_MSG(false, "ply %d: '%s': %s", plies, line, err);
+            break;
+        }
+        game_play(&g, &m);
+        size_t at = strlen(moves);
+        snprintf(moves + at, sizeof moves - at, " %s", line + 9);
+        plies++;
+    }
+    CHECK_MSG(plies >= 20, "only %d plies", plies);
+    /* the engine's idea of the position is the referee's */
+    pipe_send(&p, moves);
+    pipe_send(&p, "fen");
+    CHECK(pipe_until(&p, "fen ", line, sizeof line, NULL, 10));
+    char fen[128];
+    board_to_fen(&g.cur, fen, sizeof fen);
+    CHECK_STR(line + 4, fen);
+    if (g.result != GAME_ONGOING && g.reason == REASON_NO_MOVES) {
+        pipe_send(&p, "go depth 3");
+        CHECK(pipe_until(&p, "bestmove ", line, sizeof line, NULL, 10));
+        CHECK_STR(line, "bestmove none");
+    }
+    pipe_send(&p, "quit");
+    CHECK_INT(pipe_close(&p), 0);
+    game_free(&g);
+}
+
+TEST(engine_stop_during_go_infinite)
+{
+    /* stop is answered (bestmove) within 50 ms; the best of three tries, as
+     * a loaded machine can delay any one process switch */
+    Pipe p;
+    if (!pipe_open(&p, "--hash 8")) return;
+    char line[8192];
+    double best = 1e9;
+    for (int t = 0; t < 3; t++) {
+        pipe_send(&p, "position start");
+        pipe_send(&p, "go infinite");
+        nanosleep(&(struct timespec){0, 200000000}, NULL);
+        pipe_send(&p, "isready"); /* answered while searching */
+        CHECK(pipe_until(&p, "readyok", line, sizeof line, NULL, 5));
+        double t0 = now_s();
+        pipe_send(&p, "stop");
+        CHECK(pipe_until(&p, "bestmove ", line, sizeof line, NULL, 5));
+        double dt = now_s() - t0;
+        if (dt < best) best = dt;
+        CHECK_MSG(strcmp(line, "bestmove none") != 0, "%s", line);
+    }
+    CHECK_MSG(best < 0.050, "stop answered after %.1f ms at best", best * 1000);
+    /* an infinite search that ended by itself (a proven result) still waits for stop */
+    pipe_send(&p, "position fen W:WK32:BK1,K2");
+    pipe_send(&p, "go infinite");
+    CHECK(!pipe_until(&p, "bestmove", line, sizeof line, NULL, 0.5));
+    pipe_send(&p, "stop");
+    CHECK(pipe_until(&p, "bestmove ", line, sizeof line, NULL, 5));
+    pipe_send(&p, "quit");
+    CHECK_INT(pipe_close(&p), 0);
+}
+
+TEST(engine_errors_then_goes_on)
+{
+    Pipe p;
+    if (!pipe_open(&p, "--hash 1")) return;
+    char line[8192];
+    static const char *const bad[][2] = {
+        {"fly away", "error unknown command 'fly'"},
+        {"position fen B:W33:B1", "error position fen: "},
+        {"position start moves 11-15 11-16", "error position: move 2 '11-16': "},
+        {"position sideways", "error position: expected 'start' or 'fen FEN'"},
+        {"go depth zero", "error go: depth needs a number"},
+        {"go wtime", "error go: wtime needs a whole number of milliseconds"},
+        {"go binc 10", "error go: binc, winc and movestogo go with btime and wtime"},
+        {"go warp 9", "error go: unknown limit 'warp'"},
+        {"option hash lots", "error option hash: "},
+        {"option weights /nonexistent/x.w", "error option weights: /nonexistent/x.w: "},
+        {"option tiebreak last", "error option tiebreak: "},
+        {"option colour red", "error option: unknown option 'colour'"},
+        {"fen please", "error fen takes no argument"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        pipe_send(&p, bad[i][0]);
+        CHECK_MSG(pipe_line(&p, line, sizeof line, 10), "no answer to '%s'", bad[i][0]);
+        CHECK_MSG(strncmp(line, bad[i][1], strlen(bad[i][1])) == 0, "'%s' -> '%s'", bad[i][0], line);
+    }
+    /* the position is still the one before the bad commands, and good commands work */
+    pipe_send(&p, "position start moves 11-15 c3-d4");
+    pipe_send(&p, "moves");
+    CHECK(pipe_line(&p, line, sizeof line, 10));
+    CHECK_STR(line, "moves 15x22");
+    pipe_send(&p, "position start moves 11-15 24-19 15x24 28x19 b6-a5");
+    pipe_send(&p, "fen");
+    CHECK(pipe_line(&p, line, sizeof line, 10));
+    CHECK_STR(line, "fen W:W19,21,22,23,25,26,27,29,30,31,32:B1,2,3,4,5,6,7,8,10,12,13");
+    /* a list number is a move too, as at the play prompt: the 1st of 7 */
+    pipe_send(&p, "position start moves 1");
+    pipe_send(&p, "fen");
+    CHECK(pipe_line(&p, line, sizeof line, 10));
+    CHECK_STR(line, "fen W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,13");
+    pipe_send(&p, "go depth 3");
+    CHECK(pipe_until(&p, "bestmove ", line, sizeof line, NULL, 10));
+    pipe_send(&p, "go depth 5 movetime 100000 infinite"); /* fine: stop ends it */
+    pipe_send(&p, "go depth 2");
+    CHECK(pipe_line(&p, line, sizeof line, 10));
+    CHECK_STR(line, "error go: a search is running (send stop first)");
+    pipe_send(&p, "stop");
+    CHECK(pipe_until(&p, "bestmove ", line, sizeof line, NULL, 10));
+    /* end of input is quit */
+    CHECK_INT(pipe_close(&p), 0);
+}
+
+/* Black's king shuffles 1-5-1, White's 29-25-29. Starting from P1 (after
+ * Black's 1-5, White to move), seven plies lead to P0 (Black to move) for
+ * the second time, and Black's 1-5 would make P1 occur the third time. No
+ * other Black move reaches a position seen before. */
+static void repetition_case(const char *fen, bool expect_repeat)
+{
+    Pipe p;
+    if (!pipe_open(&p, "--hash 8")) return;
+    char line[8192], info[8192] = "", cmd[512];
+    snprintf(cmd, sizeof cmd, "position fen %s moves 29-25 5-1 25-29 1-5 29-25 5-1 25-29", fen);
+    pipe_send(&p, cmd);
+    pipe_send(&p, "go depth 6");
+    CHECK(pipe_until(&p, "bestmove ", line, sizeof line, info, 30));
+    if (expect_repeat) {
+        CHECK_MSG(strcmp(line, "bestmove 1-5") == 0, "behind: %s (%s)", line, info);
+        CHECK_MSG(info_score(info) == 0, "the repetition is a draw: %s", info);
+    } else {
+        CHECK_MSG(strcmp(line, "bestmove 1-5") != 0, "ahead: %s (%s)", line, info);
+        CHECK_MSG(info_score(info) > 0, "%s", info);
+    }
+    pipe_send(&p, "quit");
+    pipe_close(&p);
+}
+
+TEST(engine_repetition_from_the_game_history)
+{
+    /* ahead (three kings to two): Black avoids the third occurrence */
+    repetition_case("W:WK29,K30:BK5,K3,K12", false);
+    /* behind (two kings to three): Black takes the draw */
+    repetition_case("W:WK29,K31,K32:BK5,K3", true);
+}
+
+TEST(engine_forty_move_rule_with_a_man_move)
+{
+    /* From "B:WK4,K32,29:BK1" the kings walk the loops of test_game.c for 79
+     * plies with no man move: White (two kings and a man against a king) is
+     * to move, and every king move completes 40 moves each, a draw. Only the
+     * man's move 29-25 restarts the count (the official rule; counting
+     * captures only, it would draw too), so White, ahead, plays it. */
+    Pipe p;
+    if (!pipe_open(&p, "--hash 8")) return;
+    char cmd[4096] = "position fen B:WK4,K32,29:BK1 moves", line[8192], info[8192] = "";
+    for (int ply = 0, bi = 0, wi = 0; ply < 79; ply++) {
+        const char *m = ply % 2 == 0 ? test_black_loop[bi++ % 6] : test_white_loop[wi++ % 8];
+        size_t at = strlen(cmd);
+        snprintf(cmd + at, sizeof cmd - at, " %s", m);
+    }
+    pipe_send(&p, cmd);
+    pipe_send(&p, "go depth 3");
+    CHECK(pipe_until(&p, "bestmove ", line, sizeof line, info, 30));
+    CHECK_STR(line, "bestmove 29-25");
+    CHECK_MSG(strncmp(info, "info depth 3 ", 13) == 0 && info_score(info) > 0, "%s", info);
+    /* one ply earlier (78 quiet plies, Black to move) nothing is forced yet:
+     * a king move leaves White one more move before the count runs out */
+    char *last = strrchr(cmd, ' ');
+    *last = '\0';
+    last = strrchr(cmd, ' ');
+    *last = '\0';
+    pipe_send(&p, cmd); /* 77 plies: White to move, the count at 77 */
+    pipe_send(&p, "go depth 1");
+    CHECK(pipe_until(&p, "bestmove ", line, sizeof line, info, 30));
+    CHECK_MSG(info_score(info) > 0, "%s", info);
+    pipe_send(&p, "quit");
+    pipe_close(&p);
+}
