@@ -317,3 +317,24 @@ TEST(engine_forty_move_rule_with_a_man_move)
     pipe_send(&p, "quit");
     pipe_close(&p);
 }
+
+TEST(search_command_sees_the_moves_history)
+{
+    /* kingme search --moves: the same repetition as above, through the command
+     * line: with the history, Black (behind) takes the draw (score 0); from the
+     * bare position, nothing repeats and the score is Black's deficit */
+    static char out[65536];
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "%s search --depth 6 --tiebreak first --fen W:WK29,K31,K32:BK5,K3 "
+             "--moves '29-25 5-1 25-29 1-5 29-25 5-1 25-29'", test_kingme());
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strstr(out, "depth  6  score        0 ") && strstr(out, "bestmove 1-5\n"), "%s", out);
+    snprintf(cmd, sizeof cmd, "%s search --depth 6 --tiebreak first --fen B:WK29,K31,K32:BK1,K3", test_kingme());
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strstr(out, "depth  6  score    -") != NULL, "%s", out);
+    /* a move that is not legal there: one line, exit 1 */
+    snprintf(cmd, sizeof cmd, "%s search --depth 2 --moves '11-15 11-16'", test_kingme());
+    CHECK_INT(test_run(cmd, out, sizeof out), 1);
+    CHECK_MSG(strncmp(out, "kingme: move 2 '11-16': ", 24) == 0 && !strchr(out, '\n')[1], "%s", out);
+}

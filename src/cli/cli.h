@@ -31,6 +31,12 @@ bool cli_double(const char *s, double lo, double hi, double *out);
 /* FEN to board, or the initial position for NULL; prints the error. */
 bool cli_board(const char *fen, Board *b);
 
+/* Play the moves of text (separated by spaces, in the play prompt's forms:
+ * parse_move_input) on g; prints "kingme: move N 'M': why" and returns false
+ * at the first that is not legal. */
+struct Game;
+bool cli_play_moves(struct Game *g, const char *text);
+
 /* Weights from path, or the built-in default (weights/default.w) for NULL
  * or "default"; prints the error ("kingme: FILE:LINE: ...") and returns false on failure. */
 struct Weights;

@@ -1,5 +1,7 @@
 /* main.c - command dispatch and shared command-line helpers. */
 #include "cli.h"
+#include "kingme/game.h"
+#include "kingme/notation.h"
 #include "kingme/textio.h"
 
 #include <errno.h>
@@ -63,6 +65,28 @@ bool cli_double(const char *s, double lo, double hi, double *out)
     if (errno || *end || !isfinite(v) || v < lo || v > hi) return false;
     *out = v;
     return true;
+}
+
+bool cli_play_moves(Game *g, const char *text)
+{
+    char tok[MOVE_TEXT_MAX + 16], err[KM_ERR_MAX];
+    for (const char *p = text;;) {
+        while (*p == ' ' || *p == '\t' || *p == ',') p++;
+        if (!*p) return true;
+        size_t n = strcspn(p, " \t,");
+        snprintf(tok, sizeof tok, "%.*s", (int)n, p);
+        Move m;
+        if (n >= sizeof tok - 1 || parse_move_input(&g->cur, tok, &m, err)) {
+            cli_error("move %d '%.*s': %s", g->nply + 1, (int)(n > 24 ? 24 : n), p,
+                      n >= sizeof tok - 1 ? "not a move" : err);
+            return false;
+        }
+        if (game_play(g, &m)) {
+            cli_error("out of memory");
+            return false;
+        }
+        p += n;
+    }
 }
 
 bool cli_board(const char *fen, Board *b)

@@ -1,5 +1,6 @@
 /* search.c - kingme search [--fen FEN] (--depth D | --time S | --nodes N) ... */
 #include "cli.h"
+#include "kingme/game.h"
 #include "kingme/notation.h"
 #include "kingme/search.h"
 #include "kingme/weights.h"
@@ -50,20 +51,33 @@ static int run(const Opts *o)
     if (opt_flag(o, "--no-quiescence")) lim.quiescence = false;
     if (opt_flag(o, "--no-extensions")) lim.extensions = false;
     if (!limited) return cli_usage_error("search", "give --depth, --time or --nodes");
-    Board b;
-    if (!cli_board(fen, &b)) return 1;
+    Board start;
+    if (!cli_board(fen, &start)) return 1;
+    Game g;
+    if (game_init(&g, &start)) return cli_error("out of memory");
+    const char *moves = opt_str(o, "--moves");
+    if (moves && !cli_play_moves(&g, moves)) {
+        game_free(&g);
+        return 1;
+    }
+    Board b = g.cur;
     Weights w;
-    if (!cli_weights(wpath, &w)) return 1;
     Searcher s;
     char err[KM_ERR_MAX];
-    if (searcher_init(&s, &w, (size_t)hash_mb, (uint64_t)seed, err)) return cli_error("%s", err);
+    if (!cli_weights(wpath, &w)) {
+        game_free(&g);
+        return 1;
+    }
+    if (searcher_init(&s, &w, (size_t)hash_mb, (uint64_t)seed, err)) {
+        game_free(&g);
+        return cli_error("%s", err);
+    }
     SearchResult r;
     ReportCtx ctx = {&b};
-    if (search_run(&s, &b, NULL, 0, 0, &lim, &r, report, &ctx)) {
-        searcher_free(&s);
-        return cli_error("search: out of memory");
-    }
+    int rc = search_game(&s, &g, &lim, &r, report, &ctx);
     searcher_free(&s);
+    game_free(&g);
+    if (rc) return cli_error("search: out of memory");
     if (!r.has_move) {
         printf("no legal move: %s loses\nbestmove none\n", b.stm == KM_BLACK ? "Black" : "White");
         return 0;
@@ -76,6 +90,9 @@ static int run(const Opts *o)
 
 static const Opt options[] = {
     {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"), "the position"},
+    {"--moves", NULL, NULL, OPT_STR, "\"M1 M2 ...\"", 0, 0, DESCRIBED("none"),
+     "moves played from that position (the play prompt's forms): the game's history, which "
+     "repetition and the forty-move rule see; the search starts after them"},
     {"--depth", NULL, NULL, OPT_INT, "D", 1, SEARCH_MAX_PLY - 2, DESCRIBED("none"), "search D plies"},
     {"--time", NULL, NULL, OPT_REAL, "S", 0.001, 1e6, DESCRIBED("none"), "search S seconds"},
     {"--nodes", NULL, NULL, OPT_INT, "N", 1, 9e18, DESCRIBED("none"), "search N nodes (give at least one of the three)"},
