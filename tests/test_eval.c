@@ -18,8 +18,10 @@
 #include "test.h"
 #include "kingme/eval.h"
 #include "kingme/movegen.h"
+#include "kingme/pdn.h"
 #include "kingme/weights.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -643,6 +645,39 @@ static bool row_has(const char *out, const char *name, const char *text)
     return strstr(line, text) != NULL;
 }
 
+/* eval_typical_value is the mean of every parameter over the positions of
+ * tests/data/tinsley.pdn for the side to move, to the 4 decimals kept. */
+TEST(eval_typical_values)
+{
+    PdnGame *g;
+    int n;
+    char err[KM_ERR_MAX];
+    CHECK(pdn_read_file("tests/data/tinsley.pdn", &g, &n, err) == 0);
+    if (!g) return;
+    double sum[EVAL_NPARAMS] = {0};
+    long count = 0, negative = 0;
+    for (int i = 0; i < n; i++) {
+        const Game *gm = &g[i].game;
+        Board b = gm->start;
+        for (int k = 0; k <= gm->nply; k++) {
+            int f[EVAL_NPARAMS];
+            eval_features(&b, b.stm, f);
+            for (int j = 0; j < EVAL_NPARAMS; j++) {
+                negative += f[j] < 0;
+                sum[j] += f[j];
+            }
+            count++;
+            if (k < gm->nply) make_move(&b, &gm->moves[k]);
+        }
+    }
+    pdn_free_games(g, n);
+    CHECK_INT(negative, 0); /* so w x mean(value) is the mean |value x weight| with w's sign */
+    CHECK_INT(count, EVAL_TYPICAL_POSITIONS);
+    for (int j = 0; j < EVAL_NPARAMS; j++)
+        CHECK_MSG(fabs(sum[j] / (double)count - eval_typical_value[j]) < 0.00005, "%s: %.4f, the table says %.4f",
+                  eval_params[j].name, sum[j] / (double)count, eval_typical_value[j]);
+}
+
 TEST(eval_cli_show)
 {
     static char out[65536];
@@ -659,7 +694,12 @@ TEST(eval_cli_show)
     CHECK(row_has(out, "opp_lone_kings", "medium positive"));  /* 11132 */
     CHECK(row_has(out, "opp_longest_capture", "medium negative")); /* -13876 */
     CHECK(row_has(out, "own_oreo", "low"));                    /* 1326 */
-    CHECK(row_has(out, "own_kings", "low"));                   /* 0 */
+    CHECK(row_has(out, "own_kings", "unused"));                /* 0 */
+    /* typical contributions in men (|own_men| = 27848): opp_promotion_distance
+     * -24871 x 42.2119 / 27848 = -37.699; own_oreo 1326 x 0.3231 / 27848 */
+    CHECK(row_has(out, "opp_promotion_distance", "-37.699") && row_has(out, "own_oreo", "+0.015"));
+    CHECK(row_has(out, "own_kings", " - "));
+    CHECK(strstr(out, "typ: in men, 1 man = |own_men| = 27848 points") && strstr(out, "Triangle men on 1 2 6"));
     CHECK(row_has(out, "opp_blockers", "high positive"));      /* 32446 */
 
     /* sorted: the largest weight first, the most negative last */
@@ -668,17 +708,33 @@ TEST(eval_cli_show)
     const char *a = strstr(out, "opp_blockers"), *z = strstr(out, "own_king_in_corner");
     const char *mid = strstr(out, "own_kings ");
     CHECK(a && z && mid && a < mid && mid < z);
+    /* by typical contribution: opp_promotion_distance (-37.7 men) first, then
+     * own_men (-7.68), opp_men (+6.31); unused weights last, in number order */
+    snprintf(cmd, sizeof cmd, "%s show --sort typical --no-legend weights/thesis.w", test_kingme());
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strncmp(strchr(out, '\n') + 1 + strcspn(strchr(out, '\n') + 1, "\n") + 1, "22  opp_promotion_distance", 26) == 0,
+              "%s", out);
+    a = strstr(out, "own_men "), z = strstr(out, "opp_men ");
+    CHECK(a && z && a < z && strstr(out, "Triangle men on") == NULL);
+    CHECK(strstr(out, "opp_longest_block_line") > strstr(out, "own_kings "));
 
-    /* side by side: thesis against material. Material's classes: men and
-     * kings high, the rest low. Differing: own_men, own_kings, opp_men (not
-     * opp_kings, high negative in both) and the 22 other parameters that are
-     * not low in the thesis vector: 25. */
+    /* the built-in weights by name */
+    snprintf(cmd, sizeof cmd, "%s show default", test_kingme());
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK(strncmp(out, "default (the built-in weights/default.w)\n", 41) == 0);
+
+    /* side by side: thesis against material. Material has men and kings
+     * (high), the rest unused. The thesis vector has 29 weights that are not
+     * 0; with own_kings (0 against 1300) 30 weights differ. In class: all of
+     * those but opp_kings (high negative in both): 29. Sign: own_men and
+     * opp_men. */
     snprintf(cmd, sizeof cmd, "%s show weights/thesis.w weights/material.w", test_kingme());
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
-    CHECK(strstr(out, "25 of 60 parameters differ") != NULL);
-    CHECK(row_has(out, "own_men", "*"));
+    CHECK_MSG(strstr(out, "30 of 60 weights differ; 29 differ in class (marked *), 2 change sign (marked !)") != NULL,
+              "%s", out);
+    CHECK(row_has(out, "own_men", "*!") && row_has(out, "own_men", "+28848"));
     CHECK(!row_has(out, "opp_kings", "*"));
-    CHECK(!row_has(out, "own_oreo", "*"));
+    CHECK(row_has(out, "own_oreo", "*"));
 
     /* usage errors: 2; a bad file: 1 with file:line */
     snprintf(cmd, sizeof cmd, "%s show", test_kingme());

@@ -97,6 +97,14 @@ typedef struct EvalParamInfo {
 
 extern const EvalParamInfo eval_params[EVAL_NPARAMS];
 
+/* The mean value of each parameter over the 36832 positions of Tinsley's
+ * 724 games (tests/data/tinsley.pdn: every position of every game, for the
+ * side to move). Every parameter is >= 0, so w[i] * eval_typical_value[i] is
+ * the typical contribution of weight i: the mean |value x weight|, with the
+ * weight's sign (`kingme show`). tests/test_eval.c recomputes it. */
+#define EVAL_TYPICAL_POSITIONS 36832
+extern const double eval_typical_value[EVAL_NPARAMS];
+
 /* Index 0..59 of a parameter name, or -1. */
 int eval_param_index(const char *name);
 

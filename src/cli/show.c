@@ -1,116 +1,198 @@
-/* show.c - kingme show FILE [FILE2] [--sort weight]: a weights file as a table
- * with each weight's priority class, or two files side by side. */
+/* show.c - kingme show FILE [FILE2] [--sort nr|weight|typical]: a weights
+ * file as a table with each weight's priority class (the documents') and its
+ * typical contribution (measured), or two files side by side. */
 #include "cli.h"
 #include "kingme/weights.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Priority classes relative to the file's largest |weight| M:
- * |w| >= 2M/3 high, |w| >= M/3 medium, else low (0 included). */
-enum { CLS_HIGH_POS, CLS_MED_POS, CLS_LOW, CLS_MED_NEG, CLS_HIGH_NEG };
+ * |w| >= 2M/3 high, |w| >= M/3 medium, else low; 0 is unused. */
+enum { CLS_HIGH_POS, CLS_MED_POS, CLS_LOW, CLS_MED_NEG, CLS_HIGH_NEG, CLS_UNUSED };
 static const char *const class_name[] = {
-    "high positive", "medium positive", "low", "medium negative", "high negative",
+    "high positive", "medium positive", "low", "medium negative", "high negative", "unused",
 };
+static const char *const class_short[] = {"high+", "medium+", "low", "medium-", "high-", "unused"};
 
-static int max_abs(const Weights *w)
-{
-    int m = 0;
-    for (int i = 0; i < EVAL_NPARAMS; i++) {
-        int a = w->w[i] < 0 ? -w->w[i] : w->w[i];
-        if (a > m) m = a;
-    }
-    return m;
-}
+/* One file: its weights, label, largest |weight| and unit of the typical
+ * contributions (|own_men| when not 0: they are then in men). */
+typedef struct Shown {
+    const char *label;
+    Weights w;
+    int max_abs;
+    double unit;
+} Shown;
 
 static int classify(int w, int m)
 {
     int a = w < 0 ? -w : w;
-    if (m == 0 || 3 * a < m) return CLS_LOW; /* exact: no rounding of M/3 */
+    if (w == 0) return CLS_UNUSED;
+    if (3 * a < m) return CLS_LOW; /* exact: no rounding of M/3 */
     if (3 * a >= 2 * m) return w > 0 ? CLS_HIGH_POS : CLS_HIGH_NEG;
     return w > 0 ? CLS_MED_POS : CLS_MED_NEG;
+}
+
+/* The typical contribution of weight i: mean value x weight over the
+ * positions of Tinsley's games, in the file's unit. */
+static double typical(const Shown *f, int i) { return f->w.w[i] * eval_typical_value[i] / f->unit; }
+
+static bool load(const char *path, Shown *f)
+{
+    if (!cli_weights(path, &f->w)) return false;
+    f->label = strcmp(path, "default") == 0 ? "default (the built-in weights/default.w)" : path;
+    f->max_abs = 0;
+    for (int i = 0; i < EVAL_NPARAMS; i++) {
+        int a = abs(f->w.w[i]);
+        if (a > f->max_abs) f->max_abs = a;
+    }
+    int men = abs(f->w.w[EP_own_men]);
+    f->unit = men ? men : 1;
+    return true;
+}
+
+/* ---- order ------------------------------------------------------------------------ */
+
+enum { SORT_NR, SORT_WEIGHT, SORT_TYPICAL };
+static const Shown *sort_by; /* qsort has no context argument */
+static int sort_key;
+
+static int compare(const void *a, const void *b)
+{
+    int i = *(const int *)a, j = *(const int *)b;
+    if (sort_key == SORT_WEIGHT && sort_by->w.w[i] != sort_by->w.w[j]) return sort_by->w.w[i] > sort_by->w.w[j] ? -1 : 1;
+    if (sort_key == SORT_TYPICAL) {
+        double x = fabs(typical(sort_by, i)), y = fabs(typical(sort_by, j));
+        if (x != y) return x > y ? -1 : 1;
+    }
+    return i - j;
+}
+
+/* ---- the notes under the table ------------------------------------------------------ */
+
+static void print_unit(const char *label, const Shown *f)
+{
+    if (f->w.w[EP_own_men])
+        printf("%styp: in men, 1 man = |own_men| = %d points\n", label, abs(f->w.w[EP_own_men]));
+    else
+        printf("%styp: in points (own_men is 0)\n", label);
 }
 
 static void print_thresholds(const char *label, int m)
 {
     /* the smallest |w| in each class: ceil(2M/3), ceil(M/3) */
-    printf("%sclasses relative to the largest |weight| %d: high |w| >= %d, medium |w| >= %d, "
-           "low below\n",
-           label, m, (2 * m + 2) / 3, (m + 2) / 3);
+    printf("%sclasses relative to the largest |weight| %d: high |w| >= %d, medium |w| >= %d, low below, "
+           "unused = 0\n", label, m, (2 * m + 2) / 3, (m + 2) / 3);
 }
 
-static const Weights *sort_w; /* qsort has no context argument */
-static int by_weight(const void *a, const void *b)
+static void print_legend(void)
 {
-    int i = *(const int *)a, j = *(const int *)b;
-    if (sort_w->w[i] != sort_w->w[j]) return sort_w->w[i] > sort_w->w[j] ? -1 : 1;
-    return i - j;
+    printf("\n"
+           "typ: the weight's typical contribution, value x weight averaged over all\n"
+           "  the %d positions of Tinsley's 724 games (for the side to move); values\n"
+           "  are never negative, so it is the mean |value x weight| with the weight's sign.\n"
+           "class: the design documents' priority class, from the weight alone.\n"
+           "terms: player = the side the evaluation is for, opponent = the other side;\n"
+           "  rows are counted from the owner's back rank: low 1-2, middle 4-5, high 6-8;\n"
+           "  wall squares 4 5 12 13 20 21 28 29; corners 4 and 29; crowning row: where\n"
+           "  men become kings; lone: no piece on any neighbour square. Patterns (Black's;\n"
+           "  White's are the squares turned round, s -> 33-s): Triangle men on 1 2 6,\n"
+           "  Oreo men on 2 3 7, Bridge men on 1 and 3, Dog a man on 28 held by an enemy\n"
+           "  man on 32. Blockers: pieces with an own piece on a square one row ahead;\n"
+           "  runs (block lines): 2 or more own pieces in a row on one diagonal.\n",
+           EVAL_TYPICAL_POSITIONS);
+}
+
+/* ---- the tables ----------------------------------------------------------------------- */
+
+/* The typical contribution, 8 wide: "-" for an unused weight. */
+static const char *typ_text(const Shown *f, int i, char buf[16])
+{
+    if (f->w.w[i] == 0) snprintf(buf, 16, "%8s", "-");
+    else snprintf(buf, 16, "%+8.3f", typical(f, i));
+    return buf;
+}
+
+static void show_one(const Shown *f, const int *order)
+{
+    printf("%s\n", f->label);
+    printf("%2s  %-23s  %6s  %-15s  %8s  %s\n", "nr", "name", "weight", "class", "typ", "description");
+    for (int k = 0; k < EVAL_NPARAMS; k++) {
+        int i = order[k];
+        char t[16];
+        printf("%2d  %-23s  %6d  %-15s  %s  %s\n", eval_params[i].nr, eval_params[i].name, f->w.w[i],
+               class_name[classify(f->w.w[i], f->max_abs)], typ_text(f, i, t), eval_params[i].desc);
+    }
+    print_thresholds("", f->max_abs);
+    print_unit("", f);
+}
+
+static void show_two(const Shown f[2], const int *order)
+{
+    int ndiff = 0, nclass = 0, nflip = 0;
+    printf("A = %s\nB = %s\n", f[0].label, f[1].label);
+    printf("%2s  %-23s  %6s  %-7s  %8s  %6s  %-7s  %8s  %6s\n", "nr", "name", "A", "class", "typ", "B", "class",
+           "typ", "B - A");
+    for (int k = 0; k < EVAL_NPARAMS; k++) {
+        int i = order[k], a = f[0].w.w[i], b = f[1].w.w[i];
+        int ca = classify(a, f[0].max_abs), cb = classify(b, f[1].max_abs);
+        bool flip = (a < 0 && b > 0) || (a > 0 && b < 0);
+        ndiff += a != b;
+        nclass += ca != cb;
+        nflip += flip;
+        char ta[16], tb[16], d[16];
+        if (a == b) snprintf(d, sizeof d, "%6s", "0");
+        else snprintf(d, sizeof d, "%+6d", b - a);
+        printf("%2d  %-23s  %6d  %-7s  %s  %6d  %-7s  %s  %s  %s%s\n", eval_params[i].nr, eval_params[i].name, a,
+               class_short[ca], typ_text(&f[0], i, ta), b, class_short[cb], typ_text(&f[1], i, tb), d,
+               ca != cb ? "*" : " ", flip ? "!" : "");
+    }
+    print_thresholds("A: ", f[0].max_abs);
+    print_thresholds("B: ", f[1].max_abs);
+    print_unit("A: ", &f[0]);
+    print_unit("B: ", &f[1]);
+    printf("%d of %d weights differ; %d differ in class (marked *), %d change sign (marked !)\n", ndiff,
+           EVAL_NPARAMS, nclass, nflip);
 }
 
 static int run(const Opts *o)
 {
-    const char *files[2] = {o->args[0], o->args[1]};
-    int nfiles = o->nargs;
-    bool sort = opt_given(o, "--sort");
-    Weights w[2] = {{{0}}};
-    for (int k = 0; k < nfiles; k++)
-        if (!cli_weights(files[k], &w[k])) return 1;
-
+    Shown f[2];
+    for (int k = 0; k < o->nargs; k++)
+        if (!load(o->args[k], &f[k])) return 1;
     int order[EVAL_NPARAMS];
     for (int i = 0; i < EVAL_NPARAMS; i++) order[i] = i;
-    if (sort) {
-        sort_w = &w[0];
-        qsort(order, EVAL_NPARAMS, sizeof order[0], by_weight);
-    }
-    int m0 = max_abs(&w[0]);
-
-    if (nfiles == 1) {
-        printf("%s\n", files[0]);
-        printf("%2s  %-23s  %-44s  %6s  %s\n", "nr", "name", "description", "weight", "class");
-        for (int k = 0; k < EVAL_NPARAMS; k++) {
-            int i = order[k];
-            printf("%2d  %-23s  %-44s  %6d  %s\n", eval_params[i].nr, eval_params[i].name,
-                   eval_params[i].desc, w[0].w[i], class_name[classify(w[0].w[i], m0)]);
-        }
-        print_thresholds("", m0);
-        return 0;
-    }
-
-    int m1 = max_abs(&w[1]), ndiff = 0;
-    printf("A = %s\nB = %s\n", files[0], files[1]);
-    printf("%2s  %-23s  %6s  %-15s  %6s  %s\n", "nr", "name", "A", "class A", "B", "class B");
-    for (int k = 0; k < EVAL_NPARAMS; k++) {
-        int i = order[k];
-        int ca = classify(w[0].w[i], m0), cb = classify(w[1].w[i], m1);
-        ndiff += ca != cb;
-        printf("%2d  %-23s  %6d  %-15s  %6d  ", eval_params[i].nr, eval_params[i].name,
-               w[0].w[i], class_name[ca], w[1].w[i]);
-        if (ca != cb)
-            printf("%-15s  *\n", class_name[cb]);
-        else
-            printf("%s\n", class_name[cb]);
-    }
-    print_thresholds("A: ", m0);
-    print_thresholds("B: ", m1);
-    printf("%d of %d parameters differ in class (marked *)\n", ndiff, EVAL_NPARAMS);
+    sort_by = &f[0];
+    sort_key = opt_choice(o, "--sort");
+    qsort(order, EVAL_NPARAMS, sizeof order[0], compare);
+    if (o->nargs == 1) show_one(&f[0], order);
+    else show_two(f, order);
+    if (!opt_flag(o, "--no-legend")) print_legend();
     return 0;
 }
 
 static const Opt options[] = {
-    {"--sort", NULL, NULL, OPT_CHOICE, "weight", 0, 0, DESCRIBED("by number"), "order by weight, largest first (of the first file)"},
+    {"--sort", NULL, NULL, OPT_CHOICE, "nr|weight|typical", 0, 0, "nr",
+     "the order of the rows: by number, by weight (largest first), or by typical contribution "
+     "(largest |typ| first); with two files, of the first"},
+    {"--no-legend", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "leave out the notes on the columns and the terms"},
     OPTS_END,
 };
 
 const CliCommand cmd_show = {
-    "show", run, "show a weights file with each weight's priority class, or compare two",
+    "show", run, "show a weights file: each weight's class and typical contribution; or compare two",
     &(const OptSpec){
         "FILE [FILE2]", 1, 2,
-        "One file: nr, name, description, weight and priority class of the 60 parameters. Classes "
-        "are relative to the file's largest |weight| M: high (|w| >= 2M/3), medium (>= M/3), low; "
-        "positive or negative. Two files: both weights and classes side by side, rows whose class "
-        "differs marked '*', and how many differ.",
+        "One file: number, name, weight, the documents' priority class (high, medium or low, positive "
+        "or negative, relative to the file's largest |weight|; unused for 0), the typical "
+        "contribution in men (typ: the weight times the parameter's mean over the positions of "
+        "Tinsley's games, divided by |own_men|), and a description of each of the 60 parameters. "
+        "Two files: both side by side with the difference B - A; rows whose class differs are "
+        "marked *, weights that change sign !, and the differences are counted. FILE may be "
+        "'default', the built-in weights.",
         options,
-        "example: kingme show weights/thesis.w weights/default.w",
+        "example: kingme show weights/thesis.w default --sort typical",
     },
 };
