@@ -301,6 +301,23 @@ TEST(play_pdn_game_n)
     remove(pdn);
 }
 
+/* Every score says whose search and weights it is, and is for the same side
+ * (the person's; Black's when no one or two people play), in men. */
+TEST(play_scores_readable)
+{
+    char pdn[256];
+    tmp_name(pdn, sizeof pdn, "sc.pdn");
+    CHECK_INT(play("hint\n11-15\nquit\n", "--depth 4 --seed 1", pdn), 0);
+    CHECK_MSG(strstr(out, " men for you (kingme searching for Black, with Black's weights)\n") != NULL, "%s", out);
+    CHECK_MSG(strstr(out, " men for you (kingme searching for White, with White's weights)\n") != NULL, "%s", out);
+    CHECK_INT(play(NULL, "--black engine --white engine --depth 2 --seed 1 --max-plies 2", pdn), 0);
+    CHECK_MSG(strstr(out, " men for Black (kingme searching for White, with White's weights)\n") != NULL, "%s", out);
+    /* the thesis weights: own_men is negative, a man is still |own_men| */
+    CHECK_INT(play("11-15\nquit\n", "--depth 2 --seed 1 --white-weights weights/thesis.w", pdn), 0);
+    CHECK_MSG(strstr(out, " men for you (kingme searching for White") != NULL, "%s", out); /* |own_men| 27848 */
+    remove(pdn);
+}
+
 TEST(play_resign)
 {
     char pdn[256];

@@ -70,6 +70,12 @@ int play_humans(const Play *P);          /* people playing: 0, 1 or 2 */
 int play_move_number(const Game *g, int ply);
 /* The moves of a line, as many as fit in len - 1 characters (then "..."). */
 void play_pv_text(const Move *pv, int n, char *buf, size_t len);
+/* A search's score as the screen says it: "-0.08 men for you (kingme
+ * searching for White, with White's weights)". The number is always for the
+ * same side, the person's when one person plays, else Black's, so that the
+ * engine's scores and the hints can be compared; it is in men (the score
+ * divided by |own_men| of the weights searched with). */
+void play_score_text(const Play *P, int32_t score, int side, char *buf, size_t len);
 void play_draw(Play *P);                 /* the banner (first time), the board, the last move */
 void play_show_moves(const Play *P);     /* the numbered legal moves */
 void play_say_error(const Play *P, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

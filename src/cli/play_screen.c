@@ -111,6 +111,27 @@ static void banner(const Play *P)
         printf("The engine's weights are random, drawn from seed %" PRIu64 ".\n", P->seed);
 }
 
+void play_score_text(const Play *P, int32_t score, int side, char *buf, size_t len)
+{
+    int viewer = play_humans(P) == 1 ? (P->p[KM_BLACK].engine ? KM_WHITE : KM_BLACK) : KM_BLACK;
+    const char *who = play_humans(P) == 1 ? "you" : play_side_name(viewer);
+    int32_t v = side == viewer ? score : -score;
+    char num[64], how[96];
+    snprintf(how, sizeof how, "kingme searching for %s, with %s's weights", play_side_name(side), play_side_name(side));
+    int men = abs(P->p[side].w.w[EP_own_men]);
+    if (v >= SCORE_WIN_MIN || v <= -SCORE_WIN_MIN) {
+        int plies = SCORE_WIN - (v > 0 ? v : -v);
+        bool you = play_humans(P) == 1;
+        snprintf(num, sizeof num, "%s %s in %d pl%s", who, v > 0 ? (you ? "win" : "wins") : (you ? "lose" : "loses"),
+                 plies, plies == 1 ? "y" : "ies");
+    } else if (men) {
+        snprintf(num, sizeof num, "%+.2f men for %s", (double)v / men, who);
+    } else {
+        snprintf(num, sizeof num, "%+d points for %s", (int)v, who);
+    }
+    snprintf(buf, len, "score %s (%s)", num, how);
+}
+
 /* ---- drawing ------------------------------------------------------------------ */
 
 /* The panel beside the board: the player at the top, the last moves, the
@@ -181,13 +202,12 @@ void play_draw(Play *P)
             printf("%s played %s%s%s   (the only legal move)\n", play_side_name(side), view_sgr(v, VS_BOLD), t,
                    view_sgr(v, VS_RESET));
         } else if (P->p[side].engine && in->ply == g->nply - 1) {
-            char sc[32], pv[SCREEN_WIDTH - 16];
-            search_score_text(in->score, sc, sizeof sc);
+            char sc[200], pv[SCREEN_WIDTH - 16];
+            play_score_text(P, in->score, side, sc, sizeof sc);
             play_pv_text(in->pv, in->pv_len, pv, sizeof pv);
-            printf("%s played %s%s%s   (kingme: depth %d, score %s%s for %s, %.1f s)\n", play_side_name(side),
-                   view_sgr(v, VS_BOLD), t, view_sgr(v, VS_RESET), in->depth,
-                   in->score > 0 && in->score < SCORE_WIN_MIN ? "+" : "", sc, play_side_name(side), in->seconds);
-            printf("  expected line: %s\n", pv);
+            printf("%s played %s%s%s   (kingme: depth %d, %.1f s)\n", play_side_name(side), view_sgr(v, VS_BOLD), t,
+                   view_sgr(v, VS_RESET), in->depth, in->seconds);
+            printf("  %s\n  expected line: %s\n", sc, pv);
         } else {
             printf("%s played %s%s%s\n", play_side_name(side), view_sgr(v, VS_BOLD), t, view_sgr(v, VS_RESET));
         }

@@ -115,17 +115,16 @@ static int hint(Play *P)
     int rc = run_search(P, P->hint, &r);
     thinking_done(P);
     if (rc) return rc;
-    char t[MOVE_TEXT_MAX], sc[32], pv[SCREEN_WIDTH - 16];
+    char t[MOVE_TEXT_MAX], sc[200], pv[SCREEN_WIDTH - 16];
     move_to_text(&r.best, t);
-    search_score_text(r.score, sc, sizeof sc);
+    play_score_text(P, r.score, side, sc, sizeof sc);
     play_pv_text(r.pv, r.pv_len < PV_SHOW ? r.pv_len : PV_SHOW, pv, sizeof pv);
     int idx = 0;
     for (int i = 0; i < ml.count; i++)
         if (move_equal(&ml.moves[i], &r.best)) idx = i + 1;
-    printf("hint: %s%s%s, number %d in the list   (kingme: depth %d, score %s%s for %s)\n",
-           view_sgr(&P->v, VS_BOLD), t, view_sgr(&P->v, VS_RESET), idx, r.depth,
-           r.score > 0 && r.score < SCORE_WIN_MIN ? "+" : "", sc, play_side_name(side));
-    printf("  expected line: %s\n", pv);
+    printf("hint: %s%s%s, number %d in the list   (kingme: depth %d)\n", view_sgr(&P->v, VS_BOLD), t,
+           view_sgr(&P->v, VS_RESET), idx, r.depth);
+    printf("  %s\n  expected line: %s\n", sc, pv);
     return 0;
 }
 
