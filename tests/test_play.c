@@ -486,3 +486,31 @@ TEST(play_bad_options)
     CHECK(strstr(out, "/nonexistent-dir/x.pdn") != NULL);
     remove(pdn);
 }
+
+TEST(play_clock)
+{
+    char pdn[256], cmd[2048], in[256];
+    tmp_name(pdn, sizeof pdn, "clock.pdn");
+    /* two engines on a 3 s + 0.05 s clock: the game ends normally (the time
+     * manager keeps a margin), each panel line shows its clock */
+    CHECK_INT(play(NULL, "--black engine --white engine --clock 0.05+0.05 --seed 2 --max-plies 60", pdn), 0);
+    CHECK_MSG(strstr(out, "Game over: ") != NULL && strstr(out, "lost on time") == NULL, "%s",
+              strstr(out, "Game over: ") ? strstr(out, "Game over: ") : out);
+    CHECK(strstr(out, "(clock 0.05+0.05, default weights), 12 men  0:03.0") != NULL);
+    check_replays(pdn, -1);
+    /* a person who takes 0.5 s against a 0.12 s clock (0.002 minutes) loses
+     * on time with that move */
+    tmp_name(in, sizeof in, "slow");
+    snprintf(cmd, sizeof cmd, "(sleep 0.5; echo 11-15) | %s play --no-color --clock 0.002+0 --out %s > %s 2>&1",
+             test_kingme(), pdn, in);
+    CHECK_INT(system(cmd), 0);
+    char *t = test_slurp(in);
+    CHECK_MSG(t && strstr(t, "Game over: White wins, 0-1 (Black lost on time). kingme wins."), "%s", t ? t : "");
+    free(t);
+    remove(in);
+    /* --clock sets the time: not with --time or --depth; a bad clock */
+    CHECK_INT(play(NULL, "--clock 5+2 --time 1", pdn), 2);
+    CHECK_INT(play(NULL, "--clock five", pdn), 2);
+    CHECK(strstr(out, "--clock 'five' is not MINUTES+SECONDS") != NULL);
+    remove(pdn);
+}

@@ -83,6 +83,8 @@ static int read_options(const Opts *o, Play *P)
         P->p[KM_WHITE].engine = false;
     }
     if (opt_given(o, "--depth") && opt_given(o, "--time")) return cli_usage_error("play", "give --depth or --time, not both");
+    if (opt_given(o, "--clock") && (opt_given(o, "--depth") || opt_given(o, "--time")))
+        return cli_usage_error("play", "--clock sets the engine's time: leave out --depth and --time");
     if (opt_given(o, "--fen") && opt_given(o, "--pdn")) return cli_usage_error("play", "give --fen or --pdn, not both");
     if (opt_given(o, "--game") && !opt_given(o, "--pdn")) return cli_usage_error("play", "--game N picks a game of the --pdn file");
     bool random = opt_flag(o, "--random-weights");
@@ -96,6 +98,19 @@ static int read_options(const Opts *o, Play *P)
     P->lim.seconds = P->lim.depth ? 0 : opt_real(o, "--time");
     if (P->lim.depth) snprintf(P->limit_text, sizeof P->limit_text, "depth %d", P->lim.depth);
     else snprintf(P->limit_text, sizeof P->limit_text, "%g s", P->lim.seconds);
+    if (opt_given(o, "--clock")) {
+        const char *c = opt_str(o, "--clock");
+        char *end;
+        double m = strtod(c, &end), i = 0;
+        if (*end == '+') i = strtod(end + 1, &end);
+        if (end == c || *end || !(m > 0 && m <= 600) || !(i >= 0 && i <= 600))
+            return cli_usage_error("play", "--clock '%s' is not MINUTES+SECONDS (e.g. 5+2: 5 minutes, 2 s a move)", c);
+        P->clock = true;
+        P->left[0] = P->left[1] = m * 60;
+        P->inc = i;
+        P->lim.seconds = 0;
+        snprintf(P->limit_text, sizeof P->limit_text, "clock %g+%g", m, i);
+    }
     P->hash_mb = (size_t)opt_int(o, "--hash");
     P->seed_given = opt_given(o, "--seed");
     P->seed = (uint64_t)opt_int(o, "--seed");
@@ -180,6 +195,7 @@ enum End { END_GAME, END_QUIT, END_EOF, END_INTERRUPT, END_FAIL };
 /* Moves until the game ends or is left. */
 static enum End play_game(Play *P)
 {
+    P->turn_start = km_now();
     for (;;) {
         Game *g = &P->g;
         if (g->result != GAME_ONGOING) return END_GAME;
@@ -194,6 +210,8 @@ static enum End play_game(Play *P)
             if (P->need_draw) play_draw(P);
             int rc = play_engine_move(P);
             if (rc) return rc > 0 ? END_INTERRUPT : END_FAIL;
+            play_clock_charge(P, side);
+            if (P->adjudged != GAME_ONGOING) return END_GAME;
             P->need_draw = true;
             if (play_humans(P)) play_autosave(P); /* (a file sync a move would slow engine games) */
             continue;
@@ -206,8 +224,10 @@ static enum End play_game(Play *P)
         }
         switch (play_human_turn(P)) {
         case ACT_MOVED:
+            play_clock_charge(P, side);
             P->need_draw = true;
             play_autosave(P);
+            if (P->adjudged != GAME_ONGOING) return END_GAME;
             break;
         case ACT_QUIT: return END_QUIT;
         case ACT_EOF: return END_EOF;
@@ -337,6 +357,9 @@ static const Opt options[] = {
     {"--depth", NULL, NULL, OPT_INT, "D", 1, SEARCH_MAX_PLY - 2, DESCRIBED("none, --time is used"),
      "the engine searches D plies a move"},
     {"--time", NULL, NULL, OPT_REAL, "S", 0.01, 86400, "1", "the engine's seconds a move"},
+    {"--clock", NULL, NULL, OPT_STR, "M+I", 0, 0, DESCRIBED("none"),
+     "a game clock for both sides: M minutes each plus I seconds a move; the engine spends it by its "
+     "time manager, and a side whose clock runs out loses"},
     {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP " (both sides)"},
     {"--black-weights", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("--weights"), "Black's weights only"},
     {"--white-weights", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("--weights"),

@@ -59,7 +59,10 @@ typedef struct Play {
     char date[16];
     EngineInfo info;
     Searcher *hint;      /* made on the first hint */
-    GameResult adjudged; /* resignation */
+    bool clock;          /* --clock M+I: a game clock for both sides */
+    double left[2], inc; /* seconds left on each clock, increment */
+    double turn_start;   /* when the side to move's clock started */
+    GameResult adjudged; /* resignation, loss on time */
     const char *adjudged_why;
 } Play;
 
@@ -87,6 +90,12 @@ char *play_default_out(void);            /* games/kingme-YYYYMMDD-HHMMSS.pdn, ma
 
 extern volatile sig_atomic_t play_interrupted; /* Ctrl-C, SIGTERM, SIGHUP */
 void play_catch_interrupts(void);
+/* Charge the side that just moved (with --clock): the time since its turn
+ * began, less nothing, plus the increment; a clock below zero loses the
+ * game on time (P->adjudged). Starts the next side's turn. */
+void play_clock_charge(Play *P, int side);
+/* "4:58.2" */
+void play_clock_text(double seconds, char *buf, size_t len);
 /* The engine's move: 0, 1 when interrupted, -1 when out of memory. */
 int play_engine_move(Play *P);
 enum { ACT_NONE, ACT_MOVED, ACT_QUIT, ACT_EOF, ACT_INTERRUPT, ACT_RESIGN, ACT_FAIL };

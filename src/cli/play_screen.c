@@ -153,12 +153,16 @@ void play_draw(Play *P)
     int top = v->black_bottom ? KM_WHITE : KM_BLACK;
     for (int k = 0; k < 2; k++) {
         int side = k == 0 ? top : top ^ 1;
-        char pc[48];
+        char pc[48], clk[24] = "";
         pieces_text(&g->cur, side, pc, sizeof pc);
-        snprintf(rows[k == 0 ? 0 : VIEW_PANEL_ROWS - 1], sizeof rows[0], "%s%s:%s %.60s, %s",
+        if (P->clock) {
+            clk[0] = clk[1] = ' ';
+            play_clock_text(P->left[side], clk + 2, sizeof clk - 2);
+        }
+        snprintf(rows[k == 0 ? 0 : VIEW_PANEL_ROWS - 1], sizeof rows[0], "%s%s:%s %.60s, %s%s",
                  g->cur.stm == side && g->result == GAME_ONGOING ? view_sgr(v, VS_BOLD) : "",
                  play_side_name(side), view_sgr(v, VS_RESET),
-                 P->p[side].engine ? P->p[side].name : mover_name(P, side), pc);
+                 P->p[side].engine ? P->p[side].name : mover_name(P, side), pc, clk);
     }
     /* the last moves, one numbered line per move pair */
     enum { HIST = VIEW_PANEL_ROWS - 3 };

@@ -55,10 +55,39 @@ static void thinking_done(const Play *P)
 static int run_search(Play *P, Searcher *s, SearchResult *r)
 {
     atomic_store(&searching, s);
-    int rc = search_run(s, &P->g.cur, P->g.keys, P->g.nply, game_quiet_plies(&P->g), &P->lim, r, NULL, NULL);
+    SearchLimits lim = P->lim;
+    if (P->clock && s != P->hint) {
+        int side = P->g.cur.stm;
+        lim.time_left = P->left[side] - (km_now() - P->turn_start);
+        if (lim.time_left < 0.001) lim.time_left = 0.001;
+        lim.increment = P->inc;
+    }
+    int rc = search_game(s, &P->g, &lim, r, NULL, NULL);
     atomic_store(&searching, NULL);
     if (rc) return -1;
     return play_interrupted ? 1 : 0;
+}
+
+void play_clock_text(double seconds, char *buf, size_t len)
+{
+    if (seconds < 0) seconds = 0;
+    int tenths = (int)(seconds * 10);
+    snprintf(buf, len, "%d:%02d.%d", tenths / 600, tenths / 10 % 60, tenths % 10);
+}
+
+void play_clock_charge(Play *P, int side)
+{
+    double now = km_now();
+    if (P->clock) {
+        P->left[side] -= now - P->turn_start;
+        if (P->left[side] < 0 && P->adjudged == GAME_ONGOING) {
+            P->adjudged = side == KM_BLACK ? GAME_WHITE_WINS : GAME_BLACK_WINS;
+            P->adjudged_why = side == KM_BLACK ? "Black lost on time" : "White lost on time";
+        } else {
+            P->left[side] += P->inc;
+        }
+    }
+    P->turn_start = now;
 }
 
 int play_engine_move(Play *P)
