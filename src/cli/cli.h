@@ -53,6 +53,10 @@ void cli_time_name(char *buf, size_t len, const char *fmt);
 /* True when stdout is a terminal and colours are allowed (NO_COLOR unset). */
 bool cli_color_ok(int fd);
 
+/* The endgame-database directory: given (--egdb DIR), else $KINGME_EGDB,
+ * else egdb/. */
+const char *cli_egdb_dir(const char *given);
+
 const CliCommand *cli_find(const char *name);
 
 #endif

@@ -1,0 +1,117 @@
+/* egdb.h - endgame databases built by kingme: retrograde analysis, the file
+ * format, and the probe the search makes.
+ *
+ * A slice is every position with given numbers of black men, black kings,
+ * white men and white kings (men never on their own crowning row). Only Black
+ * to move is stored: White to move is the same position turned round with the
+ * colours swapped (board_mirror), which is Black to move in the mirrored slice.
+ * The value is for the side to move under compulsory capture and no draw rule:
+ * win, loss or draw; a side with no move (or no piece) has lost.
+ *
+ * With each win or loss the database keeps the distance to conversion (DTC):
+ * the plies until the next irreversible move (a capture, a man move, a
+ * crowning) or the end of the game, the winner hurrying and the loser
+ * delaying, where the loser's own man move or capture also counts as the
+ * conversion. The forty-move rule restarts its count at exactly those moves,
+ * so a winner that always plays a winning move of least DTC wins within the
+ * rule whenever every DTC is at most 80 (kingme egdb info shows the largest).
+ *
+ * Files: one per slice, DIR/bBMBKwWMWK.kdb (b2k1w0k1.kdb...), documented in
+ * src/egdb_file.c. Library code: nothing here prints or exits. */
+#ifndef KINGME_EGDB_H
+#define KINGME_EGDB_H
+
+#include "kingme/base.h"
+#include "kingme/movegen.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define EGDB_MAX_PIECES 6     /* the builder and the index handle up to this */
+#define EGDB_ENV "KINGME_EGDB" /* environment variable naming the directory */
+#define EGDB_DEFAULT_DIR "egdb"
+
+enum { EGDB_UNKNOWN = 0, EGDB_WIN = 1, EGDB_LOSS = 2, EGDB_DRAW = 3 };
+
+typedef struct Egdb Egdb;
+
+/* ---- slices ---- */
+typedef struct EgdbSlice {
+    int bm, bk, wm, wk; /* black men, black kings, white men, white kings */
+} EgdbSlice;
+
+/* Number of slices with exactly n pieces (both colours together). */
+int egdb_slice_count(int n);
+/* The i-th slice with n pieces, in build order (fewer men first). */
+EgdbSlice egdb_slice_at(int n, int i);
+/* The slice of b's pieces. */
+EgdbSlice egdb_slice_of(const Board *b);
+/* Positions of a slice counted as the published tables count them (Black's
+ * men off 29-32, White's off 1-4, no side to move). */
+uint64_t egdb_slice_positions(EgdbSlice s);
+/* The file name of a slice ("b2k1w0k1.kdb"); buf needs 16 bytes. */
+void egdb_slice_name(EgdbSlice s, char *buf, size_t len);
+
+/* A position of n pieces drawn uniformly (holes of the index redrawn), either
+ * side to move. */
+void egdb_random_position(int n, uint64_t *rng, Board *b);
+
+/* ---- building ---- */
+typedef struct EgdbProgress {
+    EgdbSlice slice;
+    int done, total;      /* slices finished (including those found on disk) / to do */
+    const char *phase;    /* "moves", "values", "distances", "writing", "loaded" */
+    int pass;             /* level of the distance pass */
+    uint64_t positions;   /* positions of the slice */
+    double elapsed;       /* seconds since the build started */
+    double eta;           /* estimated seconds left (<0: unknown) */
+} EgdbProgress;
+typedef void (*EgdbProgressFn)(const EgdbProgress *p, void *user);
+
+/* Build every slice of at most pieces pieces into dir (created if missing).
+ * Slices whose file is already there and sound are loaded, not rebuilt, so an
+ * interrupted build resumes at the slice it was in. threads >= 1 slices are
+ * built at once. progress (may be NULL) is called from the calling thread.
+ * Returns 0, or -1 with err. */
+int egdb_build(const char *dir, int pieces, int threads, EgdbProgressFn progress, void *user,
+               char *err);
+
+/* ---- using ---- */
+/* Open every slice file in dir. Returns NULL with err when dir holds no
+ * database or a file is truncated, foreign or corrupt (checksums verified).
+ * cache_mb: size of the shared cache of decoded blocks (0: a default). */
+Egdb *egdb_open(const char *dir, size_t cache_mb, char *err);
+void egdb_close(Egdb *db);
+/* The most pieces for which every slice is present (0: none). */
+int egdb_pieces(const Egdb *db);
+
+/* The value of b for the side to move: EGDB_WIN / EGDB_LOSS / EGDB_DRAW, or
+ * EGDB_UNKNOWN when b is beyond the database (db may be NULL). *dist (may be
+ * NULL) gets the DTC in plies of a win or loss, 0 for a draw. A pending
+ * capture is resolved by trying the captures. Thread-safe: any number of
+ * threads may probe one database. */
+int egdb_probe(const Egdb *db, const Board *b, int *dist);
+
+/* The best move of b by the database: a winning move of least DTC, a
+ * drawing move, or the losing move of largest DTC. Returns the value of b
+ * (EGDB_UNKNOWN and no move when b is beyond the database or has no move). */
+int egdb_best_move(const Egdb *db, const Board *b, Move *best, int *dist);
+
+/* ---- the files ---- */
+typedef struct EgdbSliceInfo {
+    EgdbSlice slice;
+    uint64_t positions;          /* as egdb_slice_positions */
+    uint64_t wins, losses, draws; /* Black to move */
+    int max_win_dtc, max_loss_dtc;
+    uint64_t file_bytes;
+} EgdbSliceInfo;
+
+/* Read and verify one slice file (header, index, block checksums). Returns
+ * 0, or -1 with err ("DIR/b1k0w1k0.kdb: truncated (...)"). */
+int egdb_file_info(const char *path, EgdbSliceInfo *info, char *err);
+
+/* Slices known to the opened database (for kingme egdb info). */
+int egdb_nslices(const Egdb *db);
+const EgdbSliceInfo *egdb_slice_info(const Egdb *db, int i);
+
+#endif

@@ -1,0 +1,312 @@
+/* egdb.c - kingme egdb build | probe | info | verify | bench: the endgame
+ * databases (include/kingme/egdb.h). */
+#include "cli.h"
+#include "kingme/bits.h"
+#include "kingme/egdb.h"
+#include "kingme/notation.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *cli_egdb_dir(const char *given)
+{
+    if (given) return given;
+    const char *env = getenv(EGDB_ENV);
+    return env && *env ? env : EGDB_DEFAULT_DIR;
+}
+
+static const char *value_name(int v)
+{
+    return v == EGDB_WIN ? "win" : v == EGDB_LOSS ? "loss" : v == EGDB_DRAW ? "draw" : "unknown";
+}
+
+static void hms(double s, char *buf, size_t len)
+{
+    long t = (long)(s + 0.5);
+    if (t >= 3600) snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+}
+
+/* ---- build ---- */
+
+typedef struct BuildShow {
+    bool tty;
+    int last_done;
+    char last_line[160];
+} BuildShow;
+
+static void show_progress(const EgdbProgress *p, void *user)
+{
+    BuildShow *s = user;
+    char name[16], el[32], left[32], line[200];
+    egdb_slice_name(p->slice, name, sizeof name);
+    *strrchr(name, '.') = '\0';
+    hms(p->elapsed, el, sizeof el);
+    if (p->eta >= 0) hms(p->eta, left, sizeof left);
+    else snprintf(left, sizeof left, "?");
+    if (p->pass > 0)
+        snprintf(line, sizeof line, "slice %s (%d/%d done), %s level %d, %s elapsed, %s left", name, p->done,
+                 p->total, p->phase, p->pass, el, left);
+    else
+        snprintf(line, sizeof line, "slice %s (%d/%d done), %s, %s elapsed, %s left", name, p->done, p->total,
+                 p->phase, el, left);
+    if (s->tty) {
+        fprintf(stderr, "\r%-100.100s", line);
+        fflush(stderr);
+    } else if (p->done != s->last_done) {
+        fprintf(stderr, "%d/%d slices, %s elapsed\n", p->done, p->total, el);
+        s->last_done = p->done;
+    }
+}
+
+static int cmd_build(const Opts *o)
+{
+    long long pieces = opt_int(o, "--pieces"), threads = opt_int(o, "--threads");
+    if (!pieces) return cli_usage_error("egdb", "build needs --pieces N");
+    const char *dir = cli_egdb_dir(opt_str(o, "--dir"));
+    BuildShow show = {isatty(2), -1, ""};
+    char err[KM_ERR_MAX];
+    double t0 = km_now();
+    int rc = egdb_build(dir, (int)pieces, (int)threads, show_progress, &show, err);
+    if (show.tty) fprintf(stderr, "\r%-100s\r", "");
+    if (rc) return cli_error("%s", err);
+    char el[32];
+    hms(km_now() - t0, el, sizeof el);
+    printf("built the %lld-piece endgame database in %s (%s)\n", pieces, dir, el);
+    return 0;
+}
+
+/* ---- info ---- */
+
+static int cmd_info(const Opts *o)
+{
+    const char *dir = cli_egdb_dir(opt_str(o, "--dir"));
+    int status = 0, present_total = 0;
+    printf("%-10s %14s %14s %14s %14s %6s %6s %11s\n", "slice", "positions", "wins", "losses", "draws",
+           "dtc-w", "dtc-l", "bytes");
+    for (int n = 1; n <= EGDB_MAX_PIECES; n++) {
+        uint64_t pos = 0, w = 0, l = 0, d = 0, bytes = 0;
+        int present = 0, maxw = 0, maxl = 0;
+        for (int i = 0; i < egdb_slice_count(n); i++) {
+            EgdbSlice s = egdb_slice_at(n, i);
+            char name[16], path[4096];
+            egdb_slice_name(s, name, sizeof name);
+            snprintf(path, sizeof path, "%s/%s", dir, name);
+            struct stat sb;
+            if (stat(path, &sb) != 0) continue;
+            EgdbSliceInfo in;
+            char err[KM_ERR_MAX];
+            if (egdb_file_info(path, &in, err)) {
+                cli_error("%s", err);
+                status = 1;
+                continue;
+            }
+            present++;
+            *strrchr(name, '.') = '\0';
+            printf("%-10s %14llu %14llu %14llu %14llu %6d %6d %11llu\n", name,
+                   (unsigned long long)in.positions, (unsigned long long)in.wins,
+                   (unsigned long long)in.losses, (unsigned long long)in.draws, in.max_win_dtc,
+                   in.max_loss_dtc, (unsigned long long)in.file_bytes);
+            pos += in.positions;
+            w += in.wins;
+            l += in.losses;
+            d += in.draws;
+            bytes += in.file_bytes;
+            if (in.max_win_dtc > maxw) maxw = in.max_win_dtc;
+            if (in.max_loss_dtc > maxl) maxl = in.max_loss_dtc;
+        }
+        if (!present) continue;
+        present_total += present;
+        char label[16];
+        snprintf(label, sizeof label, "%d pieces", n);
+        printf("%-10s %14llu %14llu %14llu %14llu %6d %6d %11llu", label, (unsigned long long)pos,
+               (unsigned long long)w, (unsigned long long)l, (unsigned long long)d, maxw, maxl,
+               (unsigned long long)bytes);
+        if (present < egdb_slice_count(n)) printf("  (%d of %d slices)", present, egdb_slice_count(n));
+        printf("\n");
+    }
+    if (!present_total && !status) return cli_error("%s: no endgame database files", dir);
+    if (!status) printf("checksums verified\n");
+    return status;
+}
+
+/* ---- probe ---- */
+
+static Egdb *open_db(const char *dir)
+{
+    char err[KM_ERR_MAX];
+    Egdb *db = egdb_open(cli_egdb_dir(dir), 0, err);
+    if (!db) cli_error("%s", err);
+    return db;
+}
+
+static int cmd_probe(const Opts *o)
+{
+    Board b;
+    if (!cli_board(opt_str(o, "--fen"), &b)) return 1;
+    Egdb *db = open_db(opt_str(o, "--dir"));
+    if (!db) return 1;
+    int pieces = popcount32(board_occupied(&b));
+    if (pieces > egdb_pieces(db)) {
+        egdb_close(db);
+        return cli_error("the position has %d pieces, the database at most %d", pieces, egdb_pieces(db));
+    }
+    Move m;
+    int dist;
+    int v = egdb_best_move(db, &b, &m, &dist);
+    const char *side = b.stm == KM_BLACK ? "Black" : "White";
+    if (v == EGDB_DRAW) printf("draw (%s to move)", side);
+    else printf("%s for %s (to move), %d %s to conversion", value_name(v), side, dist, dist == 1 ? "ply" : "plies");
+    MoveList ml;
+    if (gen_moves(&b, &ml) > 0 && v != EGDB_UNKNOWN) {
+        char t[MOVE_TEXT_MAX];
+        move_to_text(&m, t);
+        printf(", best move %s\n", t);
+    } else
+        printf(", no legal move\n");
+    egdb_close(db);
+    return 0;
+}
+
+/* ---- verify: play won positions out ---- */
+
+static int cmd_verify(const Opts *o)
+{
+    long long games = opt_int(o, "--games"), pieces = opt_int(o, "--pieces"), seed = opt_int(o, "--seed");
+    Egdb *db = open_db(opt_str(o, "--dir"));
+    if (!db) return 1;
+    if (!pieces) pieces = egdb_pieces(db);
+    if (pieces > egdb_pieces(db)) {
+        egdb_close(db);
+        return cli_error("the database has at most %d pieces", egdb_pieces(db));
+    }
+    uint64_t rng = (uint64_t)seed;
+    long won = 0, within = 0, total_plies = 0, longest_game = 0, longest_gap = 0;
+    for (long g = 0; g < games; g++) {
+        Board b;
+        int d;
+        do egdb_random_position((int)pieces, &rng, &b);
+        while (egdb_probe(db, &b, &d) != EGDB_WIN);
+        int winner = b.stm, quiet = 0, maxquiet = 0, ply = 0;
+        bool ok = true;
+        for (;;) {
+            Move m;
+            int v = egdb_best_move(db, &b, &m, &d);
+            MoveList ml;
+            if (gen_moves(&b, &ml) == 0) break; /* the side to move has lost */
+            if (v != (b.stm == winner ? EGDB_WIN : EGDB_LOSS)) {
+                ok = false;
+                break;
+            }
+            bool conv = m.captured || !(b.kings & (1u << m.from));
+            make_move(&b, &m);
+            ply++;
+            quiet = conv ? 0 : quiet + 1;
+            if (quiet > maxquiet) maxquiet = quiet;
+            if (ply > 2000) {
+                ok = false;
+                break;
+            }
+        }
+        if (ok && b.stm != winner) {
+            won++;
+            if (maxquiet < 80) within++;
+        } else {
+            char fen[128];
+            board_to_fen(&b, fen, sizeof fen);
+            fprintf(stderr, "kingme: game %ld not won as the database says (at %s)\n", g + 1, fen);
+        }
+        total_plies += ply;
+        if (ply > longest_game) longest_game = ply;
+        if (maxquiet > longest_gap) longest_gap = maxquiet;
+    }
+    printf("%lld won %lld-piece positions played out by the database on both sides:\n", games, pieces);
+    printf("  won %ld, within the forty-move rule %ld\n", won, within);
+    printf("  plies to the end: average %.1f, longest %ld; longest run without a man move or capture %ld\n",
+           (double)total_plies / (double)games, longest_game, longest_gap);
+    egdb_close(db);
+    return within == games ? 0 : 1;
+}
+
+/* ---- bench: probe speed ---- */
+
+static int cmd_bench(const Opts *o)
+{
+    long long probes = opt_int(o, "--probes");
+    Egdb *db = open_db(opt_str(o, "--dir"));
+    if (!db) return 1;
+    int n = egdb_pieces(db);
+    /* positions without a capture pending, so each probe is one lookup */
+    enum { NPOS = 1 << 16 };
+    Board *pos = malloc(NPOS * sizeof *pos);
+    if (!pos) {
+        egdb_close(db);
+        return cli_error("out of memory");
+    }
+    uint64_t rng = 12345;
+    for (int i = 0; i < NPOS; i++) {
+        do egdb_random_position(n, &rng, &pos[i]);
+        while (mg_can_capture(&pos[i], pos[i].stm));
+    }
+    long sink = 0;
+    /* uncached: random positions over the whole database, the cache cold */
+    int nu = probes < NPOS ? (int)probes : NPOS;
+    double t0 = km_now();
+    for (int i = 0; i < nu; i++) sink += egdb_probe(db, &pos[i], NULL);
+    double tu = km_now() - t0;
+    /* cached: the same 256 positions again and again */
+    t0 = km_now();
+    for (long long i = 0; i < probes; i++) sink += egdb_probe(db, &pos[i & 255], NULL);
+    double tc = km_now() - t0;
+    printf("%d-piece database: uncached %.0f ns per probe (%d random positions, cold cache), "
+           "cached %.0f ns per probe (%lld probes)%s\n",
+           n, tu * 1e9 / nu, nu, tc * 1e9 / (double)probes, probes, sink == -1 ? "" : "");
+    free(pos);
+    egdb_close(db);
+    return 0;
+}
+
+static int run(const Opts *o)
+{
+    const char *sub = o->args[0];
+    if (strcmp(sub, "build") == 0) return cmd_build(o);
+    if (strcmp(sub, "info") == 0) return cmd_info(o);
+    if (strcmp(sub, "probe") == 0) return cmd_probe(o);
+    if (strcmp(sub, "verify") == 0) return cmd_verify(o);
+    if (strcmp(sub, "bench") == 0) return cmd_bench(o);
+    return cli_usage_error("egdb", "unknown subcommand '%s' (build, probe, info, verify or bench)", sub);
+}
+
+static const Opt options[] = {
+    {"--dir", "--egdb", NULL, OPT_STR, "DIR", 0, 0, DESCRIBED("$KINGME_EGDB, else egdb/"),
+     "the database directory"},
+    {"--pieces", NULL, NULL, OPT_INT, "N", 1, EGDB_MAX_PIECES, DESCRIBED("build: none; verify: the database's"),
+     "build: every position of at most N pieces; verify: positions of N pieces"},
+    {"--threads", "-j", NULL, OPT_INT, "N", 1, 64, "1", "build: slices built at once"},
+    {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"), "probe: the position"},
+    {"--games", NULL, NULL, OPT_INT, "N", 1, 1000000, "200", "verify: won positions played out"},
+    {"--seed", NULL, NULL, OPT_INT, "S", 0, 4e18, "1", "verify: the seed that draws them"},
+    {"--probes", NULL, NULL, OPT_INT, "N", 1000, 1e9, "1000000", "bench: cached probes timed"},
+    OPTS_END,
+};
+
+const CliCommand cmd_egdb = {
+    "egdb", run, "endgame databases: build, probe, info, verify, bench",
+    &(const OptSpec){
+        "build|probe|info|verify|bench", 1, 1,
+        "build: every position of at most --pieces pieces, by retrograde analysis, into DIR; an "
+        "interrupted build resumes at the slice it was in. "
+        "probe: win, loss or draw for the side to move, the plies to the next capture or man move "
+        "(the distance to conversion, DTC) and the best move. "
+        "info: every slice's positions, wins, losses and draws (Black to move), the longest DTC of a "
+        "win and of a loss, the file size; verifies the checksums. "
+        "verify: plays --games won positions out with the database on both sides and checks each is "
+        "won within the forty-move rule. "
+        "bench: nanoseconds per probe, uncached and cached.",
+        options,
+        "example: kingme egdb build --pieces 5 -j 2  (about 1.5 minutes, 10 MB in egdb/)",
+    },
+};

@@ -1,0 +1,823 @@
+/* egdb_file.c - the slice files, and probing an opened database.
+ *
+ * One file per slice, DIR/bBMkBKwWMkWK.kdb, all numbers little-endian:
+ *
+ *   offset size
+ *    0      8   magic "KMEGDB\x1a\n"
+ *    8      4   format version (1)
+ *   12      4   black men, black kings, white men, white kings (a byte each)
+ *   16      8   index size (positions of the index, holes included)
+ *   24      8   positions (as the published tables count them)
+ *   32     24   wins, losses, draws (Black to move)
+ *   56      4   largest win DTC, largest loss DTC (16 bits each)
+ *   60      4   positions per block (B)
+ *   64      4   number of blocks (ceil(index size / B))
+ *   68      4   number of code symbols (S)
+ *   72      8   bytes of block data (D)
+ *   80      4   CRC-32 of everything after the header
+ *   84      4   CRC-32 of bytes 0-83
+ *   88      S   Huffman code length of each symbol (0: unused)
+ *   88+S    4 * (blocks + 1)   start of each block in the data, then D
+ *   ...     D   the blocks
+ *
+ * The file size must be exactly the sum, so a truncated file is refused
+ * before anything is read from it, and the two checksums catch the rest.
+ *
+ * Compression. The value codes (egdb_impl.h) of a slice in index order
+ * come in long runs (kings move fastest in the index, and a king a square
+ * further rarely changes the value), over a small alphabet that is very
+ * unevenly used. So each block is run-length coded (a literal code, then
+ * run tokens repeating it: token j stands for 2^j to 2^(j+1)-1 repeats,
+ * with j extra bits), and the tokens are Huffman coded with one canonical
+ * code per slice (lengths at most 15). Positions whose value is never
+ * asked (holes of the index, White without a piece) take the code before
+ * them, which lengthens the runs; so do the positions where Black can
+ * capture, which the probe resolves by trying the captures. Blocks are small (B positions) so that a
+ * probe decodes little, and each starts on a byte, so it decodes alone.
+ * Deflate-like LZ coding would find the same runs but costs far more code;
+ * an arithmetic coder would gain a little more at several times the
+ * decoding time per probe. */
+#include "egdb_impl.h"
+#include "kingme/bits.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAGIC "KMEGDB\x1a\n"
+#define VERSION 1
+#define HEADER_BYTES 88
+#define BLOCK 4096
+#define NRUN 13 /* run tokens: up to 2^13 - 1 repeats, more than a block */
+#define NSYM (256 + NRUN)
+#define MAXLEN 15
+
+/* ---- CRC-32 (IEEE 802.3, reflected) ---- */
+static uint32_t crc_table[256];
+static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
+static void crc_fill(void)
+{
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        crc_table[i] = c;
+    }
+}
+static uint32_t crc32_buf(const uint8_t *p, size_t n)
+{
+    pthread_once(&crc_once, crc_fill);
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) c = crc_table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
+    return c ^ 0xFFFFFFFFu;
+}
+
+static void put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8); }
+static void put32(uint8_t *p, uint32_t v) { put16(p, v), put16(p + 2, v >> 16); }
+static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)v), put32(p + 4, (uint32_t)(v >> 32)); }
+static uint32_t get16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+static uint32_t get32(const uint8_t *p) { return get16(p) | get16(p + 2) << 16; }
+static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
+
+/* ---- counting ---- */
+
+void egdb_count_codes(const EgdbGeom *g, const uint8_t *codes, EgdbSliceInfo *info)
+{
+    memset(info, 0, sizeof *info);
+    info->slice = g->s;
+    info->positions = egdb_slice_positions(g->s);
+    bool white_none = g->s.wm + g->s.wk == 0;
+    for (uint64_t i = 0; i < g->size; i++) {
+        Board b;
+        if (!egdb_unindex(g, i, &b)) continue;
+        if (white_none) {
+            info->wins++;
+            continue;
+        }
+        uint8_t c = codes[i];
+        int v = egdb_code_value(c), d = egdb_code_dist(c);
+        if (v == EGDB_WIN) {
+            info->wins++;
+            if (d > info->max_win_dtc) info->max_win_dtc = d;
+        } else if (v == EGDB_LOSS) {
+            info->losses++;
+            if (d > info->max_loss_dtc) info->max_loss_dtc = d;
+        } else
+            info->draws++;
+    }
+}
+
+/* ---- Huffman ---- */
+
+/* Code lengths for freq (at most MAXLEN): plain Huffman, frequencies halved
+ * until the longest code fits. */
+static void huff_lengths(const uint64_t *freq_in, uint8_t *len)
+{
+    uint64_t freq[NSYM];
+    memcpy(freq, freq_in, sizeof freq);
+    for (;;) {
+        /* nodes: leaves 0..NSYM-1, internal after; simple O(n^2) pairing */
+        uint64_t w[2 * NSYM];
+        int parent[2 * NSYM], alive[2 * NSYM], nn = 0, nlive = 0;
+        for (int i = 0; i < NSYM; i++) {
+            w[i] = freq[i];
+            parent[i] = -1;
+            alive[i] = freq[i] > 0;
+            nlive += alive[i];
+        }
+        nn = NSYM;
+        memset(len, 0, NSYM);
+        if (nlive == 0) return;
+        if (nlive == 1) {
+            for (int i = 0; i < NSYM; i++)
+                if (freq[i]) len[i] = 1;
+            return;
+        }
+        while (nlive > 1) {
+            int a = -1, b = -1;
+            for (int i = 0; i < nn; i++) {
+                if (!alive[i]) continue;
+                if (a < 0 || w[i] < w[a]) b = a, a = i;
+                else if (b < 0 || w[i] < w[b]) b = i;
+            }
+            alive[a] = alive[b] = 0;
+            w[nn] = w[a] + w[b];
+            parent[nn] = -1;
+            alive[nn] = 1;
+            parent[a] = parent[b] = nn;
+            nn++;
+            nlive--;
+        }
+        int maxl = 0;
+        for (int i = 0; i < NSYM; i++) {
+            if (!freq[i]) continue;
+            int l = 0;
+            for (int j = i; parent[j] >= 0; j = parent[j]) l++;
+            len[i] = (uint8_t)l;
+            if (l > maxl) maxl = l;
+        }
+        if (maxl <= MAXLEN) return;
+        for (int i = 0; i < NSYM; i++)
+            if (freq[i]) freq[i] = (freq[i] + 1) / 2;
+    }
+}
+
+typedef struct HuffDec {
+    uint16_t count[MAXLEN + 1];
+    uint16_t sym[NSYM];
+} HuffDec;
+
+/* Canonical codes: by length, then symbol. Returns false for lengths that
+ * do not form a code (over-subscribed). */
+static bool huff_dec_init(HuffDec *h, const uint8_t *len)
+{
+    memset(h->count, 0, sizeof h->count);
+    for (int i = 0; i < NSYM; i++) {
+        if (len[i] > MAXLEN) return false;
+        h->count[len[i]]++;
+    }
+    h->count[0] = 0;
+    int left = 1;
+    for (int l = 1; l <= MAXLEN; l++) {
+        left <<= 1;
+        left -= h->count[l];
+        if (left < 0) return false;
+    }
+    uint16_t offs[MAXLEN + 2];
+    offs[1] = 0;
+    for (int l = 1; l <= MAXLEN; l++) offs[l + 1] = (uint16_t)(offs[l] + h->count[l]);
+    for (int i = 0; i < NSYM; i++)
+        if (len[i]) h->sym[offs[len[i]]++] = (uint16_t)i;
+    return true;
+}
+
+static void huff_enc_codes(const uint8_t *len, uint16_t *code)
+{
+    uint16_t count[MAXLEN + 1] = {0}, next[MAXLEN + 2];
+    for (int i = 0; i < NSYM; i++) count[len[i]]++;
+    count[0] = 0;
+    uint32_t c = 0;
+    for (int l = 1; l <= MAXLEN; l++) {
+        c = (c + count[l - 1]) << 1;
+        next[l] = (uint16_t)c;
+    }
+    for (int i = 0; i < NSYM; i++)
+        if (len[i]) code[i] = next[len[i]]++;
+}
+
+typedef struct BitReader {
+    const uint8_t *p, *end;
+    uint32_t bits;
+    int n;
+} BitReader;
+
+static inline int get_bit(BitReader *r)
+{
+    if (r->n == 0) {
+        r->bits = r->p < r->end ? *r->p++ : 0;
+        r->n = 8;
+    }
+    r->n--;
+    return (r->bits >> r->n) & 1;
+}
+
+static inline uint32_t get_bits(BitReader *r, int n)
+{
+    uint32_t v = 0;
+    while (n--) v = v << 1 | (uint32_t)get_bit(r);
+    return v;
+}
+
+static inline int huff_decode(const HuffDec *h, BitReader *r)
+{
+    int code = 0, first = 0, index = 0;
+    for (int l = 1; l <= MAXLEN; l++) {
+        code |= get_bit(r);
+        int count = h->count[l];
+        if (code - count < first) return h->sym[index + (code - first)];
+        index += count;
+        first += count;
+        first <<= 1;
+        code <<= 1;
+    }
+    return -1;
+}
+
+/* Decode one block: n codes into out. Returns false on bad data. */
+static bool block_decode(const HuffDec *h, const uint8_t *p, const uint8_t *end, int n, uint8_t *out)
+{
+    BitReader r = {p, end, 0, 0};
+    int i = 0, prev = -1;
+    while (i < n) {
+        int s = huff_decode(h, &r);
+        if (s < 0) return false;
+        if (s < 256) {
+            out[i++] = (uint8_t)s;
+            prev = s;
+        } else {
+            int j = s - 256;
+            uint32_t run = (1u << j) + get_bits(&r, j);
+            if (prev < 0 || run > (uint32_t)(n - i)) return false;
+            memset(out + i, prev, run);
+            i += (int)run;
+        }
+    }
+    return r.p <= end;
+}
+
+/* ---- writing ---- */
+
+typedef struct Buf {
+    uint8_t *p;
+    size_t n, cap;
+    uint32_t acc;
+    int nacc;
+    bool oom;
+} Buf;
+
+static void buf_byte(Buf *b, uint8_t v)
+{
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 65536;
+        uint8_t *p = realloc(b->p, cap);
+        if (!p) {
+            b->oom = true;
+            return;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    b->p[b->n++] = v;
+}
+
+static void buf_bits(Buf *b, uint32_t v, int n)
+{
+    while (n--) {
+        b->acc = b->acc << 1 | ((v >> n) & 1);
+        if (++b->nacc == 8) {
+            buf_byte(b, (uint8_t)b->acc);
+            b->acc = 0;
+            b->nacc = 0;
+        }
+    }
+}
+
+static void buf_flush(Buf *b)
+{
+    if (b->nacc) buf_bits(b, 0, 8 - b->nacc);
+}
+
+/* The tokens of block [lo, hi): calls emit(sym, extra, nextra). The codes
+ * of positions never asked take the code before them. */
+typedef void (*EmitFn)(void *ctx, int sym, uint32_t extra, int nextra);
+
+static void tokenize(const EgdbGeom *g, const uint8_t *codes, uint64_t lo, uint64_t hi, EmitFn emit,
+                     void *ctx)
+{
+    int prev = -1;
+    uint64_t run = 0;
+    bool white_none = g->s.wm + g->s.wk == 0;
+    for (uint64_t i = lo; i <= hi; i++) {
+        int c = -2;
+        if (i < hi) {
+            c = codes[i];
+            if (c == EGDB_CODE_NONE || white_none) c = prev >= 0 ? prev : EGDB_CODE_DRAW;
+        }
+        if (c == prev) {
+            run++;
+            continue;
+        }
+        while (run) {
+            int j = 31 - __builtin_clz((uint32_t)(run < (1u << NRUN) ? run : (1u << NRUN) - 1));
+            uint32_t take = (1u << j);
+            uint32_t extra = (uint32_t)(run - take);
+            if (extra >= take) extra = take - 1;
+            emit(ctx, 256 + j, extra, j);
+            run -= take + extra;
+        }
+        if (c >= 0) emit(ctx, c, 0, 0);
+        prev = c;
+    }
+}
+
+static void emit_count(void *ctx, int sym, uint32_t extra, int nextra)
+{
+    (void)extra, (void)nextra;
+    ((uint64_t *)ctx)[sym]++;
+}
+
+typedef struct EncCtx {
+    Buf *b;
+    const uint8_t *len;
+    const uint16_t *code;
+} EncCtx;
+
+static void emit_code(void *ctx, int sym, uint32_t extra, int nextra)
+{
+    EncCtx *e = ctx;
+    buf_bits(e->b, e->code[sym], e->len[sym]);
+    if (nextra) buf_bits(e->b, extra, nextra);
+}
+
+int egdb_write_slice(const char *dir, const EgdbGeom *g, const uint8_t *codes, EgdbSliceInfo *info,
+                     char *err)
+{
+    char name[16], path[4096], tmp[4200];
+    egdb_slice_name(g->s, name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    egdb_count_codes(g, codes, info);
+    /* Positions where Black can capture are resolved by the probe (it tries
+     * the captures), so their codes are never asked either. */
+    uint8_t *masked = malloc((size_t)g->size + 1);
+    if (!masked) return km_fail(err, "%s: out of memory compressing the slice", path);
+    for (uint64_t i = 0; i < g->size; i++) {
+        Board pos;
+        masked[i] = egdb_unindex(g, i, &pos) && !mg_can_capture(&pos, KM_BLACK) ? codes[i] : EGDB_CODE_NONE;
+    }
+    codes = masked;
+
+    uint32_t nblocks = (uint32_t)((g->size + BLOCK - 1) / BLOCK);
+    uint64_t freq[NSYM] = {0};
+    for (uint32_t k = 0; k < nblocks; k++) {
+        uint64_t lo = (uint64_t)k * BLOCK, hi = lo + BLOCK < g->size ? lo + BLOCK : g->size;
+        tokenize(g, codes, lo, hi, emit_count, freq);
+    }
+    uint8_t len[NSYM];
+    uint16_t code[NSYM] = {0};
+    huff_lengths(freq, len);
+    huff_enc_codes(len, code);
+
+    size_t index_at = HEADER_BYTES + NSYM, data_at = index_at + 4 * ((size_t)nblocks + 1);
+    Buf b = {0};
+    for (size_t i = 0; i < data_at; i++) buf_byte(&b, 0);
+    EncCtx e = {&b, len, code};
+    for (uint32_t k = 0; k < nblocks; k++) {
+        if (!b.oom) put32(b.p + index_at + 4 * k, (uint32_t)(b.n - data_at));
+        uint64_t lo = (uint64_t)k * BLOCK, hi = lo + BLOCK < g->size ? lo + BLOCK : g->size;
+        tokenize(g, codes, lo, hi, emit_code, &e);
+        buf_flush(&b);
+    }
+    free(masked);
+    if (b.oom || b.n - data_at > 0xFFFFFFFFu) {
+        free(b.p);
+        return km_fail(err, "%s: out of memory compressing the slice", path);
+    }
+    uint8_t *h = b.p;
+    put32(h + index_at + 4 * nblocks, (uint32_t)(b.n - data_at));
+    memcpy(h + HEADER_BYTES, len, NSYM);
+    memcpy(h, MAGIC, 8);
+    put32(h + 8, VERSION);
+    h[12] = (uint8_t)g->s.bm, h[13] = (uint8_t)g->s.bk, h[14] = (uint8_t)g->s.wm, h[15] = (uint8_t)g->s.wk;
+    put64(h + 16, g->size);
+    put64(h + 24, info->positions);
+    put64(h + 32, info->wins);
+    put64(h + 40, info->losses);
+    put64(h + 48, info->draws);
+    put16(h + 56, (uint32_t)info->max_win_dtc);
+    put16(h + 58, (uint32_t)info->max_loss_dtc);
+    put32(h + 60, BLOCK);
+    put32(h + 64, nblocks);
+    put32(h + 68, NSYM);
+    put64(h + 72, b.n - data_at);
+    put32(h + 80, crc32_buf(h + HEADER_BYTES, b.n - HEADER_BYTES));
+    put32(h + 84, crc32_buf(h, 84));
+    info->file_bytes = b.n;
+
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        free(b.p);
+        return km_fail(err, "%s: cannot write: %s", tmp, strerror(errno));
+    }
+    bool ok = fwrite(b.p, 1, b.n, f) == b.n;
+    ok = (fflush(f) == 0) && ok;
+    ok = (fclose(f) == 0) && ok;
+    free(b.p);
+    if (!ok || rename(tmp, path) != 0) {
+        int e2 = errno;
+        remove(tmp);
+        return km_fail(err, "%s: cannot write: %s", path, strerror(e2));
+    }
+    return 0;
+}
+
+/* ---- reading ---- */
+
+/* One slice file in memory, verified. */
+typedef struct SliceFile {
+    EgdbGeom g;
+    EgdbSliceInfo info;
+    HuffDec dec;
+    uint8_t *file; /* the whole file */
+    const uint8_t *index, *data;
+    uint32_t nblocks, block;
+    uint64_t data_bytes;
+} SliceFile;
+
+static int read_whole(const char *path, uint8_t **out, size_t *n, char *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return km_fail(err, "%s: cannot open: %s", path, strerror(errno));
+    size_t cap = 1 << 16, len = 0;
+    uint8_t *p = malloc(cap);
+    while (p) {
+        len += fread(p + len, 1, cap - len, f);
+        if (len < cap) break;
+        uint8_t *q = realloc(p, cap *= 2);
+        if (!q) free(p);
+        p = q;
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    if (!p) return km_fail(err, "%s: out of memory reading the file", path);
+    if (bad) {
+        free(p);
+        return km_fail(err, "%s: read error", path);
+    }
+    *out = p;
+    *n = len;
+    return 0;
+}
+
+/* Parse and verify. expect: the slice the name promised (NULL: any). */
+static int slice_file_load(const char *path, const EgdbSlice *expect, SliceFile *sf, char *err)
+{
+    memset(sf, 0, sizeof *sf);
+    uint8_t *p = NULL;
+    size_t n = 0;
+    if (read_whole(path, &p, &n, err)) return -1;
+    sf->file = p;
+    if (n < 8 || memcmp(p, MAGIC, 8) != 0) {
+        if (n >= 6 && memcmp(p, MAGIC, 6) == 0 && n < 8) goto truncated;
+        free(p);
+        return km_fail(err, "%s: not a kingme endgame database file", path);
+    }
+    if (n < HEADER_BYTES) goto truncated;
+    uint32_t version = get32(p + 8);
+    if (version != VERSION) {
+        free(p);
+        return km_fail(err, "%s: format version %u, this kingme reads version %d", path, (unsigned)version,
+                       VERSION);
+    }
+    if (get32(p + 84) != crc32_buf(p, 84)) {
+        free(p);
+        return km_fail(err, "%s: corrupt header (checksum mismatch)", path);
+    }
+    EgdbSlice s = {p[12], p[13], p[14], p[15]};
+    if (s.bm + s.bk + s.wm + s.wk > EGDB_MAX_PIECES || s.bm + s.bk + s.wm + s.wk == 0 ||
+        (expect && memcmp(&s, expect, sizeof s) != 0)) {
+        free(p);
+        return km_fail(err, "%s: holds slice b%dk%dw%dk%d, not what its name says", path, s.bm, s.bk,
+                       s.wm, s.wk);
+    }
+    egdb_geom(s, &sf->g);
+    uint32_t nblocks = get32(p + 64), block = get32(p + 60), nsym = get32(p + 68);
+    uint64_t data = get64(p + 72);
+    if (get64(p + 16) != sf->g.size || block == 0 || nsym != NSYM ||
+        nblocks != (sf->g.size + block - 1) / block || get64(p + 24) != egdb_slice_positions(s)) {
+        free(p);
+        return km_fail(err, "%s: inconsistent header", path);
+    }
+    uint64_t need = HEADER_BYTES + NSYM + 4 * ((uint64_t)nblocks + 1) + data;
+    if (n < need) goto truncated;
+    if (n > need) {
+        free(p);
+        return km_fail(err, "%s: %zu bytes after the end of the data", path, (size_t)(n - need));
+    }
+    if (get32(p + 80) != crc32_buf(p + HEADER_BYTES, n - HEADER_BYTES)) {
+        free(p);
+        return km_fail(err, "%s: corrupt data (checksum mismatch)", path);
+    }
+    if (!huff_dec_init(&sf->dec, p + HEADER_BYTES)) {
+        free(p);
+        return km_fail(err, "%s: corrupt code table", path);
+    }
+    sf->index = p + HEADER_BYTES + NSYM;
+    sf->data = sf->index + 4 * ((size_t)nblocks + 1);
+    sf->nblocks = nblocks;
+    sf->block = block;
+    sf->data_bytes = data;
+    for (uint32_t k = 0; k < nblocks; k++)
+        if (get32(sf->index + 4 * k) > get32(sf->index + 4 * (k + 1)) ||
+            get32(sf->index + 4 * (k + 1)) > data) {
+            free(p);
+            return km_fail(err, "%s: corrupt block index", path);
+        }
+    sf->info.slice = s;
+    sf->info.positions = get64(p + 24);
+    sf->info.wins = get64(p + 32);
+    sf->info.losses = get64(p + 40);
+    sf->info.draws = get64(p + 48);
+    sf->info.max_win_dtc = (int)get16(p + 56);
+    sf->info.max_loss_dtc = (int)get16(p + 58);
+    sf->info.file_bytes = n;
+    return 0;
+truncated:
+    free(p);
+    return km_fail(err, "%s: truncated (%zu bytes)", path, n);
+}
+
+static bool slice_block_decode(const SliceFile *sf, uint32_t k, uint8_t *out, int *n)
+{
+    uint64_t lo = (uint64_t)k * sf->block;
+    uint64_t cnt = sf->g.size - lo < sf->block ? sf->g.size - lo : sf->block;
+    *n = (int)cnt;
+    return block_decode(&sf->dec, sf->data + get32(sf->index + 4 * k),
+                        sf->data + get32(sf->index + 4 * (k + 1)), (int)cnt, out);
+}
+
+int egdb_read_slice(const char *path, const EgdbGeom *g, uint8_t **codes, EgdbSliceInfo *info, char *err)
+{
+    SliceFile sf;
+    if (slice_file_load(path, &g->s, &sf, err)) return -1;
+    uint8_t *out = malloc((size_t)g->size + 1);
+    if (!out) {
+        free(sf.file);
+        return km_fail(err, "%s: out of memory", path);
+    }
+    for (uint32_t k = 0; k < sf.nblocks; k++) {
+        int n = 0;
+        if (!slice_block_decode(&sf, k, out + (uint64_t)k * sf.block, &n)) {
+            free(out);
+            free(sf.file);
+            return km_fail(err, "%s: corrupt block %u", path, (unsigned)k);
+        }
+    }
+    *info = sf.info;
+    *codes = out;
+    free(sf.file);
+    return 0;
+}
+
+int egdb_file_info(const char *path, EgdbSliceInfo *info, char *err)
+{
+    SliceFile sf;
+    if (slice_file_load(path, NULL, &sf, err)) return -1;
+    *info = sf.info;
+    free(sf.file);
+    return 0;
+}
+
+/* ---- an opened database ---- */
+
+/* The shared cache of decoded blocks: direct-mapped, one lock per entry, so
+ * that threads probing different blocks do not wait for each other. */
+typedef struct CacheEntry {
+    pthread_mutex_t lock;
+    int32_t slice; /* -1: empty */
+    uint32_t block;
+    uint8_t data[BLOCK];
+} CacheEntry;
+
+struct Egdb {
+    SliceFile *slice[EGDB_NSLICE_IDS];
+    int pieces;
+    int ninfo;
+    EgdbSliceInfo *info;
+    CacheEntry *cache;
+    size_t ncache;
+};
+
+static bool parse_name(const char *name, EgdbSlice *s)
+{
+    int a, b, c, d, used = 0;
+    if (sscanf(name, "b%1dk%1dw%1dk%1d.kdb%n", &a, &b, &c, &d, &used) != 4 || name[used] != '\0')
+        return false;
+    *s = (EgdbSlice){a, b, c, d};
+    char check[16];
+    egdb_slice_name(*s, check, sizeof check);
+    return strcmp(check, name) == 0 && a + b + c + d >= 1 && a + b + c + d <= EGDB_MAX_PIECES;
+}
+
+void egdb_close(Egdb *db)
+{
+    if (!db) return;
+    for (int i = 0; i < EGDB_NSLICE_IDS; i++)
+        if (db->slice[i]) {
+            free(db->slice[i]->file);
+            free(db->slice[i]);
+        }
+    for (size_t i = 0; i < db->ncache; i++) pthread_mutex_destroy(&db->cache[i].lock);
+    free(db->cache);
+    free(db->info);
+    free(db);
+}
+
+Egdb *egdb_open(const char *dir, size_t cache_mb, char *err)
+{
+    egdb_tables_init();
+    DIR *d = opendir(dir);
+    if (!d) {
+        km_fail(err, "%s: cannot open the endgame database directory: %s", dir, strerror(errno));
+        return NULL;
+    }
+    Egdb *db = calloc(1, sizeof *db);
+    if (!db) {
+        closedir(d);
+        km_fail(err, "out of memory");
+        return NULL;
+    }
+    struct dirent *e;
+    int found = 0;
+    while ((e = readdir(d)) != NULL) {
+        EgdbSlice s;
+        if (!parse_name(e->d_name, &s)) continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        SliceFile *sf = malloc(sizeof *sf);
+        if (!sf || slice_file_load(path, &s, sf, err)) {
+            if (!sf) km_fail(err, "out of memory");
+            free(sf);
+            closedir(d);
+            egdb_close(db);
+            return NULL;
+        }
+        db->slice[egdb_slice_id(s)] = sf;
+        found++;
+    }
+    closedir(d);
+    if (!found) {
+        km_fail(err, "%s: no endgame database files (b*k*w*k*.kdb)", dir);
+        egdb_close(db);
+        return NULL;
+    }
+    /* Only complete piece counts are used: a slice needs all smaller ones. */
+    for (int n = 1; n <= EGDB_MAX_PIECES; n++) {
+        bool all = true;
+        for (int i = 0; i < egdb_slice_count(n); i++) all = all && db->slice[egdb_slice_id(egdb_slice_at(n, i))];
+        if (!all) break;
+        db->pieces = n;
+    }
+    for (int i = 0; i < EGDB_NSLICE_IDS; i++) {
+        SliceFile *sf = db->slice[i];
+        if (sf && sf->g.s.bm + sf->g.s.bk + sf->g.s.wm + sf->g.s.wk > db->pieces) {
+            free(sf->file);
+            free(sf);
+            db->slice[i] = NULL;
+        }
+    }
+    if (db->pieces == 0) {
+        km_fail(err, "%s: the endgame database is incomplete (a 1-piece slice is missing)", dir);
+        egdb_close(db);
+        return NULL;
+    }
+    int total = 0;
+    for (int n = 1; n <= db->pieces; n++) total += egdb_slice_count(n);
+    db->info = malloc((size_t)total * sizeof *db->info);
+    size_t entries = (cache_mb ? cache_mb : 16) * 1024 * 1024 / sizeof(CacheEntry);
+    if (entries < 16) entries = 16;
+    db->cache = malloc(entries * sizeof *db->cache);
+    if (!db->info || !db->cache) {
+        free(db->cache);
+        db->cache = NULL;
+        km_fail(err, "out of memory");
+        egdb_close(db);
+        return NULL;
+    }
+    for (int n = 1; n <= db->pieces; n++)
+        for (int i = 0; i < egdb_slice_count(n); i++)
+            db->info[db->ninfo++] = db->slice[egdb_slice_id(egdb_slice_at(n, i))]->info;
+    for (size_t i = 0; i < entries; i++) {
+        pthread_mutex_init(&db->cache[i].lock, NULL);
+        db->cache[i].slice = -1;
+    }
+    db->ncache = entries;
+    return db;
+}
+
+int egdb_pieces(const Egdb *db) { return db ? db->pieces : 0; }
+int egdb_nslices(const Egdb *db) { return db ? db->ninfo : 0; }
+const EgdbSliceInfo *egdb_slice_info(const Egdb *db, int i) { return &db->info[i]; }
+
+/* The stored code of b (Black to move, no capture for Black); -1 when the
+ * slice is missing or its block does not decode. */
+static int lookup(const Egdb *db, const Board *b)
+{
+    int id = egdb_slice_id(egdb_slice_of(b));
+    const SliceFile *sf = db->slice[id];
+    if (!sf) return -1;
+    uint64_t idx = egdb_index(&sf->g, b);
+    uint32_t block = (uint32_t)(idx / sf->block), off = (uint32_t)(idx % sf->block);
+    CacheEntry *ce = &db->cache[km_mix64((uint64_t)id << 32 | block) % db->ncache];
+    pthread_mutex_lock(&ce->lock);
+    int code;
+    if (ce->slice != id || ce->block != block) {
+        int n = 0;
+        if (!slice_block_decode(sf, block, ce->data, &n)) {
+            ce->slice = -1;
+            pthread_mutex_unlock(&ce->lock);
+            return -1;
+        }
+        ce->slice = id;
+        ce->block = block;
+    }
+    code = ce->data[off];
+    pthread_mutex_unlock(&ce->lock);
+    return code;
+}
+
+int egdb_probe(const Egdb *db, const Board *b, int *dist)
+{
+    if (dist) *dist = 0;
+    if (!db) return EGDB_UNKNOWN;
+    uint32_t occ = board_occupied(b);
+    if (popcount32(occ) > db->pieces) return EGDB_UNKNOWN;
+    int s = b->stm;
+    if (!b->pieces[s]) return EGDB_LOSS;
+    if (!b->pieces[s ^ 1]) return EGDB_WIN;
+    if (mg_can_capture(b, s)) {
+        /* every move is a capture, every capture a conversion: DTC 1 */
+        MoveList ml;
+        int n = gen_captures(b, &ml), result = EGDB_LOSS;
+        for (int i = 0; i < n; i++) {
+            Board c = *b;
+            make_move(&c, &ml.moves[i]);
+            int v = egdb_probe(db, &c, NULL);
+            if (v == EGDB_LOSS) {
+                result = EGDB_WIN;
+                break;
+            }
+            if (v == EGDB_UNKNOWN) result = EGDB_UNKNOWN;
+            else if (v == EGDB_DRAW && result == EGDB_LOSS) result = EGDB_DRAW;
+        }
+        if (dist && (result == EGDB_WIN || result == EGDB_LOSS)) *dist = 1;
+        return result;
+    }
+    Board m;
+    if (s == KM_WHITE) egdb_mirror(b, &m);
+    else m = *b;
+    int code = lookup(db, &m);
+    if (code < 0) return EGDB_UNKNOWN;
+    if (dist) *dist = egdb_code_dist((uint8_t)code);
+    return egdb_code_value((uint8_t)code);
+}
+
+int egdb_best_move(const Egdb *db, const Board *b, Move *best, int *dist)
+{
+    int d;
+    int v = egdb_probe(db, b, &d);
+    if (dist) *dist = d;
+    if (v == EGDB_UNKNOWN) return v;
+    MoveList ml;
+    int n = gen_moves(b, &ml), pick = -1, pick_key = 0;
+    for (int i = 0; i < n; i++) {
+        const Move *m = &ml.moves[i];
+        Board c = *b;
+        make_move(&c, m);
+        int cd, cv = egdb_probe(db, &c, &cd);
+        bool conv = m->captured || !(b->kings & (1u << m->from));
+        int key = conv ? 0 : cd;
+        if (v == EGDB_WIN && cv == EGDB_LOSS) {
+            if (pick < 0 || key < pick_key) pick = i, pick_key = key;
+        } else if (v == EGDB_DRAW && cv == EGDB_DRAW) {
+            if (pick < 0) pick = i;
+        } else if (v == EGDB_LOSS) {
+            if (pick < 0 || key > pick_key) pick = i, pick_key = key;
+        }
+    }
+    if (pick < 0) return n ? EGDB_UNKNOWN : v;
+    *best = ml.moves[pick];
+    return v;
+}

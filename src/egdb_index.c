@@ -1,0 +1,182 @@
+/* egdb_index.c - slices and the index of a position within its slice. */
+#include "egdb_impl.h"
+#include "kingme/bits.h"
+
+#include <pthread.h>
+#include <stdio.h>
+
+static uint32_t binom[33][33]; /* binom[n][k] = C(n, k) */
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+static void tables_fill(void)
+{
+    for (int n = 0; n <= 32; n++) {
+        binom[n][0] = 1;
+        for (int k = 1; k <= n; k++) binom[n][k] = binom[n - 1][k - 1] + (k <= n - 1 ? binom[n - 1][k] : 0);
+    }
+}
+
+void egdb_tables_init(void) { pthread_once(&tables_once, tables_fill); }
+
+/* ---- slices ---- */
+
+/* Build order within n pieces: by the number of men (bm + wm), fewest first,
+ * since a crowning moves a position into the slice with one man fewer; then
+ * by (bm, bk, wm) for a fixed order. */
+int egdb_slice_count(int n)
+{
+    if (n < 1 || n > EGDB_MAX_PIECES) return 0;
+    return (n + 3) * (n + 2) * (n + 1) / 6; /* compositions of n into 4 parts */
+}
+
+EgdbSlice egdb_slice_at(int n, int i)
+{
+    int k = 0;
+    for (int men = 0; men <= n; men++)
+        for (int bm = 0; bm <= men; bm++)
+            for (int bk = 0; bk <= n - men; bk++) {
+                EgdbSlice s = {bm, bk, men - bm, n - men - bk};
+                if (k++ == i) return s;
+            }
+    return (EgdbSlice){0, 0, 0, 0};
+}
+
+EgdbSlice egdb_slice_of(const Board *b)
+{
+    return (EgdbSlice){popcount32(board_men(b, KM_BLACK)), popcount32(board_kings(b, KM_BLACK)),
+                       popcount32(board_men(b, KM_WHITE)), popcount32(board_kings(b, KM_WHITE))};
+}
+
+void egdb_slice_name(EgdbSlice s, char *buf, size_t len)
+{
+    snprintf(buf, len, "b%dk%dw%dk%d.kdb", s.bm, s.bk, s.wm, s.wk);
+}
+
+void egdb_geom(EgdbSlice s, EgdbGeom *g)
+{
+    egdb_tables_init();
+    g->s = s;
+    g->nbm = binom[28][s.bm];
+    g->nwm = binom[28][s.wm];
+    g->nbk = binom[32 - s.bm - s.wm][s.bk];
+    g->nwk = binom[32 - s.bm - s.wm - s.bk][s.wk];
+    g->size = (uint64_t)g->nbm * g->nwm * g->nbk * g->nwk;
+}
+
+uint64_t egdb_slice_positions(EgdbSlice s)
+{
+    egdb_tables_init();
+    /* Black men on 1-28, White men on 5-32: split by how many of each stand
+     * on the shared squares 5-28 (24 of them). */
+    uint64_t men = 0;
+    for (int a = 0; a <= s.bm; a++)      /* black men on 1-4 */
+        for (int c = 0; c <= s.wm; c++) { /* white men on 29-32 */
+            int bmid = s.bm - a, wmid = s.wm - c;
+            if (bmid + wmid > 24) continue;
+            men += (uint64_t)binom[4][a] * binom[4][c] * binom[24][bmid] * binom[24 - bmid][wmid];
+        }
+    return men * binom[32 - s.bm - s.wm][s.bk] * binom[32 - s.bm - s.wm - s.bk][s.wk];
+}
+
+/* ---- index ---- */
+
+static inline uint32_t comb_rank(uint32_t set)
+{
+    uint32_t r = 0;
+    for (int i = 1; set; i++) r += binom[poplsb32(&set)][i];
+    return r;
+}
+
+static inline uint32_t comb_unrank(uint32_t r, int k, int n)
+{
+    uint32_t set = 0;
+    int e = n - 1;
+    for (int i = k; i >= 1; i--) {
+        while (binom[e][i] > r) e--;
+        r -= binom[e][i];
+        set |= 1u << e;
+        e--;
+    }
+    return set;
+}
+
+/* The squares of x as positions among the set bits of free. */
+static inline uint32_t compress_bits(uint32_t x, uint32_t free)
+{
+    uint32_t out = 0;
+    while (x) {
+        int sq = poplsb32(&x);
+        out |= 1u << popcount32(free & ((1u << sq) - 1));
+    }
+    return out;
+}
+
+static inline uint32_t expand_bits(uint32_t x, uint32_t free)
+{
+    uint32_t out = 0;
+    for (int i = 0; free; i++) {
+        uint32_t low = free & -free;
+        free ^= low;
+        if (x & (1u << i)) out |= low;
+    }
+    return out;
+}
+
+uint64_t egdb_index(const EgdbGeom *g, const Board *b)
+{
+    uint32_t bmen = board_men(b, KM_BLACK), wmen = board_men(b, KM_WHITE);
+    uint32_t bk = board_kings(b, KM_BLACK), wk = board_kings(b, KM_WHITE);
+    uint32_t free = ~(bmen | wmen);
+    uint64_t r = comb_rank(bmen);
+    r = r * g->nwm + comb_rank(wmen >> 4);
+    r = r * g->nbk + (g->s.bk ? comb_rank(compress_bits(bk, free)) : 0);
+    r = r * g->nwk + (g->s.wk ? comb_rank(compress_bits(wk, free & ~bk)) : 0);
+    return r;
+}
+
+bool egdb_unindex(const EgdbGeom *g, uint64_t idx, Board *b)
+{
+    uint32_t rwk = (uint32_t)(idx % g->nwk);
+    idx /= g->nwk;
+    uint32_t rbk = (uint32_t)(idx % g->nbk);
+    idx /= g->nbk;
+    uint32_t rwm = (uint32_t)(idx % g->nwm);
+    uint32_t rbm = (uint32_t)(idx / g->nwm);
+    const EgdbSlice s = g->s;
+    uint32_t bmen = comb_unrank(rbm, s.bm, 28);
+    uint32_t wmen = comb_unrank(rwm, s.wm, 28) << 4;
+    if (bmen & wmen) return false;
+    uint32_t free = ~(bmen | wmen);
+    uint32_t bk = expand_bits(comb_unrank(rbk, s.bk, 32 - s.bm - s.wm), free);
+    uint32_t wk = expand_bits(comb_unrank(rwk, s.wk, 32 - s.bm - s.wm - s.bk), free & ~bk);
+    b->pieces[KM_BLACK] = bmen | bk;
+    b->pieces[KM_WHITE] = wmen | wk;
+    b->kings = bk | wk;
+    b->stm = KM_BLACK;
+    return true;
+}
+
+void egdb_random_position(int n, uint64_t *rng, Board *b)
+{
+    egdb_tables_init();
+    uint64_t total = 0;
+    for (int i = 0; i < egdb_slice_count(n); i++) {
+        EgdbGeom g;
+        egdb_geom(egdb_slice_at(n, i), &g);
+        total += g.size;
+    }
+    for (;;) {
+        uint64_t r = km_rng_next(rng) % total;
+        for (int i = 0; i < egdb_slice_count(n); i++) {
+            EgdbGeom g;
+            egdb_geom(egdb_slice_at(n, i), &g);
+            if (r >= g.size) {
+                r -= g.size;
+                continue;
+            }
+            if (!egdb_unindex(&g, r, b)) break;
+            if (km_rng_next(rng) & 1) board_mirror(b, b); /* White to move */
+            return;
+        }
+    }
+}

@@ -1,0 +1,512 @@
+/* test_egdb.c - the endgame databases: counts, the index, a 4-piece build
+ * (3 under the sanitizers) checked against a solver written only for these
+ * tests, consistency on random positions, known endings, resuming, and
+ * files refused. */
+#include "test.h"
+#include "kingme/bits.h"
+#include "kingme/egdb.h"
+#include "../src/egdb_impl.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- the database every test here uses, built once into a temp dir ---- */
+
+static char db_dir[64];
+static int db_built_pieces;
+static Egdb *db_open_once;
+
+static void remove_db_dir(void)
+{
+    if (db_open_once) egdb_close(db_open_once);
+    if (db_dir[0]) {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", db_dir);
+        if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", db_dir);
+    }
+}
+
+static int test_pieces(void) { return test_sanitized() ? 3 : 4; }
+
+static const Egdb *test_db(void)
+{
+    if (db_open_once) return db_open_once;
+    if (!db_dir[0]) {
+        snprintf(db_dir, sizeof db_dir, "/tmp/kingme-egdb-XXXXXX");
+        if (!mkdtemp(db_dir)) {
+            db_dir[0] = '\0';
+            return NULL;
+        }
+        atexit(remove_db_dir);
+    }
+    char err[KM_ERR_MAX];
+    if (egdb_build(db_dir, test_pieces(), 2, NULL, NULL, err)) {
+        test_fail(__FILE__, __LINE__, "build: %s", err);
+        return NULL;
+    }
+    db_built_pieces = test_pieces();
+    db_open_once = egdb_open(db_dir, 4, err);
+    if (!db_open_once) test_fail(__FILE__, __LINE__, "open: %s", err);
+    return db_open_once;
+}
+
+/* ---- counts and the index ---- */
+
+TEST(egdb_counts_match_the_published_tables)
+{
+    static const uint64_t published[7] = {0, 120, 6972, 261224, 7092774, 148688232, 2503611964ull};
+    for (int n = 1; n <= 6; n++) {
+        uint64_t t = 0;
+        for (int i = 0; i < egdb_slice_count(n); i++) t += egdb_slice_positions(egdb_slice_at(n, i));
+        CHECK_INT(t, published[n]);
+    }
+    CHECK_INT(egdb_slice_count(5), 56);
+}
+
+TEST(egdb_index_round_trips)
+{
+    EgdbSlice slices[] = {{1, 1, 1, 0}, {0, 2, 1, 0}, {2, 0, 1, 0}, {1, 0, 0, 2}};
+    for (int k = 0; k < 4; k++) {
+        EgdbGeom g;
+        egdb_geom(slices[k], &g);
+        uint64_t real = 0;
+        for (uint64_t i = 0; i < g.size; i++) {
+            Board b;
+            if (!egdb_unindex(&g, i, &b)) continue;
+            real++;
+            EgdbSlice s = egdb_slice_of(&b);
+            CHECK(s.bm == slices[k].bm && s.bk == slices[k].bk && s.wm == slices[k].wm && s.wk == slices[k].wk);
+            CHECK(!(board_men(&b, KM_BLACK) & BLACK_PROMO_ROW) && !(board_men(&b, KM_WHITE) & WHITE_PROMO_ROW));
+            if (egdb_index(&g, &b) != i) {
+                CHECK_INT(egdb_index(&g, &b), i);
+                break;
+            }
+        }
+        CHECK_INT(real, egdb_slice_positions(slices[k]));
+    }
+}
+
+/* ---- an independent solver for at most 3 pieces ----
+ * Every position is enumerated square by square into a hash table, then
+ * values are found by plain forward iteration to a fixed point (won if a
+ * move reaches a lost position, lost if every move reaches a won one, a
+ * draw if never decided), and distances to conversion by passes in which a
+ * position is decided only from positions decided in earlier passes. No
+ * index, no un-moves: nothing shared with the builder but the move
+ * generator. */
+
+typedef struct SolvePos {
+    uint32_t b, w, k;
+    uint8_t stm, used, val, dtc; /* val: 0 open, EGDB_WIN / LOSS / DRAW; dtc 255 unknown */
+} SolvePos;
+
+#define SOLVE_BITS 21
+static SolvePos *solve_tab;
+
+static uint32_t solve_slot(const Board *b)
+{
+    uint64_t h = km_mix64(((uint64_t)b->pieces[0] << 32 | b->pieces[1]) ^ km_mix64(b->kings * 2u + (uint32_t)b->stm));
+    uint32_t i = (uint32_t)(h >> (64 - SOLVE_BITS));
+    for (;;) {
+        SolvePos *p = &solve_tab[i];
+        if (!p->used || (p->b == b->pieces[0] && p->w == b->pieces[1] && p->k == b->kings && p->stm == b->stm))
+            return i;
+        i = (i + 1) & ((1u << SOLVE_BITS) - 1);
+    }
+}
+
+static SolvePos *solve_get(const Board *b) { return &solve_tab[solve_slot(b)]; }
+
+static int solve_enumerate(int n, int from, Board *b, int placed)
+{
+    if (placed == n) {
+        int count = 0;
+        for (int stm = 0; stm < 2; stm++) {
+            Board c = *b;
+            c.stm = stm;
+            SolvePos *p = solve_get(&c);
+            *p = (SolvePos){c.pieces[0], c.pieces[1], c.kings, (uint8_t)stm, 1, 0, 255};
+            count++;
+        }
+        return count;
+    }
+    int count = 0;
+    for (int sq = from; sq < 32; sq++) {
+        uint32_t m = 1u << sq;
+        for (int type = 0; type < 4; type++) { /* black man, white man, black king, white king */
+            int side = type & 1;
+            bool king = type >= 2;
+            if (!king && (m & (side == KM_BLACK ? BLACK_PROMO_ROW : WHITE_PROMO_ROW))) continue;
+            b->pieces[side] |= m;
+            if (king) b->kings |= m;
+            count += solve_enumerate(n, sq + 1, b, placed + 1);
+            b->pieces[side] &= ~m;
+            b->kings &= ~m;
+        }
+    }
+    return count;
+}
+
+static void solve_board(const SolvePos *p, Board *b)
+{
+    b->pieces[0] = p->b;
+    b->pieces[1] = p->w;
+    b->kings = p->k;
+    b->stm = p->stm;
+}
+
+/* Solve every position of 1 to 3 pieces; returns the number of positions. */
+static long solve_all(void)
+{
+    solve_tab = calloc((size_t)1 << SOLVE_BITS, sizeof *solve_tab);
+    if (!solve_tab) return 0;
+    long total = 0;
+    for (int n = 1; n <= 3; n++) {
+        Board b = {{0, 0}, 0, 0};
+        total += solve_enumerate(n, 0, &b, 0);
+    }
+    MoveList ml;
+    /* values */
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t i = 0; i < 1u << SOLVE_BITS; i++) {
+            SolvePos *p = &solve_tab[i];
+            if (!p->used || p->val) continue;
+            Board b;
+            solve_board(p, &b);
+            if (!b.pieces[b.stm ^ 1]) {
+                p->val = EGDB_WIN;
+                changed = true;
+                continue;
+            }
+            int n = gen_moves(&b, &ml), wins = 0;
+            bool win = false;
+            for (int j = 0; j < n && !win; j++) {
+                Board c = b;
+                make_move(&c, &ml.moves[j]);
+                int v = solve_get(&c)->val;
+                win = v == EGDB_LOSS;
+                wins += v == EGDB_WIN;
+            }
+            if (win || wins == n) {
+                p->val = win ? EGDB_WIN : EGDB_LOSS;
+                changed = true;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < 1u << SOLVE_BITS; i++)
+        if (solve_tab[i].used && !solve_tab[i].val) solve_tab[i].val = EGDB_DRAW;
+    /* distances to conversion, pass t deciding from passes before it */
+    for (int t = 0; t < 200; t++) {
+        bool changed = false;
+        for (uint32_t i = 0; i < 1u << SOLVE_BITS; i++) {
+            SolvePos *p = &solve_tab[i];
+            if (!p->used || p->dtc != 255 || p->val == EGDB_DRAW) continue;
+            Board b;
+            solve_board(p, &b);
+            if (!b.pieces[b.stm ^ 1]) continue; /* already won: no distance */
+            int n = gen_moves(&b, &ml);
+            int best = -1;
+            bool all = true;
+            for (int j = 0; j < n; j++) {
+                const Move *m = &ml.moves[j];
+                bool conv = m->captured || !(b.kings & (1u << m->from));
+                Board c = b;
+                make_move(&c, m);
+                const SolvePos *q = solve_get(&c);
+                int key = conv ? 0 : (q->dtc != 255 && q->dtc < t) ? q->dtc : -1;
+                if (p->val == EGDB_WIN) {
+                    if (q->val == EGDB_LOSS && key >= 0 && (best < 0 || key < best)) best = key;
+                } else if (key < 0) {
+                    all = false;
+                } else if (key > best) {
+                    best = key;
+                }
+            }
+            if (p->val == EGDB_WIN ? best >= 0 : all) {
+                p->dtc = (uint8_t)(n ? best + 1 : 0);
+                changed = true;
+            }
+        }
+        if (!changed && t > 2) break;
+    }
+    return total;
+}
+
+TEST(egdb_agrees_with_an_independent_solver_on_every_3_piece_position)
+{
+    const Egdb *db = test_db();
+    if (!db) return;
+    long total = solve_all();
+    CHECK_INT(total, 2 * (120 + 6972 + 261224));
+    long checked = 0, bad = 0, wins = 0, losses = 0, draws = 0;
+    for (uint32_t i = 0; i < 1u << SOLVE_BITS && bad < 5; i++) {
+        const SolvePos *p = &solve_tab[i];
+        if (!p->used) continue;
+        Board b;
+        solve_board(p, &b);
+        int d, v = egdb_probe(db, &b, &d);
+        checked++;
+        wins += p->val == EGDB_WIN;
+        losses += p->val == EGDB_LOSS;
+        draws += p->val == EGDB_DRAW;
+        bool special = !b.pieces[b.stm ^ 1];
+        if (v != p->val || (!special && p->val != EGDB_DRAW && d != p->dtc)) {
+            char fen[128];
+            board_to_fen(&b, fen, sizeof fen);
+            test_fail(__FILE__, __LINE__, "%s: database %d dtc %d, solver %d dtc %d", fen, v, d, p->val,
+                      p->dtc);
+            bad++;
+        }
+    }
+    CHECK_INT(checked, total);
+    CHECK_INT(bad, 0);
+    /* the solver found all three results in quantity */
+    CHECK(wins > 100000 && losses > 50000 && draws > 10000);
+    free(solve_tab);
+    solve_tab = NULL;
+}
+
+/* ---- consistency of the built database ---- */
+
+TEST(egdb_every_value_is_consistent_on_random_positions)
+{
+    const Egdb *db = test_db();
+    if (!db) return;
+    int per = test_sanitized() ? 5000 : 100000;
+    uint64_t rng = 7;
+    for (int n = 2; n <= db_built_pieces; n++) {
+        int bad = 0, counts[4] = {0};
+        for (int k = 0; k < per && bad < 5; k++) {
+            Board b;
+            egdb_random_position(n, &rng, &b);
+            if (!b.pieces[b.stm ^ 1]) continue;
+            int d, v = egdb_probe(db, &b, &d);
+            counts[v]++;
+            MoveList ml;
+            int nm = gen_moves(&b, &ml), best = -1, loss_children = 0, draw_children = 0;
+            for (int j = 0; j < nm; j++) {
+                const Move *m = &ml.moves[j];
+                Board c = b;
+                make_move(&c, m);
+                int cd, cv = egdb_probe(db, &c, &cd);
+                int key = m->captured || !(b.kings & (1u << m->from)) ? 0 : cd;
+                if (cv == EGDB_LOSS) {
+                    loss_children++;
+                    if (v == EGDB_WIN && (best < 0 || key < best)) best = key;
+                }
+                if (cv == EGDB_DRAW) draw_children++;
+                if (v == EGDB_LOSS && key > best) best = key;
+            }
+            bool ok;
+            if (v == EGDB_WIN) ok = loss_children > 0 && d == best + 1;
+            else if (v == EGDB_LOSS) ok = loss_children == 0 && draw_children == 0 && d == (nm ? best + 1 : 0);
+            else ok = v == EGDB_DRAW && loss_children == 0 && draw_children > 0;
+            if (!ok) {
+                char fen[128];
+                board_to_fen(&b, fen, sizeof fen);
+                test_fail(__FILE__, __LINE__, "%s: value %d dtc %d, children: %d lost, %d drawn, best %d", fen,
+                          v, d, loss_children, draw_children, best);
+                bad++;
+            }
+        }
+        CHECK_INT(bad, 0);
+        CHECK(counts[EGDB_WIN] > 0 && counts[EGDB_LOSS] > 0 && counts[EGDB_DRAW] > 0);
+        CHECK_INT(counts[EGDB_UNKNOWN], 0);
+    }
+}
+
+/* ---- known endings ---- */
+
+static int probe_fen(const Egdb *db, const char *fen, int *d)
+{
+    Board b;
+    char err[KM_ERR_MAX];
+    if (board_from_fen(&b, fen, err)) {
+        test_fail(__FILE__, __LINE__, "%s: %s", fen, err);
+        return -1;
+    }
+    return egdb_probe(db, &b, d);
+}
+
+TEST(egdb_known_endings)
+{
+    const Egdb *db = test_db();
+    if (!db) return;
+    int d;
+    /* two kings beat one with Black to move, but for 34 positions where the
+     * two are cornered and must give one up for the other (B:WK11:BK3,K4) */
+    EgdbGeom g;
+    egdb_geom((EgdbSlice){0, 2, 0, 1}, &g);
+    long n = 0, won = 0, drawn = 0;
+    for (uint64_t i = 0; i < g.size; i++) {
+        Board b;
+        if (!egdb_unindex(&g, i, &b)) continue;
+        int v = egdb_probe(db, &b, NULL);
+        n++;
+        won += v == EGDB_WIN;
+        drawn += v == EGDB_DRAW;
+    }
+    CHECK_INT(n, 14880);
+    CHECK_INT(drawn, 34);
+    CHECK_INT(won, n - drawn);
+    CHECK_INT(probe_fen(db, "B:WK11:BK3,K4", &d), EGDB_DRAW);
+    /* the lone king in the double corner: Black still wins, but it takes time */
+    CHECK_INT(probe_fen(db, "B:WK32:BK1,K5", &d), EGDB_WIN);
+    CHECK(d > 20);
+    CHECK_INT(probe_fen(db, "W:WK32:BK1,K5", &d), EGDB_LOSS);
+    /* one king against one king is a draw unless one is caught at once */
+    CHECK_INT(probe_fen(db, "B:WK32:BK1", &d), EGDB_DRAW);
+    CHECK_INT(probe_fen(db, "W:WK32:BK1", &d), EGDB_DRAW);
+    /* a king in front of a man it can take: the side to move captures and wins */
+    CHECK_INT(probe_fen(db, "B:W18:BK14", &d), EGDB_WIN);
+    CHECK_INT(d, 1);
+    /* no piece: lost; no move: lost */
+    CHECK_INT(probe_fen(db, "B:WK18:B", &d), EGDB_LOSS);
+    CHECK_INT(probe_fen(db, "B:W9,K14:B5", &d), EGDB_LOSS); /* 5 is blocked by 9, 9 cannot be jumped (14 behind) */
+    CHECK_INT(d, 0);
+    /* beyond the database */
+    Board start;
+    board_init(&start);
+    CHECK_INT(egdb_probe(db, &start, &d), EGDB_UNKNOWN);
+    CHECK_INT(egdb_probe(NULL, &start, &d), EGDB_UNKNOWN);
+}
+
+TEST(egdb_best_move_wins_within_the_forty_move_rule)
+{
+    const Egdb *db = test_db();
+    if (!db) return;
+    uint64_t rng = 99;
+    int games = test_sanitized() ? 20 : 200, won = 0;
+    for (int g = 0; g < games; g++) {
+        Board b;
+        do egdb_random_position(db_built_pieces, &rng, &b);
+        while (egdb_probe(db, &b, NULL) != EGDB_WIN || !b.pieces[b.stm ^ 1]);
+        int winner = b.stm, quiet = 0, maxquiet = 0;
+        for (int ply = 0; ply < 1000; ply++) {
+            Move m;
+            MoveList ml;
+            if (gen_moves(&b, &ml) == 0) break;
+            int v = egdb_best_move(db, &b, &m, NULL);
+            if (v != (b.stm == winner ? EGDB_WIN : EGDB_LOSS)) break;
+            quiet = m.captured || !(b.kings & (1u << m.from)) ? 0 : quiet + 1;
+            if (quiet > maxquiet) maxquiet = quiet;
+            make_move(&b, &m);
+        }
+        MoveList ml;
+        won += b.stm != winner && gen_moves(&b, &ml) == 0 && maxquiet < 80;
+    }
+    CHECK_INT(won, games);
+}
+
+/* ---- files ---- */
+
+static void copy_file(const char *from, const char *to, long keep, long flip)
+{
+    char *s = NULL;
+    FILE *f = fopen(from, "rb");
+    CHECK(f != NULL);
+    if (!f) return;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    s = malloc((size_t)n);
+    CHECK(s && fread(s, 1, (size_t)n, f) == (size_t)n);
+    fclose(f);
+    if (keep >= 0 && keep < n) n = keep;
+    if (flip >= 0 && flip < n) s[flip] ^= 0x10;
+    FILE *g = fopen(to, "wb");
+    CHECK(g != NULL);
+    if (g) {
+        fwrite(s, 1, (size_t)n, g);
+        fclose(g);
+    }
+    free(s);
+}
+
+/* A directory holding the 1- and 2-piece files of the test database, with
+ * one of them spoilt by spoil(). Returns the error of egdb_open. */
+static void bad_dir_error(long keep, long flip, bool foreign, char *err)
+{
+    char dir[64], cmd[512];
+    snprintf(dir, sizeof dir, "/tmp/kingme-egdb-bad-XXXXXX");
+    CHECK(mkdtemp(dir) != NULL);
+    for (int n = 1; n <= 2; n++)
+        for (int i = 0; i < egdb_slice_count(n); i++) {
+            char name[16], from[128], to[128];
+            egdb_slice_name(egdb_slice_at(n, i), name, sizeof name);
+            snprintf(from, sizeof from, "%s/%s", db_dir, name);
+            snprintf(to, sizeof to, "%s/%s", dir, name);
+            bool victim = n == 2 && i == 4;
+            copy_file(from, to, victim ? keep : -1, victim ? flip : -1);
+            if (victim && foreign) {
+                FILE *f = fopen(to, "w");
+                if (f) {
+                    fputs("# kingme weights\nown_men 1000\n", f);
+                    fclose(f);
+                }
+            }
+        }
+    Egdb *db = egdb_open(dir, 1, err);
+    CHECK(db == NULL);
+    egdb_close(db);
+    /* the command says it in one line */
+    char out[1024];
+    snprintf(cmd, sizeof cmd, "%s egdb probe --fen 'B:WK32:BK1' --dir %s", test_kingme(), dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 1);
+    CHECK(strncmp(out, "kingme: ", 8) == 0 && strchr(out, '\n') == out + strlen(out) - 1);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK_INT(system(cmd), 0);
+}
+
+TEST(egdb_refuses_truncated_foreign_and_corrupt_files)
+{
+    if (!test_db()) return;
+    char err[KM_ERR_MAX];
+    bad_dir_error(300, -1, false, err);
+    CHECK_MSG(strstr(err, "truncated") != NULL, "%s", err);
+    bad_dir_error(40, -1, false, err);
+    CHECK_MSG(strstr(err, "truncated") != NULL, "%s", err);
+    bad_dir_error(-1, -1, true, err);
+    CHECK_MSG(strstr(err, "not a kingme endgame database") != NULL, "%s", err);
+    bad_dir_error(-1, 400, false, err);
+    CHECK_MSG(strstr(err, "corrupt") != NULL, "%s", err);
+    bad_dir_error(-1, 30, false, err); /* in the header */
+    CHECK_MSG(strstr(err, "corrupt") != NULL, "%s", err);
+    Egdb *none = egdb_open("/tmp/kingme-no-such-dir", 1, err);
+    CHECK(none == NULL && strstr(err, "kingme-no-such-dir") != NULL);
+}
+
+TEST(egdb_build_resumes_and_is_deterministic)
+{
+    if (!test_db()) return;
+    char name[16], path[128], cmd[512];
+    EgdbSlice s = {1, 0, 1, 1};
+    egdb_slice_name(s, name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s", db_dir, name);
+    char *before = test_slurp(path);
+    struct stat sb0;
+    CHECK(stat(path, &sb0) == 0);
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s.keep' && rm '%s'", path, path, path);
+    CHECK_INT(system(cmd), 0);
+    /* another file: its modification time shows whether it was rebuilt */
+    char other[128];
+    egdb_slice_name((EgdbSlice){0, 1, 0, 2}, name, sizeof name);
+    snprintf(other, sizeof other, "%s/%s", db_dir, name);
+    struct stat so0, so1;
+    CHECK(stat(other, &so0) == 0);
+    char err[KM_ERR_MAX];
+    CHECK_MSG(egdb_build(db_dir, 3, 1, NULL, NULL, err) == 0, "%s", err);
+    CHECK(stat(other, &so1) == 0);
+    CHECK(so0.st_mtime == so1.st_mtime && so0.st_ino == so1.st_ino);
+    struct stat sb1;
+    CHECK(stat(path, &sb1) == 0);
+    CHECK_INT(sb1.st_size, sb0.st_size);
+    char *after = test_slurp(path);
+    CHECK(before && after && memcmp(before, after, (size_t)sb0.st_size) == 0);
+    free(before);
+    free(after);
+    snprintf(cmd, sizeof cmd, "rm -f '%s.keep'", path);
+    CHECK_INT(system(cmd), 0);
+}
