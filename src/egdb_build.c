@@ -117,15 +117,6 @@ static inline int value_outside(const BuildCtx *c, const Board *q)
     return v == EGDB_WIN ? ST_WIN : v == EGDB_LOSS ? ST_LOSS : ST_DRAW;
 }
 
-/* The pair member and index of the mirror of q (White to move, in the pair). */
-static inline uint32_t locate_inside(const Pair *p, const Board *q, int *k)
-{
-    Board m;
-    egdb_mirror(q, &m);
-    *k = pair_member(p, egdb_slice_id(egdb_slice_of(&m)));
-    return (uint32_t)egdb_index(&p->g[*k], &m);
-}
-
 /* Predecessors of b (Black to move) by a non-capturing, non-crowning move
  * of White (kings only when kings_only), as Black-to-move positions: the
  * mirrors of the positions with White to move before that move. */
