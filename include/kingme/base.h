@@ -36,10 +36,7 @@ static inline uint64_t km_mix64(uint64_t z)
 
 /* splitmix64 (Steele, Lea and Flood 2014): the next number of the sequence
  * whose state is *state. Any start value is fine, 0 included. */
-static inline uint64_t km_rng_next(uint64_t *state)
-{
-    return km_mix64(*state += 0x9E3779B97F4A7C15ull);
-}
+static inline uint64_t km_rng_next(uint64_t *state) { return km_mix64(*state += 0x9E3779B97F4A7C15ull); }
 
 /* Seconds on the monotonic clock (CLOCK_MONOTONIC), for measuring intervals. */
 double km_now(void);

@@ -67,14 +67,10 @@ static bool parse_value(const Opt *d, const char *t, OptValue *v)
 /* What a valid value of d is, for the error line. */
 static void describe_range(const Opt *d, char *buf, size_t len)
 {
-    if (d->kind == OPT_INT && d->hi >= 9e18)
-        snprintf(buf, len, "a whole number from %.0f up", d->lo);
-    else if (d->kind == OPT_INT)
-        snprintf(buf, len, "a whole number from %.0f to %.0f", d->lo, d->hi);
-    else if (d->hi >= 9e18)
-        snprintf(buf, len, "a number from %g up", d->lo);
-    else
-        snprintf(buf, len, "a number from %g to %g", d->lo, d->hi);
+    if (d->kind == OPT_INT && d->hi >= 9e18) snprintf(buf, len, "a whole number from %.0f up", d->lo);
+    else if (d->kind == OPT_INT) snprintf(buf, len, "a whole number from %.0f to %.0f", d->lo, d->hi);
+    else if (d->hi >= 9e18) snprintf(buf, len, "a number from %g up", d->lo);
+    else snprintf(buf, len, "a number from %g to %g", d->lo, d->hi);
 }
 
 static int usage_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -162,7 +158,7 @@ int opts_parse(const CliCommand *cmd, int argc, char **argv, Opts *o)
             if (take_option(s, argc, argv, &i, o)) return 2;
         } else if (o->nargs >= s->max_args || o->nargs == OPTS_ARGS) {
             return s->max_args == 0 ? usage_fail("takes no arguments, not '%s'", a)
-                                     : usage_fail("unexpected argument '%s'", a);
+                                    : usage_fail("unexpected argument '%s'", a);
         } else {
             o->args[o->nargs++] = a;
         }
@@ -244,7 +240,8 @@ static void wrap(FILE *f, const char *text, int col, int indent)
             fputc(' ', f);
             col++;
         }
-        for (size_t k = 0; k < n; k++) fputc(p[k] == '\2' ? ' ' : p[k], f); /* \2: a space that does not break */
+        for (size_t k = 0; k < n; k++)
+            fputc(p[k] == '\2' ? ' ' : p[k], f); /* \2: a space that does not break */
         col += (int)n;
         p += n;
     }
@@ -255,15 +252,11 @@ static void print_option(FILE *f, const Opt *d)
 {
     char left[96];
     int n = snprintf(left, sizeof left, "  %s%s%s", d->alias ? d->alias : "", d->alias ? ", " : "", d->name);
-    if (d->kind == OPT_OPTSTR)
-        snprintf(left + n, sizeof left - (size_t)n, " [%s]", d->arg);
-    else if (d->kind != OPT_FLAG)
-        snprintf(left + n, sizeof left - (size_t)n, " %s", d->arg);
+    if (d->kind == OPT_OPTSTR) snprintf(left + n, sizeof left - (size_t)n, " [%s]", d->arg);
+    else if (d->kind != OPT_FLAG) snprintf(left + n, sizeof left - (size_t)n, " %s", d->arg);
     char text[640];
-    if (d->def)
-        snprintf(text, sizeof text, "%s [default:\2%s]", d->help, d->def + (d->def[0] == '\1'));
-    else
-        snprintf(text, sizeof text, "%s", d->help);
+    if (d->def) snprintf(text, sizeof text, "%s [default:\2%s]", d->help, d->def + (d->def[0] == '\1'));
+    else snprintf(text, sizeof text, "%s", d->help);
     int col = fprintf(f, "%s", left);
     if (col + 2 > HELP_COLUMN) {
         fprintf(f, "\n%*s", HELP_COLUMN, "");

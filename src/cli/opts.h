@@ -32,27 +32,29 @@ typedef struct Opt {
     const char *alias; /* another spelling shown in the help ("-j"), or NULL */
     const char *old;   /* old spellings still accepted, space-separated, or NULL */
     OptKind kind;
-    const char *arg;   /* the value's name in the help ("MB"); OPT_CHOICE: the words */
-    double lo, hi;     /* OPT_INT, OPT_REAL: the range (hi >= 9e18: no upper bound) */
-    const char *def;   /* the default: a value ("64"), which the accessors return
-                          for an option not given, or DESCRIBED("from the clock"),
-                          which the help shows and the command implements. NULL:
-                          none (flags, lists, OPT_OPTSTR) */
-    const char *help;  /* one sentence; the help wraps it */
+    const char *arg;  /* the value's name in the help ("MB"); OPT_CHOICE: the words */
+    double lo, hi;    /* OPT_INT, OPT_REAL: the range (hi >= 9e18: no upper bound) */
+    const char *def;  /* the default: a value ("64"), which the accessors return
+                         for an option not given, or DESCRIBED("from the clock"),
+                         which the help shows and the command implements. NULL:
+                         none (flags, lists, OPT_OPTSTR) */
+    const char *help; /* one sentence; the help wraps it */
 } Opt;
 
 /* A default that is not a value but says what happens (marked by a \1). */
 #define DESCRIBED(text) "\1" text
 
 /* The entry that ends a table. */
+/* clang-format off */
 #define OPTS_END {NULL, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, NULL}
+/* clang-format on */
 
 #define OPTS_MAX 32    /* options of one command */
 #define OPTS_ITEMS 256 /* values of OPT_LIST options, all together */
 #define OPTS_ARGS 8    /* positional arguments */
 
 typedef struct OptSpec {
-    const char *args;   /* the positional arguments in the usage line ("A.w B.w"), or NULL */
+    const char *args; /* the positional arguments in the usage line ("A.w B.w"), or NULL */
     int min_args, max_args;
     const char *about;  /* what the command does, after the usage line */
     const Opt *opts;    /* ends with an entry whose name is NULL */

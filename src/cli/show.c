@@ -62,7 +62,8 @@ static int sort_key;
 static int compare(const void *a, const void *b)
 {
     int i = *(const int *)a, j = *(const int *)b;
-    if (sort_key == SORT_WEIGHT && sort_by->w.w[i] != sort_by->w.w[j]) return sort_by->w.w[i] > sort_by->w.w[j] ? -1 : 1;
+    if (sort_key == SORT_WEIGHT && sort_by->w.w[i] != sort_by->w.w[j])
+        return sort_by->w.w[i] > sort_by->w.w[j] ? -1 : 1;
     if (sort_key == SORT_TYPICAL) {
         double x = fabs(typical(sort_by, i)), y = fabs(typical(sort_by, j));
         if (x != y) return x > y ? -1 : 1;
@@ -76,15 +77,15 @@ static void print_unit(const char *label, const Shown *f)
 {
     if (f->w.w[EP_own_men])
         printf("%styp: in men, 1 man = |own_men| = %d points\n", label, abs(f->w.w[EP_own_men]));
-    else
-        printf("%styp: in points (own_men is 0)\n", label);
+    else printf("%styp: in points (own_men is 0)\n", label);
 }
 
 static void print_thresholds(const char *label, int m)
 {
     /* the smallest |w| in each class: ceil(2M/3), ceil(M/3) */
     printf("%sclasses relative to the largest |weight| %d: high |w| >= %d, medium |w| >= %d, low below, "
-           "unused = 0\n", label, m, (2 * m + 2) / 3, (m + 2) / 3);
+           "unused = 0\n",
+           label, m, (2 * m + 2) / 3, (m + 2) / 3);
 }
 
 static void print_legend(void)
@@ -133,8 +134,8 @@ static void show_two(const Shown f[2], const int *order)
 {
     int ndiff = 0, nclass = 0, nflip = 0;
     printf("A = %s\nB = %s\n", f[0].label, f[1].label);
-    printf("%2s  %-23s  %6s  %-7s  %8s  %6s  %-7s  %8s  %6s\n", "nr", "name", "A", "class", "typ", "B", "class",
-           "typ", "B - A");
+    printf("%2s  %-23s  %6s  %-7s  %8s  %6s  %-7s  %8s  %6s\n", "nr", "name", "A", "class", "typ", "B",
+           "class", "typ", "B - A");
     for (int k = 0; k < EVAL_NPARAMS; k++) {
         int i = order[k], a = f[0].w.w[i], b = f[1].w.w[i];
         int ca = classify(a, f[0].max_abs), cb = classify(b, f[1].max_abs);
@@ -145,8 +146,8 @@ static void show_two(const Shown f[2], const int *order)
         char ta[16], tb[16], d[16];
         if (a == b) snprintf(d, sizeof d, "%6s", "0");
         else snprintf(d, sizeof d, "%+6d", b - a);
-        printf("%2d  %-23s  %6d  %-7s  %s  %6d  %-7s  %s  %s  %s%s\n", eval_params[i].nr, eval_params[i].name, a,
-               class_short[ca], typ_text(&f[0], i, ta), b, class_short[cb], typ_text(&f[1], i, tb), d,
+        printf("%2d  %-23s  %6d  %-7s  %s  %6d  %-7s  %s  %s  %s%s\n", eval_params[i].nr, eval_params[i].name,
+               a, class_short[ca], typ_text(&f[0], i, ta), b, class_short[cb], typ_text(&f[1], i, tb), d,
                ca != cb ? "*" : " ", flip ? "!" : "");
     }
     print_thresholds("A: ", f[0].max_abs);
@@ -177,14 +178,19 @@ static const Opt options[] = {
     {"--sort", NULL, NULL, OPT_CHOICE, "nr|weight|typical", 0, 0, "nr",
      "the order of the rows: by number, by weight (largest first), or by typical contribution "
      "(largest |typ| first); with two files, of the first"},
-    {"--no-legend", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "leave out the notes on the columns and the terms"},
+    {"--no-legend", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+     "leave out the notes on the columns and the terms"},
     OPTS_END,
 };
 
 const CliCommand cmd_show = {
-    "show", run, "show a weights file: each weight's class and typical contribution; or compare two",
+    "show",
+    run,
+    "show a weights file: each weight's class and typical contribution; or compare two",
     &(const OptSpec){
-        "FILE [FILE2]", 1, 2,
+        "FILE [FILE2]",
+        1,
+        2,
         "One file: number, name, weight, the documents' priority class (high, medium or low, positive "
         "or negative, relative to the file's largest |weight|; unused for 0), the typical "
         "contribution in men (typ: the weight times the parameter's mean over the positions of "
