@@ -1,14 +1,18 @@
 /* match.c - openings, engine-vs-engine games, the game pool, Elo statistics. */
 #include "kingme/match.h"
+#include "kingme/engineproc.h"
 #include "kingme/notation.h"
 #include "kingme/pdn.h"
 #include "kingme/textio.h"
+#include "kingme/tt.h"
 
 #include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- ballots ----------------------------------------------------------------- */
 
@@ -134,6 +138,18 @@ void match_settings_default(MatchSettings *s)
     s->hash_mb = MATCH_HASH_MB;
 }
 
+const char *match_forfeit_text(MatchForfeit f)
+{
+    switch (f) {
+    case FORFEIT_TIME: return "time forfeit";
+    case FORFEIT_ILLEGAL: return "illegal move";
+    case FORFEIT_CRASH: return "crash";
+    case FORFEIT_PROTOCOL: return "protocol error";
+    case FORFEIT_HANG: return "hang";
+    default: return "";
+    }
+}
+
 uint64_t match_game_seed(uint64_t seed, uint64_t index)
 {
     return km_mix64(km_mix64(seed + 0x9E3779B97F4A7C15ull) ^ (index * 0xD1B54A32D192ED03ull + 1));
@@ -144,11 +160,334 @@ static bool stopped(const atomic_bool *stop)
     return stop && atomic_load_explicit(stop, memory_order_relaxed);
 }
 
-/* The game on two Searchers of the caller (either colour's table is cleared
- * first, so a game never depends on what the Searchers did before). */
-static int play_with(Searcher s[2], const MatchSettings *set, const MatchGameSpec *spec, Game *g,
+/* What one thread plays with: a Searcher per colour for the in-process
+ * players, and a process per engine side of the settings. */
+typedef struct Players {
+    Searcher s[2];
+    TT shared;          /* with share_table: the table of both Searchers */
+    int nsides;
+    EngineProc *eng;    /* [nsides]; pid 0 when not running (or not an engine side) */
+    bool *restart;      /* [nsides]: misbehaved, kill and restart before the next game */
+} Players;
+
+static const char *const colour_name[2] = {"Black", "White"};
+
+static int engine_boot(const MatchSettings *set, int side, EngineProc *e, char *err)
+{
+    char hash[48];
+    const char *opts[2] = {NULL, NULL};
+    if (set->engine_hash) {
+        snprintf(hash, sizeof hash, "option hash %zu", set->hash_mb);
+        opts[0] = hash;
+    }
+    char why[KM_ERR_MAX];
+    if (engine_start(e, set->sides[side].command, opts, why))
+        return km_fail(err, "%s: %s", set->sides[side].name, why);
+    return 0;
+}
+
+static void players_free(Players *P)
+{
+    for (int i = 0; i < P->nsides; i++)
+        if (P->eng[i].pid > 0) engine_quit(&P->eng[i], 1.0);
+    free(P->eng);
+    free(P->restart);
+    searcher_free(&P->s[0]);
+    searcher_free(&P->s[1]);
+    tt_free(&P->shared);
+}
+
+/* The Searchers, and a process for each engine side (started now, so that an
+ * engine that cannot start stops the match before any game). */
+static int players_init(Players *P, const MatchSettings *set, char *err)
+{
+    memset(P, 0, sizeof *P);
+    Weights zero;
+    memset(&zero, 0, sizeof zero);
+    size_t mb = set->hash_mb; /* no table when every side is an engine process */
+    bool inprocess = !set->sides;
+    for (int i = 0; set->sides && i < set->nsides; i++) inprocess |= !set->sides[i].command;
+    if (!inprocess) mb = 0;
+    if (set->share_table && tt_init(&P->shared, mb, err)) return -1;
+    size_t own = set->share_table ? 0 : mb;
+    if (searcher_init(&P->s[0], &zero, own, 0, err)) {
+        tt_free(&P->shared);
+        return -1;
+    }
+    if (searcher_init(&P->s[1], &zero, own, 0, err)) {
+        searcher_free(&P->s[0]);
+        tt_free(&P->shared);
+        return -1;
+    }
+    if (set->share_table && P->shared.e) {
+        searcher_set_table(&P->s[0], &P->shared);
+        searcher_set_table(&P->s[1], &P->shared);
+    }
+    int n = set->sides ? set->nsides : 0;
+    P->eng = calloc((size_t)(n ? n : 1), sizeof *P->eng);
+    P->restart = calloc((size_t)(n ? n : 1), sizeof *P->restart);
+    if (!P->eng || !P->restart) {
+        players_free(P);
+        return km_fail(err, "out of memory");
+    }
+    P->nsides = n;
+    for (int i = 0; i < n; i++) {
+        P->eng[i].to_fd = P->eng[i].from_fd = -1;
+        if (set->sides[i].command && engine_boot(set, i, &P->eng[i], err)) {
+            players_free(P);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The game in progress, as the referee sees it. */
+typedef struct Referee {
+    const MatchSettings *set;
+    const MatchGameSpec *spec;
+    Players *P;
+    MatchOutcome *o;
+    Game *g;
+    int side[2];          /* side index per colour, -1 without sides */
+    double left[2];       /* clocks, seconds */
+    const atomic_bool *stop;
+} Referee;
+
+static bool is_engine(const Referee *R, int colour)
+{
+    return R->side[colour] >= 0 && R->set->sides[R->side[colour]].command;
+}
+
+static EngineProc *engine_of(Referee *R, int colour) { return &R->P->eng[R->side[colour]]; }
+
+/* Give the game to the other colour. */
+static void forfeit(Referee *R, int colour, MatchForfeit why, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void forfeit(Referee *R, int colour, MatchForfeit why, const char *fmt, ...)
+{
+    MatchOutcome *o = R->o;
+    o->forfeit = why;
+    o->forfeit_side = colour;
+    R->g->result = colour == KM_BLACK ? GAME_WHITE_WINS : GAME_BLACK_WINS;
+    R->g->reason = REASON_ADJUDICATED;
+    char detail[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    snprintf(o->termination, sizeof o->termination, "%s: %s %s", match_forfeit_text(why), colour_name[colour],
+             detail);
+    if (is_engine(R, colour)) R->P->restart[R->side[colour]] = true;
+}
+
+/* An engine that failed to read, write or answer: the forfeit that fits. */
+static void engine_failed(Referee *R, int colour, int code, const char *line, const char *doing)
+{
+    EngineProc *e = engine_of(R, colour);
+    char why[64];
+    switch (code) {
+    case ENGINE_EOF:
+        engine_exit_text(e, why, sizeof why);
+        forfeit(R, colour, FORFEIT_CRASH, "%s (%s)", doing, why);
+        break;
+    case ENGINE_TIMEOUT:
+        forfeit(R, colour, FORFEIT_HANG, "%s", doing);
+        break;
+    default:
+        forfeit(R, colour, FORFEIT_PROTOCOL, "%s: '%.60s'", doing, line);
+        break;
+    }
+}
+
+/* A new game for an engine: restart it if it misbehaved, then option seed,
+ * newgame and isready -> readyok. Returns -1 when the engine cannot be
+ * restarted (the match cannot go on), 1 when it forfeited, 0 when ready. */
+static int engine_new_game(Referee *R, int colour, uint64_t seed, char *err)
+{
+    int side = R->side[colour];
+    EngineProc *e = engine_of(R, colour);
+    if (R->P->restart[side] || e->pid <= 0) {
+        engine_kill(e);
+        if (engine_boot(R->set, side, e, err)) return -1;
+        R->P->restart[side] = false;
+    }
+    char why[KM_ERR_MAX];
+    if (engine_send(e, ENGINE_START_TIMEOUT, why, "option seed %llu", (unsigned long long)(seed >> 1)) ||
+        engine_send(e, ENGINE_START_TIMEOUT, why, "newgame") ||
+        engine_send(e, ENGINE_START_TIMEOUT, why, "isready")) {
+        engine_failed(R, colour, ENGINE_EOF, "", "before the game");
+        return 1;
+    }
+    char last[128];
+    int c = engine_expect(e, "readyok", km_now() + ENGINE_START_TIMEOUT, last, sizeof last);
+    if (c != ENGINE_LINE) {
+        engine_failed(R, colour, c, last, "did not answer isready");
+        return 1;
+    }
+    return 0;
+}
+
+/* After a stop: let a thinking engine answer `stop`, or restart it later. */
+static void engine_abort(Referee *R, int colour)
+{
+    EngineProc *e = engine_of(R, colour);
+    char why[KM_ERR_MAX], line[256];
+    if (engine_send(e, 0.5, why, "stop") == 0) {
+        double end = km_now() + 1.0;
+        for (;;) {
+            int c = engine_read_line(e, end, NULL, line, sizeof line);
+            if (c != ENGINE_LINE) break;
+            if (strncmp(line, "bestmove", 8) == 0) return;
+        }
+    }
+    R->P->restart[R->side[colour]] = true;
+}
+
+/* Charge a move's time to the mover's clock: a forfeit (true) when it ran
+ * out, else the increment is added. */
+static bool clock_charge(Referee *R, int colour, double elapsed)
+{
+    const MatchSettings *set = R->set;
+    if (set->tc_base <= 0) return false;
+    MatchOutcome *o = R->o;
+    double had = R->left[colour];
+    R->left[colour] -= elapsed;
+    if (R->left[colour] < o->min_left[colour]) o->min_left[colour] = R->left[colour];
+    if (R->left[colour] < 0) {
+        forfeit(R, colour, FORFEIT_TIME, "took %.3f s with %.3f s left", elapsed, had);
+        return true;
+    }
+    R->left[colour] += set->tc_inc;
+    return false;
+}
+
+/* The move of an engine: position, go, then info lines until bestmove.
+ * Returns 0 with *m and *elapsed, 1 when it forfeited, 2 when stopped,
+ * -1 out of memory. */
+static int engine_move(Referee *R, int colour, Move *m, double *elapsed)
+{
+    const MatchSettings *set = R->set;
+    Game *g = R->g;
+    EngineProc *e = engine_of(R, colour);
+    KmBuf b = {0};
+    Board init;
+    board_init(&init);
+    if (board_equal(&g->start, &init)) {
+        km_buf_str(&b, "position start");
+    } else {
+        char fen[128];
+        board_to_fen(&g->start, fen, sizeof fen);
+        km_buf_printf(&b, "position fen %s", fen);
+    }
+    if (g->nply) km_buf_str(&b, " moves");
+    for (int i = 0; i < g->nply; i++) {
+        char t[MOVE_TEXT_MAX];
+        move_to_text(&g->moves[i], t);
+        km_buf_printf(&b, " %s", t);
+    }
+    char *pos = km_buf_done(&b);
+    if (!pos) return -1;
+    char go[160];
+    if (set->tc_base > 0) {
+        long long inc = llround(set->tc_inc * 1000);
+        snprintf(go, sizeof go, "go btime %lld wtime %lld binc %lld winc %lld",
+                 (long long)floor(R->left[KM_BLACK] * 1000), (long long)floor(R->left[KM_WHITE] * 1000), inc, inc);
+    } else if (set->limits.seconds > 0) {
+        snprintf(go, sizeof go, "go movetime %lld", llround(set->limits.seconds * 1000));
+    } else if (set->limits.depth > 0) {
+        snprintf(go, sizeof go, "go depth %d", set->limits.depth);
+    } else {
+        snprintf(go, sizeof go, "go nodes %llu", (unsigned long long)set->limits.nodes);
+    }
+    if (set->tc_base <= 0 && set->limits.nodes && (set->limits.depth > 0 || set->limits.seconds > 0))
+        snprintf(go + strlen(go), sizeof go - strlen(go), " nodes %llu", (unsigned long long)set->limits.nodes);
+    char why[KM_ERR_MAX];
+    int sent = engine_send(e, 1.0, why, "%s", pos);
+    free(pos);
+    double t0 = km_now();
+    if (sent || engine_send(e, 1.0, why, "%s", go)) {
+        engine_failed(R, colour, ENGINE_EOF, "", "at its move");
+        return 1;
+    }
+    double limit = set->tc_base > 0 ? R->left[colour] + (set->grace > 0 ? set->grace : MATCH_GRACE)
+                                    : (set->timeout > 0 ? set->timeout : MATCH_TIMEOUT);
+    char line[ENGINE_LINE_MAX];
+    for (;;) {
+        int c = engine_read_line(e, t0 + limit, R->stop, line, sizeof line);
+        double t1 = km_now();
+        if (c == ENGINE_STOPPED) {
+            engine_abort(R, colour);
+            return 2;
+        }
+        if (c == ENGINE_TIMEOUT) {
+            forfeit(R, colour, FORFEIT_HANG, "sent no bestmove within %.1f s", limit);
+            return 1;
+        }
+        if (c != ENGINE_LINE) {
+            engine_failed(R, colour, c, line, "at its move");
+            return 1;
+        }
+        if (line[0] == '\0' || strcmp(line, "info") == 0 || strncmp(line, "info ", 5) == 0) continue;
+        if (strncmp(line, "bestmove ", 9) != 0) {
+            forfeit(R, colour, FORFEIT_PROTOCOL, "sent '%.60s' instead of info or bestmove", line);
+            return 1;
+        }
+        *elapsed = t1 - t0;
+        if (clock_charge(R, colour, *elapsed)) return 1;
+        const char *text = line + 9;
+        while (*text == ' ') text++;
+        size_t n = strlen(text);
+        while (n && text[n - 1] == ' ') n--;
+        char mv[64];
+        snprintf(mv, sizeof mv, "%.*s", (int)(n < 60 ? n : 60), text);
+        if (strcmp(mv, "none") == 0) {
+            forfeit(R, colour, FORFEIT_ILLEGAL, "said 'bestmove none' but has a legal move");
+            return 1;
+        }
+        if (parse_move(&g->cur, mv, m, why)) {
+            forfeit(R, colour, FORFEIT_ILLEGAL, "played '%s': %s", mv, why);
+            return 1;
+        }
+        return 0;
+    }
+}
+
+/* The move of an in-process player, through search_game (under a clock its
+ * time manager decides; a stop request ends the search at once). Returns 0
+ * with *m and *elapsed, 2 when stopped, -1 with a message. */
+static int inprocess_move(Referee *R, int colour, Move *m, double *elapsed, char *err)
+{
+    SearchLimits lim = R->set->limits;
+    if (R->set->tc_base > 0) {
+        lim.depth = 0;
+        lim.seconds = 0;
+        lim.time_left = R->left[colour];
+        lim.increment = R->set->tc_inc;
+        if (lim.time_left <= 0) lim.time_left = 1e-6;
+    }
+    lim.abort = R->stop;
+    SearchResult r;
+    double t0 = km_now();
+    if (search_game(&R->P->s[colour], R->g, &lim, &r, NULL, NULL)) return km_fail(err, "out of memory");
+    *elapsed = km_now() - t0;
+    if (stopped(R->stop)) return 2;
+    if (!r.has_move) return km_fail(err, "internal error: the search found no move in a game still going");
+    *m = r.best;
+    return 0;
+}
+
+/* One game on the thread's players. Fills o (its game too). */
+static int play_with(Players *P, const MatchSettings *set, const MatchGameSpec *spec, MatchOutcome *o,
                      const atomic_bool *stop, char *err)
 {
+    Game *g = &o->game;
+    o->result = GAME_ONGOING;
+    o->reason = REASON_NONE;
+    o->nply = 0;
+    o->forfeit = FORFEIT_NONE;
+    o->forfeit_side = 0;
+    o->termination[0] = '\0';
+    o->min_left[0] = o->min_left[1] = INFINITY;
     const Opening *op = spec->opening;
     if (game_init(g, op ? &op->start : NULL)) return km_fail(err, "out of memory");
     for (int i = 0; op && i < op->nply; i++) {
@@ -156,12 +495,32 @@ static int play_with(Searcher s[2], const MatchSettings *set, const MatchGameSpe
             return km_fail(err, "opening %s: the game is over before its last move", op->name);
         if (game_play(g, &op->moves[i])) return km_fail(err, "out of memory");
     }
-    searcher_set_weights(&s[KM_BLACK], spec->black);
-    searcher_set_weights(&s[KM_WHITE], spec->white);
-    searcher_seed(&s[KM_BLACK], spec->seed);
-    searcher_seed(&s[KM_WHITE], km_mix64(spec->seed ^ 0x5768697465ull));
-    searcher_clear(&s[KM_BLACK]);
-    searcher_clear(&s[KM_WHITE]);
+    Referee R = {set, spec, P, o, g, {-1, -1}, {set->tc_base, set->tc_base}, stop};
+    uint64_t seeds[2] = {spec->seed, km_mix64(spec->seed ^ 0x5768697465ull)};
+    for (int c = 0; c < 2; c++) {
+        const Weights *w = c == KM_BLACK ? spec->black : spec->white;
+        if (set->sides) {
+            R.side[c] = spec->side[c];
+            w = set->sides[R.side[c]].weights;
+        }
+        if (is_engine(&R, c)) continue;
+        searcher_set_weights(&P->s[c], w);
+        searcher_seed(&P->s[c], seeds[c]);
+        if (P->shared.e) {
+            /* killers and history here, the shared table once below */
+            searcher_set_table(&P->s[c], NULL);
+            searcher_clear(&P->s[c]);
+            searcher_set_table(&P->s[c], &P->shared);
+        } else {
+            searcher_clear(&P->s[c]);
+        }
+    }
+    if (P->shared.e) tt_clear(&P->shared);
+    for (int c = 0; c < 2 && g->result == GAME_ONGOING; c++) {
+        if (!is_engine(&R, c)) continue;
+        int r = engine_new_game(&R, c, seeds[c], err);
+        if (r < 0) return -1;
+    }
     int cap = set->ply_cap > 0 ? set->ply_cap : MATCH_PLY_CAP;
     while (g->result == GAME_ONGOING) {
         if (g->nply >= cap) {
@@ -170,37 +529,41 @@ static int play_with(Searcher s[2], const MatchSettings *set, const MatchGameSpe
             break;
         }
         if (stopped(stop)) break;
-        SearchResult r;
-        if (search_run(&s[g->cur.stm], &g->cur, g->keys, g->nply, game_quiet_plies(g), &set->limits, &r,
-                       NULL, NULL))
-            return km_fail(err, "out of memory");
-        if (!r.has_move) return km_fail(err, "internal error: the search found no move in a game still going");
-        if (game_play(g, &r.best)) return km_fail(err, "out of memory");
+        int c = g->cur.stm;
+        Move m;
+        double elapsed = 0;
+        if (is_engine(&R, c)) {
+            int r = engine_move(&R, c, &m, &elapsed);
+            if (r < 0) return km_fail(err, "out of memory");
+            if (r == 2) break;
+            if (r == 1) break; /* forfeited */
+        } else {
+            int r = inprocess_move(&R, c, &m, &elapsed, err);
+            if (r < 0) return -1;
+            if (r == 2) break;
+            if (clock_charge(&R, c, elapsed)) break;
+        }
+        if (game_play(g, &m)) return km_fail(err, "out of memory");
     }
+    if (g->result == GAME_ONGOING && stopped(stop)) {
+        /* stopped: left unfinished */
+    } else if (o->forfeit == FORFEIT_NONE) {
+        snprintf(o->termination, sizeof o->termination, "%s", game_reason_text(g->reason));
+    }
+    o->result = g->result;
+    o->reason = g->reason;
+    o->nply = g->nply;
     return 0;
 }
 
-static int searchers_init(Searcher s[2], size_t hash_mb, char *err)
-{
-    Weights zero;
-    memset(&zero, 0, sizeof zero);
-    if (searcher_init(&s[0], &zero, hash_mb, 0, err)) return -1;
-    if (searcher_init(&s[1], &zero, hash_mb, 0, err)) {
-        searcher_free(&s[0]);
-        return -1;
-    }
-    return 0;
-}
-
-int match_play_game(const MatchSettings *set, const MatchGameSpec *spec, Game *g,
+int match_play_game(const MatchSettings *set, const MatchGameSpec *spec, MatchOutcome *o,
                     const atomic_bool *stop, char *err)
 {
-    memset(g, 0, sizeof *g);
-    Searcher s[2];
-    if (searchers_init(s, set->hash_mb, err)) return -1;
-    int r = play_with(s, set, spec, g, stop, err);
-    searcher_free(&s[0]);
-    searcher_free(&s[1]);
+    memset(o, 0, sizeof *o);
+    Players P;
+    if (players_init(&P, set, err)) return -1;
+    int r = play_with(&P, set, spec, o, stop, err);
+    players_free(&P);
     return r;
 }
 
@@ -233,38 +596,40 @@ static void pool_fail(Pool *p, const char *msg)
     pthread_mutex_unlock(&p->lock);
 }
 
+/* One thread's games, on the players made for it. */
+typedef struct WorkerArg {
+    Pool *pool;
+    Players *players;
+} WorkerArg;
+
 static void *worker(void *arg)
 {
-    Pool *p = arg;
-    Searcher s[2];
+    WorkerArg *wa = arg;
+    Pool *p = wa->pool;
+    Players *P = wa->players;
     char err[KM_ERR_MAX];
-    if (searchers_init(s, p->set->hash_mb, err)) {
-        pool_fail(p, err);
-        return NULL;
-    }
     while (!stopped(p->stop) && !atomic_load(&p->failed)) {
         int i = atomic_fetch_add(&p->next, 1);
         if (i >= p->n) break;
-        Game g;
-        if (play_with(s, p->set, &p->specs[i], &g, p->stop, err)) {
-            game_free(&g);
+        MatchOutcome *o = &p->out[i];
+        if (play_with(P, p->set, &p->specs[i], o, p->stop, err)) {
+            game_free(&o->game);
+            memset(&o->game, 0, sizeof o->game);
+            o->result = GAME_ONGOING;
             pool_fail(p, err);
             break;
         }
-        MatchOutcome *o = &p->out[i];
-        o->result = g.result;
-        o->reason = g.reason;
-        o->nply = g.nply;
-        if (p->keep && o->result != GAME_ONGOING) o->game = g;
-        else game_free(&g);
-        if (o->result == GAME_ONGOING) continue; /* stopped */
-        pthread_mutex_lock(&p->lock);
-        p->done++;
-        if (p->progress) p->progress(p->done, p->n, i, o, p->user);
-        pthread_mutex_unlock(&p->lock);
+        if (o->result != GAME_ONGOING) {
+            pthread_mutex_lock(&p->lock);
+            p->done++;
+            if (p->progress) p->progress(p->done, p->n, i, o, p->user);
+            pthread_mutex_unlock(&p->lock);
+        }
+        if (!p->keep || o->result == GAME_ONGOING) {
+            game_free(&o->game);
+            memset(&o->game, 0, sizeof o->game);
+        }
     }
-    searcher_free(&s[0]);
-    searcher_free(&s[1]);
     return NULL;
 }
 
@@ -278,35 +643,73 @@ int match_run(const MatchSettings *set, const MatchGameSpec *specs, int n, int t
               .progress = progress, .user = user, .stop = stop};
     atomic_init(&p.next, 0);
     atomic_init(&p.failed, false);
-    if (pthread_mutex_init(&p.lock, NULL)) return km_fail(err, "cannot create a mutex");
     if (threads > n) threads = n;
-    if (threads <= 1) {
-        worker(&p);
+    if (threads < 1) threads = 1;
+    /* every thread's players first, one after the other on this thread: an
+     * engine that cannot start stops the match with one message */
+    Players *players = malloc((size_t)threads * sizeof *players);
+    WorkerArg *args = malloc((size_t)threads * sizeof *args);
+    pthread_t *tid = malloc((size_t)threads * sizeof *tid);
+    if (!players || !args || !tid) {
+        free(players);
+        free(args);
+        free(tid);
+        return km_fail(err, "out of memory");
+    }
+    int made = 0;
+    for (; made < threads; made++) {
+        if (players_init(&players[made], set, err)) break;
+        args[made] = (WorkerArg){&p, &players[made]};
+    }
+    int r = 0;
+    if (made < threads) {
+        r = -1;
+    } else if (pthread_mutex_init(&p.lock, NULL)) {
+        r = km_fail(err, "cannot create a mutex");
     } else {
-        pthread_t *tid = malloc((size_t)threads * sizeof *tid);
-        int started = 0;
-        if (!tid) {
-            pool_fail(&p, "out of memory");
+        if (threads == 1) {
+            worker(&args[0]);
         } else {
+            int started = 0;
             for (; started < threads; started++)
-                if (pthread_create(&tid[started], NULL, worker, &p)) {
+                if (pthread_create(&tid[started], NULL, worker, &args[started])) {
                     /* the threads already running finish the jobs */
                     if (started == 0) pool_fail(&p, "cannot start a thread");
                     break;
                 }
             for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
-            free(tid);
         }
+        pthread_mutex_destroy(&p.lock);
+        if (atomic_load(&p.failed)) r = km_fail(err, "%s", p.err);
     }
-    pthread_mutex_destroy(&p.lock);
-    if (atomic_load(&p.failed)) return km_fail(err, "%s", p.err);
-    return 0;
+    for (int t = 0; t < made; t++) players_free(&players[t]);
+    free(players);
+    free(args);
+    free(tid);
+    return r;
 }
 
 void match_outcomes_free(MatchOutcome *out, int n)
 {
     for (int i = 0; out && i < n; i++)
         if (out[i].game.moves) game_free(&out[i].game);
+}
+
+/* The smaller of the physical memory and a cgroup limit (v2, then v1). */
+uint64_t match_memory_limit(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t lim = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+    static const char *const files[] = {"/sys/fs/cgroup/memory.max",
+                                        "/sys/fs/cgroup/memory/memory.limit_in_bytes"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        FILE *f = fopen(files[i], "r");
+        if (!f) continue;
+        unsigned long long v;
+        if (fscanf(f, "%llu", &v) == 1 && v > 0 && (lim == 0 || v < lim)) lim = v;
+        fclose(f);
+    }
+    return lim;
 }
 
 /* ---- statistics ---------------------------------------------------------------- */
@@ -340,4 +743,36 @@ void elo_stats(int wins, int draws, int losses, EloStats *out)
     out->elo = elo_from_score(s);
     out->elo_lo = elo_from_score(s - margin);
     out->elo_hi = elo_from_score(s + margin);
+}
+
+/* ---- SPRT ---------------------------------------------------------------------- */
+
+void sprt_init(Sprt *s, double elo0, double elo1, double alpha, double beta)
+{
+    s->elo0 = elo0;
+    s->elo1 = elo1;
+    s->alpha = alpha;
+    s->beta = beta;
+    s->lower = log(beta / (1 - alpha));
+    s->upper = log((1 - beta) / alpha);
+}
+
+static double expected_score(double elo) { return 1 / (1 + pow(10, -elo / 400)); }
+
+double sprt_llr(const Sprt *s, int wins, int draws, int losses)
+{
+    double n = (double)wins + draws + losses;
+    if (n <= 0) return 0;
+    double x = (wins + 0.5 * draws) / n;
+    double var = (wins * (1 - x) * (1 - x) + draws * (0.5 - x) * (0.5 - x) + losses * x * x) / n;
+    if (var <= 0) return 0;
+    double s0 = expected_score(s->elo0), s1 = expected_score(s->elo1);
+    return n * (s1 - s0) * (2 * x - s0 - s1) / (2 * var);
+}
+
+SprtDecision sprt_decide(const Sprt *s, double llr)
+{
+    if (llr >= s->upper) return SPRT_H1;
+    if (llr <= s->lower) return SPRT_H0;
+    return SPRT_CONTINUE;
 }

@@ -228,8 +228,8 @@ static bool all_played(const MatchOutcome *out, int n)
 static void duel_specs(const Weights *a, const Weights *b, const Opening *op, uint64_t gseed, int index,
                        MatchGameSpec specs[2])
 {
-    specs[0] = (MatchGameSpec){a, b, op, match_game_seed(gseed, (uint64_t)index)};
-    specs[1] = (MatchGameSpec){b, a, op, match_game_seed(gseed, (uint64_t)index + 1)};
+    specs[0] = (MatchGameSpec){a, b, op, match_game_seed(gseed, (uint64_t)index), {0, 0}};
+    specs[1] = (MatchGameSpec){b, a, op, match_game_seed(gseed, (uint64_t)index + 1), {0, 0}};
 }
 
 /* The pairings (round robin, or `duels` opponents drawn for each), then one

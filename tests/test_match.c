@@ -130,10 +130,16 @@ TEST(match_one_game)
     match_settings_default(&set);
     set.limits.depth = 2;
     set.hash_mb = 1;
-    MatchGameSpec spec = {&w, &m, &op, 99};
+    MatchGameSpec spec = {&w, &m, &op, 99, {0, 0}};
+    MatchOutcome oa, ob;
     Game a, b;
-    CHECK_INT(match_play_game(&set, &spec, &a, NULL, err), 0);
-    CHECK_INT(match_play_game(&set, &spec, &b, NULL, err), 0);
+    CHECK_INT(match_play_game(&set, &spec, &oa, NULL, err), 0);
+    CHECK_INT(match_play_game(&set, &spec, &ob, NULL, err), 0);
+    a = oa.game;
+    b = ob.game;
+    CHECK_INT(oa.forfeit, FORFEIT_NONE);
+    CHECK_STR(oa.termination, game_reason_text(a.reason));
+    CHECK(isinf(oa.min_left[0]) && isinf(oa.min_left[1]));
     CHECK(a.result != GAME_ONGOING);
     CHECK(a.nply > 3 && a.nply <= MATCH_PLY_CAP);
     CHECK(same_game(&a, &b));
@@ -157,15 +163,18 @@ TEST(match_one_game)
 
     /* another seed: random tie-breaks give another game (between equal
      * vectors from the start position, where ties are everywhere) */
-    MatchGameSpec s1 = {&w, &w, NULL, 1}, s2 = {&w, &w, NULL, 2};
-    CHECK_INT(match_play_game(&set, &s1, &b, NULL, err), 0);
-    CHECK_INT(match_play_game(&set, &s2, &r, NULL, err), 0);
+    MatchGameSpec s1 = {&w, &w, NULL, 1, {0, 0}}, s2 = {&w, &w, NULL, 2, {0, 0}};
+    CHECK_INT(match_play_game(&set, &s1, &ob, NULL, err), 0);
+    b = ob.game;
+    CHECK_INT(match_play_game(&set, &s2, &oa, NULL, err), 0);
+    r = oa.game;
     CHECK(!same_game(&b, &r));
     game_free(&b);
     game_free(&r);
 
     set.ply_cap = 10;
-    CHECK_INT(match_play_game(&set, &spec, &b, NULL, err), 0);
+    CHECK_INT(match_play_game(&set, &spec, &ob, NULL, err), 0);
+    b = ob.game;
     CHECK_INT(b.nply, 10);
     CHECK_INT(b.result, GAME_DRAW);
     CHECK_INT(b.reason, REASON_PLY_CAP);
@@ -175,7 +184,8 @@ TEST(match_one_game)
 
     atomic_bool stop = true;
     set.ply_cap = 0;
-    CHECK_INT(match_play_game(&set, &spec, &b, &stop, err), 0);
+    CHECK_INT(match_play_game(&set, &spec, &ob, &stop, err), 0);
+    b = ob.game;
     CHECK_INT(b.result, GAME_ONGOING);
     CHECK_INT(b.nply, 3);
     game_free(&b);
@@ -195,7 +205,7 @@ TEST(match_pool_threads)
     enum { N = 8 };
     MatchGameSpec specs[N];
     for (int g = 0; g < N; g++)
-        specs[g] = (MatchGameSpec){&w[g % 2], &w[1 - g % 2], &ops[(g / 2) * 37 % nops], match_game_seed(5, g)};
+        specs[g] = (MatchGameSpec){&w[g % 2], &w[1 - g % 2], &ops[(g / 2) * 37 % nops], match_game_seed(5, g), {0, 0}};
     MatchSettings set;
     match_settings_default(&set);
     set.limits.depth = test_sanitized() ? 1 : 2;
@@ -258,6 +268,32 @@ TEST(match_pdn_openings)
     test_run(cmd, out, sizeof out);
 }
 
+/* Two PDN files of the same match hold the same games, round by round. */
+static bool same_rounds(const char *dir, const char *f1, const char *f2)
+{
+    char p1[256], p2[256], err[KM_ERR_MAX];
+    snprintf(p1, sizeof p1, "%s/%s", dir, f1);
+    snprintf(p2, sizeof p2, "%s/%s", dir, f2);
+    PdnGame *a, *b;
+    int na, nb;
+    if (pdn_read_file(p1, &a, &na, err)) return false;
+    if (pdn_read_file(p2, &b, &nb, err)) {
+        pdn_free_games(a, na);
+        return false;
+    }
+    bool same = na == nb;
+    for (int i = 0; same && i < na; i++) {
+        const char *round = pdn_tag(&a[i], "Round");
+        int k = -1;
+        for (int j = 0; j < nb && round; j++)
+            if (pdn_tag(&b[j], "Round") && strcmp(pdn_tag(&b[j], "Round"), round) == 0) k = j;
+        same = k >= 0 && same_game(&a[i].game, &b[k].game) && strcmp(a[i].result, b[k].result) == 0;
+    }
+    pdn_free_games(a, na);
+    pdn_free_games(b, nb);
+    return same;
+}
+
 /* Find "A: W wins, D draws, L losses" in the output. */
 static bool wdl(const char *out, int *w, int *d, int *l)
 {
@@ -281,9 +317,9 @@ TEST(match_command)
     int w, d, l;
     CHECK_MSG(wdl(out, &w, &d, &l), "output: %s", out);
     CHECK_INT(w + d + l, 6);
-    /* the same games on 1 and 2 threads */
-    snprintf(cmd, sizeof cmd, "cmp %s/m1.pdn %s/m2.pdn", dir, dir);
-    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    /* the same games on 1 and 2 threads (written as they end, so perhaps in
+     * another order) */
+    CHECK_MSG(same_rounds(dir, "m1.pdn", "m2.pdn"), "the games differ between -j 1 and -j 2");
     /* the games replay, with their tags */
     snprintf(cmd, sizeof cmd, "%s pdn %s/m1.pdn", test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
@@ -294,6 +330,7 @@ TEST(match_command)
     int n;
     char err[KM_ERR_MAX];
     CHECK_MSG(pdn_read_file(path, &g, &n, err) == 0, "%s", err);
+    /* -j 1: the games end in round order */
     if (n == 6) {
         CHECK_STR(pdn_tag(&g[0], "Black"), "weights/default.w");
         CHECK_STR(pdn_tag(&g[1], "Black"), "weights/thesis.w");
@@ -330,6 +367,344 @@ TEST(match_command)
     }
     snprintf(cmd, sizeof cmd, "%s match weights/default.w tests/data/no-such.w --games 2", test_kingme());
     CHECK_INT(test_run(cmd, out, sizeof out), 1);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    test_run(cmd, out, sizeof out);
+}
+
+/* ---- SPRT ------------------------------------------------------------------ */
+
+/* LLR values worked out by hand (with a calculator) from the formula in
+ * match.h: for 60/20/20, s = 0.7, var = (60 0.09 + 20 0.04 + 20 0.49) / 100 =
+ * 0.16, s0 = 0.5, s1 = 1 / (1 + 10^(-10/400)) = 0.5143868, so LLR = 100
+ * 0.0143868 (1.4 - 1.0143868) / 0.32 = 1.7337133. */
+TEST(match_sprt_llr)
+{
+    Sprt t;
+    sprt_init(&t, 0, 10, 0.05, 0.05);
+    CHECK(fabs(t.lower + 2.9444389792) < 1e-9);
+    CHECK(fabs(t.upper - 2.9444389792) < 1e-9);
+    CHECK(fabs(sprt_llr(&t, 60, 20, 20) - 1.7337133119) < 1e-8);
+    CHECK(fabs(sprt_llr(&t, 10, 80, 10) + 0.2069910682) < 1e-8);
+    CHECK(fabs(sprt_llr(&t, 3, 0, 1) - 0.0745237442) < 1e-8);
+    CHECK(fabs(sprt_llr(&t, 300, 400, 250) - 0.0) > 1); /* H1 side, checked below with 0 5 */
+    sprt_init(&t, 0, 5, 0.05, 0.05);
+    CHECK(fabs(sprt_llr(&t, 300, 400, 250) - 1.0780478599) < 1e-8);
+    sprt_init(&t, -5, 5, 0.05, 0.05);
+    CHECK(fabs(sprt_llr(&t, 100, 100, 150) + 2.0738764926) < 1e-8);
+    /* no variance: no information */
+    CHECK(sprt_llr(&t, 0, 0, 0) == 0);
+    CHECK(sprt_llr(&t, 0, 40, 0) == 0);
+    CHECK(sprt_llr(&t, 7, 0, 0) == 0);
+    CHECK_INT(sprt_decide(&t, 2.95), SPRT_H1);
+    CHECK_INT(sprt_decide(&t, 2.94), SPRT_CONTINUE);
+    CHECK_INT(sprt_decide(&t, -2.95), SPRT_H0);
+}
+
+/* Results fed one game at a time, as the match does: the test stops at the
+ * first game whose LLR crosses a bound (the game numbers computed apart, in
+ * double precision, from the same formula). */
+static int sprt_stop_at(const char *pattern, int max, SprtDecision *d, double *llr)
+{
+    Sprt t;
+    sprt_init(&t, 0, 10, 0.05, 0.05);
+    int w = 0, dr = 0, l = 0;
+    size_t len = strlen(pattern);
+    for (int i = 0; i < max; i++) {
+        char c = pattern[(size_t)i % len];
+        w += c == 'W';
+        dr += c == 'D';
+        l += c == 'L';
+        *llr = sprt_llr(&t, w, dr, l);
+        if ((*d = sprt_decide(&t, *llr)) != SPRT_CONTINUE) return i + 1;
+    }
+    return 0;
+}
+
+TEST(match_sprt_sequences)
+{
+    SprtDecision d;
+    double llr;
+    /* W W D W L: a 70% score, H1 after 167 games (101 wins, 33 draws, 33 losses) */
+    CHECK_INT(sprt_stop_at("WWDWL", 4000, &d, &llr), 167);
+    CHECK_INT(d, SPRT_H1);
+    CHECK(fabs(llr - 2.965028) < 1e-5);
+    /* L D D W D: an even score, H0 (Elo 0 rather than 10) after 2777 games */
+    CHECK_INT(sprt_stop_at("LDDWD", 4000, &d, &llr), 2777);
+    CHECK_INT(d, SPRT_H0);
+    CHECK(fabs(llr + 2.945478) < 1e-5);
+    /* only draws: never decides */
+    CHECK_INT(sprt_stop_at("D", 4000, &d, &llr), 0);
+}
+
+/* ---- the referee ------------------------------------------------------------ */
+
+#include <errno.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+
+static int count_lines(const char *path)
+{
+    char *t = test_slurp(path);
+    int n = 0;
+    for (char *p = t; p && *p; p++) n += *p == '\n';
+    free(t);
+    return n;
+}
+
+/* A process that is gone, or dead and waiting for its new parent (init,
+ * which may take its time) to reap it. */
+static bool process_dead(int pid)
+{
+    if (kill(pid, 0) != 0 && errno == ESRCH) return true;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    char *t = test_slurp(path);
+    const char *p = t ? strrchr(t, ')') : NULL;
+    bool zombie = p && p[1] == ' ' && p[2] == 'Z';
+    free(t);
+    return zombie;
+}
+
+/* No child of this process is left: every engine was reaped. */
+static bool no_children(void)
+{
+    int st;
+    return waitpid(-1, &st, WNOHANG) < 0 && errno == ECHILD;
+}
+
+/* An engine side that misbehaves at its first move forfeits each game with
+ * the reason named, and is restarted (a new process) before the next game. */
+TEST(match_referee_forfeits)
+{
+    static const struct {
+        const char *mode;
+        MatchForfeit why;
+        const char *term; /* how Termination starts, for game 1 (engine is Black) */
+    } cases[] = {
+        {"illegal", FORFEIT_ILLEGAL, "illegal move: Black played '32-1'"},
+        {"crash", FORFEIT_CRASH, "crash: Black at its move (exited with status 3)"},
+        {"garbage", FORFEIT_PROTOCOL, "protocol error: Black sent 'I am not an engine'"},
+        {"hang", FORFEIT_HANG, "hang: Black sent no bestmove within 0.3 s"},
+    };
+    Weights m;
+    char err[KM_ERR_MAX];
+    CHECK_INT(weights_read(&m, "weights/material.w", NULL, err), 0);
+    Opening op;
+    opening_start(&op);
+    char log[128], cmd[256];
+    snprintf(log, sizeof log, "/tmp/kingme-referee-%d.log", (int)getpid());
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        remove(log);
+        snprintf(cmd, sizeof cmd, "sh tests/data/engines/broken.sh %s %s", cases[k].mode, log);
+        MatchSide sides[2] = {{"broken", NULL, cmd}, {"material", &m, NULL}};
+        MatchSettings set;
+        match_settings_default(&set);
+        set.limits.depth = 2;
+        set.timeout = 0.3;
+        set.hash_mb = 1;
+        set.sides = sides;
+        set.nsides = 2;
+        MatchGameSpec specs[2] = {{NULL, NULL, &op, 1, {0, 1}}, {NULL, NULL, &op, 2, {1, 0}}};
+        MatchOutcome out[2];
+        CHECK_MSG(match_run(&set, specs, 2, 1, true, out, NULL, NULL, NULL, err) == 0, "%s: %s", cases[k].mode, err);
+        CHECK_INT(out[0].forfeit, cases[k].why);
+        CHECK_INT(out[0].forfeit_side, KM_BLACK);
+        CHECK_INT(out[0].result, GAME_WHITE_WINS);
+        CHECK_INT(out[0].reason, REASON_ADJUDICATED);
+        CHECK_INT(out[0].nply, 0);
+        CHECK_MSG(strncmp(out[0].termination, cases[k].term, strlen(cases[k].term)) == 0, "%s: '%s'",
+                  cases[k].mode, out[0].termination);
+        /* game 2: the engine is White, and forfeits after material's first move */
+        CHECK_INT(out[1].forfeit, cases[k].why);
+        CHECK_INT(out[1].forfeit_side, KM_WHITE);
+        CHECK_INT(out[1].result, GAME_BLACK_WINS);
+        CHECK_INT(out[1].nply, 1);
+        match_outcomes_free(out, 2);
+        /* started for game 1, restarted for game 2 */
+        CHECK_MSG(count_lines(log) == 2, "%s: %d starts", cases[k].mode, count_lines(log));
+        CHECK_MSG(no_children(), "%s: a child is left", cases[k].mode);
+        if (strcmp(cases[k].mode, "hang") == 0) {
+            /* what the hung script started was killed with it */
+            char sleep_log[160];
+            snprintf(sleep_log, sizeof sleep_log, "%s.sleep", log);
+            char *t = test_slurp(sleep_log);
+            int pid = t ? atoi(t) : 0;
+            free(t);
+            CHECK(pid > 0);
+            bool gone = false;
+            for (int i = 0; i < 100 && pid > 0 && !gone; i++) {
+                gone = process_dead(pid);
+                if (!gone) nanosleep(&(struct timespec){0, 10000000}, NULL);
+            }
+            CHECK_MSG(gone, "the hung engine's sleep (pid %d) is still there", pid);
+            remove(sleep_log);
+        }
+    }
+    remove(log);
+}
+
+/* Under a clock: a move that takes longer than the time left loses on time
+ * (the referee measures it); the closest call is the least time left. */
+TEST(match_referee_clock)
+{
+    Weights m;
+    char err[KM_ERR_MAX];
+    CHECK_INT(weights_read(&m, "weights/material.w", NULL, err), 0);
+    Opening op;
+    opening_start(&op);
+    MatchSide sides[2] = {{"slow", NULL, "sh tests/data/engines/broken.sh slow"}, {"material", &m, NULL}};
+    MatchSettings set;
+    match_settings_default(&set);
+    set.hash_mb = 1;
+    set.tc_base = 0.1;  /* 0.3 s is too long */
+    set.tc_inc = 0;
+    set.sides = sides;
+    set.nsides = 2;
+    MatchGameSpec spec = {NULL, NULL, &op, 1, {0, 1}};
+    MatchOutcome o;
+    CHECK_MSG(match_play_game(&set, &spec, &o, NULL, err) == 0, "%s", err);
+    CHECK_INT(o.forfeit, FORFEIT_TIME);
+    CHECK_INT(o.result, GAME_WHITE_WINS);
+    CHECK_MSG(strncmp(o.termination, "time forfeit: Black took 0.", 27) == 0, "'%s'", o.termination);
+    CHECK(o.min_left[KM_BLACK] < 0);
+    CHECK(isinf(o.min_left[KM_WHITE]));
+    game_free(&o.game);
+    /* enough time: 9-13 is played and the charge is the time taken */
+    set.tc_base = 5;
+    set.ply_cap = 1;
+    CHECK_MSG(match_play_game(&set, &spec, &o, NULL, err) == 0, "%s", err);
+    CHECK_INT(o.forfeit, FORFEIT_NONE);
+    CHECK_INT(o.nply, 1);
+    CHECK_INT(o.reason, REASON_PLY_CAP);
+    CHECK_MSG(o.min_left[KM_BLACK] < 4.75 && o.min_left[KM_BLACK] > 3, "left %.3f", o.min_left[KM_BLACK]);
+    game_free(&o.game);
+    CHECK(no_children());
+}
+
+/* An engine that cannot start stops the match before any game, with one
+ * message. */
+TEST(match_engine_does_not_start)
+{
+    Weights m;
+    char err[KM_ERR_MAX];
+    weights_default(&m);
+    MatchSide sides[2] = {{"engine:exit 7", NULL, "exit 7"}, {"default", &m, NULL}};
+    MatchSettings set;
+    match_settings_default(&set);
+    set.limits.depth = 1;
+    set.hash_mb = 1;
+    set.sides = sides;
+    set.nsides = 2;
+    MatchGameSpec specs[2] = {{NULL, NULL, NULL, 1, {0, 1}}, {NULL, NULL, NULL, 2, {1, 0}}};
+    MatchOutcome out[2];
+    CHECK_INT(match_run(&set, specs, 2, 2, false, out, NULL, NULL, NULL, err), -1);
+    CHECK_STR(err, "engine:exit 7: the engine exited with status 7 before answering hello");
+    CHECK_INT(out[0].result, GAME_ONGOING);
+    CHECK(no_children());
+}
+
+/* kingme match with an engine side: forfeits in the summary and the PDN, the
+ * PDN replays; bad destinations and oversized tables are refused before any
+ * game; a killed match keeps the games that ended. */
+TEST(match_command_referee)
+{
+    char dir[64], cmd[2048], out[16384];
+    snprintf(dir, sizeof dir, "/tmp/kingme-referee-cli-%d", (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    snprintf(cmd, sizeof cmd, "%s match engine:\"sh tests/data/engines/broken.sh garbage\" weights/material.w "
+             "--games 4 --depth 2 -j 2 --pdn %s/g.pdn", test_kingme(), dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strstr(out, "A: 0 wins, 0 draws, 4 losses") && strstr(out, "forfeits: 4; A 4 (protocol error 4)"),
+              "output: %s", out);
+    char path[128], err[KM_ERR_MAX];
+    snprintf(path, sizeof path, "%s/g.pdn", dir);
+    PdnGame *g;
+    int n;
+    CHECK_MSG(pdn_read_file(path, &g, &n, err) == 0, "%s", err);
+    CHECK_INT(n, 4);
+    for (int i = 0; i < n; i++) {
+        const char *t = pdn_tag(&g[i], "Termination");
+        CHECK_MSG(t && strncmp(t, "protocol error: ", 16) == 0, "Termination '%s'", t ? t : "(none)");
+        CHECK(g[i].error == NULL);
+    }
+    pdn_free_games(g, n);
+    snprintf(cmd, sizeof cmd, "%s pdn %s/g.pdn", test_kingme(), dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+
+    /* against kingme's own engine process: the games are legal and replay */
+    snprintf(cmd, sizeof cmd, "%s match engine:\"%s engine\" weights/material.w --games 4 --depth 2 --out %s/e.pdn",
+             test_kingme(), test_kingme(), dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strstr(out, "forfeits: none") && strstr(out, "4 games in"), "output: %s", out);
+    snprintf(cmd, sizeof cmd, "%s pdn %s/e.pdn", test_kingme(), dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strncmp(out, "4 games, ", 9) == 0 && strstr(out, " 0 errors"), "pdn: %s", out);
+
+    /* --sprt: stops at the first game where the LLR of the games so far
+     * crosses a bound (-j 1: in round order); default.w is far stronger than
+     * material.w, so H1 */
+    snprintf(cmd, sizeof cmd, "%s match weights/default.w weights/material.w --depth 2 --sprt 0 10 --games 400 -j 1 "
+             "--out %s/s.pdn", test_kingme(), dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    int sw, sd, sl, after;
+    double llr;
+    const char *sp = strstr(out, "SPRT: H1 accepted, LLR ");
+    CHECK_MSG(wdl(out, &sw, &sd, &sl) && sp && sscanf(sp, "SPRT: H1 accepted, LLR %lf (bounds -2.94 .. 2.94) after %d",
+                                                       &llr, &after) == 2, "output: %s", out);
+    if (sp) {
+        Sprt t;
+        sprt_init(&t, 0, 10, 0.05, 0.05);
+        CHECK_INT(after, sw + sd + sl);
+        CHECK(after < 400);
+        CHECK(fabs(sprt_llr(&t, sw, sd, sl) - llr) < 0.006);
+        CHECK(sprt_llr(&t, sw, sd, sl) >= t.upper);
+        /* one game fewer had not decided: the last game was a win, draw or loss */
+        double before = sprt_llr(&t, sw - 1, sd, sl);
+        if (before > t.upper) before = sprt_llr(&t, sw, sd - 1, sl);
+        if (before > t.upper) before = sprt_llr(&t, sw, sd, sl - 1);
+        CHECK(before < t.upper);
+        snprintf(path, sizeof path, "%s/s.pdn", dir);
+        CHECK_MSG(pdn_read_file(path, &g, &n, err) == 0, "%s", err);
+        CHECK_INT(n, after);
+        pdn_free_games(g, n);
+    }
+
+    /* refused before any game, one line each */
+    const char *bad[][2] = {
+        {"engine:'exit 7' weights/material.w --depth 1", "the engine exited with status 7 before answering hello"},
+        {"weights/material.w weights/material.w --pdn tests/data/engines/broken.sh/x.pdn", "cannot create the folder"},
+        {"weights/material.w weights/material.w --hash 1048576 -j 4", "MB of tables, more than the"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        /* stderr only */
+        snprintf(cmd, sizeof cmd, "{ %s match %s --games 2 --pdn %s/bad.pdn >/dev/null; } 2>&1", test_kingme(),
+                 bad[i][0], dir);
+        if (i == 1) snprintf(cmd, sizeof cmd, "{ %s match %s --games 2 >/dev/null; } 2>&1", test_kingme(), bad[i][0]);
+        CHECK_INT(test_run(cmd, out, sizeof out), 1);
+        CHECK_MSG(strstr(out, bad[i][1]) && strchr(out, '\n') == out + strlen(out) - 1, "'%s': %s", bad[i][0], out);
+    }
+    snprintf(path, sizeof path, "%s/bad.pdn", dir);
+    CHECK(access(path, F_OK) != 0); /* nothing played, nothing left */
+
+    /* a device is written to, not replaced */
+    snprintf(cmd, sizeof cmd, "%s match weights/material.w weights/material.w --games 2 --depth 1 --pdn /dev/null "
+             "&& test -c /dev/null", test_kingme());
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+
+    /* kill -9 after the first game: that game is in the file. The engine
+     * plays an illegal move at its first start and hangs after its restart. */
+    snprintf(cmd, sizeof cmd,
+             "%s match engine:\"sh tests/data/engines/broken.sh once %s/log\" weights/material.w --games 4 "
+             "--depth 2 -j 1 --timeout 30 --pdn %s/k.pdn >/dev/null 2>&1 & pid=$!; "
+             "for i in $(seq 100); do test -s %s/log.sleep && break; sleep 0.05; done; "
+             "kill -9 $pid; wait $pid 2>/dev/null; kill $(sed -n 's/start //p' %s/log) $(cat %s/log.sleep) 2>/dev/null; "
+             "%s pdn %s/k.pdn", test_kingme(), dir, dir, dir, dir, dir, test_kingme(), dir);
+    test_run(cmd, out, sizeof out);
+    CHECK_MSG(strncmp(out, "1 games, 4 moves, 0 errors", 26) == 0 || strstr(out, "\n1 games, 4 moves, 0 errors"),
+              "after kill -9: %s", out);
+
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd, out, sizeof out);
 }

@@ -14,6 +14,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 /* ---- the ACF three-move ballots -------------------------------------------- */
 
@@ -77,47 +78,96 @@ int openings_from_pdn(const char *path, Opening **out, int *n, char *err);
 #define MATCH_PLY_CAP 200     /* a game still going after this many plies is a draw */
 #define MATCH_HASH_MB 4       /* default table per player: plenty for depth 10, and
                                * clearing it for every game stays cheap */
+#define MATCH_TIMEOUT 60.0    /* an engine with no bestmove this long under a depth or
+                               * time limit has hung */
+#define MATCH_GRACE 1.0       /* under a clock: no bestmove by the clock + this is a hang */
+
+/* A side of a match: a weight vector searched in this process, or another
+ * engine process speaking the kingme engine protocol. */
+typedef struct MatchSide {
+    const char *name;         /* for messages and the PDN tags */
+    const Weights *weights;   /* in process, when command is NULL */
+    const char *command;      /* an engine process: run with /bin/sh -c COMMAND */
+} MatchSide;
 
 typedef struct MatchSettings {
-    SearchLimits limits;   /* the same for both sides (depth, time, tie-break) */
+    SearchLimits limits;   /* per move: depth, seconds or nodes; the tie-break */
+    double tc_base, tc_inc;/* a game clock instead, when tc_base > 0: seconds for the
+                            * game and seconds added after each move */
+    double timeout;        /* depth / time limits: an engine hangs after this (0: MATCH_TIMEOUT) */
+    double grace;          /* clock: no bestmove by clock + grace is a hang (0: MATCH_GRACE) */
     int ply_cap;           /* 0: MATCH_PLY_CAP; counts the opening's plies too */
-    size_t hash_mb;        /* per player; 0: no table */
+    size_t hash_mb;        /* per player (or per game with share_table); 0: no table */
+    bool share_table;      /* one table of hash_mb per game in progress, shared by its
+                            * in-process players (keys never mix weight vectors or sides):
+                            * half the memory, and one clearing per game instead of two */
+    bool engine_hash;      /* also send `option hash hash_mb` to engine processes */
+    const MatchSide *sides;/* NULL: the games are between the weight vectors of the specs */
+    int nsides;
 } MatchSettings;
 
 /* Defaults: search_limits_default, depth 0 (the caller sets depth or
- * seconds), MATCH_PLY_CAP, MATCH_HASH_MB. */
+ * seconds), MATCH_PLY_CAP, MATCH_HASH_MB, no clock, no sides. */
 void match_settings_default(MatchSettings *s);
 
 typedef struct MatchGameSpec {
-    const Weights *black, *white;
+    const Weights *black, *white; /* the players when the settings have no sides */
     const Opening *opening;   /* NULL: the initial position */
     uint64_t seed;            /* random tie-breaks of both players */
+    int side[2];              /* with sides: [KM_BLACK], [KM_WHITE] index the settings' sides */
 } MatchGameSpec;
 
-/* Play one game into g (initialised here; free it with game_free even on
- * error). The result follows game.h's rules; at the ply cap the game is a draw
- * with REASON_PLY_CAP. stop (may be NULL) is checked between moves: a stopped
- * game is left GAME_ONGOING. Returns 0, or -1 with a message (out of memory,
- * an illegal opening). */
-int match_play_game(const MatchSettings *set, const MatchGameSpec *spec, Game *g,
-                    const atomic_bool *stop, char *err);
+/* Why a game was forfeited. The referee (match_play_game) gives the game to
+ * the opponent of a player that does one of these. */
+typedef enum MatchForfeit {
+    FORFEIT_NONE = 0,
+    FORFEIT_TIME,      /* its clock fell below zero */
+    FORFEIT_ILLEGAL,   /* an illegal or unreadable move */
+    FORFEIT_CRASH,     /* the engine exited or closed its output */
+    FORFEIT_PROTOCOL,  /* a line the protocol does not allow, an error answer */
+    FORFEIT_HANG,      /* no answer within the clock + grace (or the timeout) */
+    FORFEIT_COUNT
+} MatchForfeit;
+
+/* "time forfeit", "illegal move", "crash", "protocol error", "hang" ("" for none). */
+const char *match_forfeit_text(MatchForfeit f);
 
 typedef struct MatchOutcome {
     GameResult result;   /* GAME_ONGOING: not played (stopped before or during) */
-    GameReason reason;
+    GameReason reason;   /* REASON_ADJUDICATED for a forfeit */
     int nply;
-    Game game;           /* the whole game when keep_games, else all zero */
+    Game game;           /* the whole game when keep_games, else all zero (but
+                          * always valid during the progress callback) */
+    MatchForfeit forfeit;
+    int forfeit_side;    /* KM_BLACK or KM_WHITE: who forfeited */
+    char termination[160]; /* for the PDN Termination tag: game_reason_text, or
+                            * "illegal move: White played '9-14'..." */
+    double min_left[2];  /* per colour: the least time left on its clock after a
+                          * move (before the increment); INFINITY without a clock */
 } MatchOutcome;
+
+/* Play one game into o (o->game is initialised here; free it with game_free
+ * even on error). The result follows game.h's rules; at the ply cap the game
+ * is a draw with REASON_PLY_CAP; a forfeit gives it to the other side. stop
+ * (may be NULL) is checked between moves and while an engine thinks: a
+ * stopped game is left GAME_ONGOING. Engine sides are started for this game
+ * and stopped after it. Returns 0, or -1 with a message (out of memory, an
+ * illegal opening, an engine that does not start). */
+int match_play_game(const MatchSettings *set, const MatchGameSpec *spec, MatchOutcome *o,
+                    const atomic_bool *stop, char *err);
 
 /* Called after each finished game, from the worker threads but never two at
  * a time: done counts the games finished so far, job is the index of this one. */
 typedef void (*MatchProgress)(int done, int total, int job, const MatchOutcome *o, void *user);
 
 /* Play the n games on `threads` threads (<= 1: on the calling thread). out[i]
- * receives the outcome of specs[i]. When stop becomes true, the games in
- * progress end unfinished and no new one starts. Returns 0 (check stop for
- * unplayed games), or -1 with a message (out of memory, thread creation, an
- * illegal opening); free the kept games with match_outcomes_free in any case. */
+ * receives the outcome of specs[i]. Each thread starts its own process for
+ * each engine side, restarts one that forfeited before its next game, and
+ * stops them all at the end. When stop becomes true, the games in progress
+ * end unfinished and no new one starts. Returns 0 (check stop for unplayed
+ * games), or -1 with a message (out of memory, thread creation, an illegal
+ * opening, an engine that does not start); free the kept games with
+ * match_outcomes_free in any case. */
 int match_run(const MatchSettings *set, const MatchGameSpec *specs, int n, int threads,
               bool keep_games, MatchOutcome *out, MatchProgress progress, void *user,
               const atomic_bool *stop, char *err);
@@ -126,6 +176,10 @@ void match_outcomes_free(MatchOutcome *out, int n);
 
 /* The seed of game `index` of a series seeded with `seed` (a mixing hash). */
 uint64_t match_game_seed(uint64_t seed, uint64_t index);
+
+/* The memory the machine can give this process, in bytes: the physical
+ * memory, or the cgroup's limit when that is lower (0 when unknown). */
+uint64_t match_memory_limit(void);
 
 /* ---- statistics ------------------------------------------------------------ */
 
@@ -148,5 +202,26 @@ double elo_los(int wins, int losses);
  * (W (1-s)^2 + D (1/2-s)^2 + L s^2) / N divided by N, each end converted to
  * Elo. With no games everything is 0 and los 0.5. */
 void elo_stats(int wins, int draws, int losses, EloStats *out);
+
+/* ---- the sequential probability ratio test ----------------------------------
+ * H0: the Elo difference is elo0, H1: it is elo1 (logistic Elo). The log-
+ * likelihood ratio is the trinomial GSPRT approximation (Van den Bergh; the
+ * one fishtest and fast-chess use for W/D/L counts):
+ *   LLR = N (s1 - s0) (2 s - s0 - s1) / (2 var)
+ * where s = (W + D/2) / N, var = (W (1-s)^2 + D (1/2-s)^2 + L s^2) / N is the
+ * per-game score variance and s0, s1 the expected scores 1 / (1 + 10^(-elo/400)).
+ * It is 0 while var is 0 (no games, or all of them the same result). The test
+ * accepts H1 when LLR >= log((1 - beta) / alpha) and H0 when LLR <=
+ * log(beta / (1 - alpha)). */
+typedef enum SprtDecision { SPRT_CONTINUE = 0, SPRT_H0, SPRT_H1 } SprtDecision;
+
+typedef struct Sprt {
+    double elo0, elo1, alpha, beta;
+    double lower, upper;   /* the LLR bounds */
+} Sprt;
+
+void sprt_init(Sprt *s, double elo0, double elo1, double alpha, double beta);
+double sprt_llr(const Sprt *s, int wins, int draws, int losses);
+SprtDecision sprt_decide(const Sprt *s, double llr);
 
 #endif

@@ -1,25 +1,125 @@
-/* match.c - kingme match A.w B.w: an engine match between two weight vectors
- * from the ACF ballots (or the initial position, or PDN starts), each opening
- * once with each colour; Elo statistics; all games written as PDN. */
+/* match.c - kingme match A B: a match between two players, each a weights
+ * file (searched in this process) or engine:COMMAND (another process speaking
+ * the kingme engine protocol), from the ACF ballots (or the initial position,
+ * or PDN starts), each opening once with each colour. kingme is the referee
+ * (clocks, forfeits); Elo statistics, an optional SPRT; every finished game is
+ * written to the PDN file at once. */
 #include "cli.h"
 #include "longrun.h"
 #include "kingme/match.h"
 #include "kingme/pdn.h"
 #include "kingme/weights.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#define MATCH_START_GAMES 288 /* --openings start: as many games as the ballots give */
+#define MATCH_START_GAMES 288   /* --openings start: as many games as the ballots give */
+#define MATCH_SPRT_GAMES 20000  /* --sprt without --games: the most games played */
+
+/* The PDN destination, open from before the first game: each finished game
+ * is appended with one write(), so a crash or Ctrl-C loses none. */
+typedef struct PdnOut {
+    const char *path;
+    int fd;
+    bool regular, created, failed;
+    off_t size;           /* bytes written (regular files) */
+    int games;
+    char err[KM_ERR_MAX];
+} PdnOut;
+
+static bool pdn_open(PdnOut *f, const char *path)
+{
+    memset(f, 0, sizeof *f);
+    f->path = path;
+    char dir[4096];
+    cli_dirname(path, dir, sizeof dir);
+    if (!cli_make_dirs(dir)) return false;
+    struct stat st;
+    f->created = stat(path, &st) != 0;
+    f->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+    if (f->fd < 0) {
+        cli_error("%s: cannot write: %s", path, strerror(errno));
+        return false;
+    }
+    if (fstat(f->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(f->fd);
+        cli_error("%s: cannot write: %s", path, strerror(EISDIR));
+        return false;
+    }
+    f->regular = fstat(f->fd, &st) == 0 && S_ISREG(st.st_mode);
+    return true;
+}
+
+/* Empty a regular file just before the first game (the match replaces it). */
+static bool pdn_begin(PdnOut *f)
+{
+    if (f->regular && ftruncate(f->fd, 0) != 0) {
+        cli_error("%s: cannot write: %s", f->path, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+static void pdn_append(PdnOut *f, const char *text)
+{
+    if (f->failed) return;
+    size_t len = strlen(text), off = 0;
+    while (off < len) {
+        ssize_t w = write(f->fd, text + off, len - off);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            snprintf(f->err, sizeof f->err, "%s: cannot write: %s", f->path, strerror(w < 0 ? errno : ENOSPC));
+            f->failed = true;
+            /* no half game: cut a regular file back to its last whole game */
+            if (f->regular && ftruncate(f->fd, f->size) != 0) {}
+            return;
+        }
+        off += (size_t)w;
+    }
+    f->size += (off_t)len;
+    f->games++;
+}
+
+/* Returns false (with the error printed) if the last bytes did not reach the disk. */
+static bool pdn_close(PdnOut *f)
+{
+    bool ok = !f->failed;
+    if (f->failed) cli_error("%s", f->err);
+    if (f->regular && fsync(f->fd) != 0 && ok) {
+        cli_error("%s: cannot write: %s", f->path, strerror(errno));
+        ok = false;
+    }
+    if (close(f->fd) != 0 && ok) {
+        cli_error("%s: cannot write: %s", f->path, strerror(errno));
+        ok = false;
+    }
+    if (f->games == 0 && f->created && f->regular) unlink(f->path);
+    return ok;
+}
 
 typedef struct Tally {
     bool tty;
-    int every;          /* not a terminal: a line every `every` games */
-    int w, d, l;        /* for A */
+    int every;              /* not a terminal: a line every `every` games */
+    int w, d, l;            /* for A */
+    int forfeits[2][FORFEIT_COUNT]; /* [A or B][reason] */
+    bool clock;
+    double closest;         /* least time left on any clock */
+    int closest_game, closest_colour;
+    const char *const *names; /* [A, B] */
+    const MatchGameSpec *specs;
+    PdnOut *pdn;
+    bool sprt;
+    Sprt test;
+    SprtDecision decision;
+    double llr;             /* at the decision, or now */
+    int decided_after;
 } Tally;
 
 /* A is Black in the even games. */
@@ -30,6 +130,27 @@ static int a_points(int job, const MatchOutcome *o)
     return (job % 2 == 0) == black_won ? 2 : 0;
 }
 
+static char *game_text(const Tally *t, int job, const MatchOutcome *o)
+{
+    const Opening *op = t->specs[job].opening;
+    char round[16], opening[96], ballot[16];
+    snprintf(round, sizeof round, "%d", job + 1);
+    if (op->ballot) snprintf(opening, sizeof opening, "ACF ballot %d: %s", op->ballot, km_ballots[op->ballot - 1].moves);
+    else snprintf(opening, sizeof opening, "%s", op->name);
+    snprintf(ballot, sizeof ballot, "%d", op->ballot);
+    PdnTag tags[8];
+    int nt = 0;
+    tags[nt++] = (PdnTag){"Event", "kingme match"};
+    tags[nt++] = (PdnTag){"Round", round};
+    tags[nt++] = (PdnTag){"Black", (char *)t->names[job % 2]};
+    tags[nt++] = (PdnTag){"White", (char *)t->names[1 - job % 2]};
+    tags[nt++] = (PdnTag){"Opening", opening};
+    if (op->ballot) tags[nt++] = (PdnTag){"Ballot", ballot};
+    tags[nt++] = (PdnTag){"Termination", (char *)o->termination};
+    return pdn_format_game(&o->game, tags, nt, game_result_text(o->result));
+}
+
+/* After each finished game, in the order they finish (never two at a time). */
 static void on_game(int done, int total, int job, const MatchOutcome *o, void *user)
 {
     Tally *t = user;
@@ -37,11 +158,41 @@ static void on_game(int done, int total, int job, const MatchOutcome *o, void *u
     if (p == 2) t->w++;
     else if (p == 1) t->d++;
     else t->l++;
+    if (o->forfeit != FORFEIT_NONE) {
+        /* A is Black in the even games */
+        int who = (o->forfeit_side == KM_BLACK) == (job % 2 == 0) ? 0 : 1;
+        t->forfeits[who][o->forfeit]++;
+    }
+    for (int c = 0; c < 2; c++)
+        if (o->min_left[c] < t->closest) {
+            t->closest = o->min_left[c];
+            t->closest_game = job + 1;
+            t->closest_colour = c;
+        }
+    char *text = game_text(t, job, o);
+    if (!text) {
+        if (!t->pdn->failed) snprintf(t->pdn->err, sizeof t->pdn->err, "out of memory");
+        t->pdn->failed = true;
+    } else {
+        pdn_append(t->pdn, text);
+        free(text);
+    }
+    if (t->pdn->failed) atomic_store(&cli_stop, true); /* no point playing games that cannot be kept */
+    char sprt[64] = "";
+    if (t->sprt && t->decision == SPRT_CONTINUE) {
+        t->llr = sprt_llr(&t->test, t->w, t->d, t->l);
+        t->decision = sprt_decide(&t->test, t->llr);
+        if (t->decision != SPRT_CONTINUE) {
+            t->decided_after = done;
+            atomic_store(&cli_stop, true);
+        }
+    }
+    if (t->sprt) snprintf(sprt, sizeof sprt, "  LLR %.2f (%.2f, %.2f)", t->llr, t->test.lower, t->test.upper);
     if (t->tty) {
-        printf("\r  game %d/%d  A +%d =%d -%d", done, total, t->w, t->d, t->l);
+        printf("\r  game %d/%d  A +%d =%d -%d%s", done, total, t->w, t->d, t->l, sprt);
         fflush(stdout);
     } else if (done % t->every == 0 || done == total) {
-        printf("  game %d/%d  A +%d =%d -%d\n", done, total, t->w, t->d, t->l);
+        printf("  game %d/%d  A +%d =%d -%d%s\n", done, total, t->w, t->d, t->l, sprt);
         fflush(stdout);
     }
 }
@@ -52,9 +203,73 @@ static void fmt_elo(double e, char *buf, size_t len)
     else snprintf(buf, len, "%+.1f", e);
 }
 
+/* --tc M+I: minutes (may be fractional) + seconds of increment. */
+static bool parse_tc(const char *v, double *base, double *inc)
+{
+    char buf[64];
+    if (snprintf(buf, sizeof buf, "%s", v) >= (int)sizeof buf) return false;
+    char *plus = strchr(buf, '+');
+    *inc = 0;
+    if (plus) {
+        *plus = '\0';
+        if (!cli_double(plus + 1, 0, 3600, inc)) return false;
+    }
+    double m;
+    if (!cli_double(buf, 1e-4, 1e4, &m)) return false;
+    *base = m * 60;
+    return true;
+}
+
+static void print_forfeits(const Tally *t)
+{
+    int total = 0;
+    for (int s = 0; s < 2; s++)
+        for (int r = 1; r < FORFEIT_COUNT; r++) total += t->forfeits[s][r];
+    if (!total) {
+        printf("forfeits: none\n");
+        return;
+    }
+    printf("forfeits: %d", total);
+    for (int s = 0; s < 2; s++) {
+        int n = 0;
+        for (int r = 1; r < FORFEIT_COUNT; r++) n += t->forfeits[s][r];
+        if (!n) continue;
+        printf("; %s %d (", s ? "B" : "A", n);
+        bool first = true;
+        for (int r = 1; r < FORFEIT_COUNT; r++)
+            if (t->forfeits[s][r]) {
+                printf("%s%s %d", first ? "" : ", ", match_forfeit_text((MatchForfeit)r), t->forfeits[s][r]);
+                first = false;
+            }
+        printf(")");
+    }
+    printf("\n");
+}
+
+/* --sprt ELO0 ELO1: the option holds ELO0; ELO1 is the one positional
+ * argument that is a number (players are files or engine:COMMAND). */
+static int sprt_args(const Opts *o, const char *names[2], double *elo0, double *elo1)
+{
+    *elo0 = opt_real(o, "--sprt");
+    int k = 0, found = -1;
+    for (int i = 0; i < o->nargs; i++) {
+        double x;
+        if (found < 0 && cli_double(o->args[i], -1000, 1000, &x)) {
+            found = i;
+            *elo1 = x;
+        } else if (k < 2) {
+            names[k++] = o->args[i];
+        }
+    }
+    if (found < 0) return cli_usage_error("match", "--sprt needs two Elo differences: --sprt ELO0 ELO1");
+    if (k < 2) return cli_usage_error("match", "give two players (weights files or engine:COMMAND)");
+    if (*elo1 <= *elo0) return cli_usage_error("match", "--sprt %g %g: ELO1 must be above ELO0", *elo0, *elo1);
+    return 0;
+}
+
 static int run(const Opts *o)
 {
-    const char *paths[2] = {o->args[0], o->args[1]}, *openings = opt_str(o, "--openings");
+    const char *names[2] = {o->args[0], o->args[1]}, *openings = opt_str(o, "--openings");
     const char *pdn_out = opt_str(o, "--out");
     long long games = opt_given(o, "--games") ? opt_int(o, "--games") : -1;
     long long threads = opt_given(o, "--threads") ? opt_int(o, "--threads") : cli_default_threads();
@@ -63,18 +278,62 @@ static int run(const Opts *o)
     match_settings_default(&set);
     set.limits.depth = (int)opt_int(o, "--depth");
     set.hash_mb = (size_t)opt_int(o, "--hash");
+    set.timeout = opt_real(o, "--timeout");
+    bool hash_given = opt_given(o, "--hash"), sprt = opt_given(o, "--sprt");
+    double elo0 = 0, elo1 = 0;
+    if (sprt) {
+        int r = sprt_args(o, names, &elo0, &elo1);
+        if (r) return r;
+    } else if (o->nargs != 2) {
+        return cli_usage_error("match", "give two players (weights files or engine:COMMAND), not %d arguments",
+                               o->nargs);
+    }
     if (games >= 0 && games % 2)
         return cli_usage_error("match", "--games %lld is odd: each opening is played with each colour", games);
-    if (opt_given(o, "--depth") && opt_given(o, "--time")) return cli_usage_error("match", "give --depth or --time, not both");
+    if (opt_given(o, "--depth") + opt_given(o, "--time") + opt_given(o, "--tc") > 1)
+        return cli_usage_error("match", "give one of --depth, --time and --tc");
     if (opt_given(o, "--time")) {
         set.limits.depth = 0;
         set.limits.seconds = opt_real(o, "--time");
+    }
+    if (opt_given(o, "--tc")) {
+        if (!parse_tc(opt_str(o, "--tc"), &set.tc_base, &set.tc_inc))
+            return cli_usage_error("match", "--tc '%s' is not MINUTES+SECONDS (a game clock: 0.1+0.05, 1+0, 5)",
+                                   opt_str(o, "--tc"));
+        set.limits.depth = 0;
     }
     if (strcmp(openings, "ballots") && strcmp(openings, "start") && !strchr(openings, '.') && !strchr(openings, '/'))
         return cli_usage_error("match", "--openings is ballots, start or a PDN file, not '%s'", openings);
 
     Weights w[2];
-    if (!cli_weights(paths[0], &w[0]) || !cli_weights(paths[1], &w[1])) return 1;
+    MatchSide sides[2];
+    int engines = 0;
+    for (int s = 0; s < 2; s++) {
+        sides[s] = (MatchSide){names[s], NULL, NULL};
+        if (strncmp(names[s], "engine:", 7) == 0) {
+            if (!names[s][7]) return cli_usage_error("match", "'%s' names no command", names[s]);
+            sides[s].command = names[s] + 7;
+            engines++;
+        } else {
+            if (!cli_weights(names[s], &w[s])) return 1;
+            sides[s].weights = &w[s];
+        }
+    }
+    set.sides = sides;
+    set.nsides = 2;
+    set.engine_hash = hash_given;
+    set.share_table = true;
+
+    /* the tables: one for each game played at once (its in-process players
+     * share it), and the engines' own when --hash is given; refused when they
+     * cannot fit */
+    long long nthreads = threads;
+    uint64_t mb = (uint64_t)set.hash_mb * (uint64_t)nthreads * (uint64_t)((engines < 2 ? 1 : 0) + (hash_given ? engines : 0));
+    uint64_t have = match_memory_limit() >> 20;
+    if (have && mb > have)
+        return cli_error("--hash %zu with -j %lld needs %llu MB of tables, more than the %llu MB of memory here",
+                         set.hash_mb, nthreads, (unsigned long long)mb, (unsigned long long)have);
+
     char err[KM_ERR_MAX];
     Opening *ops = NULL;
     int nops = 0;
@@ -88,13 +347,23 @@ static int run(const Opts *o)
         opening_start(ops);
         nops = 1;
         what = "the initial position, random tie-breaks";
-        if (games < 0) games = MATCH_START_GAMES;
+        if (games < 0 && !sprt) games = MATCH_START_GAMES;
     } else {
         if (openings_from_pdn(openings, &ops, &nops, err)) return cli_error("%s", err);
         what = openings;
     }
-    if (games < 0) games = 2LL * nops;
+    if (games < 0) games = sprt ? MATCH_SPRT_GAMES : 2LL * nops;
     int n = (int)games;
+
+    /* the destination, checked before any game */
+    char path[4096];
+    if (pdn_out) snprintf(path, sizeof path, "%s", pdn_out);
+    else cli_time_name(path, sizeof path, "games/match-%Y%m%d-%H%M%S.pdn");
+    PdnOut pdn;
+    if (!pdn_open(&pdn, path)) {
+        free(ops);
+        return 1;
+    }
 
     MatchGameSpec *specs = malloc((size_t)n * sizeof *specs);
     MatchOutcome *out = malloc((size_t)n * sizeof *out);
@@ -102,143 +371,124 @@ static int run(const Opts *o)
         free(specs);
         free(out);
         free(ops);
+        pdn_close(&pdn);
         return cli_error("out of memory");
     }
     for (int g = 0; g < n; g++) {
         int a_black = g % 2 == 0;
         specs[g] = (MatchGameSpec){a_black ? &w[0] : &w[1], a_black ? &w[1] : &w[0], &ops[(g / 2) % nops],
-                                   match_game_seed((uint64_t)seed, (uint64_t)g)};
+                                   match_game_seed((uint64_t)seed, (uint64_t)g), {a_black ? 0 : 1, a_black ? 1 : 0}};
     }
 
     char limit[64];
-    if (set.limits.seconds > 0) snprintf(limit, sizeof limit, "%g s per move", set.limits.seconds);
+    if (set.tc_base > 0) snprintf(limit, sizeof limit, "clock %g s + %g s per move", set.tc_base, set.tc_inc);
+    else if (set.limits.seconds > 0) snprintf(limit, sizeof limit, "%g s per move", set.limits.seconds);
     else snprintf(limit, sizeof limit, "depth %d", set.limits.depth);
     int used = n / 2 < nops ? n / 2 : nops;
-    printf("kingme match: A = %s, B = %s\n%d games: %d opening%s (%s) x 2 colours, %s, %lld threads, seed %lld\n",
-           paths[0], paths[1], n, used, used == 1 ? "" : "s", what, limit, threads, seed);
+    printf("kingme match: A = %s, B = %s\n%d games%s: %d opening%s (%s) x 2 colours, %s, %lld threads, seed %lld\n",
+           names[0], names[1], n, sprt ? " at most" : "", used, used == 1 ? "" : "s", what, limit, threads, seed);
+    Tally t = {.tty = isatty(STDOUT_FILENO) != 0, .every = sprt ? 20 : n >= 20 ? n / 10 : 1,
+               .clock = set.tc_base > 0, .closest = INFINITY, .names = names, .specs = specs, .pdn = &pdn,
+               .sprt = sprt};
+    if (sprt) {
+        sprt_init(&t.test, elo0, elo1, 0.05, 0.05);
+        printf("SPRT: H0 Elo %g, H1 Elo %g, alpha 0.05, beta 0.05, LLR bounds %.2f .. %.2f\n", elo0, elo1,
+               t.test.lower, t.test.upper);
+    }
     fflush(stdout);
 
-    Tally t = {isatty(STDOUT_FILENO) != 0, n >= 20 ? n / 10 : 1, 0, 0, 0};
     cli_catch_sigint(true, "stopping: the games finished so far are kept");
     double t0 = km_now();
-    int r = match_run(&set, specs, n, (int)threads, true, out, on_game, &t, &cli_stop, err);
+    int r = pdn_begin(&pdn) ? 0 : -1;
+    if (r == 0) {
+        r = match_run(&set, specs, n, (int)threads, false, out, on_game, &t, &cli_stop, err);
+        if (r) cli_error("%s", err), r = -2;
+    }
     double secs = km_now() - t0;
     cli_catch_sigint(false, NULL);
     if (t.tty) printf("\n");
-    if (r) {
-        match_outcomes_free(out, n);
-        free(specs);
-        free(out);
-        free(ops);
-        return cli_error("%s", err);
-    }
-
-    /* the statistics, and the PDN of every game played */
-    int wins = 0, draws = 0, losses = 0, played = 0;
-    char *text = NULL;
-    size_t tlen = 0;
-    bool oom = false;
-    for (int g = 0; g < n && !oom; g++) {
-        const MatchOutcome *o = &out[g];
-        if (o->result == GAME_ONGOING) continue;
-        played++;
-        int p = a_points(g, o);
-        wins += p == 2;
-        draws += p == 1;
-        losses += p == 0;
-        const Opening *op = specs[g].opening;
-        char round[16], opening[96], ballot[16];
-        snprintf(round, sizeof round, "%d", g + 1);
-        if (op->ballot) snprintf(opening, sizeof opening, "ACF ballot %d: %s", op->ballot, km_ballots[op->ballot - 1].moves);
-        else snprintf(opening, sizeof opening, "%s", op->name);
-        snprintf(ballot, sizeof ballot, "%d", op->ballot);
-        PdnTag tags[8];
-        int nt = 0;
-        tags[nt++] = (PdnTag){"Event", "kingme match"};
-        tags[nt++] = (PdnTag){"Round", round};
-        tags[nt++] = (PdnTag){"Black", (char *)(g % 2 == 0 ? paths[0] : paths[1])};
-        tags[nt++] = (PdnTag){"White", (char *)(g % 2 == 0 ? paths[1] : paths[0])};
-        tags[nt++] = (PdnTag){"Opening", opening};
-        if (op->ballot) tags[nt++] = (PdnTag){"Ballot", ballot};
-        tags[nt++] = (PdnTag){"Termination", (char *)game_reason_text(o->reason)};
-        char *gt = pdn_format_game(&o->game, tags, nt, game_result_text(o->result));
-        size_t gl = gt ? strlen(gt) : 0;
-        char *x = gt ? realloc(text, tlen + gl + 1) : NULL;
-        if (!x) {
-            oom = true;
-        } else {
-            text = x;
-            memcpy(text + tlen, gt, gl + 1);
-            tlen += gl;
-        }
-        free(gt);
-    }
+    int played = t.w + t.d + t.l;
     match_outcomes_free(out, n);
     free(specs);
     free(out);
     free(ops);
-    if (oom) {
-        free(text);
-        return cli_error("out of memory");
-    }
+    bool saved = pdn_close(&pdn);
+    if (r) return 1;
 
     EloStats e;
-    elo_stats(wins, draws, losses, &e);
+    elo_stats(t.w, t.d, t.l, &e);
     char elo[32], lo[32], hi[32];
     fmt_elo(e.elo, elo, sizeof elo);
     fmt_elo(e.elo_lo, lo, sizeof lo);
     fmt_elo(e.elo_hi, hi, sizeof hi);
-    if (played < n) printf("stopped: %d of %d games played\n", played, n);
-    printf("A (%s) vs B (%s): %d games in %.1f s\n", paths[0], paths[1], played, secs);
-    printf("A: %d wins, %d draws, %d losses; score %.1f%% (%.1f/%d)\n", wins, draws, losses, 100 * e.score,
-           wins + 0.5 * draws, played);
+    bool interrupted = played < n && t.decision == SPRT_CONTINUE;
+    if (interrupted) printf("stopped: %d of %d games played\n", played, n);
+    printf("A (%s) vs B (%s): %d games in %.1f s\n", names[0], names[1], played, secs);
+    printf("A: %d wins, %d draws, %d losses; score %.1f%% (%.1f/%d)\n", t.w, t.d, t.l, 100 * e.score,
+           t.w + 0.5 * t.d, played);
     printf("Elo difference %s (95%%: %s .. %s), LOS %.1f%%\n", elo, lo, hi, 100 * e.los);
-
-    int status = 0;
-    if (played) {
-        char path[4096], dir[4096];
-        if (pdn_out) {
-            snprintf(path, sizeof path, "%s", pdn_out);
-        } else {
-            cli_time_name(path, sizeof path, "games/match-%Y%m%d-%H%M%S.pdn");
-        }
-        cli_dirname(path, dir, sizeof dir);
-        if (!cli_make_dirs(dir)) status = 1;
-        else if (pdn_save_text(path, text, false, err)) status = cli_error("%s", err);
-        else printf("games written to %s\n", path);
+    if (engines || t.clock) print_forfeits(&t);
+    if (t.clock && played) {
+        if (isinf(t.closest)) printf("closest call: no move made on a clock\n");
+        else printf("closest call: %.3f s left (game %d, %s)\n", t.closest, t.closest_game,
+                    t.closest_colour == KM_BLACK ? "Black" : "White");
     }
-    free(text);
-    if (status) return status;
-    return played < n ? 130 : 0;
+    if (sprt) {
+        if (t.decision == SPRT_CONTINUE) t.llr = sprt_llr(&t.test, t.w, t.d, t.l);
+        const char *verdict = t.decision == SPRT_H1 ? "H1 accepted" : t.decision == SPRT_H0 ? "H0 accepted"
+                                                                                            : "inconclusive";
+        printf("SPRT: %s, LLR %.2f (bounds %.2f .. %.2f)", verdict, t.llr, t.test.lower, t.test.upper);
+        if (t.decision != SPRT_CONTINUE) printf(" after %d games", t.decided_after);
+        printf("\n");
+    }
+    if (pdn.games) printf("games written to %s\n", path);
+    if (!saved) return 1;
+    return interrupted ? 130 : 0;
 }
 
 static const Opt options[] = {
-    {"--games", NULL, NULL, OPT_INT, "N", 2, 1e7, DESCRIBED("every opening twice: 288 for the ballots and for start"),
+    {"--games", NULL, NULL, OPT_INT, "N", 2, 1e7,
+     DESCRIBED("every opening twice: 288 for the ballots and for start; 20000 at most with --sprt"),
      "an even number: N/2 openings, each once with each colour"},
     {"--depth", NULL, NULL, OPT_INT, "D", 1, SEARCH_MAX_PLY - 2, "6", "search depth per move"},
     {"--time", NULL, NULL, OPT_REAL, "S", 0.001, 1e5, DESCRIBED("none"),
      "seconds per move instead of --depth (then the games depend on the machine's speed)"},
+    {"--tc", NULL, NULL, OPT_STR, "M+I", 0, 0, DESCRIBED("none"),
+     "a game clock instead of --depth: M minutes for the game plus I seconds after each move (0.1+0.05); "
+     "kingme keeps the clocks and a player whose clock runs out loses"},
+    {"--sprt", NULL, NULL, OPT_REAL, "ELO0 ELO1", -1000, 1000, DESCRIBED("none"),
+     "stop as soon as the sequential probability ratio test (alpha = beta = 0.05, trinomial GSPRT) "
+     "accepts Elo ELO0 (H0) or ELO1 (H1) for A; --games is then the most games"},
     {"--openings", NULL, NULL, OPT_STR, "ballots|start|FILE.pdn", 0, 0, "ballots",
      "ballots: the 144 crossboard ACF three-move ballots in number order; start: the initial "
      "position with random tie-breaks; FILE.pdn: the start position and moves of each game"},
     {"--threads", "-j", NULL, OPT_INT, "N", 1, 256, DESCRIBED("all cores"),
      "games played at once; with --depth the result does not depend on it"},
-    {"--out", NULL, "--pdn", OPT_STR, "FILE", 0, 0, DESCRIBED("games/match-YYYYMMDD-HHMMSS.pdn"), "where the games go"},
+    {"--out", NULL, "--pdn", OPT_STR, "FILE", 0, 0, DESCRIBED("games/match-YYYYMMDD-HHMMSS.pdn"),
+     "where the games go, each as soon as it ends (checked before the first game)"},
     {"--seed", NULL, NULL, OPT_INT, "N", 0, 9e18, "1", "seed of the random tie-breaks"},
-    {"--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, "16",
-     "transposition table size of each player (cleared every game; 0: none)"},
+    {"--hash", NULL, NULL, OPT_INT, "MB", 0, 1048576, "4",
+     "transposition table of each game in progress, shared by its in-process players and cleared "
+     "every game (0: none); when given, also sent to engines as option hash; refused when the "
+     "tables cannot fit in memory"},
+    {"--timeout", NULL, NULL, OPT_REAL, "S", 0.01, 1e6, "60",
+     "with --depth or --time, an engine with no bestmove after S seconds has hung (under --tc: 1 s past "
+     "its clock)"},
     OPTS_END,
 };
 
 const CliCommand cmd_match = {
-    "match", run, "play a match between two weights files, with Elo statistics",
+    "match", run, "play a match between two weights files or engines, with Elo statistics and SPRT",
     &(const OptSpec){
-        "A.w B.w", 2, 2,
-        "Plays the openings in order, each once with each colour (A is Black first), then prints "
-        "A's wins, draws and losses, its score, the Elo difference with a 95% interval and the "
-        "likelihood of superiority (LOS). A or B may be 'default', the built-in weights. A game "
-        "still going after 200 plies is scored a draw.",
+        "A B", 2, 3,
+        "A and B are weights files (searched in this process; 'default' is the built-in weights) or "
+        "engine:COMMAND, a program speaking the kingme engine protocol (engine:\"./kingme engine\"), "
+        "started with /bin/sh -c COMMAND. Plays the openings in order, each once with each colour (A is "
+        "Black first), then prints A's wins, draws and losses, its score, the Elo difference with a 95% "
+        "interval and the likelihood of superiority (LOS). kingme is the referee: a loss on time, an "
+        "illegal move, a crash, a protocol error or a hang forfeits the game (PDN tag Termination) and "
+        "the engine is restarted. A game still going after 200 plies is scored a draw.",
         options,
-        "Ctrl-C stops; the games finished are counted and written, and the exit status is 130.",
+        "Ctrl-C stops; the games finished are counted and kept, and the exit status is 130.",
     },
 };

@@ -1,0 +1,310 @@
+/* engineproc.c - an engine process on two pipes: start, handshake, lines in
+ * and out with deadlines, stop and reap. */
+#include "kingme/engineproc.h"
+#include "kingme/base.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Pipes are made close-on-exec so that an engine started by one thread never
+ * inherits another engine's pipe (it would then never see end of input).
+ * pipe() and fcntl() are two steps, so creating pipes and forking share one
+ * lock: a fork never happens between them. The only process-wide state here. */
+static pthread_mutex_t spawn_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int cloexec_pipe(int fd[2])
+{
+    if (pipe(fd)) return -1;
+    if (fcntl(fd[0], F_SETFD, FD_CLOEXEC) || fcntl(fd[1], F_SETFD, FD_CLOEXEC)) {
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    return 0;
+}
+
+static void sleep_s(double s)
+{
+    struct timespec t = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&t, NULL);
+}
+
+/* Kill whatever is left of the group once the leader has exited or after
+ * timeout seconds, then reap the leader. The leader is not reaped before the
+ * group is killed, so its pid (the group id) cannot have been reused. */
+static void reap(EngineProc *e, double timeout)
+{
+    if (e->to_fd >= 0) close(e->to_fd);
+    e->to_fd = -1;
+    if (e->pid > 0) {
+        double end = km_now() + timeout;
+        for (;;) {
+            siginfo_t si;
+            memset(&si, 0, sizeof si);
+            if (waitid(P_PID, (id_t)e->pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid != 0) break;
+            if (km_now() >= end) break;
+            sleep_s(0.002);
+        }
+        kill(-e->pid, SIGKILL);
+        kill(e->pid, SIGKILL); /* in case setpgid never happened */
+        int st = 0;
+        while (waitpid(e->pid, &st, 0) < 0 && errno == EINTR) {}
+        e->wait_status = st;
+        e->reaped = true;
+        e->pid = 0;
+    }
+    if (e->from_fd >= 0) close(e->from_fd);
+    e->from_fd = -1;
+}
+
+void engine_kill(EngineProc *e) { reap(e, 0); }
+
+void engine_quit(EngineProc *e, double timeout)
+{
+    if (e->pid > 0 && e->to_fd >= 0) {
+        char err[KM_ERR_MAX];
+        engine_send(e, 0.1, err, "quit");
+    }
+    reap(e, timeout);
+}
+
+void engine_exit_text(EngineProc *e, char *buf, size_t len)
+{
+    if (!e->reaped) reap(e, 0.5);
+    int st = e->wait_status;
+    if (WIFEXITED(st)) snprintf(buf, len, "exited with status %d", WEXITSTATUS(st));
+    else if (WIFSIGNALED(st)) snprintf(buf, len, "killed by signal %d", WTERMSIG(st));
+    else snprintf(buf, len, "stopped");
+}
+
+/* write() without SIGPIPE: the signal is blocked on this thread for the
+ * call, and one it raised is consumed before unblocking. */
+static ssize_t write_nosigpipe(int fd, const char *p, size_t n)
+{
+    sigset_t pipe_set, old, pending;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    sigemptyset(&pending);
+    sigpending(&pending);
+    bool was_pending = sigismember(&pending, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+    ssize_t w = write(fd, p, n);
+    int e = errno;
+    if (w < 0 && e == EPIPE && !was_pending) {
+        struct timespec zero = {0, 0};
+        while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR) {}
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return w;
+}
+
+int engine_send(EngineProc *e, double timeout, char *err, const char *fmt, ...)
+{
+    if (e->pid <= 0 || e->to_fd < 0) return km_fail(err, "the engine is not running");
+    char stackbuf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(stackbuf, sizeof stackbuf - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0) return km_fail(err, "cannot format a command");
+    char *line = stackbuf;
+    if ((size_t)n >= sizeof stackbuf - 1) {
+        if (!(line = malloc((size_t)n + 2))) return km_fail(err, "out of memory");
+        va_start(ap, fmt);
+        vsnprintf(line, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    line[n] = '\n';
+    size_t left = (size_t)n + 1, off = 0;
+    double end = km_now() + timeout;
+    int r = 0;
+    while (left) {
+        struct pollfd pf = {e->to_fd, POLLOUT, 0};
+        double wait = end - km_now();
+        int pr = poll(&pf, 1, wait > 0 ? (int)(wait * 1000) + 1 : 0);
+        if (pr < 0 && errno == EINTR) continue;
+        if (pr == 0) {
+            r = km_fail(err, "the engine does not read its input");
+            break;
+        }
+        if (pr < 0) {
+            r = km_fail(err, "cannot write to the engine: %s", strerror(errno));
+            break;
+        }
+        ssize_t w = write_nosigpipe(e->to_fd, line + off, left);
+        if (w < 0) {
+            if (errno == EINTR || errno == EAGAIN) continue;
+            r = km_fail(err, errno == EPIPE ? "the engine closed its input" : "cannot write to the engine: %s",
+                        strerror(errno));
+            break;
+        }
+        off += (size_t)w;
+        left -= (size_t)w;
+    }
+    if (line != stackbuf) free(line);
+    return r;
+}
+
+/* A complete line at the start of buf: copy it out and drop it. */
+static bool take_line(EngineProc *e, char *line, size_t len, int *code)
+{
+    char *nl = memchr(e->buf, '\n', e->len);
+    if (!nl) {
+        if (e->len == sizeof e->buf) {
+            *code = ENGINE_BAD;
+            e->len = 0;
+            if (len) snprintf(line, len, "a line longer than %d bytes", ENGINE_LINE_MAX);
+            return true;
+        }
+        return false;
+    }
+    size_t n = (size_t)(nl - e->buf), keep = n;
+    if (keep && e->buf[keep - 1] == '\r') keep--;
+    *code = memchr(e->buf, '\0', keep) ? ENGINE_BAD : ENGINE_LINE;
+    if (len) {
+        size_t c = keep < len - 1 ? keep : len - 1;
+        memcpy(line, e->buf, c);
+        line[c] = '\0';
+        if (*code == ENGINE_BAD) snprintf(line, len, "a line with a NUL byte");
+    }
+    memmove(e->buf, nl + 1, e->len - n - 1);
+    e->len -= n + 1;
+    return true;
+}
+
+int engine_read_line(EngineProc *e, double deadline, const atomic_bool *stop, char *line, size_t len)
+{
+    if (len) line[0] = '\0';
+    for (;;) {
+        int code;
+        if (take_line(e, line, len, &code)) return code;
+        if (e->eof || e->from_fd < 0) return ENGINE_EOF;
+        if (stop && atomic_load_explicit(stop, memory_order_relaxed)) return ENGINE_STOPPED;
+        double wait = deadline - km_now();
+        if (wait <= 0) return ENGINE_TIMEOUT;
+        int ms = (int)(wait * 1000) + 1;
+        if (stop && ms > 20) ms = 20;
+        struct pollfd pf = {e->from_fd, POLLIN, 0};
+        int pr = poll(&pf, 1, ms);
+        if (pr < 0 && errno != EINTR) return ENGINE_EOF;
+        if (pr <= 0) continue;
+        ssize_t r = read(e->from_fd, e->buf + e->len, sizeof e->buf - e->len);
+        if (r < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (r <= 0) {
+            e->eof = true;
+            continue; /* a last line without its newline is dropped */
+        }
+        e->len += (size_t)r;
+    }
+}
+
+int engine_expect(EngineProc *e, const char *want, double deadline, char *last, size_t lastlen)
+{
+    char line[256];
+    if (last && lastlen) last[0] = '\0';
+    for (;;) {
+        int c = engine_read_line(e, deadline, NULL, line, sizeof line);
+        if (c == ENGINE_LINE && strcmp(line, want) == 0) return ENGINE_LINE;
+        if (c != ENGINE_LINE && c != ENGINE_BAD) return c;
+        if (last && lastlen) snprintf(last, lastlen, "%s", line);
+    }
+}
+
+static int spawn(EngineProc *e, const char *command, char *err)
+{
+    int in[2], out[2];
+    pthread_mutex_lock(&spawn_lock);
+    if (cloexec_pipe(in)) {
+        pthread_mutex_unlock(&spawn_lock);
+        return km_fail(err, "cannot create a pipe: %s", strerror(errno));
+    }
+    if (cloexec_pipe(out)) {
+        int e0 = errno;
+        close(in[0]);
+        close(in[1]);
+        pthread_mutex_unlock(&spawn_lock);
+        return km_fail(err, "cannot create a pipe: %s", strerror(e0));
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        /* the child: only async-signal-safe calls until exec */
+        setpgid(0, 0);
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        signal(SIGPIPE, SIG_DFL);
+        signal(SIGINT, SIG_DFL);
+        if (dup2(in[0], STDIN_FILENO) < 0 || dup2(out[1], STDOUT_FILENO) < 0) _exit(127);
+        execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+        _exit(127);
+    }
+    int fork_errno = errno;
+    pthread_mutex_unlock(&spawn_lock);
+    close(in[0]);
+    close(out[1]);
+    if (pid < 0) {
+        close(in[1]);
+        close(out[0]);
+        return km_fail(err, "cannot start a process: %s", strerror(fork_errno));
+    }
+    setpgid(pid, pid); /* also here, so that a kill right after fork reaches the group */
+    fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
+    e->pid = pid;
+    e->to_fd = in[1];
+    e->from_fd = out[0];
+    return 0;
+}
+
+/* A failed handshake: why, with the exit status when the engine is gone. */
+static int start_failed(EngineProc *e, int code, const char *want, const char *last, char *err)
+{
+    char why[96];
+    if (code == ENGINE_EOF) {
+        engine_exit_text(e, why, sizeof why);
+        km_fail(err, "the engine %s before answering %s", why, want);
+    } else if (code == ENGINE_TIMEOUT) {
+        km_fail(err, "no answer to %s within %.0f s%s%.60s%s", want, ENGINE_START_TIMEOUT,
+                last && *last ? " (last line: '" : "", last ? last : "", last && *last ? "')" : "");
+    } else {
+        km_fail(err, "bad answer to %s: %.60s", want, last ? last : "");
+    }
+    engine_kill(e);
+    return -1;
+}
+
+int engine_start(EngineProc *e, const char *command, const char *const *option_lines, char *err)
+{
+    memset(e, 0, sizeof *e);
+    e->to_fd = e->from_fd = -1;
+    if (spawn(e, command, err)) return -1;
+    char line[256], last[256] = "";
+    if (engine_send(e, ENGINE_START_TIMEOUT, err, "hello")) return start_failed(e, ENGINE_EOF, "hello", NULL, err);
+    double end = km_now() + ENGINE_START_TIMEOUT;
+    for (;;) {
+        int c = engine_read_line(e, end, NULL, line, sizeof line);
+        if (c != ENGINE_LINE) return start_failed(e, c, "hello", c == ENGINE_BAD ? line : last, err);
+        if (strncmp(line, "hello ", 6) == 0) {
+            snprintf(e->id, sizeof e->id, "%.120s", line + 6);
+            break;
+        }
+        snprintf(last, sizeof last, "%s", line);
+    }
+    for (int i = 0; option_lines && option_lines[i]; i++)
+        if (engine_send(e, ENGINE_START_TIMEOUT, err, "%s", option_lines[i]))
+            return start_failed(e, ENGINE_EOF, "isready", NULL, err);
+    if (engine_send(e, ENGINE_START_TIMEOUT, err, "isready")) return start_failed(e, ENGINE_EOF, "isready", NULL, err);
+    int c = engine_expect(e, "readyok", km_now() + ENGINE_START_TIMEOUT, last, sizeof last);
+    if (c != ENGINE_LINE) return start_failed(e, c, "isready", last, err);
+    return 0;
+}
