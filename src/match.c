@@ -174,11 +174,15 @@ static const char *const colour_name[2] = {"Black", "White"};
 
 static int engine_boot(const MatchSettings *set, int side, EngineProc *e, char *err)
 {
+    /* the tie-break of the in-process players (random by default, made
+     * reproducible by the seed sent before each game), and --hash if given */
     char hash[48];
-    const char *opts[2] = {NULL, NULL};
+    const char *opts[3] = {NULL, NULL, NULL};
+    int k = 0;
+    opts[k++] = set->limits.tiebreak == TIEBREAK_FIRST ? "option tiebreak first" : "option tiebreak random";
     if (set->engine_hash) {
         snprintf(hash, sizeof hash, "option hash %zu", set->hash_mb);
-        opts[0] = hash;
+        opts[k++] = hash;
     }
     char why[KM_ERR_MAX];
     if (engine_start(e, set->sides[side].command, opts, why))
@@ -352,7 +356,10 @@ static bool clock_charge(Referee *R, int colour, double elapsed)
     MatchOutcome *o = R->o;
     double had = R->left[colour];
     R->left[colour] -= elapsed;
-    if (R->left[colour] < o->min_left[colour]) o->min_left[colour] = R->left[colour];
+    if (R->left[colour] < o->min_left[colour]) {
+        o->min_left[colour] = R->left[colour];
+        o->min_left_ply[colour] = R->g->nply + 1;
+    }
     if (R->left[colour] < 0) {
         forfeit(R, colour, FORFEIT_TIME, "took %.3f s with %.3f s left", elapsed, had);
         return true;
@@ -488,6 +495,7 @@ static int play_with(Players *P, const MatchSettings *set, const MatchGameSpec *
     o->forfeit_side = 0;
     o->termination[0] = '\0';
     o->min_left[0] = o->min_left[1] = INFINITY;
+    o->min_left_ply[0] = o->min_left_ply[1] = 0;
     const Opening *op = spec->opening;
     if (game_init(g, op ? &op->start : NULL)) return km_fail(err, "out of memory");
     for (int i = 0; op && i < op->nply; i++) {

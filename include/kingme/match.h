@@ -144,6 +144,7 @@ typedef struct MatchOutcome {
                             * "illegal move: White played '9-14'..." */
     double min_left[2];  /* per colour: the least time left on its clock after a
                           * move (before the increment); INFINITY without a clock */
+    int min_left_ply[2]; /* the ply (1-based, opening included) of that move */
 } MatchOutcome;
 
 /* Play one game into o (o->game is initialised here; free it with game_free

@@ -111,7 +111,7 @@ typedef struct Tally {
     int forfeits[2][FORFEIT_COUNT]; /* [A or B][reason] */
     bool clock;
     double closest;         /* least time left on any clock */
-    int closest_game, closest_colour;
+    int closest_game, closest_colour, closest_ply;
     const char *const *names; /* [A, B] */
     const MatchGameSpec *specs;
     PdnOut *pdn;
@@ -168,6 +168,7 @@ static void on_game(int done, int total, int job, const MatchOutcome *o, void *u
             t->closest = o->min_left[c];
             t->closest_game = job + 1;
             t->closest_colour = c;
+            t->closest_ply = o->min_left_ply[c];
         }
     char *text = game_text(t, job, o);
     if (!text) {
@@ -430,8 +431,10 @@ static int run(const Opts *o)
     if (engines || t.clock) print_forfeits(&t);
     if (t.clock && played) {
         if (isinf(t.closest)) printf("closest call: no move made on a clock\n");
-        else printf("closest call: %.3f s left (game %d, %s)\n", t.closest, t.closest_game,
-                    t.closest_colour == KM_BLACK ? "Black" : "White");
+        else printf("closest call: %.3f s left (game %d, %s, %s, move %d)\n", t.closest, t.closest_game,
+                    t.closest_colour == KM_BLACK ? "Black" : "White",
+                    names[(t.closest_game - 1) % 2 == (t.closest_colour == KM_BLACK ? 0 : 1) ? 0 : 1],
+                    (t.closest_ply + 1) / 2);
     }
     if (sprt) {
         if (t.decision == SPRT_CONTINUE) t.llr = sprt_llr(&t.test, t.w, t.d, t.l);
