@@ -2,6 +2,7 @@
  * transposition table, killers and history, quiescence on pending captures,
  * forced-move extension, and draw/win knowledge. */
 #include "kingme/search.h"
+#include "kingme/egdb.h"
 #include "kingme/base.h"
 #include "kingme/bits.h"
 #include "kingme/game.h"
@@ -73,22 +74,25 @@ void search_score_text(int32_t score, char *buf, size_t len)
 {
     if (score >= SCORE_WIN_MIN) snprintf(buf, len, "win %d", SCORE_WIN - score);
     else if (score <= -SCORE_WIN_MIN) snprintf(buf, len, "loss %d", SCORE_WIN + score);
+    else if (score >= SCORE_DB_MIN) snprintf(buf, len, "db win");
+    else if (score <= -SCORE_DB_MIN) snprintf(buf, len, "db loss");
     else snprintf(buf, len, "%d", score);
 }
 
 /* ---- keys ------------------------------------------------------------------- */
 
-/* Score stored in the table: wins relative to the node, not the root. */
+/* Score stored in the table: wins (proven or by the database) relative to
+ * the node, not the root. */
 static inline int32_t score_to_tt(int32_t v, int ply)
 {
-    if (v >= SCORE_WIN_MIN) return v + ply;
-    if (v <= -SCORE_WIN_MIN) return v - ply;
+    if (v >= SCORE_DB_MIN) return v + ply;
+    if (v <= -SCORE_DB_MIN) return v - ply;
     return v;
 }
 static inline int32_t score_from_tt(int32_t v, int ply)
 {
-    if (v >= SCORE_WIN_MIN) return v - ply;
-    if (v <= -SCORE_WIN_MIN) return v + ply;
+    if (v >= SCORE_DB_MIN) return v - ply;
+    if (v <= -SCORE_DB_MIN) return v + ply;
     return v;
 }
 
@@ -165,6 +169,13 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
     if (quiet >= GAME_QUIET_LIMIT) return 0;
     if (quiet >= 4 && is_repetition(s, idx, quiet)) return 0;
     bool capture = ml.moves[0].njumps > 0;
+    /* the endgame database, once the captures are played out */
+    if (s->limits.egdb && !capture) {
+        int d, v = egdb_probe(s->limits.egdb, b, &d);
+        if (v == EGDB_DRAW) return 0;
+        if (v == EGDB_WIN) return SCORE_DB_WIN - ply - d;
+        if (v == EGDB_LOSS) return -(SCORE_DB_WIN - ply - d);
+    }
     if (ply >= SEARCH_MAX_PLY - 1) return eval_for_search(b, s->root_side, &s->weights);
     if (depth <= 0 && !(capture && s->limits.quiescence))
         return eval_for_search(b, s->root_side, &s->weights);
@@ -296,6 +307,22 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
         out->score = -SCORE_WIN;
         out->seconds = km_now() - s->start;
         return 0;
+    }
+    /* a database win or loss: its move (the quickest conversion that keeps
+     * the win, or the longest resistance), no search */
+    if (limits->egdb) {
+        Move m;
+        int d, v = egdb_best_move(limits->egdb, b, &m, &d);
+        if (v == EGDB_WIN || v == EGDB_LOSS) {
+            out->has_move = true;
+            out->best = out->pv[0] = m;
+            out->pv_len = out->depth = out->ties = 1;
+            out->score = v == EGDB_WIN ? SCORE_DB_WIN - d : -(SCORE_DB_WIN - d);
+            out->nodes = s->nodes = 1;
+            out->seconds = km_now() - s->start;
+            if (report) report(out, user);
+            return 0;
+        }
     }
     int maxdepth = limits->depth > 0 && limits->depth < SEARCH_MAX_PLY - 1 && !limits->infinite
                        ? limits->depth : SEARCH_MAX_PLY - 2;

@@ -5,6 +5,8 @@
 #include "test.h"
 #include "kingme/bits.h"
 #include "kingme/egdb.h"
+#include "kingme/search.h"
+#include "kingme/weights.h"
 #include "../src/egdb_impl.h"
 
 #include <stdlib.h>
@@ -398,6 +400,64 @@ TEST(egdb_best_move_wins_within_the_forty_move_rule)
         won += b.stm != winner && gen_moves(&b, &ml) == 0 && maxquiet < 80;
     }
     CHECK_INT(won, games);
+}
+
+/* ---- the search ---- */
+
+TEST(egdb_agrees_with_the_searchs_proven_results)
+{
+    const Egdb *db = test_db();
+    if (!db) return;
+    Weights w;
+    weights_default(&w);
+    Searcher s;
+    char err[KM_ERR_MAX];
+    CHECK(searcher_init(&s, &w, 16, 1, err) == 0);
+    SearchLimits lim;
+    search_limits_default(&lim);
+    lim.depth = test_sanitized() ? 9 : 13;
+    lim.tiebreak = TIEBREAK_FIRST;
+    uint64_t rng = 5;
+    int proven = 0, tries = test_sanitized() ? 40 : 150;
+    for (int k = 0; k < tries; k++) {
+        Board b;
+        do egdb_random_position(3 + k % (db_built_pieces - 2), &rng, &b);
+        while (!b.pieces[b.stm ^ 1]);
+        SearchResult r;
+        lim.egdb = NULL;
+        CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
+        int d, v = egdb_probe(db, &b, &d);
+        if (r.score >= SCORE_WIN_MIN || r.score <= -SCORE_WIN_MIN) {
+            proven++;
+            char fen[128];
+            board_to_fen(&b, fen, sizeof fen);
+            CHECK_MSG(v == (r.score > 0 ? EGDB_WIN : EGDB_LOSS), "%s: search %d, database %d", fen, r.score, v);
+        }
+        /* with the database: its verdict at the root, a move that keeps it */
+        lim.egdb = db;
+        CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
+        if (v == EGDB_WIN) CHECK(r.score >= SCORE_DB_MIN && r.score < SCORE_WIN_MIN);
+        if (v == EGDB_LOSS && r.has_move) CHECK(r.score <= -SCORE_DB_MIN && r.score > -SCORE_WIN_MIN);
+        if (!r.has_move) CHECK(v == EGDB_LOSS && d == 0 && r.score <= -SCORE_WIN_MIN);
+        if (v == EGDB_DRAW) CHECK_INT(r.score, 0);
+        if (r.has_move) {
+            Board c = b;
+            make_move(&c, &r.best);
+            int cv = egdb_probe(db, &c, NULL);
+            CHECK(v == EGDB_WIN ? cv == EGDB_LOSS : v == EGDB_DRAW ? cv == EGDB_DRAW : cv == EGDB_WIN);
+        }
+    }
+    CHECK(proven > tries / 10);
+    /* two kings against one, a long win the search alone proves too */
+    Board b;
+    CHECK(board_from_fen(&b, "B:WK32:BK1,K5", err) == 0);
+    lim.egdb = db;
+    SearchResult r;
+    CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
+    char text[32];
+    search_score_text(r.score, text, sizeof text);
+    CHECK_STR(text, "db win");
+    searcher_free(&s);
 }
 
 /* ---- files ---- */

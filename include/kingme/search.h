@@ -18,6 +18,12 @@
 #define SCORE_WIN 1000000000              /* a win now; a win in n plies: SCORE_WIN - n */
 #define SCORE_WIN_MIN (SCORE_WIN - 1000)  /* |score| >= this: a proven result */
 #define SCORE_INF (SCORE_WIN + 1)
+/* A win the endgame database proves (egdb.h), met at ply p with distance to
+ * conversion d, scores SCORE_DB_WIN - p - d: above every heuristic score,
+ * below every proven win. |score| >= SCORE_DB_MIN (and < SCORE_WIN_MIN): a
+ * database result. */
+#define SCORE_DB_WIN (SCORE_WIN / 2)
+#define SCORE_DB_MIN (SCORE_DB_WIN - 100000)
 
 enum { TIEBREAK_RANDOM = 0, TIEBREAK_FIRST = 1 };
 
@@ -37,6 +43,10 @@ typedef struct SearchLimits {
     /* Switches, all on by default (search_limits_default); turning the first
      * three off gives the documents' plain fixed-depth alpha-beta. */
     bool use_tt, quiescence, extensions, ordering;
+    /* An endgame database (NULL: none), probed at every node with few enough
+     * pieces and no capture pending; at the root it picks the move outright
+     * when the position is a database win or loss. Shared read-only. */
+    const struct Egdb *egdb;
 } SearchLimits;
 
 void search_limits_default(SearchLimits *l);
@@ -110,7 +120,8 @@ int search_game(Searcher *s, const struct Game *g, const SearchLimits *limits, S
 int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistory, int quiet,
                const SearchLimits *limits, SearchResult *out, SearchReport report, void *user);
 
-/* "win 7", "loss 12" (plies) or the plain score. buf: 32 bytes. */
+/* "win 7", "loss 12" (plies), "db win", "db loss" or the plain score.
+ * buf: 32 bytes. */
 void search_score_text(int32_t score, char *buf, size_t len);
 
 #endif

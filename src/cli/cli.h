@@ -57,6 +57,17 @@ bool cli_color_ok(int fd);
  * else egdb/. */
 const char *cli_egdb_dir(const char *given);
 
+/* The --egdb option of the commands that search (an OPT_OPTSTR): the
+ * database is used when --egdb is given (alone: $KINGME_EGDB or egdb/) or
+ * KINGME_EGDB is set; otherwise none. cli_egdb opens it into *db (NULL for
+ * none); false after an error line (a missing or bad database). */
+#define CLI_EGDB_OPT                                                                             \
+    {"--egdb", NULL, NULL, OPT_OPTSTR, "DIR", 0, 0, NULL,                                        \
+     "use the endgame database in DIR (alone: $KINGME_EGDB or egdb/; built by kingme egdb build); " \
+     "without it, only when KINGME_EGDB is set"}
+struct Egdb;
+bool cli_egdb(const Opts *o, struct Egdb **db);
+
 const CliCommand *cli_find(const char *name);
 
 #endif

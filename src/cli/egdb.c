@@ -18,6 +18,19 @@ const char *cli_egdb_dir(const char *given)
     return env && *env ? env : EGDB_DEFAULT_DIR;
 }
 
+bool cli_egdb(const Opts *o, Egdb **db)
+{
+    *db = NULL;
+    const char *dir = NULL, *env = getenv(EGDB_ENV);
+    if (opt_given(o, "--egdb")) dir = cli_egdb_dir(opt_str(o, "--egdb"));
+    else if (env && *env) dir = env;
+    if (!dir) return true;
+    char err[KM_ERR_MAX];
+    *db = egdb_open(dir, 0, err);
+    if (!*db) cli_error("%s", err);
+    return *db != NULL;
+}
+
 static const char *value_name(int v)
 {
     return v == EGDB_WIN ? "win" : v == EGDB_LOSS ? "loss" : v == EGDB_DRAW ? "draw" : "unknown";
@@ -120,7 +133,7 @@ static int cmd_info(const Opts *o)
         }
         if (!present) continue;
         present_total += present;
-        char label[16];
+        char label[32];
         snprintf(label, sizeof label, "%d pieces", n);
         printf("%-10s %14llu %14llu %14llu %14llu %6d %6d %11llu", label, (unsigned long long)pos,
                (unsigned long long)w, (unsigned long long)l, (unsigned long long)d, maxw, maxl,

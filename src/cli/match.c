@@ -5,6 +5,7 @@
  * (clocks, forfeits); Elo statistics, an optional SPRT; every finished game is
  * written to the PDN file at once. */
 #include "cli.h"
+#include "kingme/egdb.h"
 #include "longrun.h"
 #include "kingme/match.h"
 #include "kingme/pdn.h"
@@ -381,6 +382,16 @@ static int run(const Opts *o)
                                    match_game_seed((uint64_t)seed, (uint64_t)g), {a_black ? 0 : 1, a_black ? 1 : 0}};
     }
 
+    Egdb *db;
+    if (!cli_egdb(o, &db)) {
+        free(specs);
+        free(out);
+        free(ops);
+        pdn_close(&pdn);
+        return 1;
+    }
+    set.limits.egdb = db; /* both sides */
+
     char limit[64];
     if (set.tc_base > 0) snprintf(limit, sizeof limit, "clock %g s + %g s per move", set.tc_base, set.tc_inc);
     else if (set.limits.seconds > 0) snprintf(limit, sizeof limit, "%g s per move", set.limits.seconds);
@@ -406,6 +417,7 @@ static int run(const Opts *o)
         if (r) cli_error("%s", err), r = -2;
     }
     double secs = km_now() - t0;
+    egdb_close(db);
     cli_catch_sigint(false, NULL);
     if (t.tty) printf("\n");
     int played = t.w + t.d + t.l;
@@ -477,6 +489,7 @@ static const Opt options[] = {
     {"--timeout", NULL, NULL, OPT_REAL, "S", 0.01, 1e6, "60",
      "with --depth or --time, an engine with no bestmove after S seconds has hung (under --tc: 1 s past "
      "its clock)"},
+    CLI_EGDB_OPT,
     OPTS_END,
 };
 

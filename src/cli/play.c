@@ -8,6 +8,7 @@
  * as PDN after every move (atomically), so quitting, end of input, Ctrl-C or a
  * closed terminal never lose it. */
 #include "play.h"
+#include "kingme/egdb.h"
 
 #include "kingme/pdn.h"
 
@@ -111,6 +112,8 @@ static int read_options(const Opts *o, Play *P)
         P->lim.seconds = 0;
         snprintf(P->limit_text, sizeof P->limit_text, "clock %g+%g", m, i);
     }
+    if (!cli_egdb(o, &P->egdb)) return 1;
+    P->lim.egdb = P->egdb;
     P->hash_mb = (size_t)opt_int(o, "--hash");
     P->seed_given = opt_given(o, "--seed");
     P->seed = (uint64_t)opt_int(o, "--seed");
@@ -327,6 +330,7 @@ static void free_play(Play *P)
         free(P->hint);
     }
     if (P->g.moves) game_free(&P->g);
+    egdb_close(P->egdb);
     free(P->out);
     free(P);
 }
@@ -376,6 +380,7 @@ static const Opt options[] = {
      "stop at N plies, scored a draw (0: no cap)"},
     {"--out", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("games/kingme-YYYYMMDD-HHMMSS.pdn"),
      "where the game is saved"},
+    CLI_EGDB_OPT,
     {"--flip", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "turn the board round"},
     {"--no-color", NULL, "--no-colour", OPT_FLAG, NULL, 0, 0, NULL,
      "plain ASCII (as when NO_COLOR is set or the output is not a terminal)"},

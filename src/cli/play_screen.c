@@ -1,6 +1,7 @@
 /* play_screen.c - what `kingme play` shows (the banner, the board with its
  * panel, the last move, the move list, error lines) and its game file. */
 #include "play.h"
+#include "kingme/egdb.h"
 
 #include "kingme/notation.h"
 #include "kingme/pdn.h"
@@ -124,6 +125,10 @@ void play_score_text(const Play *P, int32_t score, int side, char *buf, size_t l
         bool you = play_humans(P) == 1;
         snprintf(num, sizeof num, "%s %s in %d pl%s", who, v > 0 ? (you ? "win" : "wins") : (you ? "lose" : "loses"),
                  plies, plies == 1 ? "y" : "ies");
+    } else if (v >= SCORE_DB_MIN || v <= -SCORE_DB_MIN) {
+        bool you = play_humans(P) == 1;
+        snprintf(num, sizeof num, "%s %s by the endgame database", who,
+                 v > 0 ? (you ? "win" : "wins") : (you ? "lose" : "loses"));
     } else if (men) {
         snprintf(num, sizeof num, "%+.2f men for %s", (double)v / men, who);
     } else {
@@ -215,6 +220,14 @@ void play_draw(Play *P)
         } else {
             printf("%s played %s%s%s\n", play_side_name(side), view_sgr(v, VS_BOLD), t, view_sgr(v, VS_RESET));
         }
+    }
+    if (P->egdb) { /* --egdb: what the database says of the position */
+        int d, r = egdb_probe(P->egdb, &g->cur, &d);
+        const char *who = play_side_name(g->cur.stm);
+        if (r == EGDB_DRAW) printf("Endgame database: a draw.\n");
+        else if (r != EGDB_UNKNOWN)
+            printf("Endgame database: %s, to move, %s (%d pl%s to the next capture or man move).\n", who,
+                   r == EGDB_WIN ? "wins" : "loses", d, d == 1 ? "y" : "ies");
     }
     P->need_draw = false;
 }

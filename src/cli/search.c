@@ -1,5 +1,6 @@
 /* search.c - kingme search [--fen FEN] (--depth D | --time S | --nodes N) ... */
 #include "cli.h"
+#include "kingme/egdb.h"
 #include "kingme/game.h"
 #include "kingme/notation.h"
 #include "kingme/search.h"
@@ -68,8 +69,15 @@ static int run(const Opts *o)
         game_free(&g);
         return 1;
     }
+    Egdb *db;
+    if (!cli_egdb(o, &db)) {
+        game_free(&g);
+        return 1;
+    }
+    lim.egdb = db;
     if (searcher_init(&s, &w, (size_t)hash_mb, (uint64_t)seed, err)) {
         game_free(&g);
+        egdb_close(db);
         return cli_error("%s", err);
     }
     SearchResult r;
@@ -77,6 +85,7 @@ static int run(const Opts *o)
     int rc = search_game(&s, &g, &lim, &r, report, &ctx);
     searcher_free(&s);
     game_free(&g);
+    egdb_close(db);
     if (rc) return cli_error("search: out of memory");
     if (!r.has_move) {
         printf("no legal move: %s loses\nbestmove none\n", b.stm == KM_BLACK ? "Black" : "White");
@@ -107,6 +116,7 @@ static const Opt options[] = {
     {"--no-hash", NULL, "--no-tt --nohash", OPT_FLAG, NULL, 0, 0, NULL, "no transposition table"},
     {"--no-quiescence", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no quiescence search of captures"},
     {"--no-extensions", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no extension of forced moves"},
+    CLI_EGDB_OPT,
     OPTS_END,
 };
 
@@ -115,7 +125,7 @@ const CliCommand cmd_search = {
     &(const OptSpec){
         NULL, 0, 0,
         "One line per completed iteration: depth, score (for the side to move; a proven result is "
-        "'win N' or 'loss N', N in plies), nodes, nodes per second, time and principal variation; "
+        "'win N' or 'loss N', N in plies; 'db win' or 'db loss' by the endgame database), nodes, nodes per second, time and principal variation; "
         "then 'bestmove MOVE'.",
         options,
         "example: kingme search --depth 12 --tiebreak first",
