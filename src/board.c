@@ -158,37 +158,6 @@ void board_to_fen(const Board *b, char *buf, size_t len)
     }
 }
 
-void board_diagram(const Board *b, char *buf, size_t len)
-{
-    size_t n = 0;
-    for (int row = 0; row < 8; row++) {
-        n += (size_t)snprintf(buf + n, len > n ? len - n : 0, "  %d ", 8 - row);
-        for (int col = 0; col < 8; col++) {
-            bool dark = (row + col) % 2 == 1;
-            char ch = ' ';
-            if (dark) {
-                int i = row * 4 + col / 2;
-                uint32_t m = 1u << i;
-                ch = '.';
-                if (b->pieces[KM_BLACK] & m) ch = (b->kings & m) ? 'B' : 'b';
-                else if (b->pieces[KM_WHITE] & m) ch = (b->kings & m) ? 'W' : 'w';
-            }
-            n += (size_t)snprintf(buf + n, len > n ? len - n : 0, " %c", ch);
-        }
-        n += (size_t)snprintf(buf + n, len > n ? len - n : 0, "     ");
-        for (int col = 0; col < 8; col++) {
-            bool dark = (row + col) % 2 == 1;
-            if (dark)
-                n += (size_t)snprintf(buf + n, len > n ? len - n : 0, "%3d", row * 4 + col / 2 + 1);
-            else
-                n += (size_t)snprintf(buf + n, len > n ? len - n : 0, "   ");
-        }
-        n += (size_t)snprintf(buf + n, len > n ? len - n : 0, "\n");
-    }
-    n += (size_t)snprintf(buf + n, len > n ? len - n : 0, "     a b c d e f g h\n%s to move\n",
-                          b->stm == KM_BLACK ? "Black" : "White");
-}
-
 static uint32_t reverse32(uint32_t x)
 {
     uint32_t r = 0;
@@ -245,13 +214,4 @@ int square_from_coord(char file, char rank)
     int row = 7 - r; /* row 0 is rank 8 */
     if ((row + col) % 2 == 0) return 0; /* light square */
     return row * 4 + col / 2 + 1;
-}
-
-void square_to_coord(int sq, char out[3])
-{
-    int i = sq - 1, row = i / 4;
-    int col = row % 2 == 0 ? 2 * (i % 4) + 1 : 2 * (i % 4);
-    out[0] = (char)('a' + col);
-    out[1] = (char)('1' + (7 - row));
-    out[2] = '\0';
 }

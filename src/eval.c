@@ -54,14 +54,6 @@ const double eval_typical_value[EVAL_NPARAMS] = {
     3.9804, 3.6897, 2.5201, 3.9486, 3.6245, 2.5330,
 };
 
-int eval_param_index(const char *name)
-{
-    if (!name) return -1;
-    for (int i = 0; i < EVAL_NPARAMS; i++)
-        if (strcmp(eval_params[i].name, name) == 0) return i;
-    return -1;
-}
-
 /* ---- geometry ------------------------------------------------------------- */
 
 #define WALL (SQ(4) | SQ(5) | SQ(12) | SQ(13) | SQ(20) | SQ(21) | SQ(28) | SQ(29))

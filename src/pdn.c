@@ -137,14 +137,6 @@ static bool is_result(const char *w, size_t n)
     return false;
 }
 
-GameResult pdn_result_value(const char *r)
-{
-    if (!strcmp(r, "1-0") || !strcmp(r, "2-0")) return GAME_BLACK_WINS;
-    if (!strcmp(r, "0-1") || !strcmp(r, "0-2")) return GAME_WHITE_WINS;
-    if (!strcmp(r, "1/2-1/2") || !strcmp(r, "1-1")) return GAME_DRAW;
-    return GAME_ONGOING;
-}
-
 /* Close the open game. token: the result that ended it, or NULL. */
 static void end_game(Parser *P, const char *token, size_t len, int line)
 {

@@ -214,8 +214,8 @@ TEST(search_two_kings_beat_one)
 static void kings_weights(Weights *w)
 {
     memset(w, 0, sizeof *w);
-    w->w[eval_param_index("own_kings")] = 1000;
-    w->w[eval_param_index("opp_kings")] = -300;
+    w->w[EP_own_kings] = 1000;
+    w->w[EP_opp_kings] = -300;
 }
 
 static SearchResult search_with(const char *fen, const Weights *w, const uint64_t *hist, int nhist,

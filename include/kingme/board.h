@@ -45,10 +45,6 @@ int board_from_fen(Board *b, const char *fen, char *err);
 /* Canonical FEN: "B:W21,22,...:B1,2,...", kings as K<n>. buf needs 128 bytes. */
 void board_to_fen(const Board *b, char *buf, size_t len);
 
-/* Plain text diagram, Black at the top, with the square numbers alongside.
- * buf needs 1024 bytes. */
-void board_diagram(const Board *b, char *buf, size_t len);
-
 /* The same position turned round (square s becomes 33-s) with colours swapped,
  * so Black's position becomes White's. */
 void board_mirror(const Board *in, Board *out);
@@ -60,8 +56,9 @@ extern uint64_t km_zobrist_side;   /* xor-ed in when White is to move */
 void board_hash_init(void);
 uint64_t board_hash(const Board *b);
 
-/* Square-number helpers for notation: "c3" etc. Returns square 1..32 or 0. */
+/* The square (1..32) of a coordinate such as 'c', '3' (files a-h from
+ * White's left, ranks 1-8 from White's side), or 0 for a light square or
+ * anything else. */
 int square_from_coord(char file, char rank);
-void square_to_coord(int sq, char out[3]);
 
 #endif

@@ -105,8 +105,6 @@ extern const EvalParamInfo eval_params[EVAL_NPARAMS];
 #define EVAL_TYPICAL_POSITIONS 36832
 extern const double eval_typical_value[EVAL_NPARAMS];
 
-/* Index 0..59 of a parameter name, or -1. */
-int eval_param_index(const char *name);
 
 /* All 60 parameters of b from the point of view of `side` (the "player"),
  * whoever is to move: f[i] is parameter number i+1. */

@@ -47,10 +47,6 @@ int pdn_read_file(const char *path, PdnGame **games, int *ngames, char *err);
 
 void pdn_free_games(PdnGame *games, int ngames);
 
-/* A result token as a GameResult: "1-0" and "2-0" Black wins, "0-1" and
- * "0-2" White wins, "1/2-1/2" and "1-1" a draw, anything else ongoing. */
-GameResult pdn_result_value(const char *result);
-
 /* Value of the first tag called name (case-sensitive), or NULL. */
 const char *pdn_tag(const PdnGame *pg, const char *name);
 

@@ -23,14 +23,12 @@ static int run(const Opts *o)
            side == KM_BLACK ? "black" : "white", b.stm == KM_BLACK ? "black" : "white",
            wfile && strcmp(wfile, "default") ? wfile : "built-in default");
     printf("# %2s %-23s %5s %9s  %s\n", "nr", "name", "value", "contrib", "weight");
-    int32_t total = 0;
     for (int i = 0; i < EVAL_NPARAMS; i++) {
         int32_t c = (int32_t)f[i] * w.w[i];
-        total += c;
         printf("%4d %-23s %5d %9ld  %d\n", eval_params[i].nr, eval_params[i].name, f[i],
                (long)c, w.w[i]);
     }
-    printf("total %ld\n", (long)total);
+    printf("total %ld\n", (long)eval_dot(f, &w));
     return 0;
 }
 

@@ -119,7 +119,6 @@ int play_engine_move(Play *P)
 static int hint(Play *P)
 {
     int side = P->g.cur.stm;
-    char err[KM_ERR_MAX];
     MoveList ml;
     gen_moves(&P->g.cur, &ml);
     if (ml.count == 1) {
@@ -129,6 +128,7 @@ static int hint(Play *P)
         return 0;
     }
     if (!P->hint) {
+        char err[KM_ERR_MAX];
         P->hint = malloc(sizeof *P->hint);
         if (!P->hint || searcher_init(P->hint, &P->p[side].w, P->hash_mb, P->seed ^ 0x68696E74ull, err)) {
             free(P->hint);
