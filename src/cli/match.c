@@ -58,19 +58,16 @@ static bool pdn_open(PdnOut *f, const char *path)
     return true;
 }
 
-/* Empty a regular file just before the first game (the match replaces it). */
-static bool pdn_begin(PdnOut *f)
-{
-    if (f->regular && ftruncate(f->fd, 0) != 0) {
-        cli_error("%s: cannot write: %s", f->path, strerror(errno));
-        return false;
-    }
-    return true;
-}
-
 static void pdn_append(PdnOut *f, const char *text)
 {
     if (f->failed) return;
+    /* the match replaces what a regular file held, from its first game on
+     * (an engine that does not start leaves the file as it was) */
+    if (f->games == 0 && f->regular && ftruncate(f->fd, 0) != 0) {
+        snprintf(f->err, sizeof f->err, "%s: cannot write: %s", f->path, strerror(errno));
+        f->failed = true;
+        return;
+    }
     size_t len = strlen(text), off = 0;
     while (off < len) {
         ssize_t w = write(f->fd, text + off, len - off);
@@ -411,11 +408,8 @@ static int run(const Opts *o)
 
     cli_catch_sigint(true, "stopping: the games finished so far are kept");
     double t0 = km_now();
-    int r = pdn_begin(&pdn) ? 0 : -1;
-    if (r == 0) {
-        r = match_run(&set, specs, n, (int)threads, false, out, on_game, &t, &cli_stop, err);
-        if (r) cli_error("%s", err), r = -2;
-    }
+    int r = match_run(&set, specs, n, (int)threads, false, out, on_game, &t, &cli_stop, err);
+    if (r) cli_error("%s", err);
     double secs = km_now() - t0;
     egdb_close(db);
     cli_catch_sigint(false, NULL);
