@@ -46,6 +46,9 @@ void tune_controls_default(TuneControls *c)
     c->limit = 100;
     c->openings = TUNE_OPENINGS_BALLOTS;
     c->seed = 1;
+    c->yard_every = 5;
+    c->yard_games = 64;
+    c->nyard = 0;
 }
 
 int tune_controls_check(const TuneControls *c, char *err)
@@ -74,6 +77,19 @@ int tune_controls_check(const TuneControls *c, char *err)
     }
     if (c->openings != TUNE_OPENINGS_BALLOTS && c->openings != TUNE_OPENINGS_START)
         return km_fail(err, "unknown openings");
+    if (c->yard_every < 0 || c->yard_every > 1000000)
+        return km_fail(err, "yardstick every %d generations is outside 0..1000000", c->yard_every);
+    if (c->yard_games < 2 || c->yard_games > TUNE_YARD_MAX_GAMES || c->yard_games % 2)
+        return km_fail(err, "yardstick games %d is not an even number from 2 to %d", c->yard_games,
+                       TUNE_YARD_MAX_GAMES);
+    if (c->nyard < 0 || c->nyard > TUNE_MAX_YARDSTICKS)
+        return km_fail(err, "%d yardsticks: at most %d", c->nyard, TUNE_MAX_YARDSTICKS);
+    for (int k = 0; k < c->nyard; k++) {
+        const char *nm = c->yard[k].name;
+        if (!nm[0] || strlen(nm) >= TUNE_YARD_NAME_MAX || strpbrk(nm, " \t\r\n,"))
+            return km_fail(err, "yardstick name '%s': 1 to %d characters, no blanks or commas", nm,
+                           TUNE_YARD_NAME_MAX - 1);
+    }
     return 0;
 }
 
@@ -393,6 +409,82 @@ done:
     return r;
 }
 
+/* ---- the yardstick ------------------------------------------------------------------ */
+
+/* The yardstick's own seed: fixed, so measurements compare across sessions. */
+#define YARD_SEED 0x79617264737469ULL
+
+double tune_yard_elo(double score, int n)
+{
+    if (n <= 0) return 0;
+    double lo = 0.5 / n, hi = 1 - 0.5 / n;
+    return elo_from_score(score < lo ? lo : score > hi ? hi : score);
+}
+
+int tune_yardstick(const TuneControls *c, const Weights *w, int threads, const atomic_bool *stop,
+                   TuneYardResult *out, char *err)
+{
+    memset(out, 0, sizeof *out);
+    out->nref = c->nyard;
+    if (c->nyard <= 0) return 0;
+    double t0 = km_now();
+    Opening *ops = NULL;
+    int nops = 0;
+    if (openings_crossboard(&ops, &nops, err)) return -1;
+    int per = c->yard_games, nb = per / 2, n = per * c->nyard;
+    MatchGameSpec *specs = malloc((size_t)n * sizeof *specs);
+    MatchOutcome *res = calloc((size_t)n, sizeof *res);
+    int r = 0;
+    if (!specs || !res) {
+        r = km_fail(err, "out of memory");
+        goto done;
+    }
+    /* nb ballots spread evenly over the deck, each with both colours */
+    for (int k = 0; k < c->nyard; k++)
+        for (int b = 0; b < nb; b++) {
+            const Opening *op = &ops[(int)((long long)b * nops / nb)];
+            uint64_t seed = match_game_seed(YARD_SEED, (uint64_t)(2 * b));
+            specs[k * per + 2 * b] = (MatchGameSpec){w, &c->yard[k].w, op, seed};
+            specs[k * per + 2 * b + 1] =
+                (MatchGameSpec){&c->yard[k].w, w, op, match_game_seed(YARD_SEED, (uint64_t)(2 * b + 1))};
+        }
+    MatchSettings set;
+    match_settings_default(&set);
+    set.limits.depth = c->depth;
+    set.hash_mb = TUNE_HASH_MB;
+    if (match_run(&set, specs, n, threads, false, res, NULL, NULL, stop, err)) {
+        r = -1;
+        goto done;
+    }
+    if (!all_played(res, n)) {
+        r = 1;
+        goto done;
+    }
+    double total = 0;
+    for (int k = 0; k < c->nyard; k++) {
+        for (int g = 0; g < per; g++) {
+            GameResult gr = res[k * per + g].result;
+            bool black = g % 2 == 0; /* w is Black in the even games */
+            if (gr == GAME_DRAW) out->draws[k]++;
+            else if ((gr == GAME_BLACK_WINS) == black) out->wins[k]++;
+            else out->losses[k]++;
+        }
+        double pts = out->wins[k] + 0.5 * out->draws[k];
+        out->score[k] = pts / per;
+        out->ref_elo[k] = tune_yard_elo(out->score[k], per);
+        total += pts;
+    }
+    out->games = n;
+    out->total_score = total / n;
+    out->elo = tune_yard_elo(out->total_score, n);
+    out->seconds = km_now() - t0;
+done:
+    free(ops);
+    free(specs);
+    free(res);
+    return r;
+}
+
 /* ---- the session loop --------------------------------------------------------------- */
 
 /* Drop log lines of generations after s->generation (a run killed after
@@ -433,13 +525,29 @@ static int csv_append(const char *path, const TuneSession *s, const TuneGenStats
     FILE *f = fopen(path, "ab");
     if (!f) return km_fail(err, "%s: cannot write: %s", path, strerror(errno));
     struct stat sb;
+    const TuneControls *c = &s->c;
     bool ok = fstat(fileno(f), &sb) == 0;
-    if (ok && sb.st_size == 0) ok = fprintf(f, "%s\n", TUNE_CSV_HEADER) > 0;
+    if (ok && sb.st_size == 0) {
+        ok = fprintf(f, "%s", TUNE_CSV_HEADER) > 0;
+        if (c->nyard) ok = ok && fprintf(f, ",yard_games,yard_score,yard_elo") > 0;
+        for (int k = 0; k < c->nyard; k++)
+            ok = ok && fprintf(f, ",score_%s,elo_%s", c->yard[k].name, c->yard[k].name) > 0;
+        ok = ok && fprintf(f, "\n") > 0;
+    }
     char duel[32] = "-";
     if (st->duel_played) snprintf(duel, sizeof duel, "%d-%d", st->duel_points[0], st->duel_points[1]);
-    ok = ok && fprintf(f, "%d,%.3f,%.3f,%d,%.2f,%d,%.3f,%d,%s,%d\n", st->generation, s->elapsed, st->seconds,
+    ok = ok && fprintf(f, "%d,%.3f,%.3f,%d,%.2f,%d,%.3f,%d,%s,%d", st->generation, s->elapsed, st->seconds,
                        st->games, st->seconds > 0 ? st->games / st->seconds : 0.0, st->best_score,
                        st->mean_score, st->max_score, duel, st->best_changed ? 1 : 0) > 0;
+    if (c->nyard && st->yard_played) {
+        const TuneYardResult *y = &st->yard;
+        ok = ok && fprintf(f, ",%d,%.2f,%.1f", y->games, 100 * y->total_score, y->elo) > 0;
+        for (int k = 0; k < y->nref; k++) ok = ok && fprintf(f, ",%.2f,%.1f", 100 * y->score[k], y->ref_elo[k]) > 0;
+    } else if (c->nyard) {
+        ok = ok && fprintf(f, ",,,") > 0;
+        for (int k = 0; k < c->nyard; k++) ok = ok && fprintf(f, ",,") > 0;
+    }
+    ok = ok && fprintf(f, "\n") > 0;
     ok = fclose(f) == 0 && ok;
     if (!ok) return km_fail(err, "%s: cannot write: %s", path, strerror(errno));
     return 0;
@@ -467,6 +575,30 @@ static int save_state(const TuneSession *s, const TuneFiles *f, char *err)
     return 0;
 }
 
+/* The yardstick after a generation, when due: every yard_every generations
+ * and at the stop. An unchanged best so far is not measured again. Returns
+ * 0 (st->yard_played says whether it was measured), -1 on error. */
+static int yard_due(TuneSession *s, int threads, const atomic_bool *stop, TuneGenStats *st, char *err)
+{
+    const TuneControls *c = &s->c;
+    st->yard_played = false;
+    if (!c->nyard || !s->has_best) return 0;
+    bool due = (c->yard_every && s->generation % c->yard_every == 0) || tune_finished(s);
+    if (!due || (stop && atomic_load(stop))) return 0;
+    if (!s->yard_valid || !same_weights(&s->yard_of, &s->best)) {
+        TuneYardResult y;
+        int r = tune_yardstick(c, &s->best, threads, stop, &y, err);
+        if (r) return r < 0 ? -1 : 0;
+        s->yard_last = y;
+        s->yard_of = s->best;
+        s->yard_valid = true;
+    }
+    st->yard = s->yard_last;
+    st->yard.generation = s->generation;
+    st->yard_played = true;
+    return 0;
+}
+
 int tune_run(TuneSession *s, const TuneFiles *files, int threads, TuneCallback cb, void *user,
              const atomic_bool *stop, char *err)
 {
@@ -479,6 +611,8 @@ int tune_run(TuneSession *s, const TuneFiles *files, int threads, TuneCallback c
         TuneGenStats st;
         int r = tune_generation(s, threads, cb, user, stop, &st, err);
         if (r) return r;
+        r = yard_due(s, threads, stop, &st, err);
+        if (r < 0) return -1;
         if (f->csv_path && csv_append(f->csv_path, s, &st, err)) return -1;
         if (save_state(s, f, err)) return -1;
         if (cb) {

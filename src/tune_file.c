@@ -52,6 +52,12 @@ char *tune_describe(const TuneSession *s)
     km_buf_printf(&b, "stop after %s %s; %d generations done, %.1f s of play, %lld games\n", lim,
                   c->stop == TUNE_STOP_GENERATIONS ? "generations" : "seconds", s->generation, s->elapsed,
                   s->games);
+    if (c->nyard) {
+        km_buf_printf(&b, "yardstick: every %d generations and at the stop, %d games against each of", c->yard_every,
+                      c->yard_games);
+        for (int k = 0; k < c->nyard; k++) km_buf_printf(&b, " %s", c->yard[k].name);
+        km_buf_printf(&b, "\n");
+    }
     if (s->has_best && s->best_generation)
         km_buf_printf(&b, "best so far: from generation %d, score %d of %d\n", s->best_generation,
                       s->best_score, tune_max_score(c));
@@ -86,6 +92,12 @@ char *tune_format(const TuneSession *s)
     km_buf_printf(&b, "stop %s %s\n", c->stop == TUNE_STOP_GENERATIONS ? "generations" : "seconds", lim);
     km_buf_printf(&b, "openings %s\n", c->openings == TUNE_OPENINGS_BALLOTS ? "ballots" : "start");
     km_buf_printf(&b, "seed %llu\n", (unsigned long long)c->seed);
+    km_buf_printf(&b, "yardstick_every %d\nyardstick_games %d\n", c->yard_every, c->yard_games);
+    for (int k = 0; k < c->nyard; k++) {
+        km_buf_printf(&b, "yardstick %s", c->yard[k].name);
+        for (int i = 0; i < EVAL_NPARAMS; i++) km_buf_printf(&b, " %d", c->yard[k].w.w[i]);
+        km_buf_printf(&b, "\n");
+    }
     km_buf_printf(&b, "generation %d\nelapsed %.3f\ngames %lld\nrng %016llx\n", s->generation, s->elapsed, s->games,
                   (unsigned long long)s->rng);
     km_buf_printf(&b, "best_generation %d\n", s->best_generation);
@@ -107,12 +119,15 @@ int tune_write(const TuneSession *s, const char *path, char *err)
 
 enum {
     K_POPULATION, K_DUELS, K_DEPTH, K_SELECTION, K_MUTATION, K_STOP, K_OPENINGS, K_SEED,
-    K_GENERATION, K_ELAPSED, K_GAMES, K_RNG, K_BEST_GENERATION, K_BEST, NKEYS
+    K_GENERATION, K_ELAPSED, K_GAMES, K_RNG, K_BEST_GENERATION, K_BEST, K_YARD_EVERY, K_YARD_GAMES, NKEYS
 };
 static const char *const key_names[NKEYS] = {
     "population", "duels", "depth", "selection", "mutation", "stop", "openings", "seed",
-    "generation", "elapsed", "games", "rng", "best_generation", "best",
+    "generation", "elapsed", "games", "rng", "best_generation", "best", "yardstick_every", "yardstick_games",
 };
+/* The format version that brought each key: older files must not have it
+ * (and get its default), newer ones must. */
+static const int key_since[NKEYS] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2};
 
 #define MAX_TOKENS 64
 
@@ -120,6 +135,7 @@ typedef struct Parse {
     const char *where;
     int line;
     char *err;
+    int version;   /* of the file, once its first line is read */
 } Parse;
 
 static int perr(const Parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -188,15 +204,16 @@ static int split_fields(char *line, char **tok)
     return ntok;
 }
 
-static int parse_header(const Parse *p, char **tok, int ntok)
+static int parse_header(Parse *p, char **tok, int ntok)
 {
     long long v;
     if (strcmp(tok[0], "kingme-population") != 0 || ntok != 2)
         return perr(p, "not a kingme population file (the first line should be 'kingme-population %d')",
                     TUNE_FORMAT_VERSION);
-    if (!km_parse_ll(tok[1], 1, 1000000, &v) || v != TUNE_FORMAT_VERSION)
-        return perr(p, "population file format '%s' is not supported (this kingme reads %d)", tok[1],
+    if (!km_parse_ll(tok[1], 1, 1000000, &v) || v > TUNE_FORMAT_VERSION)
+        return perr(p, "population file format '%s' is not supported (this kingme reads 1 to %d)", tok[1],
                     TUNE_FORMAT_VERSION);
+    p->version = (int)v;
     return 0;
 }
 
@@ -287,6 +304,15 @@ static int parse_key(const Parse *p, int k, char **tok, TuneSession *t)
         if (!km_parse_ll(v, 0, 1000000000, &n)) r = perr(p, "best_generation '%s' is not a whole number from 0", v);
         t->best_generation = (int)n;
         break;
+    case K_YARD_EVERY:
+        if (!km_parse_ll(v, 0, 1000000, &n)) r = perr(p, "yardstick_every '%s' is not a whole number from 0", v);
+        t->c.yard_every = (int)n;
+        break;
+    case K_YARD_GAMES:
+        if (!km_parse_ll(v, 2, TUNE_YARD_MAX_GAMES, &n) || n % 2)
+            r = perr(p, "yardstick_games '%s' is not an even number from 2 to %d", v, TUNE_YARD_MAX_GAMES);
+        t->c.yard_games = (int)n;
+        break;
     }
     return r;
 }
@@ -301,7 +327,7 @@ static int check_parsed(Parse *p, const TuneSession *t, const int seen[NKEYS], i
     }
     if (!ended) return perr(p, "the file ends without 'end' (truncated?)");
     for (int k = 0; k < NKEYS; k++)
-        if (!seen[k]) return perr(p, "missing '%s'", key_names[k]);
+        if (!seen[k] && key_since[k] <= p->version) return perr(p, "missing '%s'", key_names[k]);
     if (nind != t->c.population) return perr(p, "%d individuals, but population is %d", nind, t->c.population);
     if (t->c.duels > t->c.population - 1) {
         p->line = seen[K_DUELS];
@@ -341,12 +367,36 @@ static int add_individual(const Parse *p, char **tok, int ntok, TuneIndividual *
     return r;
 }
 
+/* A "yardstick NAME W1 ... W60" line (version 2). */
+static int parse_yardstick(const Parse *p, char **tok, int ntok, TuneControls *c)
+{
+    if (p->version < 2) return perr(p, "'yardstick' is not part of population file format %d", p->version);
+    if (c->nyard >= TUNE_MAX_YARDSTICKS) return perr(p, "more than %d yardsticks", TUNE_MAX_YARDSTICKS);
+    if (ntok != 2 + EVAL_NPARAMS)
+        return perr(p, "'yardstick' needs a name and %d weights, found %d fields", EVAL_NPARAMS, ntok - 1);
+    if (strlen(tok[1]) >= TUNE_YARD_NAME_MAX || strchr(tok[1], ','))
+        return perr(p, "yardstick name '%s': up to %d characters, no commas", tok[1], TUNE_YARD_NAME_MAX - 1);
+    TuneYardstick *y = &c->yard[c->nyard];
+    snprintf(y->name, sizeof y->name, "%s", tok[1]);
+    /* the weights as in a vector line, with a dummy score */
+    char *vt[2 + EVAL_NPARAMS];
+    char zero[] = "0";
+    vt[0] = tok[0];
+    vt[1] = zero;
+    for (int i = 0; i < EVAL_NPARAMS; i++) vt[2 + i] = tok[2 + i];
+    int score;
+    if (parse_vector(p, vt, ntok, &score, &y->w)) return -1;
+    c->nyard++;
+    return 0;
+}
+
 /* One line that is neither the header, 'end' nor an individual. */
 static int parse_line(const Parse *p, char **tok, int ntok, int seen[NKEYS], TuneSession *t)
 {
+    if (strcmp(tok[0], "yardstick") == 0) return parse_yardstick(p, tok, ntok, &t->c);
     int k = 0;
     while (k < NKEYS && strcmp(tok[0], key_names[k]) != 0) k++;
-    if (k == NKEYS) return perr(p, "unknown key '%s'", tok[0]);
+    if (k == NKEYS || key_since[k] > p->version) return perr(p, "unknown key '%s'", tok[0]);
     if (seen[k]) return perr(p, "'%s' given twice (first on line %d)", tok[0], seen[k]);
     seen[k] = p->line;
     if (k == K_BEST) {
@@ -366,10 +416,12 @@ static int parse_line(const Parse *p, char **tok, int ntok, int seen[NKEYS], Tun
 int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
 {
     memset(s, 0, sizeof *s);
-    Parse p = {where, 0, err};
+    Parse p = {where, 0, err, 0};
     int seen[NKEYS] = {0}; /* line of each key, 0 = not yet */
     TuneSession t;
     memset(&t, 0, sizeof t);
+    tune_controls_default(&t.c); /* what older formats leave out */
+    t.c.nyard = 0;
     TuneIndividual *ind = NULL;
     int nind = 0, cap = 0;
     bool header = false, ended = false;

@@ -4,6 +4,7 @@
 #include "kingme/tune.h"
 #include "kingme/weights.h"
 
+#include <math.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <stdarg.h>
@@ -196,6 +197,12 @@ TEST(tune_population_file_roundtrip)
     c.limit = 12.5;
     c.openings = TUNE_OPENINGS_START;
     c.seed = 18446744073709551615ull;
+    c.yard_every = 3;
+    c.yard_games = 10;
+    c.nyard = 2;
+    snprintf(c.yard[0].name, sizeof c.yard[0].name, "material");
+    snprintf(c.yard[1].name, sizeof c.yard[1].name, "hand-set.v2");
+    for (int i = 0; i < EVAL_NPARAMS; i++) c.yard[0].w.w[i] = (int16_t)(i * 100 - 3000), c.yard[1].w.w[i] = (int16_t)-i;
     TuneSession a, b;
     CHECK_INT(tune_new(&a, &c, err), 0);
     a.pop[3].w.w[0] = -32768;
@@ -205,6 +212,8 @@ TEST(tune_population_file_roundtrip)
     CHECK(same_session(&a, &b));
     CHECK(b.c.selection == c.selection && b.c.limit == 12.5 && b.c.stop == TUNE_STOP_SECONDS);
     CHECK(b.c.openings == TUNE_OPENINGS_START && b.c.seed == c.seed);
+    CHECK(b.c.yard_every == 3 && b.c.yard_games == 10 && b.c.nyard == 2);
+    CHECK(memcmp(b.c.yard, c.yard, 2 * sizeof *c.yard) == 0);
     char *t2 = tune_format(&b);
     CHECK_STR(t1, t2);
     free(t1);
@@ -218,6 +227,69 @@ TEST(tune_population_file_roundtrip)
     free(t1);
     tune_free(&a);
     tune_free(&b);
+}
+
+/* Format 1 (before the yardstick) is still read: no yardstick, the rest as written. */
+TEST(tune_population_file_version1)
+{
+    TuneControls c;
+    char err[KM_ERR_MAX];
+    small_controls(&c, 8, 1);
+    TuneSession a, b;
+    CHECK_INT(tune_new(&a, &c, err), 0);
+    TuneGenStats st;
+    CHECK_INT(tune_generation(&a, 1, NULL, NULL, NULL, &st, err), 0);
+    char *t = tune_format(&a);
+    /* what version 1 wrote: no yardstick lines */
+    char *v1 = malloc(strlen(t) + 1), *o = v1;
+    for (const char *q = t; *q;) {
+        size_t len = strcspn(q, "\n") + 1;
+        if (strncmp(q, "kingme-population", 17) == 0) o += sprintf(o, "kingme-population 1\n");
+        else if (strncmp(q, "yardstick", 9) != 0) memcpy(o, q, len), o += len;
+        q += len;
+    }
+    *o = '\0';
+    CHECK_MSG(tune_parse(&b, v1, "old.pop", err) == 0, "%s", err);
+    CHECK(same_session(&a, &b));
+    CHECK_INT(b.c.nyard, 0);
+    tune_free(&b);
+    free(v1);
+    free(t);
+    tune_free(&a);
+}
+
+/* The yardstick: W + D + L = games, the same on any number of threads,
+ * a reference beats a random vector, Elo stays finite at 0%. */
+TEST(tune_yardstick_games)
+{
+    TuneControls c;
+    char err[KM_ERR_MAX];
+    small_controls(&c, 8, 2);
+    c.yard_games = 12;
+    c.nyard = 2;
+    CHECK_MSG(weights_read(&c.yard[0].w, "weights/material.w", NULL, err) == 0, "%s", err);
+    CHECK_MSG(weights_read(&c.yard[1].w, "weights/handset.w", NULL, err) == 0, "%s", err);
+    snprintf(c.yard[0].name, sizeof c.yard[0].name, "material");
+    snprintf(c.yard[1].name, sizeof c.yard[1].name, "handset");
+    CHECK_INT(tune_controls_check(&c, err), 0);
+    Weights bad;
+    for (int i = 0; i < EVAL_NPARAMS; i++) bad.w[i] = 0;
+    bad.w[EP_own_men] = -1000; /* wants to lose its men */
+    bad.w[EP_opp_men] = 1000;
+    TuneYardResult y1, y2, yh;
+    CHECK_MSG(tune_yardstick(&c, &bad, 1, NULL, &y1, err) == 0, "%s", err);
+    CHECK_MSG(tune_yardstick(&c, &bad, 2, NULL, &y2, err) == 0, "%s", err);
+    CHECK(memcmp(y1.wins, y2.wins, sizeof y1.wins) == 0 && memcmp(y1.losses, y2.losses, sizeof y1.losses) == 0);
+    CHECK_INT(y1.games, 24);
+    CHECK_INT(y1.nref, 2);
+    for (int k = 0; k < 2; k++) CHECK_INT(y1.wins[k] + y1.draws[k] + y1.losses[k], 12);
+    CHECK_MSG(y1.total_score < 0.2, "a man-hater scored %.3f", y1.total_score);
+    CHECK(isfinite(y1.elo) && y1.elo < -200 && y1.elo >= tune_yard_elo(0, 24));
+    CHECK(tune_yard_elo(0, 24) > -1000 && fabs(tune_yard_elo(1, 24) + tune_yard_elo(0, 24)) < 1e-9);
+    /* the hand-set vector against material: better than a man-hater's score */
+    CHECK_MSG(tune_yardstick(&c, &c.yard[1].w, 2, NULL, &yh, err) == 0, "%s", err);
+    CHECK_MSG(yh.score[0] > y1.score[0] && yh.score[0] >= 0.5, "handset vs material %.3f", yh.score[0]);
+    CHECK(fabs(yh.ref_elo[0] - tune_yard_elo(yh.score[0], 12)) < 1e-9);
 }
 
 /* Replace the first line starting with `key` by `with` (NULL: delete it). */
@@ -273,7 +345,11 @@ static const BadCase bad_cases[] = {
     {"duels", "duels 0\nduels 1", "duels 1", "'duels' given twice"},
     {"rng", "rng xyz", "rng", "rng 'xyz' is not a generator state"},
     {"stop", "stop forever 3", "stop", "stop is 'generations N' or 'seconds S'"},
-    {"kingme-population", "kingme-population 2", "kingme-population", "format '2' is not supported"},
+    {"kingme-population", "kingme-population 9", "kingme-population", "format '9' is not supported"},
+    {"kingme-population", "kingme-population 1", "yardstick_every", "unknown key 'yardstick_every'"},
+    {"yardstick_games", "yardstick_games 7", "yardstick_games", "yardstick_games '7' is not an even number"},
+    {"yardstick_every", NULL, "end", "missing 'yardstick_every'"},
+    {"yardstick ", "yardstick mat 1 2", "yardstick ", "'yardstick' needs a name and 60 weights"},
     {"kingme-population", "hello", "hello", "not a kingme population file"},
     {"best ", "best 3 1 2 3", "best ", "'best' needs a score and 60 weights"},
     {"end", "end\nindividual x", "individual x", "'individual' after 'end'"},
@@ -285,6 +361,9 @@ TEST(tune_population_file_errors)
     TuneControls c;
     char err[KM_ERR_MAX];
     small_controls(&c, 8, 1);
+    c.nyard = 1;
+    snprintf(c.yard[0].name, sizeof c.yard[0].name, "mat");
+    weights_default(&c.yard[0].w);
     TuneSession a, b;
     CHECK_INT(tune_new(&a, &c, err), 0);
     TuneGenStats st;
@@ -393,6 +472,21 @@ TEST(tune_command_session_resume_threads)
     CHECK_INT(kingme(out, sizeof out, "tune %s --generations 2 -j 1 --dir %s --name a", ctl, tdir), 0);
     CHECK_MSG(strstr(out, "gen 1/2") && strstr(out, "gen 2/2"), "%s", out);
     CHECK_MSG(strstr(out, "score per generation"), "no chart: %s", out);
+    /* the yardstick at the stop (default references), in the log and the report */
+    CHECK_MSG(strstr(out, "gen 2/2") && strstr(strstr(out, "gen 2/2"), "\n  yardstick: best so far ") &&
+                  strstr(out, "(material ") && strstr(out, ", handset ") && strstr(out, "; 128 games)"),
+              "%s", out);
+    CHECK_MSG(strstr(out, "yardstick: the best so far against material, handset (Elo"), "%s", out);
+    CHECK_INT(kingme(out, sizeof out, "tune --report a --dir %s", tdir), 0);
+    CHECK_MSG(strstr(out, "session a (") && strstr(out, "score per generation") &&
+                  strstr(out, "yardstick: the best so far against material, handset (Elo"),
+              "%s", out);
+    CHECK_INT(kingme(out, sizeof out, "tune --report a --depth 3 --dir %s", tdir), 2);
+    CHECK_INT(kingme(out, sizeof out, "tune %s --generations 1 -j 1 --dir %s --name ny --yardstick none", ctl,
+                     tdir), 0);
+    CHECK_MSG(!strstr(out, "yardstick"), "%s", out);
+    CHECK_INT(kingme(out, sizeof out, "tune %s --generations 1 --dir %s --name nz --yardstick nosuch.w", ctl,
+                     tdir), 1);
     CHECK(file_exists("%s/population/%s.pop", "a"));
     CHECK(!file_exists("%s/population/%s.pop.tmp", "a"));
     CHECK_INT(csv_lines("a"), 3);

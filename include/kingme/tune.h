@@ -30,13 +30,22 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define TUNE_FORMAT_VERSION 1
+#define TUNE_FORMAT_VERSION 2
 #define TUNE_MAX_POPULATION 1024
+#define TUNE_MAX_YARDSTICKS 8
+#define TUNE_YARD_NAME_MAX 64   /* a reference's name (its file name), no blanks */
+#define TUNE_YARD_MAX_GAMES 288 /* per reference: each crossboard ballot with both colours */
 #define TUNE_MAX_DEPTH 40
 #define TUNE_HASH_MB 1  /* per player: small, so that clearing it per game is cheap */
 
 typedef enum TuneStopKind { TUNE_STOP_GENERATIONS = 0, TUNE_STOP_SECONDS = 1 } TuneStopKind;
 typedef enum TuneOpenings { TUNE_OPENINGS_BALLOTS = 0, TUNE_OPENINGS_START = 1 } TuneOpenings;
+
+/* A reference vector of the yardstick, kept in the population file. */
+typedef struct TuneYardstick {
+    char name[TUNE_YARD_NAME_MAX];
+    Weights w;
+} TuneYardstick;
 
 typedef struct TuneControls {
     int population;        /* a multiple of 4, 4..TUNE_MAX_POPULATION */
@@ -48,15 +57,46 @@ typedef struct TuneControls {
     double limit;          /* generations (a whole number) or seconds of play */
     TuneOpenings openings; /* a random crossboard ballot per pairing, or the initial position */
     uint64_t seed;
+    /* the yardstick: every yard_every generations (0: never) and at the stop,
+     * the best so far plays yard_games games (an even number) against each
+     * reference, at `depth`, from fixed ballots with fixed seeds */
+    int yard_every;
+    int yard_games;
+    int nyard;
+    TuneYardstick yard[TUNE_MAX_YARDSTICKS];
 } TuneControls;
 
 /* Defaults for everything but the stop: population 32, round robin, depth 4,
- * selection 10, mutation 0.1, ballots, seed 1; stop after 100 generations. */
+ * selection 10, mutation 0.1, ballots, seed 1; stop after 100 generations;
+ * a yardstick every 5 generations of 64 games per reference, but no
+ * reference (the command adds weights/material.w and weights/handset.w). */
 void tune_controls_default(TuneControls *c);
 
 /* Whether the controls are usable; -1 with a message such as "population 6
  * is not a multiple of 4" in err. */
 int tune_controls_check(const TuneControls *c, char *err);
+
+/* One measurement of the yardstick. Elo values come from scores clamped to
+ * [1/(2N), 1 - 1/(2N)] of N games, so that 0% and 100% stay finite. */
+typedef struct TuneYardResult {
+    int generation;       /* the generation after which it was measured */
+    int nref, games;      /* references; games in all */
+    int wins[TUNE_MAX_YARDSTICKS], draws[TUNE_MAX_YARDSTICKS], losses[TUNE_MAX_YARDSTICKS];
+    double score[TUNE_MAX_YARDSTICKS], ref_elo[TUNE_MAX_YARDSTICKS];
+    double total_score;   /* over all references' games */
+    double elo;           /* Elo of total_score */
+    double seconds;       /* wall time (not counted in the session's elapsed) */
+} TuneYardResult;
+
+/* Play the yardstick for w: the session's references, depth and yard_games.
+ * The games (their openings and seeds) depend on nothing else, so results
+ * are comparable across generations and sessions. Returns 0, 1 when stopped
+ * (out incomplete), -1 with a message. */
+int tune_yardstick(const TuneControls *c, const Weights *w, int threads, const atomic_bool *stop,
+                   TuneYardResult *out, char *err);
+
+/* The Elo of `score` out of n games, clamped as above. */
+double tune_yard_elo(double score, int n);
 
 typedef struct TuneIndividual {
     int score;  /* points in the last generation's duels (0 before it played) */
@@ -73,6 +113,9 @@ typedef struct TuneSession {
     int best_score;        /* the best so far's score in the generation it came from */
     int best_generation;   /* that generation (0: carried over by tune_continue) */
     Weights best;
+    bool yard_valid;       /* yard_last holds the yardstick of yard_of (memory only) */
+    Weights yard_of;
+    TuneYardResult yard_last;
     TuneIndividual *pop;   /* c.population individuals: the last generation played,
                             * with its scores (or the first one, not yet played) */
 } TuneSession;
@@ -105,6 +148,8 @@ typedef struct TuneGenStats {
     bool duel_played;     /* false for the first best so far or an identical vector */
     int duel_points[2];   /* gladiator duel: the generation's best, the best so far */
     bool best_changed;    /* the generation's best became the best so far */
+    bool yard_played;     /* the yardstick was measured after this generation */
+    TuneYardResult yard;
 } TuneGenStats;
 
 typedef enum TuneEventKind {
@@ -140,7 +185,9 @@ typedef struct TuneFiles {
     const char *weights_header; /* comment lines put at the top of the weights file */
 } TuneFiles;
 
-/* The header line of the log, and the line of one generation (no newline). */
+/* The header line of the log; a session with yardsticks adds the columns
+ * yard_games,yard_score,yard_elo and score_NAME,elo_NAME per reference
+ * (scores in %, empty on generations without a measurement). */
 #define TUNE_CSV_HEADER \
     "generation,elapsed_s,seconds,games,games_per_s,best_score,mean_score,max_score,duel,best_changed"
 
@@ -162,7 +209,7 @@ char *tune_describe(const TuneSession *s);
 /* ---- population files --------------------------------------------------------
  * Plain text, one item per line, '#' comments and blank lines ignored:
  *
- *   kingme-population 1             format version
+ *   kingme-population 2             format version (1 is read too: no yardstick)
  *   population 32                   the controls ...
  *   duels 0
  *   depth 4
@@ -171,6 +218,9 @@ char *tune_describe(const TuneSession *s);
  *   stop generations 100            or: stop seconds 3600
  *   openings ballots                or: openings start
  *   seed 12345
+ *   yardstick_every 5               (version 2) the yardstick's controls
+ *   yardstick_games 64
+ *   yardstick material.w W1 ... W60 (version 2) one line per reference, 0..8
  *   generation 5                    progress: generations completed,
  *   elapsed 61.25                   seconds of play,
  *   games 4970                      games played

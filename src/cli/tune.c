@@ -2,10 +2,12 @@
  * sessions, with their files under --dir. */
 #include "cli.h"
 #include "longrun.h"
+#include "kingme/textio.h"
 #include "kingme/tune.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,7 +147,113 @@ static void on_event(const TuneEvent *e, void *user)
     printf("%s  best %d/%d  mean %.1f  %s  %d games  %.1f games/s  left %s\n", prog, st->best_score,
            st->max_score, st->mean_score, champ, st->games, st->seconds > 0 ? st->games / st->seconds : 0.0,
            left);
+    if (st->yard_played) {
+        const TuneYardResult *y = &st->yard;
+        printf("  yardstick: best so far %.1f%% %+.0f Elo (", 100 * y->total_score, y->elo);
+        for (int k = 0; k < y->nref; k++)
+            printf("%s%s %.1f%% %+.0f", k ? ", " : "", s->c.yard[k].name, 100 * y->score[k], y->ref_elo[k]);
+        printf("; %d games)\n", y->games);
+    }
     fflush(stdout);
+}
+
+/* ---- the yardstick curve (the log's yard_ columns) ----------------------------------- */
+
+typedef struct YardRow {
+    int gen;
+    double elapsed, score, elo;
+} YardRow;
+
+/* The comma-separated field `col` of line (0-based) as a number; false when empty or absent. */
+static bool csv_field(const char *line, int col, double *v)
+{
+    const char *q = line;
+    for (int k = 0; k < col; k++) {
+        q = strchr(q, ',');
+        if (!q) return false;
+        q++;
+    }
+    char *end;
+    *v = strtod(q, &end);
+    return end != q && (*end == ',' || *end == '\n' || *end == '\r' || *end == '\0');
+}
+
+/* The yardstick rows of a log; NULL when it has none. *names gets the
+ * references' names from the header (malloc'd, "material, handset"). */
+static YardRow *read_yard_rows(const char *csv, int *n, char **names)
+{
+    *n = 0;
+    *names = NULL;
+    FILE *f = fopen(csv, "r");
+    if (!f) return NULL;
+    char line[4096];
+    int col = -1, cap = 0;
+    YardRow *rows = NULL;
+    while (fgets(line, sizeof line, f)) {
+        if (col < 0) {
+            /* the header: find yard_score */
+            char *h = strstr(line, ",yard_score,");
+            if (!h) break;
+            col = 0;
+            for (char *q = line; q < h + 1; q++) col += *q == ',';
+            KmBuf b = {0};
+            for (char *q = strstr(line, ",score_"); q; q = strstr(q + 1, ",score_")) {
+                size_t len = strcspn(q + 7, ",\r\n");
+                km_buf_printf(&b, "%s%.*s", b.len ? ", " : "", (int)len, q + 7);
+            }
+            *names = km_buf_done(&b);
+            continue;
+        }
+        YardRow r;
+        double g;
+        if (!csv_field(line, 0, &g) || !csv_field(line, 1, &r.elapsed) || !csv_field(line, col, &r.score) ||
+            !csv_field(line, col + 1, &r.elo))
+            continue;
+        r.gen = (int)g;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 64;
+            YardRow *x = realloc(rows, (size_t)cap * sizeof *x);
+            if (!x) break;
+            rows = x;
+        }
+        rows[(*n)++] = r;
+    }
+    fclose(f);
+    return rows;
+}
+
+/* The yardstick's Elo per measurement as bars from a zero line. */
+static void print_yard_chart(const char *csv)
+{
+    int n;
+    char *names;
+    YardRow *rows = read_yard_rows(csv, &n, &names);
+    if (n) {
+        enum { MAXROWS = 30, HALF = 20 };
+        double top = 200;
+        for (int i = 0; i < n; i++)
+            while (fabs(rows[i].elo) > top) top += 200;
+        int per = (n + MAXROWS - 1) / MAXROWS;
+        printf("\nyardstick: the best so far against %s (Elo; full half width = %.0f)\n", names ? names : "?",
+               top);
+        printf("  gen      time  score    Elo  %-*.0f0%*.0f\n", HALF, -top, HALF, top);
+        for (int i = per - 1; i < n + per - 1; i += per) {
+            const YardRow *r = &rows[i < n ? i : n - 1];
+            char t[32];
+            fmt_hms(r->elapsed, t, sizeof t);
+            int len = (int)(fabs(r->elo) * HALF / top + 0.5);
+            char bar[2 * HALF + 2];
+            for (int k = 0; k < 2 * HALF + 1; k++) {
+                bool on = r->elo < 0 ? k >= HALF - len && k < HALF : k > HALF && k <= HALF + len;
+                bar[k] = k == HALF ? '|' : on ? '#' : ' ';
+            }
+            bar[2 * HALF + 1] = '\0';
+            printf("%5d %9s %5.1f%% %+6.0f  %s\n", r->gen, t, r->score, r->elo, bar);
+            if (i >= n - 1) break;
+        }
+    }
+    free(rows);
+    free(names);
 }
 
 /* Best and mean score per generation, from the log, as horizontal bars. */
@@ -201,14 +309,59 @@ static void print_chart(const char *csv)
 
 /* The controls of the command line; given: which were given (C_ bits). */
 enum { C_POPULATION = 1, C_DUELS = 2, C_DEPTH = 4, C_SELECTION = 8, C_MUTATION = 16, C_STOP = 32,
-       C_OPENINGS = 64, C_SEED = 128 };
+       C_OPENINGS = 64, C_SEED = 128, C_YARD = 256, C_YARD_EVERY = 512, C_YARD_GAMES = 1024 };
+#define NCONTROLS 11
+
+/* The --yardstick files into c (none: "none"); false after an error line. */
+static bool read_yardsticks(const Opts *o, TuneControls *c)
+{
+    static const char *const defaults[] = {"weights/material.w", "weights/handset.w"};
+    int n = opt_count(o, "--yardstick");
+    bool given = n > 0;
+    if (!given) n = 2;
+    if (n > TUNE_MAX_YARDSTICKS) {
+        cli_usage_error(o->name, "%d --yardstick files: at most %d", n, TUNE_MAX_YARDSTICKS);
+        return false;
+    }
+    c->nyard = 0;
+    for (int k = 0; k < n; k++) {
+        const char *path = given ? opt_item(o, "--yardstick", k) : defaults[k];
+        if (strcmp(path, "none") == 0) {
+            if (n > 1) {
+                cli_usage_error(o->name, "--yardstick none goes alone");
+                return false;
+            }
+            return true;
+        }
+        TuneYardstick *y = &c->yard[c->nyard];
+        if (!cli_weights(path, &y->w)) return false;
+        /* the name: the file name without its folder and .w, blanks and commas made '_' */
+        const char *base = strrchr(path, '/');
+        base = base ? base + 1 : path;
+        size_t len = strlen(base);
+        if (ends_with(base, ".w") && len > 2) len -= 2;
+        if (len > TUNE_YARD_NAME_MAX - 4) len = TUNE_YARD_NAME_MAX - 4;
+        snprintf(y->name, TUNE_YARD_NAME_MAX, "%.*s", (int)len, base);
+        for (char *q = y->name; *q; q++)
+            if (*q == ' ' || *q == '\t' || *q == ',' || *q == '\r' || *q == '\n') *q = '_';
+        for (int j = 0; j < c->nyard; j++) /* the same name twice: number it */
+            if (strcmp(c->yard[j].name, y->name) == 0) {
+                size_t l = strlen(y->name);
+                snprintf(y->name + l, TUNE_YARD_NAME_MAX - l, "-%d", k + 1);
+                break;
+            }
+        c->nyard++;
+    }
+    return true;
+}
 
 static unsigned read_controls(const Opts *o, TuneControls *c)
 {
-    static const char *const names[] = {"--population", "--duels", "--depth", "--selection", "--mutation",
-                                        NULL, "--openings", "--seed"};
+    static const char *const names[NCONTROLS] = {"--population", "--duels", "--depth", "--selection", "--mutation",
+                                                 NULL, "--openings", "--seed", "--yardstick", "--yardstick-every",
+                                                 "--yardstick-games"};
     unsigned given = 0;
-    for (int k = 0; k < 8; k++)
+    for (int k = 0; k < NCONTROLS; k++)
         if (names[k] && opt_given(o, names[k])) given |= 1u << k;
     tune_controls_default(c);
     c->population = (int)opt_int(o, "--population");
@@ -217,6 +370,8 @@ static unsigned read_controls(const Opts *o, TuneControls *c)
     c->selection = opt_real(o, "--selection");
     c->mutation = opt_real(o, "--mutation");
     c->openings = opt_choice(o, "--openings") == 1 ? TUNE_OPENINGS_START : TUNE_OPENINGS_BALLOTS;
+    c->yard_every = (int)opt_int(o, "--yardstick-every");
+    c->yard_games = (int)opt_int(o, "--yardstick-games");
     c->seed = opt_given(o, "--seed") ? (uint64_t)opt_int(o, "--seed")
                                      : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     if (opt_given(o, "--generations")) {
@@ -292,6 +447,12 @@ static int open_continued(const Opts *o, TuneControls *c, unsigned given, TuneSe
     if (!(given & C_MUTATION)) c->mutation = from.c.mutation;
     if (!(given & C_STOP)) c->stop = from.c.stop, c->limit = from.c.limit;
     if (!(given & C_OPENINGS)) c->openings = from.c.openings;
+    if (!(given & C_YARD_EVERY)) c->yard_every = from.c.yard_every;
+    if (!(given & C_YARD_GAMES)) c->yard_games = from.c.yard_games;
+    if (!(given & C_YARD) && from.c.nyard) {
+        c->nyard = from.c.nyard;
+        memcpy(c->yard, from.c.yard, sizeof c->yard);
+    }
     int r = tune_controls_check(c, err) ? -1 : tune_continue(s, &from, c, err);
     tune_free(&from);
     return r ? cli_usage_error(o->name, "%s", err) : -1;
@@ -397,6 +558,7 @@ static int play_session(const Opts *o, TuneSession *s, const Where *wh, long lon
         return cli_error("%s", err);
     }
     print_chart(wh->csv);
+    print_yard_chart(wh->csv);
     if (r == 1)
         printf("\nstopped after generation %d; go on with: kingme %s --resume %s\n", s->generation, cmd, wh->pop);
     else
@@ -409,12 +571,39 @@ static int play_session(const Opts *o, TuneSession *s, const Where *wh, long lon
     return r == 1 ? 130 : 0;
 }
 
+/* --report: a session's controls, progress and curves from its files. */
+static int report(const Opts *o, unsigned given)
+{
+    if (given || opt_given(o, "--resume") || opt_given(o, "--continue") || opt_count(o, "--include") ||
+        opt_given(o, "--name"))
+        return cli_usage_error(o->name, "--report takes only a session (and --dir)");
+    char pop[4096], name[256], dir[4096], csv[4096], err[KM_ERR_MAX];
+    if (!resolve_pop(opt_str(o, "--report"), opt_str(o, "--dir"), pop, name, dir)) return 1;
+    TuneSession s;
+    if (tune_read(&s, pop, err)) return cli_error("%s", err);
+    size_t n = strlen(pop);
+    snprintf(csv, sizeof csv, "%.*s.csv", (int)(n > 4 ? n - 4 : n), pop);
+    char *d = tune_describe(&s);
+    printf("session %s (%s)\n%s", name, pop, d ? d : "");
+    free(d);
+    if (!s.c.nyard) printf("no yardstick in this session (population file format 1, or --yardstick none)\n");
+    tune_free(&s);
+    FILE *f = fopen(csv, "r");
+    if (!f) return cli_error("%s: cannot open: %s", csv, strerror(errno));
+    fclose(f);
+    print_chart(csv);
+    print_yard_chart(csv);
+    return 0;
+}
+
 static int run(const Opts *o)
 {
     TuneControls c;
     unsigned given = read_controls(o, &c);
+    if (opt_given(o, "--report")) return report(o, given);
     int r = check_modes(o, given);
     if (r) return r;
+    if (!opt_given(o, "--resume") && !read_yardsticks(o, &c)) return opt_count(o, "--yardstick") > TUNE_MAX_YARDSTICKS ? 2 : 1;
     long long threads = opt_given(o, "--threads") ? opt_int(o, "--threads") : cli_default_threads();
     Where *wh = calloc(1, sizeof *wh);
     if (!wh) return cli_error("out of memory");
@@ -452,6 +641,15 @@ static const Opt options[] = {
      "and a new stop if one is given"},
     {"--continue", NULL, NULL, OPT_STR, "NAME|FILE", 0, 0, DESCRIBED("none"),
      "a new session starting from a saved population; the controls not given keep the saved values"},
+    {"--yardstick", NULL, NULL, OPT_LIST, "FILE|none", 0, 0, NULL,
+     "(repeatable) a reference that the best so far plays now and then (weights/material.w and "
+     "weights/handset.w when none is given; none: no yardstick)"},
+    {"--yardstick-every", NULL, NULL, OPT_INT, "K", 0, 1e6, "5",
+     "measure the yardstick every K generations (0: only at the stop)"},
+    {"--yardstick-games", NULL, NULL, OPT_INT, "N", 2, TUNE_YARD_MAX_GAMES, "64",
+     "games against each reference: N/2 ballots spread over the deck, both colours, fixed seeds"},
+    {"--report", NULL, NULL, OPT_OPTSTR, "NAME|FILE", 0, 0, NULL,
+     "print a finished or running session's curves (the newest session when none is given)"},
     {"--include", NULL, NULL, OPT_LIST, "FILE", 0, 0, NULL,
      "(new sessions, repeatable) put this weights file in the first population in place of a random vector"},
     OPTS_END,
