@@ -27,7 +27,8 @@ typedef struct Parser {
     bool started; /* the open game's Game is initialised (movetext began) */
     bool skip;    /* the open game has an error: ignore its moves */
     int movenum;  /* move number of the next move, as the file counts them */
-    bool oom;
+    bool oom;     /* out of memory, or too_many: stop */
+    int too_many; /* line of the game beyond PDN_MAX_GAMES, 0 if none */
 } Parser;
 
 static char *dup_range(const char *s, size_t n)
@@ -54,6 +55,11 @@ static void quote(char out[48], const char *s, size_t n)
 
 static bool open_game(Parser *P, int line)
 {
+    if (P->n >= PDN_MAX_GAMES) {
+        P->too_many = line;
+        P->oom = true;
+        return false;
+    }
     if (P->n == P->cap) {
         int cap = P->cap ? P->cap * 2 : 64;
         PdnGame *g = realloc(P->games, (size_t)cap * sizeof *g);
@@ -384,7 +390,7 @@ static void read_word(Parser *P)
 static int parse(const char *text, size_t len, const char *where, PdnGame **games, int *ngames,
                  char *err)
 {
-    Parser P = {text, text + len, text, where, 1, NULL, 0, 0, -1, false, false, 1, false};
+    Parser P = {text, text + len, text, where, 1, NULL, 0, 0, -1, false, false, 1, false, 0};
     while (P.p < P.end && !P.oom) {
         char c = *P.p;
         if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
@@ -413,6 +419,7 @@ static int parse(const char *text, size_t len, const char *where, PdnGame **game
     if (!P.oom && P.cur >= 0) end_game(&P, NULL, 0, P.line);
     if (P.oom) {
         pdn_free_games(P.games, P.n);
+        if (P.too_many) return km_fail(err, "%s:%d: more than %d games (split the file)", where, P.too_many, PDN_MAX_GAMES);
         return km_fail(err, "%s: out of memory", where);
     }
     if (P.n == 0) {
@@ -430,10 +437,16 @@ int pdn_parse(const char *text, const char *where, PdnGame **games, int *ngames,
 }
 
 /* The whole file, NUL-terminated (*len excludes the NUL); missing_ok: a
- * missing file reads as "". */
+ * missing file reads as "". At most PDN_FILE_MAX bytes of text, so that
+ * /dev/zero or a runaway file ends with a message instead of all the memory. */
 static char *read_all(const char *path, size_t *len, bool missing_ok, char *err)
 {
-    KmReadOpts opts = {.missing_ok = missing_ok, .cannot_open = "cannot read"};
+    KmReadOpts opts = {
+        .max_bytes = PDN_FILE_MAX,
+        .missing_ok = missing_ok,
+        .cannot_open = "cannot read",
+        .too_large = "too large for a PDN file (more than " PDN_FILE_MAX_TEXT ")",
+    };
     return km_read_text(path, &opts, len, err);
 }
 

@@ -1,5 +1,6 @@
 /* textio.c - growable strings, whole-file reads and atomic
  * file replacement for the library's file modules. See textio.h. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "kingme/textio.h"
 
 #include <errno.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- growable strings -------------------------------------------------------------- */
@@ -102,6 +104,12 @@ char *km_read_text(const char *path, const KmReadOpts *opts, size_t *len, char *
         km_fail(err, "%s: %s: %s", path, cannot_open, strerror(e));
         return NULL;
     }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        km_fail(err, "%s: %s: is a directory", path, cannot_open);
+        return NULL;
+    }
     /* Read at most max + 1 bytes: one more than allowed tells a file that is
      * too large. n <= max at the top of the loop. */
     size_t max = o->max_bytes ? o->max_bytes : SIZE_MAX - 2;
@@ -144,7 +152,7 @@ char *km_read_text(const char *path, const KmReadOpts *opts, size_t *len, char *
             if (ferror(f)) {
                 fclose(f);
                 free(s);
-                if (o->read_error) km_fail(err, "%s: %s", path, o->read_error);
+                if (o->read_error) km_fail(err, "%s: %s: %s", path, o->read_error, strerror(e ? e : EIO));
                 else km_fail(err, "%s: %s: %s", path, cannot_open, strerror(e ? e : EIO));
                 return NULL;
             }
@@ -159,38 +167,97 @@ char *km_read_text(const char *path, const KmReadOpts *opts, size_t *len, char *
 
 /* ---- writing ----------------------------------------------------------------------- */
 
+bool km_is_stdout_name(const char *path)
+{
+    return strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0;
+}
+
+/* Write all of text to an open stream and flush it; the errno of a failure,
+ * else 0. */
+static int put_all(FILE *f, const char *text, size_t len)
+{
+    errno = 0;
+    if (len && fwrite(text, 1, len, f) != len) return errno ? errno : EIO;
+    if (fflush(f) != 0) return errno ? errno : EIO;
+    return 0;
+}
+
+/* A device, FIFO or standard output: written where it is, never replaced. */
+static int write_in_place(const char *path, const char *text, size_t len, char *err)
+{
+    if (km_is_stdout_name(path)) {
+        int e = put_all(stdout, text, len);
+        if (e) return km_fail(err, "%s: cannot write: %s", path, strerror(e));
+        return 0;
+    }
+    FILE *f = fopen(path, "wb");
+    if (!f) return km_fail(err, "%s: cannot write: %s", path, strerror(errno));
+    int e = put_all(f, text, len);
+    if (fclose(f) != 0 && !e) e = errno ? errno : EIO;
+    if (e) return km_fail(err, "%s: cannot write: %s", path, strerror(e));
+    return 0;
+}
+
+bool km_writes_in_place(const char *path)
+{
+    if (km_is_stdout_name(path)) return true;
+    /* /dev/stderr, /dev/fd/N, /proc/self/fd/N are links to whatever the
+     * descriptor is (possibly a regular file another program holds open):
+     * never replace them */
+    if (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0) return true;
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 int km_write_atomic(const char *path, const char *text, size_t len, char *err)
 {
-    size_t plen = strlen(path);
+    if (!*path) return km_fail(err, "an empty file name");
+    if (km_writes_in_place(path)) return write_in_place(path, text, len, err);
+    struct stat st;
+    bool exists = stat(path, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) return km_fail(err, "%s: cannot write: is a directory", path);
+    /* A symbolic link: replace the file it points to, not the link. A
+     * dangling link is refused (the file it names may be anywhere). */
+    const char *target = path;
+    char *resolved = NULL;
+    struct stat lst;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        if (!exists) return km_fail(err, "%s: cannot write: a symbolic link to a missing file", path);
+        resolved = realpath(path, NULL);
+        if (!resolved) return km_fail(err, "%s: cannot resolve the symbolic link: %s", path, strerror(errno));
+        target = resolved;
+    }
+    size_t plen = strlen(target);
     char *tmp = malloc(plen + 5);
-    if (!tmp) return km_fail(err, "%s: out of memory", path);
-    memcpy(tmp, path, plen);
+    if (!tmp) {
+        free(resolved);
+        return km_fail(err, "%s: out of memory", path);
+    }
+    memcpy(tmp, target, plen);
     memcpy(tmp + plen, ".tmp", 5);
     FILE *f = fopen(tmp, "wb");
     if (!f) {
         km_fail(err, "%s: cannot write: %s", tmp, strerror(errno));
         free(tmp);
+        free(resolved);
         return -1;
     }
+    /* the replacement keeps the permissions of the file it replaces */
+    if (exists) (void)fchmod(fileno(f), st.st_mode & 07777);
     /* e: the errno of the first step that failed */
-    errno = 0;
-    bool ok = len == 0 || fwrite(text, 1, len, f) == len;
-    ok = ok && fflush(f) == 0;
-    ok = ok && fsync(fileno(f)) == 0;
-    int e = ok ? 0 : errno;
-    if (fclose(f) != 0 && ok) {
-        ok = false;
-        e = errno;
-    }
+    int e = put_all(f, text, len);
+    if (!e && fsync(fileno(f)) != 0) e = errno ? errno : EIO;
+    if (fclose(f) != 0 && !e) e = errno ? errno : EIO;
     int r = 0;
-    if (!ok) {
-        r = km_fail(err, "%s: cannot write: %s", tmp, strerror(e ? e : EIO));
+    if (e) {
+        r = km_fail(err, "%s: cannot write: %s", tmp, strerror(e));
         remove(tmp);
-    } else if (rename(tmp, path) != 0) {
-        r = km_fail(err, "%s: cannot replace with %s: %s", path, tmp, strerror(errno));
+    } else if (rename(tmp, target) != 0) {
+        r = km_fail(err, "%s: cannot replace with %s: %s", target, tmp, strerror(errno));
         remove(tmp);
     }
     free(tmp);
+    free(resolved);
     return r;
 }
 

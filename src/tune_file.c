@@ -319,6 +319,16 @@ static int parse_key(const Parse *p, int k, char **tok, TuneSession *t)
 
 /* The whole file's checks once every line is read: every key present, as
  * many individuals as the population, consistent progress and controls. */
+/* The most games one generation plays: two per pairing, and the gladiator
+ * duel's two (at most 2 * 1024 * 1023 + 2, so that 1e9 generations of them
+ * fit a long long many times over). */
+static long long max_games(const TuneControls *c)
+{
+    long long n = c->population;
+    long long pairs = c->duels ? n * c->duels : n * (n - 1) / 2;
+    return 2 * pairs + 2;
+}
+
 static int check_parsed(Parse *p, const TuneSession *t, const int seen[NKEYS], int nind, bool header, bool ended)
 {
     if (!header) {
@@ -347,6 +357,13 @@ static int check_parsed(Parse *p, const TuneSession *t, const int seen[NKEYS], i
         snprintf(msg, sizeof msg, "%s", p->err);
         p->line = seen[K_POPULATION];
         return perr(p, "%s", msg);
+    }
+    if (t->games > t->generation * max_games(&t->c)) {
+        /* more than the session can have played (and adding the next
+         * generation's games must not overflow) */
+        p->line = seen[K_GAMES];
+        return perr(p, "games %lld is more than %d generations can have played (at most %lld)", t->games,
+                    t->generation, t->generation * max_games(&t->c));
     }
     return 0;
 }

@@ -4,7 +4,8 @@
  * spaces or tabs between the fields, CRLF line ends, a missing final newline.
  * Rejected, with "where:LINE: what": an unknown name, a name given twice, a
  * value that is missing, not an integer, followed by more text, or outside
- * -32768..32767. The comment lines before the first parameter are the header
+ * -32768..32767; a file without any parameter ("where: no parameters ..."). The
+ * comment lines before the first parameter are the header
  * and are returned without their "#" (and one space after it), so that
  * weights_write(weights_read(f)) keeps them. */
 #include "kingme/weights.h"
@@ -128,6 +129,11 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
                            lineno, num, nm);
         }
         r.w[idx] = (int16_t)val;
+    }
+    if (in_header) {
+        /* every weight 0 is no evaluation at all: an empty or truncated file */
+        free(hdr.s);
+        return km_fail(err, "%s: no parameters (the file is empty or holds only comments)", where);
     }
     char *h = km_buf_done(&hdr);
     if (!h) return km_fail(err, "%s: out of memory", where);

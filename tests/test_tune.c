@@ -353,6 +353,12 @@ static const BadCase bad_cases[] = {
     {"kingme-population", "hello", "hello", "not a kingme population file"},
     {"best ", "best 3 1 2 3", "best ", "'best' needs a score and 60 weights"},
     {"end", "end\nindividual x", "individual x", "'individual' after 'end'"},
+    /* counters beyond what the session can reach (issue 14: this one was
+     * accepted and overflowed s->games on resume). 1 generation of a round
+     * robin of 8: 28 pairs x 2 games + a gladiator duel of 2 = 58 at most. */
+    {"games", "games 9223372036854775807", "games",
+     "games 9223372036854775807 is more than 1 generations can have played (at most 58)"},
+    {"games", "games 59", "games", "games 59 is more than 1 generations can have played (at most 58)"},
 };
 
 /* Each kind of damage is refused with FILE:LINE: and what. */

@@ -46,14 +46,21 @@ TEST(weights_parse_format)
     if (comments) CHECK_STR(comments, "head one\n\n  head three, indented\n");
     free(comments);
 
-    /* empty text and comments only: all zero, the header kept */
-    CHECK_INT(weights_parse(&w, "", "t.w", &comments, err), 0);
-    CHECK_STR(comments, "");
-    free(comments);
-    CHECK_INT(weights_parse(&w, "# only\r\n", "t.w", &comments, err), 0);
+    /* empty text and comments only are refused (issue 14: they read as all
+     * zeros, silently); nothing is written */
+    Weights before = w;
+    comments = (char *)"untouched";
+    CHECK_INT(weights_parse(&w, "", "t.w", &comments, err), -1);
+    CHECK_STR(err, "t.w: no parameters (the file is empty or holds only comments)");
+    CHECK_INT(weights_parse(&w, "# only\r\n\n  \n", "t.w", &comments, err), -1);
+    CHECK_STR(err, "t.w: no parameters (the file is empty or holds only comments)");
+    CHECK(weights_equal(&w, &before));
+    CHECK_STR(comments, "untouched");
+    /* one parameter is enough; the others are 0 */
+    CHECK_INT(weights_parse(&w, "# only\nopp_men -7\n", "t.w", &comments, err), 0);
     CHECK_STR(comments, "only\n");
     free(comments);
-    for (int i = 0; i < EVAL_NPARAMS; i++) CHECK_INT(w.w[i], 0);
+    for (int i = 0; i < EVAL_NPARAMS; i++) CHECK_INT(w.w[i], i == 2 ? -7 : 0); /* opp_men is number 3 */
     /* comments may be NULL */
     CHECK_INT(weights_parse(&w, "own_men 5\n", "t.w", NULL, err), 0);
     CHECK_INT(w.w[0], 5);

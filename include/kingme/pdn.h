@@ -34,15 +34,21 @@ typedef struct PdnGame {
                     * "WHERE: game N (line L): move M (Black): <why>" */
 } PdnGame;
 
-/* Parse text holding any number of games. where names the source in
+/* Parse text holding up to PDN_MAX_GAMES games. where names the source in
  * messages (a file name). On success returns 0 with *games (malloc'd, free
  * with pdn_free_games) and *ngames >= 1; bad games are among them with their
  * error set. Returns -1 with a message in err (KM_ERR_MAX bytes) only when out
- * of memory or when the text holds no game ("WHERE: no games"). */
+ * of memory, when the text holds no game ("WHERE: no games") or more than
+ * PDN_MAX_GAMES ("WHERE:LINE: more than 100000 games (split the file)"). */
+#define PDN_MAX_GAMES 100000
 int pdn_parse(const char *text, const char *where, PdnGame **games, int *ngames, char *err);
 
 /* The same for a file (the path names it in messages); also fails for a file
- * that cannot be read. */
+ * that cannot be read or is larger than PDN_FILE_MAX bytes (tests/data/
+ * tinsley.pdn, 724 master games, is 343 kB: the limit holds some 140,000 such
+ * games, more than PDN_MAX_GAMES). */
+#define PDN_FILE_MAX (64u << 20)
+#define PDN_FILE_MAX_TEXT "64 MiB"
 int pdn_read_file(const char *path, PdnGame **games, int *ngames, char *err);
 
 void pdn_free_games(PdnGame *games, int ngames);

@@ -5,6 +5,7 @@
 #include "kingme/textio.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -178,8 +179,42 @@ const CliCommand cmd_version = {
     "version", run_version, "the program's version (also kingme --version)",
     &(const OptSpec){NULL, 0, 0, NULL, NULL, NULL},
 };
+/* A descriptor 0, 1 or 2 that the caller closed is opened on /dev/null the
+ * wrong way round (1 and 2 read-only, 0 write-only), so that writing to a
+ * closed stdout fails (and is reported) instead of the next file opened
+ * taking descriptor 1 and receiving what was meant for the terminal. */
+static void hold_std_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+            int r = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+            if (r >= 0 && r != fd) close(r); /* cannot happen: the lowest free one */
+        }
+}
+
+/* Everything a command printed must have reached stdout: one line and status
+ * 1 when it did not (a full disk, a closed stdout). */
+static int check_stdout(int status)
+{
+    errno = 0;
+    bool failed = fflush(stdout) != 0;
+    int e = errno;
+    failed = ferror(stdout) || failed;
+    if (!failed) return status;
+    if (e) cli_error("write error: %s", strerror(e));
+    else cli_error("write error on standard output");
+    return 1;
+}
+
+static int dispatch(int argc, char **argv);
 
 int main(int argc, char **argv)
+{
+    hold_std_fds();
+    return check_stdout(dispatch(argc, argv));
+}
+
+static int dispatch(int argc, char **argv)
 {
     board_hash_init();
     if (argc < 2) {

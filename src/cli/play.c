@@ -11,6 +11,7 @@
 #include "kingme/egdb.h"
 
 #include "kingme/pdn.h"
+#include "kingme/textio.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -188,8 +189,10 @@ static int make_game(const Opts *o, Play *P)
     cli_time_name(P->date, sizeof P->date, "%Y.%m.%d");
     P->out = opt_given(o, "--out") ? strdup(opt_str(o, "--out")) : play_default_out();
     if (!P->out) return 1;
+    /* written now, so that a bad path shows at once (a stream only at the end) */
+    P->out_stream = km_writes_in_place(P->out);
     char err[KM_ERR_MAX];
-    if (play_save_game(P, P->out, err)) return cli_error("%s", err);
+    if (!P->out_stream && play_save_game(P, P->out, err)) return cli_error("%s", err);
     return 0;
 }
 
@@ -306,10 +309,12 @@ static int finish(Play *P, enum End end)
     } else {
         printf("%s: the game is left unfinished.\n", end == END_QUIT ? "Quit" : end == END_EOF ? "End of input" : "Interrupted");
     }
-    if (play_autosave(P) == 0) {
+    char err[KM_ERR_MAX];
+    if (play_save_game(P, P->out, err) == 0) {
         printf("Game saved to %s\n", P->out);
         if (end != END_GAME) printf("Continue it with: kingme play --pdn %s\n", P->out);
     } else {
+        play_say_error(P, "cannot save the game: %s", err);
         status = 1;
     }
     print_random_weights(P);

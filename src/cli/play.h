@@ -56,6 +56,8 @@ typedef struct Play {
     bool need_draw;
     bool drawn;          /* the first screen is out */
     char *out;           /* the game's PDN file */
+    bool out_stream;     /* it is written in place (stdout, a FIFO, a device):
+                          * once, at the end, as a stream cannot be rewritten */
     char date[16];
     EngineInfo info;
     Searcher *hint;      /* made on the first hint */

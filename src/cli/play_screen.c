@@ -254,6 +254,7 @@ void play_say_error(const Play *P, const char *fmt, ...)
 int play_autosave(const Play *P)
 {
     char err[KM_ERR_MAX];
+    if (P->out_stream) return 0; /* written once, at the end */
     if (play_save_game(P, P->out, err) == 0) return 0;
     play_say_error(P, "cannot save the game: %s", err);
     return -1;

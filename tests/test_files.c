@@ -1,0 +1,308 @@
+/* test_files.c - how kingme writes and reads files (issue 14): a regular file
+ * is replaced whole, a symbolic link keeps pointing at the file it names, a
+ * FIFO or device is written in place, "-" is standard output; directories,
+ * empty and oversized input are refused with one line; a full or closed
+ * standard output is reported. */
+#include "test.h"
+#include "kingme/board.h"
+#include "kingme/pdn.h"
+#include "kingme/textio.h"
+#include "kingme/weights.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char out[1 << 16];
+
+/* /tmp/kingme-files-PID-TAG */
+static void tmp_name(char *buf, size_t len, const char *tag)
+{
+    snprintf(buf, len, "/tmp/kingme-files-%d-%s", (int)getpid(), tag);
+}
+
+static bool put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return false;
+    fputs(text, f);
+    return fclose(f) == 0;
+}
+
+static int kingme(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int kingme(const char *fmt, ...)
+{
+    char args[1024], cmd[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "{ %s %s; }", test_kingme(), args); /* test_run's 2>&1 after the group */
+    return test_run(cmd, out, sizeof out);
+}
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++) n += *s == '\n';
+    return n;
+}
+
+static bool exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+TEST(files_write_replaces_a_regular_file_whole)
+{
+    char path[256], tmp[300], err[KM_ERR_MAX];
+    tmp_name(path, sizeof path, "plain.txt");
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    CHECK(put_file(path, "old text that is longer\n"));
+    CHECK(chmod(path, 0640) == 0);
+    CHECK_MSG(km_write_atomic(path, "new\n", 4, err) == 0, "%s", err);
+    char *t = test_slurp(path);
+    CHECK(t && strcmp(t, "new\n") == 0);
+    free(t);
+    struct stat st;
+    CHECK(stat(path, &st) == 0 && S_ISREG(st.st_mode));
+    CHECK_INT(st.st_mode & 07777, 0640); /* the permissions are kept */
+    CHECK(!exists(tmp));
+    /* a new file, and an empty text */
+    remove(path);
+    CHECK_MSG(km_write_atomic(path, "", 0, err) == 0, "%s", err);
+    CHECK(stat(path, &st) == 0 && st.st_size == 0);
+    remove(path);
+    /* refused: an empty name, a directory, a missing directory; nothing left behind */
+    CHECK_INT(km_write_atomic("", "x", 1, err), -1);
+    CHECK_STR(err, "an empty file name");
+    CHECK_INT(km_write_atomic("/tmp", "x", 1, err), -1);
+    CHECK_STR(err, "/tmp: cannot write: is a directory");
+    CHECK(!exists("/tmp.tmp"));
+    CHECK_INT(km_write_atomic("/nonexistent-dir/x.pdn", "x", 1, err), -1);
+    CHECK_STR(err, "/nonexistent-dir/x.pdn.tmp: cannot write: No such file or directory");
+}
+
+/* Issue 14: writing to a symbolic link replaced the link with a regular file
+ * and left the file it pointed to unchanged. */
+TEST(files_write_through_a_symlink_updates_its_target)
+{
+    char dir[256], target[300], link[300], rel[300], dangling[300], err[KM_ERR_MAX];
+    tmp_name(dir, sizeof dir, "linkdir");
+    mkdir(dir, 0755);
+    snprintf(target, sizeof target, "%s/target.pdn", dir);
+    snprintf(link, sizeof link, "%s-link.pdn", dir); /* in /tmp, the target in a subdirectory */
+    snprintf(rel, sizeof rel, "%s/rel.pdn", dir);
+    snprintf(dangling, sizeof dangling, "%s/dangling.pdn", dir);
+    CHECK(put_file(target, "old\n"));
+    remove(link);
+    CHECK(symlink(target, link) == 0);
+    CHECK(symlink("target.pdn", rel) == 0); /* relative to the link's directory */
+    CHECK_MSG(km_write_atomic(link, "via link\n", 9, err) == 0, "%s", err);
+    struct stat st;
+    CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+    char *t = test_slurp(target);
+    CHECK_MSG(t && strcmp(t, "via link\n") == 0, "target holds '%s'", t ? t : "(nothing)");
+    free(t);
+    CHECK_MSG(km_write_atomic(rel, "via relative link\n", 18, err) == 0, "%s", err);
+    CHECK(lstat(rel, &st) == 0 && S_ISLNK(st.st_mode));
+    t = test_slurp(target);
+    CHECK(t && strcmp(t, "via relative link\n") == 0);
+    free(t);
+    /* a link to nothing is refused, and nothing is created */
+    CHECK(symlink("missing.pdn", dangling) == 0);
+    CHECK_INT(km_write_atomic(dangling, "x", 1, err), -1);
+    CHECK_MSG(strstr(err, "a symbolic link to a missing file") != NULL, "%s", err);
+    char missing[300];
+    snprintf(missing, sizeof missing, "%s/missing.pdn", dir);
+    CHECK(!exists(missing));
+    CHECK(lstat(dangling, &st) == 0 && S_ISLNK(st.st_mode));
+    /* the command: play --out LINK */
+    CHECK_INT(kingme("play --black engine --white engine --depth 1 --seed 1 --max-plies 4 --out %s", link), 0);
+    CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+    t = test_slurp(target);
+    CHECK_MSG(t && strstr(t, "[Event \"kingme play\"]"), "target holds '%s'", t ? t : "(nothing)");
+    free(t);
+    remove(link);
+    remove(rel);
+    remove(dangling);
+    remove(target);
+    rmdir(dir);
+}
+
+/* Issue 14: a FIFO (or a device) named as the output was replaced by a
+ * regular file. It is written in place. */
+TEST(files_write_to_a_fifo_in_place)
+{
+    char fifo[256], tmp[300], err[KM_ERR_MAX];
+    tmp_name(fifo, sizeof fifo, "fifo");
+    snprintf(tmp, sizeof tmp, "%s.tmp", fifo);
+    remove(fifo);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    /* our own end open read-write, so the writer's open does not wait */
+    int fd = open(fifo, O_RDWR | O_NONBLOCK);
+    CHECK(fd >= 0);
+    if (fd < 0) return;
+    CHECK_MSG(km_write_atomic(fifo, "through the pipe\n", 17, err) == 0, "%s", err);
+    char buf[64] = "";
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    CHECK_INT(n, 17);
+    if (n > 0) buf[n] = '\0';
+    CHECK_STR(buf, "through the pipe\n");
+    struct stat st;
+    CHECK(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+    CHECK(!exists(tmp));
+    CHECK(km_writes_in_place(fifo) && km_writes_in_place("-") && km_writes_in_place("/dev/stdout"));
+    CHECK(km_writes_in_place("/dev/null") && !km_writes_in_place("/tmp"));
+    close(fd);
+    /* a device: /dev/null stays the device (the write goes nowhere) */
+    CHECK_MSG(km_write_atomic("/dev/null", "x\n", 2, err) == 0, "%s", err);
+    CHECK(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+    CHECK(!exists("/dev/null.tmp"));
+    /* and the commands: play and match into a FIFO read by cat */
+    char got[256];
+    tmp_name(got, sizeof got, "fifo-got");
+    CHECK_INT(kingme("play --black engine --white engine --depth 1 --seed 1 --max-plies 4 --out %s"
+                     " & cat %s > %s; wait $!",
+                     fifo, fifo, got),
+              0);
+    CHECK(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+    char *t = test_slurp(got);
+    CHECK_MSG(t && strstr(t, "[Event \"kingme play\"]") && strstr(t, "[Result \"1/2-1/2\"]"), "got '%s'",
+              t ? t : "(nothing)");
+    free(t);
+    remove(got);
+    remove(fifo);
+}
+
+/* "-" and /dev/stdout are the standard output: in order with what the
+ * command prints, and a redirected file is not truncated or replaced. */
+TEST(files_write_to_standard_output)
+{
+    char file[256];
+    tmp_name(file, sizeof file, "stdout.txt");
+    const char *names[] = {"-", "/dev/stdout"};
+    for (int k = 0; k < 2; k++) {
+        CHECK_INT(kingme("play --black engine --white engine --depth 1 --seed 1 --max-plies 4 --out %s > %s",
+                         names[k], file),
+                  0);
+        struct stat st;
+        CHECK(lstat(file, &st) == 0 && S_ISREG(st.st_mode));
+        char *t = test_slurp(file);
+        const char *board = t ? strstr(t, "Game over: ") : NULL;
+        const char *pdn = t ? strstr(t, "[Event \"kingme play\"]") : NULL;
+        const char *saved = t ? strstr(t, "Game saved to ") : NULL;
+        CHECK_MSG(board && pdn && saved && pdn < saved, "%s: '%s'", names[k], t ? t : "(nothing)");
+        /* the PDN as read back from the captured output */
+        if (pdn) {
+            PdnGame *g;
+            int n;
+            char err[KM_ERR_MAX];
+            CHECK_MSG(pdn_parse(pdn, "stdout", &g, &n, err) == 0, "%s", err);
+            if (n >= 1) {
+                CHECK_INT(g[0].game.nply, 4);
+                CHECK(g[0].error == NULL);
+                pdn_free_games(g, n);
+            }
+        }
+        free(t);
+    }
+    remove(file);
+    CHECK(lstat("/dev/stdout", &(struct stat){0}) == 0);
+}
+
+/* Issue 14: `kingme moves > /dev/full` said nothing and exited 0; so did
+ * every command, and play with stdout closed. */
+TEST(files_stdout_write_errors_are_reported)
+{
+    const char *cmds[] = {"moves", "perft 3 --divide", "help", "show weights/default.w", "version",
+                          "eval", "search --depth 3"};
+    for (size_t k = 0; k < sizeof cmds / sizeof *cmds; k++) {
+        CHECK_INT(kingme("%s > /dev/full", cmds[k]), 1);
+        CHECK_MSG(strcmp(out, "kingme: write error: No space left on device\n") == 0, "%s: '%s'", cmds[k], out);
+    }
+    /* stdout closed */
+    CHECK_INT(kingme("moves >&-"), 1);
+    CHECK_MSG(strstr(out, "kingme: write error: ") != NULL && count_lines(out) == 1, "'%s'", out);
+    char pdn[256], in[256];
+    tmp_name(pdn, sizeof pdn, "closed.pdn");
+    tmp_name(in, sizeof in, "closed.in");
+    CHECK(put_file(in, "11-15\nquit\n"));
+    CHECK_INT(kingme("play --depth 1 --seed 1 --out %s >&- < %s", pdn, in), 1);
+    CHECK_MSG(strstr(out, "kingme: write error: ") != NULL && count_lines(out) == 1, "'%s'", out);
+    /* the game is saved whole all the same, and nothing of the screen went into it */
+    char *t = test_slurp(pdn);
+    CHECK_MSG(t && strncmp(t, "[Event \"kingme play\"]", 21) == 0 && strstr(t, "1. 11-15"), "'%s'",
+              t ? t : "(nothing)");
+    free(t);
+    remove(pdn);
+    remove(in);
+    /* a command that fails anyway keeps its own message and status */
+    CHECK_INT(kingme("perft 0 > /dev/full"), 2);
+}
+
+/* Issue 14: `show DIR` said "read error" without the reason; a directory as
+ * a PDN or population file is refused the same way. */
+TEST(files_read_a_directory)
+{
+    CHECK_INT(kingme("show tests"), 1);
+    CHECK_STR(out, "kingme: tests: cannot open: is a directory\n");
+    CHECK_INT(kingme("pdn tests"), 1);
+    CHECK_STR(out, "kingme: tests: cannot read: is a directory\n");
+    Weights w;
+    char err[KM_ERR_MAX];
+    CHECK_INT(weights_read(&w, "tests/data", NULL, err), -1);
+    CHECK_STR(err, "tests/data: cannot open: is a directory");
+}
+
+/* Issue 14: an empty weights file was all zeros, silently. */
+TEST(files_empty_weights_file_refused)
+{
+    char path[256];
+    tmp_name(path, sizeof path, "empty.w");
+    CHECK(put_file(path, ""));
+    CHECK_INT(kingme("show %s", path), 1);
+    char want[400];
+    snprintf(want, sizeof want, "kingme: %s: no parameters (the file is empty or holds only comments)\n", path);
+    CHECK_STR(out, want);
+    CHECK(put_file(path, "# a header and nothing else\n"));
+    CHECK_INT(kingme("search --depth 1 --weights %s", path), 1);
+    CHECK_STR(out, want);
+    remove(path);
+}
+
+/* Issue 14: `kingme pdn /dev/zero` allocated until the memory was gone. PDN
+ * input is capped at PDN_FILE_MAX bytes and PDN_MAX_GAMES games. */
+TEST(files_pdn_input_is_bounded)
+{
+    CHECK_INT(kingme("pdn /dev/zero"), 1);
+    CHECK_STR(out, "kingme: /dev/zero: too large for a PDN file (more than 64 MiB)\n");
+    PdnGame *g;
+    int n;
+    char err[KM_ERR_MAX];
+    CHECK_INT(pdn_read_file("/dev/zero", &g, &n, err), -1);
+    CHECK_STR(err, "/dev/zero: too large for a PDN file (more than 64 MiB)");
+    /* PDN_MAX_GAMES games of one result each are read, one more is refused
+     * with its line. (Some 450 MB at the limit: not under the sanitizers.) */
+    if (test_sanitized()) return;
+    size_t len = (size_t)(PDN_MAX_GAMES + 1) * 2;
+    char *text = malloc(len + 1);
+    CHECK(text != NULL);
+    if (!text) return;
+    for (size_t i = 0; i < len; i += 2) memcpy(text + i, "*\n", 2);
+    text[len] = '\0';
+    CHECK_INT(pdn_parse(text, "many.pdn", &g, &n, err), -1);
+    char want[128];
+    snprintf(want, sizeof want, "many.pdn:%d: more than %d games (split the file)", PDN_MAX_GAMES + 1,
+             PDN_MAX_GAMES);
+    CHECK_STR(err, want);
+    text[len - 2] = '\0';
+    CHECK_MSG(pdn_parse(text, "many.pdn", &g, &n, err) == 0, "%s", err);
+    CHECK_INT(n, PDN_MAX_GAMES);
+    pdn_free_games(g, n);
+    free(text);
+}
