@@ -20,14 +20,14 @@ extern const CliCommand cmd_search;
 extern const CliCommand cmd_tune, cmd_find, cmd_match;
 extern const CliCommand cmd_play;
 extern const CliCommand cmd_help, cmd_version;
-extern const CliCommand cmd_engine;
+extern const CliCommand cmd_engine, cmd_worker;
 extern const CliCommand cmd_egdb;
 
 /* The order of "kingme help": the user's three doors first. */
 static const CliCommand *const commands[] = {
     &cmd_play, &cmd_tune, &cmd_find, &cmd_show,
     &cmd_search, &cmd_engine, &cmd_match, &cmd_eval,
-    &cmd_perft, &cmd_moves, &cmd_pdn, &cmd_bench, &cmd_egdb, &cmd_help, &cmd_version,
+    &cmd_worker, &cmd_perft, &cmd_moves, &cmd_pdn, &cmd_bench, &cmd_egdb, &cmd_help, &cmd_version,
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
 

@@ -1,0 +1,918 @@
+/* workers.c - games played by worker processes, and the worker's side of the
+ * line protocol (workers.h). */
+#include "kingme/workers.h"
+#include "kingme/base.h"
+#include "kingme/notation.h"
+#include "kingme/textio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- the codec ------------------------------------------------------------------ */
+
+uint64_t workers_weights_id(const Weights *w)
+{
+    uint64_t h = 0x776F726B65727331ull;
+    for (int i = 0; i < EVAL_NPARAMS; i++) h = km_mix64(h ^ (uint16_t)w->w[i] ^ ((uint64_t)i << 16));
+    return h;
+}
+
+uint64_t workers_moves_checksum(const Game *g)
+{
+    uint64_t h = 0x6D6F766573ull;
+    for (int i = 0; i < g->nply; i++) {
+        const Move *m = &g->moves[i];
+        h = km_mix64(h ^ ((uint64_t)m->from | (uint64_t)m->to << 8 | (uint64_t)m->captured << 16));
+    }
+    return h;
+}
+
+/* The limits' switches as bits. */
+static unsigned limit_flags(const SearchLimits *l)
+{
+    return (unsigned)l->use_tt | (unsigned)l->quiescence << 1 | (unsigned)l->extensions << 2 |
+           (unsigned)l->ordering << 3;
+}
+
+static void set_limit_flags(SearchLimits *l, unsigned f)
+{
+    l->use_tt = f & 1;
+    l->quiescence = (f >> 1) & 1;
+    l->extensions = (f >> 2) & 1;
+    l->ordering = (f >> 3) & 1;
+}
+
+char *workers_job_line(int n, const MatchSettings *set, const MatchGameSpec *spec, bool keep)
+{
+    KmBuf b = {0};
+    const SearchLimits *l = &set->limits;
+    char fen[128];
+    Board start;
+    if (spec->opening) start = spec->opening->start;
+    else board_init(&start);
+    board_to_fen(&start, fen, sizeof fen);
+    km_buf_printf(&b, "job %d %016llx %016llx depth %d time %.17g nodes %llu cap %d hash %zu share %d tiebreak %s flags %u seed %llu keep %d fen %s",
+                  n, (unsigned long long)workers_weights_id(spec->black),
+                  (unsigned long long)workers_weights_id(spec->white), l->depth, l->seconds,
+                  (unsigned long long)l->nodes, set->ply_cap, set->hash_mb, set->share_table ? 1 : 0,
+                  l->tiebreak == TIEBREAK_FIRST ? "first" : "random", limit_flags(l),
+                  (unsigned long long)spec->seed, keep ? 1 : 0, fen);
+    if (spec->opening && spec->opening->nply) {
+        km_buf_str(&b, " moves");
+        for (int i = 0; i < spec->opening->nply; i++) {
+            char t[MOVE_TEXT_MAX];
+            move_to_text(&spec->opening->moves[i], t);
+            km_buf_printf(&b, " %s", t);
+        }
+    }
+    return km_buf_done(&b);
+}
+
+/* Split in place at spaces; returns the count (<= max, or max + 1: too many). */
+static int split(char *s, char **tok, int max)
+{
+    int n = 0;
+    while (*s) {
+        while (*s == ' ' || *s == '\t' || *s == '\r') s++;
+        if (!*s) break;
+        if (n == max) return max + 1;
+        tok[n++] = s;
+        while (*s && *s != ' ' && *s != '\t' && *s != '\r') s++;
+        if (*s) *s++ = '\0';
+    }
+    return n;
+}
+
+static bool parse_hex64(const char *t, uint64_t *out)
+{
+    if (strlen(t) != 16) return false;
+    uint64_t v = 0;
+    for (int i = 0; i < 16; i++) {
+        char c = t[i];
+        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (d < 0) return false;
+        v = v << 4 | (uint64_t)d;
+    }
+    *out = v;
+    return true;
+}
+
+static bool parse_u64(const char *t, uint64_t *out)
+{
+    if (!t || !*t || strlen(t) > 20) return false;
+    uint64_t v = 0;
+    for (const char *p = t; *p; p++) {
+        if (*p < '0' || *p > '9') return false;
+        uint64_t d = (uint64_t)(*p - '0');
+        if (v > (UINT64_MAX - d) / 10) return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
+/* A job line (tokens after "job") into its parts. Returns 0, or -1 with err. */
+typedef struct Job {
+    int n;
+    uint64_t black, white;
+    MatchSettings set;
+    uint64_t seed;
+    bool keep;
+    Opening opening;
+} Job;
+
+static int parse_job(char **tok, int nt, Job *j, char *err)
+{
+    long long v;
+    uint64_t u;
+    if (nt < 4) return km_fail(err, "a job needs N BLACK WHITE and its settings");
+    if (!km_parse_ll(tok[1], 0, 1 << 30, &v)) return km_fail(err, "bad job number '%.20s'", tok[1]);
+    j->n = (int)v;
+    if (!parse_hex64(tok[2], &j->black) || !parse_hex64(tok[3], &j->white))
+        return km_fail(err, "the vectors are 16 hex digits each");
+    match_settings_default(&j->set);
+    j->set.limits.tiebreak = TIEBREAK_RANDOM;
+    int i = 4;
+    bool have_fen = false;
+    static const char *const keys[] = {"depth", "time", "nodes", "cap", "hash", "tiebreak", "flags", "seed", "keep", "fen", "share"};
+    static const int order[] = {0, 1, 2, 3, 4, 10, 5, 6, 7, 8, 9};
+    for (int kk = 0; kk < 11; kk++, i += 2) {
+        int k = order[kk];
+        if (i + 1 >= nt || strcmp(tok[i], keys[k]) != 0) return km_fail(err, "expected '%s' in the job", keys[k]);
+        const char *t = tok[i + 1];
+        switch (k) {
+        case 0:
+            if (!km_parse_ll(t, 0, SEARCH_MAX_PLY - 2, &v)) return km_fail(err, "bad depth '%.20s'", t);
+            j->set.limits.depth = (int)v;
+            break;
+        case 1: {
+            char *end;
+            errno = 0;
+            double x = strtod(t, &end);
+            if (errno || *end || !(x >= 0 && x <= 1e6)) return km_fail(err, "bad time '%.20s'", t);
+            j->set.limits.seconds = x;
+            break;
+        }
+        case 2:
+            if (!parse_u64(t, &u)) return km_fail(err, "bad nodes '%.20s'", t);
+            j->set.limits.nodes = u;
+            break;
+        case 3:
+            if (!km_parse_ll(t, 0, 100000, &v)) return km_fail(err, "bad cap '%.20s'", t);
+            j->set.ply_cap = (int)v;
+            break;
+        case 4:
+            if (!km_parse_ll(t, 0, 65536, &v)) return km_fail(err, "bad hash '%.20s'", t);
+            j->set.hash_mb = (size_t)v;
+            break;
+        case 5:
+            if (strcmp(t, "first") == 0) j->set.limits.tiebreak = TIEBREAK_FIRST;
+            else if (strcmp(t, "random") == 0) j->set.limits.tiebreak = TIEBREAK_RANDOM;
+            else return km_fail(err, "bad tiebreak '%.20s'", t);
+            break;
+        case 6:
+            if (!km_parse_ll(t, 0, 15, &v)) return km_fail(err, "bad flags '%.20s'", t);
+            set_limit_flags(&j->set.limits, (unsigned)v);
+            break;
+        case 7:
+            if (!parse_u64(t, &j->seed)) return km_fail(err, "bad seed '%.24s'", t);
+            break;
+        case 8:
+            if (strcmp(t, "0") != 0 && strcmp(t, "1") != 0) return km_fail(err, "bad keep '%.20s'", t);
+            j->keep = t[0] == '1';
+            break;
+        case 10:
+            if (strcmp(t, "0") != 0 && strcmp(t, "1") != 0) return km_fail(err, "bad share '%.20s'", t);
+            j->set.share_table = t[0] == '1';
+            break;
+        case 9: {
+            char e2[KM_ERR_MAX];
+            memset(&j->opening, 0, sizeof j->opening);
+            if (board_from_fen(&j->opening.start, t, e2)) return km_fail(err, "bad fen: %s", e2);
+            have_fen = true;
+            break;
+        }
+        }
+    }
+    if (!have_fen) return km_fail(err, "the job has no fen");
+    if (!j->set.limits.depth && j->set.limits.seconds <= 0 && !j->set.limits.nodes)
+        return km_fail(err, "the job has no limit (depth, time or nodes)");
+    snprintf(j->opening.name, sizeof j->opening.name, "job %d", j->n);
+    if (i < nt) {
+        if (strcmp(tok[i], "moves") != 0) return km_fail(err, "expected 'moves', not '%.20s'", tok[i]);
+        Board b = j->opening.start;
+        for (i++; i < nt; i++) {
+            if (j->opening.nply == OPENING_MAX_PLY) return km_fail(err, "more than %d opening moves", OPENING_MAX_PLY);
+            char e2[KM_ERR_MAX];
+            Move m;
+            if (parse_move(&b, tok[i], &m, e2)) return km_fail(err, "opening move '%.20s': %s", tok[i], e2);
+            j->opening.moves[j->opening.nply++] = m;
+            make_move(&b, &m);
+        }
+    }
+    return 0;
+}
+
+/* ---- the worker ------------------------------------------------------------------ */
+
+#define WORKER_MAX_VECTORS 65536
+
+struct WorkerState {
+    uint64_t *ids;
+    Weights *w;
+    int n, cap;
+};
+
+WorkerState *worker_state_new(void) { return calloc(1, sizeof(WorkerState)); }
+
+void worker_state_free(WorkerState *ws)
+{
+    if (!ws) return;
+    free(ws->ids);
+    free(ws->w);
+    free(ws);
+}
+
+static const Weights *find_vector(const WorkerState *ws, uint64_t id)
+{
+    for (int i = 0; i < ws->n; i++)
+        if (ws->ids[i] == id) return &ws->w[i];
+    return NULL;
+}
+
+static char *answer(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *answer(const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return strdup(buf);
+}
+
+static char *handle_weights(WorkerState *ws, char **tok, int nt)
+{
+    uint64_t id;
+    if (nt != 2 + EVAL_NPARAMS || !parse_hex64(tok[1], &id))
+        return answer("error - a weights line is 'weights ID' and %d values", EVAL_NPARAMS);
+    Weights w;
+    for (int i = 0; i < EVAL_NPARAMS; i++) {
+        long long v;
+        if (!km_parse_ll(tok[2 + i], -32768, 32767, &v))
+            return answer("error - weight %d '%.20s' is not a number from -32768 to 32767", i + 1, tok[2 + i]);
+        w.w[i] = (int16_t)v;
+    }
+    if (workers_weights_id(&w) != id) return answer("error - the ID %s does not match the values", tok[1]);
+    if (find_vector(ws, id)) return NULL;
+    if (ws->n == WORKER_MAX_VECTORS) return answer("error - more than %d vectors", WORKER_MAX_VECTORS);
+    if (ws->n == ws->cap) {
+        int cap = ws->cap ? ws->cap * 2 : 64;
+        uint64_t *ids = realloc(ws->ids, (size_t)cap * sizeof *ids);
+        if (ids) ws->ids = ids;
+        Weights *ww = ids ? realloc(ws->w, (size_t)cap * sizeof *ww) : NULL;
+        if (!ww) return answer("error - out of memory");
+        ws->w = ww;
+        ws->cap = cap;
+    }
+    ws->ids[ws->n] = id;
+    ws->w[ws->n++] = w;
+    return NULL;
+}
+
+static char *handle_job(WorkerState *ws, char **tok, int nt)
+{
+    char err[KM_ERR_MAX];
+    Job j;
+    if (parse_job(tok, nt, &j, err)) return answer("error %s %s", nt > 1 ? tok[1] : "-", err);
+    const Weights *b = find_vector(ws, j.black), *w = find_vector(ws, j.white);
+    if (!b || !w) return answer("error %d unknown vector %s", j.n, !b ? tok[2] : tok[3]);
+    MatchGameSpec spec = {b, w, &j.opening, j.seed, {0, 0}};
+    MatchOutcome o;
+    if (match_play_game(&j.set, &spec, &o, NULL, err)) {
+        game_free(&o.game);
+        return answer("error %d %s", j.n, err);
+    }
+    Game g = o.game;
+    KmBuf out = {0};
+    km_buf_printf(&out, "result %d %s %d %d %016llx", j.n, game_result_text(g.result), (int)g.reason, g.nply,
+                  (unsigned long long)workers_moves_checksum(&g));
+    if (j.keep) {
+        km_buf_str(&out, " moves");
+        for (int i = 0; i < g.nply; i++) {
+            char t[MOVE_TEXT_MAX];
+            move_to_text(&g.moves[i], t);
+            km_buf_printf(&out, " %s", t);
+        }
+    }
+    game_free(&g);
+    char *s = km_buf_done(&out);
+    return s ? s : answer("error %d out of memory", j.n);
+}
+
+char *worker_handle_line(WorkerState *ws, const char *line)
+{
+    size_t len = strlen(line);
+    if (len > WORKERS_LINE_MAX) return answer("error - the line is too long");
+    char *copy = strdup(line);
+    char **tok = malloc((WORKERS_LINE_MAX / 2 + 2) * sizeof *tok);
+    if (!copy || !tok) {
+        free(copy);
+        free(tok);
+        return answer("error - out of memory");
+    }
+    int nt = split(copy, tok, WORKERS_LINE_MAX / 2);
+    char *r = NULL;
+    if (nt == 0) r = NULL;
+    else if (strcmp(tok[0], "weights") == 0) r = handle_weights(ws, tok, nt);
+    else if (strcmp(tok[0], "job") == 0) r = handle_job(ws, tok, nt);
+    else r = answer("error - unknown line '%.20s'", tok[0]);
+    free(copy);
+    free(tok);
+    return r;
+}
+
+/* ---- the coordinator ----------------------------------------------------------- */
+
+enum { W_DEAD = 0, W_STARTING, W_READY, W_DROPPED };
+#define WORKER_INFLIGHT 2
+#define WORKER_MAX_FAILURES 8
+#define WORKER_HELLO_SECONDS 60.0
+
+typedef struct Worker {
+    char *cmd;
+    int st;
+    pid_t pid;
+    int to, from;
+    char *buf;
+    size_t len;
+    int inflight[WORKER_INFLIGHT], ninflight;
+    double deadline;     /* of the hello, or of the oldest job in flight */
+    uint64_t *sent;      /* vectors it has */
+    int nsent, capsent;
+    int failures;        /* in a row */
+    double restart_at;
+} Worker;
+
+struct WorkerSet {
+    Worker *w;
+    int n;
+    double timeout, backoff;
+    WorkerEventFn fn;
+    void *user;
+};
+
+WorkerSet *workers_from_file(const char *path, char *err)
+{
+    KmReadOpts ro = {.max_bytes = 1 << 20, .nul_byte = "holds a NUL byte: not a text file"};
+    char *text = km_read_text(path, &ro, NULL, err);
+    if (!text) return NULL;
+    WorkerSet *ws = calloc(1, sizeof *ws);
+    if (!ws) {
+        free(text);
+        km_fail(err, "out of memory");
+        return NULL;
+    }
+    ws->timeout = 600;
+    ws->backoff = 1;
+    int lineno = 0;
+    for (char *p = text; *p;) {
+        char *nl = strchr(p, '\n');
+        if (nl) *nl = '\0';
+        lineno++;
+        size_t l = strlen(p);
+        while (l && (p[l - 1] == '\r' || p[l - 1] == ' ' || p[l - 1] == '\t')) p[--l] = '\0';
+        while (*p == ' ' || *p == '\t') p++;
+        if (*p && *p != '#') {
+            if (ws->n == WORKERS_MAX) {
+                km_fail(err, "%s:%d: more than %d workers", path, lineno, WORKERS_MAX);
+                goto fail;
+            }
+            Worker *nw = realloc(ws->w, (size_t)(ws->n + 1) * sizeof *nw);
+            if (!nw || !(nw[ws->n].cmd = strdup(p))) {
+                if (nw) ws->w = nw;
+                km_fail(err, "out of memory");
+                goto fail;
+            }
+            ws->w = nw;
+            Worker *w = &ws->w[ws->n++];
+            char *cmd = w->cmd;
+            memset(w, 0, sizeof *w);
+            w->cmd = cmd;
+            w->to = w->from = -1;
+        }
+        if (!nl) break;
+        p = nl + 1;
+    }
+    free(text);
+    if (ws->n == 0) {
+        km_fail(err, "%s: no worker command in the file (one shell command per line)", path);
+        workers_free(ws);
+        return NULL;
+    }
+    return ws;
+fail:
+    free(text);
+    workers_free(ws);
+    return NULL;
+}
+
+int workers_count(const WorkerSet *ws) { return ws->n; }
+void workers_set_timeout(WorkerSet *ws, double seconds) { ws->timeout = seconds; }
+void workers_set_backoff(WorkerSet *ws, double first) { ws->backoff = first; }
+void workers_set_events(WorkerSet *ws, WorkerEventFn fn, void *user)
+{
+    ws->fn = fn;
+    ws->user = user;
+}
+
+static void event(WorkerSet *ws, int i, WorkerEventKind k, const char *why)
+{
+    if (ws->fn) ws->fn(i, k, why, ws->user);
+}
+
+static void close_worker(Worker *w, bool gently)
+{
+    if (w->to >= 0) close(w->to);
+    if (w->from >= 0) close(w->from);
+    w->to = w->from = -1;
+    if (w->pid > 0) {
+        int st;
+        bool gone = false;
+        for (int t = 0; gently && t < 100 && !gone; t++) { /* up to 1 s to leave on its own */
+            if (waitpid(w->pid, &st, WNOHANG) == w->pid) gone = true;
+            else nanosleep(&(struct timespec){0, 10000000}, NULL);
+        }
+        if (!gone) {
+            kill(w->pid, SIGKILL);
+            waitpid(w->pid, &st, 0);
+        }
+    }
+    w->pid = 0;
+    free(w->buf);
+    w->buf = NULL;
+    w->len = 0;
+    w->nsent = 0;
+    w->ninflight = 0;
+}
+
+void workers_free(WorkerSet *ws)
+{
+    if (!ws) return;
+    for (int i = 0; i < ws->n; i++) {
+        close_worker(&ws->w[i], true);
+        free(ws->w[i].cmd);
+        free(ws->w[i].sent);
+    }
+    free(ws->w);
+    free(ws);
+}
+
+static int start_worker(Worker *w, char *err)
+{
+    int in[2], out[2];
+    if (pipe(in)) return km_fail(err, "cannot make a pipe: %s", strerror(errno));
+    if (pipe(out)) {
+        close(in[0]);
+        close(in[1]);
+        return km_fail(err, "cannot make a pipe: %s", strerror(errno));
+    }
+    for (int k = 0; k < 2; k++) {
+        fcntl(in[k], F_SETFD, FD_CLOEXEC);
+        fcntl(out[k], F_SETFD, FD_CLOEXEC);
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(in[0]);
+        close(in[1]);
+        close(out[0]);
+        close(out[1]);
+        return km_fail(err, "cannot start a process: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        execl("/bin/sh", "sh", "-c", w->cmd, (char *)NULL);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    w->pid = pid;
+    w->to = in[1];
+    w->from = out[0];
+    w->len = 0;
+    w->buf = malloc(2 * WORKERS_LINE_MAX + 2);
+    if (!w->buf) {
+        close_worker(w, false);
+        return km_fail(err, "out of memory");
+    }
+    return 0;
+}
+
+/* Write a whole line; false when the worker is gone (SIGPIPE is held back
+ * for this thread and consumed). */
+static bool send_line(Worker *w, const char *s)
+{
+    sigset_t set, old;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &set, &old);
+    bool ok = true;
+    size_t n = strlen(s);
+    for (int part = 0; part < 2 && ok; part++) {
+        const char *p = part ? "\n" : s;
+        size_t left = part ? 1 : n;
+        while (left) {
+            ssize_t k = write(w->to, p, left);
+            if (k < 0 && errno == EINTR) continue;
+            if (k <= 0) {
+                ok = false;
+                break;
+            }
+            p += k;
+            left -= (size_t)k;
+        }
+    }
+    if (!ok) {
+        struct timespec zero = {0, 0};
+        sigtimedwait(&set, NULL, &zero);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return ok;
+}
+
+typedef struct Run {
+    WorkerSet *ws;
+    const MatchSettings *set;
+    const MatchGameSpec *specs;
+    int n;
+    bool keep;
+    MatchOutcome *out;
+    MatchProgress progress;
+    void *user;
+    const atomic_bool *stop;
+    pthread_mutex_t lock;
+    int done;                 /* under lock */
+    int *requeue, nrequeue;   /* under lock */
+    int next;                 /* under lock */
+    atomic_bool failed;
+    char err[KM_ERR_MAX];
+} Run;
+
+static bool run_stopped(const Run *r) { return (r->stop && atomic_load(r->stop)) || atomic_load(&r->failed); }
+
+static void run_fail(Run *r, const char *msg)
+{
+    pthread_mutex_lock(&r->lock);
+    if (!atomic_load(&r->failed)) snprintf(r->err, sizeof r->err, "%s", msg);
+    atomic_store(&r->failed, true);
+    pthread_mutex_unlock(&r->lock);
+}
+
+static int take_job(Run *r)
+{
+    int i = -1;
+    pthread_mutex_lock(&r->lock);
+    if (r->nrequeue) i = r->requeue[--r->nrequeue];
+    else if (r->next < r->n) i = r->next++;
+    pthread_mutex_unlock(&r->lock);
+    return i;
+}
+
+static void give_back(Run *r, int i)
+{
+    pthread_mutex_lock(&r->lock);
+    r->requeue[r->nrequeue++] = i; /* room for every job: allocated with n slots */
+    pthread_mutex_unlock(&r->lock);
+}
+
+static int run_done(Run *r)
+{
+    pthread_mutex_lock(&r->lock);
+    int d = r->done;
+    pthread_mutex_unlock(&r->lock);
+    return d;
+}
+
+/* Store a finished game (g is taken over or freed). */
+static void finish(Run *r, int i, GameResult res, GameReason why, int nply, Game *g)
+{
+    pthread_mutex_lock(&r->lock);
+    MatchOutcome *o = &r->out[i];
+    o->result = res;
+    o->reason = why;
+    o->nply = nply;
+    if (g && r->keep) o->game = *g;
+    else if (g) game_free(g);
+    r->done++;
+    if (r->progress) r->progress(r->done, r->n, i, o, r->user);
+    pthread_mutex_unlock(&r->lock);
+}
+
+static void *local_thread(void *arg)
+{
+    Run *r = arg;
+    char err[KM_ERR_MAX];
+    while (!run_stopped(r) && run_done(r) < r->n) {
+        int i = take_job(r);
+        if (i < 0) { /* the rest is in flight on workers: one may fail and give some back */
+            nanosleep(&(struct timespec){0, 20000000}, NULL);
+            continue;
+        }
+        MatchOutcome o;
+        if (match_play_game(r->set, &r->specs[i], &o, r->stop, err)) {
+            game_free(&o.game);
+            run_fail(r, err);
+            break;
+        }
+        Game g = o.game;
+        if (g.result == GAME_ONGOING) { /* stopped */
+            game_free(&g);
+            break;
+        }
+        finish(r, i, g.result, g.reason, g.nply, &g);
+    }
+    return NULL;
+}
+
+static void fail_worker(Run *r, int k, const char *why)
+{
+    WorkerSet *ws = r->ws;
+    Worker *w = &ws->w[k];
+    for (int j = 0; j < w->ninflight; j++) give_back(r, w->inflight[j]);
+    close_worker(w, false);
+    w->failures++;
+    if (w->failures >= WORKER_MAX_FAILURES) {
+        w->st = W_DROPPED;
+        event(ws, k, WORKER_DROPPED, why);
+        return;
+    }
+    double backoff = ws->backoff;
+    for (int j = 1; j < w->failures && backoff < 60; j++) backoff *= 2;
+    w->st = W_DEAD;
+    w->restart_at = km_now() + (backoff > 60 ? 60 : backoff);
+    event(ws, k, WORKER_FAILED, why);
+}
+
+static bool has_vector(const Worker *w, uint64_t id)
+{
+    for (int i = 0; i < w->nsent; i++)
+        if (w->sent[i] == id) return true;
+    return false;
+}
+
+static bool send_vector(Worker *w, const Weights *v)
+{
+    uint64_t id = workers_weights_id(v);
+    if (has_vector(w, id)) return true;
+    char line[64 + EVAL_NPARAMS * 8];
+    int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)id);
+    for (int i = 0; i < EVAL_NPARAMS; i++) at += snprintf(line + at, sizeof line - (size_t)at, " %d", v->w[i]);
+    if (!send_line(w, line)) return false;
+    if (w->nsent == w->capsent) {
+        int cap = w->capsent ? 2 * w->capsent : 64;
+        uint64_t *s = realloc(w->sent, (size_t)cap * sizeof *s);
+        if (!s) return false;
+        w->sent = s;
+        w->capsent = cap;
+    }
+    w->sent[w->nsent++] = id;
+    return true;
+}
+
+/* Give worker k jobs until it has WORKER_INFLIGHT. */
+static void feed(Run *r, int k)
+{
+    Worker *w = &r->ws->w[k];
+    while (w->ninflight < WORKER_INFLIGHT && !run_stopped(r)) {
+        int i = take_job(r);
+        if (i < 0) return;
+        const MatchGameSpec *sp = &r->specs[i];
+        char *line = workers_job_line(i, r->set, sp, r->keep);
+        bool ok = line && send_vector(w, sp->black) && send_vector(w, sp->white) && send_line(w, line);
+        free(line);
+        if (w->ninflight == 0) w->deadline = km_now() + r->ws->timeout;
+        w->inflight[w->ninflight++] = i;
+        if (!ok) {
+            fail_worker(r, k, "cannot write to it (it has exited)");
+            return;
+        }
+    }
+}
+
+/* A result line of worker k. Returns false (with why) when it is not one. */
+static bool take_result(Run *r, int k, char *line, char *why)
+{
+    Worker *w = &r->ws->w[k];
+    char **tok = malloc((WORKERS_LINE_MAX / 2 + 2) * sizeof *tok);
+    if (!tok) return km_fail(why, "out of memory"), false;
+    int nt = split(line, tok, WORKERS_LINE_MAX / 2);
+    bool ok = false;
+    long long n, reason, nply;
+    uint64_t sum;
+    int slot = -1;
+    if (nt >= 1 && strcmp(tok[0], "error") == 0) {
+        km_fail(why, "refused a job: %.200s", nt > 2 ? line + (tok[2] - tok[0]) : "");
+        goto out;
+    }
+    if (nt < 6 || strcmp(tok[0], "result") != 0 || !km_parse_ll(tok[1], 0, r->n - 1, &n) ||
+        !km_parse_ll(tok[3], 0, 100, &reason) || !km_parse_ll(tok[4], 0, 100000, &nply) || !parse_hex64(tok[5], &sum)) {
+        km_fail(why, "answered garbage: '%.60s'", nt ? tok[0] : "");
+        goto out;
+    }
+    for (int j = 0; j < w->ninflight; j++)
+        if (w->inflight[j] == n) slot = j;
+    GameResult res = strcmp(tok[2], "1-0") == 0 ? GAME_BLACK_WINS : strcmp(tok[2], "0-1") == 0 ? GAME_WHITE_WINS
+                     : strcmp(tok[2], "1/2-1/2") == 0                                    ? GAME_DRAW
+                                                                                           : GAME_ONGOING;
+    if (slot < 0 || res == GAME_ONGOING) {
+        km_fail(why, "answered garbage: a result for a game it was not playing");
+        goto out;
+    }
+    Game g, *gp = NULL;
+    if (r->keep) {
+        const MatchGameSpec *sp = &r->specs[n];
+        if (nt != 7 + nply || strcmp(tok[6], "moves") != 0 ||
+            game_init(&g, sp->opening ? &sp->opening->start : NULL)) {
+            km_fail(why, "answered garbage: the moves of game %lld are missing", n);
+            goto out;
+        }
+        char e2[KM_ERR_MAX];
+        for (int i = 0; i < nply; i++) {
+            Move m;
+            if (parse_move(&g.cur, tok[7 + i], &m, e2) || game_play(&g, &m)) {
+                game_free(&g);
+                km_fail(why, "answered an illegal move in game %lld: %.100s", n, e2);
+                goto out;
+            }
+        }
+        if (workers_moves_checksum(&g) != sum) {
+            game_free(&g);
+            km_fail(why, "answered garbage: the checksum of game %lld does not match its moves", n);
+            goto out;
+        }
+        g.result = res;
+        g.reason = (GameReason)reason;
+        gp = &g;
+    }
+    w->inflight[slot] = w->inflight[--w->ninflight];
+    w->deadline = km_now() + r->ws->timeout;
+    w->failures = 0;
+    finish(r, (int)n, res, (GameReason)reason, (int)nply, gp);
+    ok = true;
+out:
+    free(tok);
+    return ok;
+}
+
+/* Read what worker k wrote; handle whole lines. */
+static void read_worker(Run *r, int k)
+{
+    Worker *w = &r->ws->w[k];
+    size_t cap = 2 * WORKERS_LINE_MAX;
+    ssize_t got = read(w->from, w->buf + w->len, cap - w->len);
+    if (got <= 0) {
+        if (got < 0 && errno == EINTR) return;
+        fail_worker(r, k, w->st == W_STARTING ? "exited before saying hello" : "exited");
+        return;
+    }
+    w->len += (size_t)got;
+    for (;;) {
+        char *nl = memchr(w->buf, '\n', w->len);
+        if (!nl) {
+            if (w->len >= cap) fail_worker(r, k, "answered garbage: a line too long");
+            return;
+        }
+        *nl = '\0';
+        char why[KM_ERR_MAX];
+        bool ok;
+        if (w->st == W_STARTING) {
+            ok = strncmp(w->buf, "worker kingme ", 14) == 0 && strstr(w->buf, " protocol 1") != NULL;
+            if (!ok) snprintf(why, sizeof why, "did not say hello: '%.60s'", w->buf);
+            else {
+                w->st = W_READY;
+                event(r->ws, k, WORKER_STARTED, NULL);
+            }
+        } else {
+            ok = take_result(r, k, w->buf, why);
+        }
+        if (!ok) {
+            fail_worker(r, k, why);
+            return;
+        }
+        size_t used = (size_t)(nl - w->buf) + 1;
+        memmove(w->buf, nl + 1, w->len - used);
+        w->len -= used;
+        if (w->st == W_READY) feed(r, k);
+        if (w->st != W_READY) return;
+    }
+}
+
+static bool limits_travel(const MatchSettings *set, char *err)
+{
+    if (set->sides || set->tc_base > 0)
+        return km_fail(err, "workers play games between weight vectors at a depth, a time or a node count "
+                            "a move (no engine processes, no game clock)"), false;
+    /* everything the game depends on must be in the job line: decode it
+     * again and compare */
+    MatchGameSpec spec = {NULL, NULL, NULL, 0, {0, 0}};
+    Weights z;
+    memset(&z, 0, sizeof z);
+    spec.black = spec.white = &z;
+    char *line = workers_job_line(0, set, &spec, false);
+    if (!line) return km_fail(err, "out of memory"), false;
+    char **tok = malloc(64 * sizeof *tok);
+    Job j;
+    int nt = tok ? split(line, tok, 63) : 0;
+    bool ok = tok && nt <= 63 && parse_job(tok, nt, &j, err) == 0;
+    free(line);
+    free(tok);
+    if (!ok) return false;
+    SearchLimits a = set->limits, b = j.set.limits;
+    if (memcmp(&a, &b, sizeof a) != 0 || j.set.ply_cap != set->ply_cap || j.set.hash_mb != set->hash_mb ||
+        j.set.share_table != set->share_table)
+        return km_fail(err, "these search settings cannot be sent to workers"), false;
+    return true;
+}
+
+int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *specs, int n, int threads,
+                bool keep_games, MatchOutcome *out, MatchProgress progress, void *user,
+                const atomic_bool *stop, char *err)
+{
+    memset(out, 0, (size_t)(n > 0 ? n : 0) * sizeof *out);
+    if (n <= 0) return 0;
+    if (!limits_travel(set, err)) return -1;
+    Run r = {.ws = ws, .set = set, .specs = specs, .n = n, .keep = keep_games, .out = out,
+             .progress = progress, .user = user, .stop = stop};
+    atomic_init(&r.failed, false);
+    r.requeue = malloc((size_t)n * sizeof *r.requeue);
+    if (!r.requeue) return km_fail(err, "out of memory");
+    pthread_mutex_init(&r.lock, NULL);
+    pthread_t tid[64];
+    int started = 0;
+    for (; started < threads && started < 64; started++)
+        if (pthread_create(&tid[started], NULL, local_thread, &r)) break;
+
+    struct pollfd *pf = malloc((size_t)ws->n * sizeof *pf);
+    int *who = malloc((size_t)ws->n * sizeof *who);
+    if (!pf || !who) run_fail(&r, "out of memory");
+    while (!run_stopped(&r) && run_done(&r) < n) {
+        double now = km_now();
+        int alive = 0, np = 0;
+        for (int k = 0; k < ws->n; k++) {
+            Worker *w = &ws->w[k];
+            if (w->st == W_DEAD && now >= w->restart_at) {
+                char e2[KM_ERR_MAX];
+                if (start_worker(w, e2)) {
+                    w->failures++;
+                    w->restart_at = now + ws->backoff;
+                    event(ws, k, WORKER_FAILED, e2);
+                } else {
+                    w->st = W_STARTING;
+                    w->deadline = now + WORKER_HELLO_SECONDS;
+                }
+            }
+            if (w->st == W_READY) feed(&r, k);
+            if ((w->st == W_STARTING || (w->st == W_READY && w->ninflight)) && now > w->deadline)
+                fail_worker(&r, k, w->st == W_STARTING ? "did not say hello in time" : "did not answer in time");
+            if (w->st != W_DROPPED) alive++;
+            if (w->st == W_STARTING || w->st == W_READY) {
+                pf[np].fd = w->from;
+                pf[np].events = POLLIN;
+                pf[np].revents = 0;
+                who[np++] = k;
+            }
+        }
+        if (!alive && started == 0) {
+            run_fail(&r, "every worker failed too often, and no local thread plays (-j)");
+            break;
+        }
+        int pr = poll(pf, (nfds_t)np, 50);
+        if (pr <= 0) continue;
+        for (int q = 0; q < np; q++)
+            if (pf[q].revents && ws->w[who[q]].from == pf[q].fd) read_worker(&r, who[q]);
+    }
+    /* stopped or failed: the games in flight are lost with their workers */
+    for (int k = 0; k < ws->n; k++)
+        if (ws->w[k].ninflight) {
+            close_worker(&ws->w[k], false);
+            ws->w[k].st = W_DEAD;
+            ws->w[k].restart_at = 0;
+        }
+    for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
+    free(pf);
+    free(who);
+    free(r.requeue);
+    pthread_mutex_destroy(&r.lock);
+    if (atomic_load(&r.failed)) return km_fail(err, "%s", r.err);
+    return 0;
+}

@@ -1,0 +1,199 @@
+/* test_workers.c - games played by `kingme worker` processes: the line
+ * protocol, and a coordinator whose results do not depend on which worker
+ * (or local thread) played what, even when workers die or answer garbage. */
+#include "test.h"
+#include "kingme/weights.h"
+#include "kingme/workers.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* 16 games: 8 crossboard ballots, each with both colours, material.w against
+ * the built-in default at depth 3 (random tie-breaks, seeded per game). */
+typedef struct Fixture {
+    Weights a, b;
+    Opening *op;
+    int nop;
+    MatchSettings set;
+    MatchGameSpec specs[16];
+} Fixture;
+
+static bool fixture(Fixture *f)
+{
+    char err[KM_ERR_MAX];
+    weights_default(&f->a);
+    if (weights_read(&f->b, "weights/material.w", NULL, err) || openings_crossboard(&f->op, &f->nop, err)) {
+        CHECK_MSG(false, "%s", err);
+        return false;
+    }
+    match_settings_default(&f->set);
+    f->set.limits.depth = 3;
+    for (int i = 0; i < 16; i++) {
+        bool swap = i & 1;
+        f->specs[i] = (MatchGameSpec){swap ? &f->b : &f->a, swap ? &f->a : &f->b, &f->op[(i / 2) * 17 % f->nop],
+                                      match_game_seed(99, (uint64_t)i), {0, 0}};
+    }
+    return true;
+}
+
+static bool same_games(const MatchOutcome *x, const MatchOutcome *y, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (x[i].result != y[i].result || x[i].reason != y[i].reason || x[i].nply != y[i].nply) {
+            CHECK_MSG(false, "game %d: %d/%d/%d against %d/%d/%d", i, x[i].result, x[i].reason, x[i].nply,
+                      y[i].result, y[i].reason, y[i].nply);
+            return false;
+        }
+        if (x[i].game.moves && y[i].game.moves &&
+            workers_moves_checksum(&x[i].game) != workers_moves_checksum(&y[i].game)) {
+            CHECK_MSG(false, "game %d: other moves", i);
+            return false;
+        }
+    }
+    return true;
+}
+
+TEST(workers_line_protocol)
+{
+    Fixture f;
+    if (!fixture(&f)) return;
+    WorkerState *ws = worker_state_new();
+    char err[KM_ERR_MAX];
+    /* a job before its vectors is refused */
+    char *job = workers_job_line(5, &f.set, &f.specs[5], true);
+    char *ans = worker_handle_line(ws, job);
+    CHECK_MSG(ans && strncmp(ans, "error 5 unknown vector ", 23) == 0, "%s", ans ? ans : "");
+    free(ans);
+    for (int k = 0; k < 2; k++) {
+        const Weights *w = k ? &f.a : &f.b;
+        char line[1024];
+        int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)workers_weights_id(w));
+        for (int i = 0; i < EVAL_NPARAMS; i++) at += snprintf(line + at, sizeof line - (size_t)at, " %d", w->w[i]);
+        ans = worker_handle_line(ws, line);
+        CHECK_MSG(ans == NULL, "%s", ans);
+        free(ans);
+        /* a vector whose ID does not match its values */
+        line[8] = line[8] == '0' ? '1' : '0';
+        ans = worker_handle_line(ws, line);
+        CHECK_MSG(ans && strstr(ans, "does not match"), "%s", ans ? ans : "");
+        free(ans);
+    }
+    /* the worker's game is the coordinator's own */
+    ans = worker_handle_line(ws, job);
+    MatchOutcome mo;
+    CHECK(match_play_game(&f.set, &f.specs[5], &mo, NULL, err) == 0);
+    Game g = mo.game;
+    char want[128];
+    snprintf(want, sizeof want, "result 5 %s %d %d %016llx moves ", game_result_text(g.result), (int)g.reason, g.nply,
+             (unsigned long long)workers_moves_checksum(&g));
+    CHECK_MSG(ans && strncmp(ans, want, strlen(want)) == 0, "%s\nwant %s", ans ? ans : "", want);
+    game_free(&g);
+    free(ans);
+    free(job);
+    /* bad lines: one error line each */
+    static const char *const bad[] = {"job", "job x 0 0", "bogus 1 2", "weights 12 1 2",
+                                      "job 1 0123456789abcdef 0123456789abcdef depth 3 time 0 nodes 0 cap 0 hash 1 share 0 "
+                                      "tiebreak sideways flags 15 seed 1 keep 0 fen B:W21:B1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ans = worker_handle_line(ws, bad[i]);
+        CHECK_MSG(ans && strncmp(ans, "error ", 6) == 0, "'%s' -> '%s'", bad[i], ans ? ans : "(none)");
+        free(ans);
+    }
+    worker_state_free(ws);
+    free(f.op);
+}
+
+static int failures[8];
+static void on_event(int worker, WorkerEventKind kind, const char *why, void *user)
+{
+    (void)why;
+    (void)user;
+    if (kind != WORKER_STARTED && worker < 8) failures[worker]++;
+}
+
+/* Play the fixture through a workers file holding lines; compare with -j 1. */
+static void run_with(const char *lines, int threads)
+{
+    memset(failures, 0, sizeof failures);
+    Fixture f;
+    if (!fixture(&f)) return;
+    char path[256], err[KM_ERR_MAX];
+    snprintf(path, sizeof path, "/tmp/kingme-workers-%d.txt", (int)getpid());
+    FILE *fp = fopen(path, "w");
+    if (!fp) return;
+    fputs(lines, fp);
+    fclose(fp);
+    MatchOutcome local[16], remote[16];
+    CHECK(match_run(&f.set, f.specs, 16, 1, true, local, NULL, NULL, NULL, err) == 0);
+    WorkerSet *ws = workers_from_file(path, err);
+    CHECK_MSG(ws != NULL, "%s", err);
+    if (ws) {
+        workers_set_events(ws, on_event, NULL);
+        workers_set_backoff(ws, 0.05);
+        int rc = workers_run(ws, &f.set, f.specs, 16, threads, true, remote, NULL, NULL, NULL, err);
+        CHECK_MSG(rc == 0, "%s", err);
+        if (rc == 0) CHECK(same_games(local, remote, 16));
+        /* a second run on the same (kept) workers */
+        match_outcomes_free(remote, 16);
+        rc = workers_run(ws, &f.set, f.specs, 16, threads, false, remote, NULL, NULL, NULL, err);
+        CHECK_MSG(rc == 0, "%s", err);
+        if (rc == 0) CHECK(same_games(local, remote, 16));
+        workers_free(ws);
+    }
+    match_outcomes_free(local, 16);
+    match_outcomes_free(remote, 16);
+    remove(path);
+    free(f.op);
+}
+
+TEST(workers_give_the_games_of_one_thread)
+{
+    char lines[1024];
+    const char *k = test_kingme();
+    /* three local workers */
+    snprintf(lines, sizeof lines, "# three local workers\n%s worker\n\n%s worker\n%s worker\n", k, k, k);
+    run_with(lines, 0);
+    CHECK_INT(failures[0] + failures[1] + failures[2], 0);
+    /* one that exits after its first game each time it starts (its second
+     * job is lost with it), one that answers garbage, one good one and a
+     * local thread */
+    snprintf(lines, sizeof lines,
+             "head -n 3 | %s worker\n"
+             "sh -c 'echo worker kingme 0 protocol 1; while read l; do echo garbage; done'\n"
+             "%s worker\n", k, k);
+    run_with(lines, 1);
+    CHECK_MSG(failures[0] >= 1 && failures[1] >= 1 && failures[2] == 0, "failures %d %d %d", failures[0],
+              failures[1], failures[2]);
+}
+
+TEST(workers_file_errors)
+{
+    char err[KM_ERR_MAX];
+    CHECK(workers_from_file("/nonexistent/workers.txt", err) == NULL);
+    CHECK_MSG(strstr(err, "/nonexistent/workers.txt") != NULL, "%s", err);
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/kingme-workers-empty-%d.txt", (int)getpid());
+    FILE *fp = fopen(path, "w");
+    if (!fp) return;
+    fputs("# nothing but comments\n\n", fp);
+    fclose(fp);
+    CHECK(workers_from_file(path, err) == NULL);
+    CHECK_MSG(strstr(err, "no worker command") != NULL, "%s", err);
+    /* every worker broken and no local thread: the run fails with a line */
+    fp = fopen(path, "w");
+    fputs("false\n", fp);
+    fclose(fp);
+    WorkerSet *ws = workers_from_file(path, err);
+    CHECK(ws != NULL);
+    if (ws) workers_set_backoff(ws, 0.01);
+    Fixture f;
+    if (ws && fixture(&f)) {
+        MatchOutcome out[2];
+        CHECK(workers_run(ws, &f.set, f.specs, 2, 0, false, out, NULL, NULL, NULL, err) == -1);
+        CHECK_MSG(strstr(err, "every worker failed") != NULL, "%s", err);
+        free(f.op);
+    }
+    workers_free(ws);
+    remove(path);
+}
