@@ -444,9 +444,9 @@ int tune_yardstick(const TuneControls *c, const Weights *w, int threads, const a
         for (int b = 0; b < nb; b++) {
             const Opening *op = &ops[(int)((long long)b * nops / nb)];
             uint64_t seed = match_game_seed(YARD_SEED, (uint64_t)(2 * b));
-            specs[k * per + 2 * b] = (MatchGameSpec){w, &c->yard[k].w, op, seed};
+            specs[k * per + 2 * b] = (MatchGameSpec){w, &c->yard[k].w, op, seed, {0, 0}};
             specs[k * per + 2 * b + 1] =
-                (MatchGameSpec){&c->yard[k].w, w, op, match_game_seed(YARD_SEED, (uint64_t)(2 * b + 1))};
+                (MatchGameSpec){&c->yard[k].w, w, op, match_game_seed(YARD_SEED, (uint64_t)(2 * b + 1)), {0, 0}};
         }
     MatchSettings set;
     match_settings_default(&set);
