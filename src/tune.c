@@ -150,7 +150,7 @@ static int cmp_ranked(const void *pa, const void *pb)
     return a->idx - b->idx;
 }
 
-/* The next population from the scored one (tuning.md steps 3-6). */
+/* The next population from the scored one (docs/tuning.md steps 3-6). */
 static void breed(const TuneIndividual *pop, const TuneControls *c, uint64_t *rng, TuneIndividual *next)
 {
     int n = c->population, half = n / 2, quarter = n / 4;

@@ -84,7 +84,7 @@ char *tune_format(const TuneSession *s)
     km_buf_printf(&b,
                   "# kingme population file: a tuning session's controls, progress, random\n"
                   "# generator state, best vector so far, and its last generation (score and\n"
-                  "# the 60 weights per individual, in the order of eval-params.md).\n"
+                  "# the 60 weights per individual, in the order of docs/eval-params.md).\n"
                   "# Go on with: kingme tune --resume FILE\n");
     km_buf_printf(&b, "kingme-population %d\n", TUNE_FORMAT_VERSION);
     km_buf_printf(&b, "population %d\nduels %d\ndepth %d\nselection %s\nmutation %s\n", c->population,

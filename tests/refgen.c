@@ -1,6 +1,6 @@
 /* refgen.c - the reference move generator (see refgen.h).
  *
- * Written for clarity, not speed: every rule of rules.md is one visible test
+ * Written for clarity, not speed: every rule of docs/rules.md is one visible test
  * below, on an 8x8 array. */
 #include "refgen.h"
 

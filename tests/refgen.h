@@ -42,7 +42,7 @@ typedef struct RefMoves {
     RefMove moves[REF_MAX_MOVES];
 } RefMoves;
 
-/* Geometry, worked out from the diagram in rules.md. */
+/* Geometry, worked out from the diagram in docs/rules.md. */
 bool ref_square_rc(int sq, int *row, int *col); /* false if sq is not 1..32 */
 int ref_rc_square(int row, int col);            /* 0 off the board or on a light square */
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The canonical text of the initial position, as rules.md gives it. */
+/* The canonical text of the initial position, as docs/rules.md gives it. */
 #define INIT_FEN "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 
 /* fen must read as the position with these bit masks (built from square
@@ -64,7 +64,7 @@ TEST(board_fen_variants)
     board_init(&init);
     CHECK(init.pieces[KM_BLACK] == b12 && init.pieces[KM_WHITE] == w12 && init.kings == 0 &&
           init.stm == KM_BLACK);
-    /* every variant of the initial position in rules.md */
+    /* every variant of the initial position in docs/rules.md */
     CHECK_FEN(INIT_FEN, b12, w12, 0, KM_BLACK);
     CHECK_FEN("B:W21-32:B1-12", b12, w12, 0, KM_BLACK);                 /* ranges */
     CHECK_FEN("B:B1-12:W21-32", b12, w12, 0, KM_BLACK);                 /* sections swapped */
@@ -74,7 +74,7 @@ TEST(board_fen_variants)
     CHECK_FEN("B:W21-32:B1-12.\r\n", b12, w12, 0, KM_BLACK);
     CHECK_FEN(" B : W21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32 : B1 - 12 ", b12, w12, 0, KM_BLACK);
     CHECK_FEN("W:W21-32:B1-12", b12, w12, 0, KM_WHITE);
-    /* kings: rules.md's example, White to move, White king on 3 and man on
+    /* kings: docs/rules.md's example, White to move, White king on 3 and man on
      * 19, Black man on 12 and king on 28 */
     CHECK_FEN("W:WK3,19:B12,K28", SQ(12) | SQ(28), SQ(3) | SQ(19), SQ(3) | SQ(28), KM_WHITE);
     CHECK_FEN("W:B12,K28:WK3,19.", SQ(12) | SQ(28), SQ(3) | SQ(19), SQ(3) | SQ(28), KM_WHITE);
@@ -150,7 +150,7 @@ TEST(board_fen_errors)
 
 TEST(board_coordinates)
 {
-    /* rules.md: a1 = 29, h8 = 4; and from the diagram c3 = 22, d4 = 18,
+    /* docs/rules.md: a1 = 29, h8 = 4; and from the diagram c3 = 22, d4 = 18,
      * e5 = 15, b8 = 1, g1 = 32, h2 = 28, a7 = 5. */
     CHECK_INT(square_from_coord('a', '1'), 29);
     CHECK_INT(square_from_coord('h', '8'), 4);

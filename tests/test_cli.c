@@ -26,7 +26,7 @@ static int count_lines(const char *s)
 
 TEST(cli_perft)
 {
-    /* rules.md / tests/data/perft.txt: 7361 leaves at depth 5 */
+    /* docs/rules.md / tests/data/perft.txt: 7361 leaves at depth 5 */
     CHECK_INT(kingme("perft 5"), 0);
     CHECK_MSG(strstr(out, "perft 5: 7361 leaves") != NULL, "%s", out);
     /* By hand: Black man on 1, White man on 32, far apart. Black: 1-5, 1-6;

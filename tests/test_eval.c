@@ -1,4 +1,4 @@
-/* test_eval.c - the 60 parameters (shared/spec/eval-params.md) on hand-built
+/* test_eval.c - the 60 parameters (docs/eval-params.md) on hand-built
  * positions, against a square-by-square reference on random positions, the
  * mirror symmetry, the weighted sum, and the show / eval / bench commands.
  *

@@ -1,6 +1,6 @@
 /* test_game.c - the game record: the end of the game (no moves, threefold
  * repetition, the 40-move rule) and taking moves back. Positions are worked
- * out by hand on the numbered board of shared/spec/rules.md. */
+ * out by hand on the numbered board of docs/rules.md. */
 #include "test.h"
 #include "kingme/game.h"
 #include "kingme/notation.h"

@@ -192,7 +192,7 @@ TEST(movegen_matches_reference_on_random_positions)
 
 TEST(movegen_reference_perft_matches_published_figures)
 {
-    /* The reference itself against the published perft (rules.md,
+    /* The reference itself against the published perft (docs/rules.md,
      * tests/data/perft.txt): 7, 49, 302, 1469, 7361, 36768, 179740. */
     static const uint64_t published[] = {1, 7, 49, 302, 1469, 7361, 36768, 179740};
     int maxd = test_sanitized() ? 5 : 7;
@@ -313,7 +313,7 @@ TEST(board_mirror_turns_the_moves_round)
 
 /* ---- positions worked out by hand ------------------------------------------------
  *
- * The squares, from rules.md (row 0 at the top; a "down" move goes to higher
+ * The squares, from docs/rules.md (row 0 at the top; a "down" move goes to higher
  * numbers, Black's forward):
  *
  *        b8  1   d8  2   f8  3   h8  4

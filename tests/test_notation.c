@@ -111,7 +111,7 @@ TEST(notation_parse_numbers_and_coordinates)
     CHECK(m.from == 10 && m.to == 14 && m.njumps == 0 && m.captured == 0);
     CHECK_PARSE(INIT, "9-13", "9-13", "");
     CHECK_PARSE(INIT, "12-16", "12-16", "");
-    /* Coordinates: c3 is 22 and d4 is 18 (rules.md), so c3-d4 is White's 22-18. */
+    /* Coordinates: c3 is 22 and d4 is 18 (docs/rules.md), so c3-d4 is White's 22-18. */
     CHECK_PARSE("W:W21-32:B1-12", "c3-d4", "22-18", "");
     /* b6 is 9, a5 is 13: Black's 9-13. */
     CHECK_PARSE(INIT, "b6-a5", "9-13", "");

@@ -1,5 +1,5 @@
 /* test_perft.c - the generator against published perft figures
- * (tests/data/perft.txt, copied from the project's shared/data/perft.txt). */
+ * (tests/data/perft.txt; where it comes from: tests/data/SOURCES.md). */
 #include "test.h"
 #include "kingme/movegen.h"
 

@@ -82,7 +82,7 @@ TEST(tune_controls_and_new)
 }
 
 /* The same seed gives the same generations on 1 and 3 threads, and a
- * generation breeds as tuning.md says. */
+ * generation breeds as docs/tuning.md says. */
 TEST(tune_generations_threads_and_breeding)
 {
     TuneControls c;

@@ -1,8 +1,8 @@
 # The weight vector the design documents publish as their result (Table 4.2):
 # the 29 parameters that kept a high priority after several genetic-algorithm
-# sessions; all other parameters are 0. Copied from shared/data/thesis-weights.txt
+# sessions; all other parameters are 0. Copied from tests/data/thesis-weights.txt
 # (nr <TAB> name <TAB> weight there; the same numbers in kingme's format here).
-# Evaluation for the root side (spec/eval-params.md).
+# Evaluation for the root side (docs/eval-params.md).
 own_men                 -27848
 own_kings                    0
 opp_men                  22520

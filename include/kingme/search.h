@@ -2,7 +2,7 @@
  *
  * Every leaf is evaluated for the side that started the search (the root side)
  * with its weight vector, negated where the other side is to move (spec:
- * eval-params.md). A Searcher owns all mutable state (transposition table,
+ * docs/eval-params.md). A Searcher owns all mutable state (transposition table,
  * killers, history, counters, random generator, stop flag), so searches on
  * different threads never share anything. */
 #ifndef KINGME_SEARCH_H

@@ -1,4 +1,4 @@
-/* tune.h - the genetic algorithm of shared/spec/tuning.md (the design
+/* tune.h - the genetic algorithm of docs/tuning.md (the design
  * documents' "Find" program) and its population files.
  *
  * One generation: every individual plays a double duel (one game with each

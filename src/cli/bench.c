@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-/* The opening, positions reached in Tinsley's games (shared/data/tinsley.pdn,
+/* The opening, positions reached in Tinsley's games (tests/data/tinsley.pdn,
  * the game's number in the file and the plies played; a quarter, half and all
  * of each game) and a few endgames with kings. */
 static const char *const eval_positions[] = {

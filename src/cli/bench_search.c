@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* The initial position, eight ACF ballots (crossboard, after their three
- * moves) and 24 positions from Marion Tinsley's games (shared/data/tinsley.pdn,
+ * moves) and 24 positions from Marion Tinsley's games (tests/data/tinsley.pdn,
  * game and ply noted): middle games and endings with kings. */
 static const struct { const char *fen, *what; } positions[] = {
     {"B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12", "initial position"},
