@@ -417,7 +417,7 @@ static int engine_move(Referee *R, int colour, Move *m, double *elapsed)
         return 1;
     }
     double limit = set->tc_base > 0 ? R->left[colour] + (set->grace > 0 ? set->grace : MATCH_GRACE)
-                                    : (set->timeout > 0 ? set->timeout : MATCH_TIMEOUT);
+                                    : set->limits.seconds + (set->timeout > 0 ? set->timeout : MATCH_TIMEOUT);
     char line[ENGINE_LINE_MAX];
     for (;;) {
         int c = engine_read_line(e, t0 + limit, R->stop, line, sizeof line);
@@ -441,10 +441,11 @@ static int engine_move(Referee *R, int colour, Move *m, double *elapsed)
         }
         *elapsed = t1 - t0;
         if (clock_charge(R, colour, *elapsed)) return 1;
+        /* the move is the first word (anything after it, such as a ponder
+         * move, is ignored) */
         const char *text = line + 9;
-        while (*text == ' ') text++;
-        size_t n = strlen(text);
-        while (n && text[n - 1] == ' ') n--;
+        while (*text == ' ' || *text == '\t') text++;
+        size_t n = strcspn(text, " \t");
         char mv[64];
         snprintf(mv, sizeof mv, "%.*s", (int)(n < 60 ? n : 60), text);
         if (strcmp(mv, "none") == 0) {

@@ -78,8 +78,8 @@ int openings_from_pdn(const char *path, Opening **out, int *n, char *err);
 #define MATCH_PLY_CAP 200     /* a game still going after this many plies is a draw */
 #define MATCH_HASH_MB 4       /* default table per player: plenty for depth 10, and
                                * clearing it for every game stays cheap */
-#define MATCH_TIMEOUT 60.0    /* an engine with no bestmove this long under a depth or
-                               * time limit has hung */
+#define MATCH_TIMEOUT 60.0    /* an engine with no bestmove this long (beyond its time
+                               * per move, if any) under a depth or time limit has hung */
 #define MATCH_GRACE 1.0       /* under a clock: no bestmove by the clock + this is a hang */
 
 /* A side of a match: a weight vector searched in this process, or another
@@ -94,7 +94,8 @@ typedef struct MatchSettings {
     SearchLimits limits;   /* per move: depth, seconds or nodes; the tie-break */
     double tc_base, tc_inc;/* a game clock instead, when tc_base > 0: seconds for the
                             * game and seconds added after each move */
-    double timeout;        /* depth / time limits: an engine hangs after this (0: MATCH_TIMEOUT) */
+    double timeout;        /* depth / time limits: an engine hangs after its time per move
+                            * + this (0: MATCH_TIMEOUT) */
     double grace;          /* clock: no bestmove by clock + grace is a hang (0: MATCH_GRACE) */
     int ply_cap;           /* 0: MATCH_PLY_CAP; counts the opening's plies too */
     size_t hash_mb;        /* per player (or per game with share_table); 0: no table */

@@ -481,8 +481,8 @@ static const Opt options[] = {
      "every game (0: none); when given, also sent to engines as option hash; refused when the "
      "tables cannot fit in memory"},
     {"--timeout", NULL, NULL, OPT_REAL, "S", 0.01, 1e6, "60",
-     "with --depth or --time, an engine with no bestmove after S seconds has hung (under --tc: 1 s past "
-     "its clock)"},
+     "an engine with no bestmove after S seconds (with --time: S seconds past its time) has hung; "
+     "under --tc: 1 s past its clock"},
     CLI_EGDB_OPT,
     OPTS_END,
 };
