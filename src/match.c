@@ -1,5 +1,6 @@
 /* match.c - openings, engine-vs-engine games, the game pool, Elo statistics. */
 #include "kingme/match.h"
+#include "kingme/workers.h"
 #include "kingme/engineproc.h"
 #include "kingme/notation.h"
 #include "kingme/pdn.h"
@@ -646,6 +647,11 @@ int match_run(const MatchSettings *set, const MatchGameSpec *specs, int n, int t
               bool keep_games, MatchOutcome *out, MatchProgress progress, void *user,
               const atomic_bool *stop, char *err)
 {
+    if (set->workers) {
+        MatchSettings local = *set; /* the local threads play as without workers */
+        local.workers = NULL;
+        return workers_run(set->workers, &local, specs, n, threads, keep_games, out, progress, user, stop, err);
+    }
     memset(out, 0, (size_t)(n > 0 ? n : 0) * sizeof *out);
     if (n <= 0) return 0;
     Pool p = {.set = set, .specs = specs, .n = n, .keep = keep_games, .out = out,

@@ -351,6 +351,7 @@ int tune_generation(TuneSession *s, int threads, TuneCallback cb, void *user,
     match_settings_default(&set);
     set.limits.depth = c->depth;
     set.hash_mb = TUNE_HASH_MB;
+    set.workers = s->workers;
     ProgressCtx pc = {cb, user, st->generation, 0, ngames + (s->has_best ? 2 : 0)};
     if (match_run(&set, specs, ngames, threads, false, out, cb ? on_game : NULL, &pc, stop, err)) {
         r = -1;

@@ -6,6 +6,7 @@
 #include "kingme/textio.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -51,6 +52,13 @@ static void set_limit_flags(SearchLimits *l, unsigned f)
     l->ordering = (f >> 3) & 1;
 }
 
+/* The weights a colour plays with: the settings' side's, or the spec's. */
+static const Weights *spec_weights(const MatchSettings *set, const MatchGameSpec *spec, int colour)
+{
+    if (set->sides) return set->sides[spec->side[colour]].weights;
+    return colour == KM_BLACK ? spec->black : spec->white;
+}
+
 char *workers_job_line(int n, const MatchSettings *set, const MatchGameSpec *spec, bool keep)
 {
     KmBuf b = {0};
@@ -61,8 +69,8 @@ char *workers_job_line(int n, const MatchSettings *set, const MatchGameSpec *spe
     else board_init(&start);
     board_to_fen(&start, fen, sizeof fen);
     km_buf_printf(&b, "job %d %016llx %016llx depth %d time %.17g nodes %llu cap %d hash %zu share %d tiebreak %s flags %u seed %llu keep %d fen %s",
-                  n, (unsigned long long)workers_weights_id(spec->black),
-                  (unsigned long long)workers_weights_id(spec->white), l->depth, l->seconds,
+                  n, (unsigned long long)workers_weights_id(spec_weights(set, spec, KM_BLACK)),
+                  (unsigned long long)workers_weights_id(spec_weights(set, spec, KM_WHITE)), l->depth, l->seconds,
                   (unsigned long long)l->nodes, set->ply_cap, set->hash_mb, set->share_table ? 1 : 0,
                   l->tiebreak == TIEBREAK_FIRST ? "first" : "random", limit_flags(l),
                   (unsigned long long)spec->seed, keep ? 1 : 0, fen);
@@ -611,10 +619,15 @@ static void finish(Run *r, int i, GameResult res, GameReason why, int nply, Game
     o->result = res;
     o->reason = why;
     o->nply = nply;
-    if (g && r->keep) o->game = *g;
-    else if (g) game_free(g);
+    snprintf(o->termination, sizeof o->termination, "%s", game_reason_text(why));
+    o->min_left[0] = o->min_left[1] = INFINITY;
+    if (g) o->game = *g; /* valid during the progress call */
     r->done++;
     if (r->progress) r->progress(r->done, r->n, i, o, r->user);
+    if (!r->keep && o->game.moves) {
+        game_free(&o->game);
+        memset(&o->game, 0, sizeof o->game);
+    }
     pthread_mutex_unlock(&r->lock);
 }
 
@@ -697,8 +710,9 @@ static void feed(Run *r, int k)
         int i = take_job(r);
         if (i < 0) return;
         const MatchGameSpec *sp = &r->specs[i];
-        char *line = workers_job_line(i, r->set, sp, r->keep);
-        bool ok = line && send_vector(w, sp->black) && send_vector(w, sp->white) && send_line(w, line);
+        char *line = workers_job_line(i, r->set, sp, true); /* the moves: checked, and the progress shows them */
+        bool ok = line && send_vector(w, spec_weights(r->set, sp, KM_BLACK)) &&
+                  send_vector(w, spec_weights(r->set, sp, KM_WHITE)) && send_line(w, line);
         free(line);
         if (w->ninflight == 0) w->deadline = km_now() + r->ws->timeout;
         w->inflight[w->ninflight++] = i;
@@ -739,7 +753,7 @@ static bool take_result(Run *r, int k, char *line, char *why)
         goto out;
     }
     Game g, *gp = NULL;
-    if (r->keep) {
+    {
         const MatchGameSpec *sp = &r->specs[n];
         if (nt != 7 + nply || strcmp(tok[6], "moves") != 0 ||
             game_init(&g, sp->opening ? &sp->opening->start : NULL)) {
@@ -819,16 +833,21 @@ static void read_worker(Run *r, int k)
 
 static bool limits_travel(const MatchSettings *set, char *err)
 {
-    if (set->sides || set->tc_base > 0)
+    bool engines = false;
+    for (int i = 0; set->sides && i < set->nsides; i++) engines |= set->sides[i].command != NULL;
+    if (engines || set->tc_base > 0)
         return km_fail(err, "workers play games between weight vectors at a depth, a time or a node count "
-                            "a move (no engine processes, no game clock)"), false;
+                            "a move (no engine:COMMAND players, no --tc)"), false;
+    if (set->limits.egdb) return km_fail(err, "workers cannot use an endgame database yet (leave out --egdb)"), false;
     /* everything the game depends on must be in the job line: decode it
      * again and compare */
     MatchGameSpec spec = {NULL, NULL, NULL, 0, {0, 0}};
     Weights z;
     memset(&z, 0, sizeof z);
     spec.black = spec.white = &z;
-    char *line = workers_job_line(0, set, &spec, false);
+    MatchSettings plain = *set;
+    plain.sides = NULL;
+    char *line = workers_job_line(0, &plain, &spec, false);
     if (!line) return km_fail(err, "out of memory"), false;
     char **tok = malloc(64 * sizeof *tok);
     Job j;

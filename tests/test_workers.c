@@ -197,3 +197,45 @@ TEST(workers_file_errors)
     workers_free(ws);
     remove(path);
 }
+
+/* The issue's check: a tuning session with --workers gives the weights of
+ * the same session with -j 1, also when one worker exits after its first
+ * game each time and one answers garbage. */
+TEST(workers_tune_session_same_weights)
+{
+    char dir[256], cmd[2048], path[512], err[KM_ERR_MAX];
+    static char out[1 << 16];
+    snprintf(dir, sizeof dir, "/tmp/kingme-tunew-%d", (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
+    test_run(cmd, out, sizeof out);
+    const char *k = test_kingme();
+    const char *ctl = "--population 8 --depth 2 --generations 2 --seed 5 --yardstick none";
+    snprintf(path, sizeof path, "%s/good.txt", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) return;
+    fprintf(f, "%s worker\n%s worker\n%s worker\n", k, k, k);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/bad.txt", dir);
+    f = fopen(path, "w");
+    if (!f) return;
+    fprintf(f, "head -n 3 | %s worker\nsh -c 'echo worker kingme 0 protocol 1; while read l; do echo garbage; done'\n%s worker\n", k, k);
+    fclose(f);
+    static const char *const runs[3][2] = {{"one", "-j 1"}, {"good", "--workers DIR/good.txt"},
+                                           {"bad", "--workers DIR/bad.txt -j 1"}};
+    Weights w[3];
+    for (int r = 0; r < 3; r++) {
+        char extra[512];
+        const char *at = strstr(runs[r][1], "DIR");
+        if (at) snprintf(extra, sizeof extra, "%.*s%s%s", (int)(at - runs[r][1]), runs[r][1], dir, at + 3);
+        else snprintf(extra, sizeof extra, "%s", runs[r][1]);
+        snprintf(cmd, sizeof cmd, "%s tune %s %s --dir %s --name %s", k, ctl, extra, dir, runs[r][0]);
+        CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s\n%s", cmd, out);
+        if (r == 2) CHECK_MSG(strstr(out, "kingme: worker 2 answered garbage") != NULL, "%s", out);
+        snprintf(path, sizeof path, "%s/output/%s.w", dir, runs[r][0]);
+        CHECK_MSG(weights_read(&w[r], path, NULL, err) == 0, "%s", err);
+    }
+    CHECK_MSG(memcmp(&w[0], &w[1], sizeof w[0]) == 0, "three workers: other weights than -j 1");
+    CHECK_MSG(memcmp(&w[0], &w[2], sizeof w[0]) == 0, "failing workers: other weights than -j 1");
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    test_run(cmd, out, sizeof out);
+}

@@ -105,6 +105,8 @@ typedef struct MatchSettings {
     bool engine_hash;      /* also send `option hash hash_mb` to engine processes */
     const MatchSide *sides;/* NULL: the games are between the weight vectors of the specs */
     int nsides;
+    struct WorkerSet *workers; /* not NULL: match_run hands the games to these worker
+                                * processes (workers.h), its `threads` playing beside them */
 } MatchSettings;
 
 /* Defaults: search_limits_default, depth 0 (the caller sets depth or

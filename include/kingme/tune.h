@@ -118,6 +118,8 @@ typedef struct TuneSession {
     TuneYardResult yard_last;
     TuneIndividual *pop;   /* c.population individuals: the last generation played,
                             * with its scores (or the first one, not yet played) */
+    struct WorkerSet *workers; /* not NULL: the generations' games go to these worker
+                                * processes too (memory only; the results do not change) */
 } TuneSession;
 
 /* A new session: c.population random individuals from c.seed. Returns 0, or

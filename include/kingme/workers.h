@@ -84,9 +84,8 @@ void workers_free(WorkerSet *ws);
 
 /* As match_run, with the games shared between the worker processes and
  * `threads` local threads (0: none). The results, the progress calls (never
- * two at a time) and the error contract are match_run's, except that an
- * outcome's game (its moves) is there only with keep_games (the workers send
- * the moves only then). Fails when no
+ * two at a time) and the error contract are match_run's: the workers send
+ * every game's moves, which are replayed and checked against the checksum. Fails when no
  * worker can be kept alive and there is no local thread. */
 int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *specs, int n, int threads,
                 bool keep_games, MatchOutcome *out, MatchProgress progress, void *user,

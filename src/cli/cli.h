@@ -31,6 +31,20 @@ bool cli_double(const char *s, double lo, double hi, double *out);
 /* FEN to board, or the initial position for NULL; prints the error. */
 bool cli_board(const char *fen, Board *b);
 
+/* --workers FILE (and --worker-timeout S) of tune and match: the worker set,
+ * or NULL when --workers is not given (*ws NULL) or after an error line
+ * (returns false). With workers, *threads becomes the local threads beside
+ * them: -j N when given, else none. Worker events are said on stderr. */
+struct WorkerSet;
+bool cli_workers(const Opts *o, struct WorkerSet **ws, long long *threads);
+#define WORKERS_OPTIONS                                                                                     \
+    {"--workers", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("none"),                                     \
+     "play the games on worker processes too: each line of FILE is a shell command that starts one "       \
+     "(`ssh node3 kingme worker`, `srun -N1 -n1 kingme worker`, `./kingme worker`); the results are "     \
+     "the same as without; -j N local threads play beside them (default with --workers: none)"},          \
+    {"--worker-timeout", NULL, NULL, OPT_REAL, "S", 1, 1e6, "600",                                          \
+     "a worker silent for S seconds with a game to play is restarted and its games go to others"}
+
 /* Play the moves of text (separated by spaces, in the play prompt's forms:
  * parse_move_input) on g; prints "kingme: move N 'M': why" and returns false
  * at the first that is not legal. */

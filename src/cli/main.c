@@ -1,6 +1,7 @@
 /* main.c - command dispatch and shared command-line helpers. */
 #include "cli.h"
 #include "kingme/game.h"
+#include "kingme/workers.h"
 #include "kingme/notation.h"
 #include "kingme/textio.h"
 
@@ -66,6 +67,33 @@ bool cli_double(const char *s, double lo, double hi, double *out)
     double v = strtod(s, &end);
     if (errno || *end || !isfinite(v) || v < lo || v > hi) return false;
     *out = v;
+    return true;
+}
+
+static void on_worker_event(int worker, WorkerEventKind kind, const char *why, void *user)
+{
+    const WorkerSet *ws = user;
+    (void)ws;
+    if (kind == WORKER_FAILED)
+        fprintf(stderr, "kingme: worker %d %s; its games go to the others, and it is started again later\n",
+                worker + 1, why ? why : "failed");
+    else if (kind == WORKER_DROPPED)
+        fprintf(stderr, "kingme: worker %d %s, too often: it is not started again\n", worker + 1, why ? why : "failed");
+}
+
+bool cli_workers(const Opts *o, WorkerSet **ws, long long *threads)
+{
+    *ws = NULL;
+    if (!opt_given(o, "--workers")) return true;
+    char err[KM_ERR_MAX];
+    *ws = workers_from_file(opt_str(o, "--workers"), err);
+    if (!*ws) {
+        cli_error("%s", err);
+        return false;
+    }
+    workers_set_timeout(*ws, opt_real(o, "--worker-timeout"));
+    workers_set_events(*ws, on_worker_event, *ws);
+    if (!opt_given(o, "--threads")) *threads = 0;
     return true;
 }
 

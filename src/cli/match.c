@@ -5,6 +5,7 @@
  * (clocks, forfeits); Elo statistics, an optional SPRT; every finished game is
  * written to the PDN file at once. */
 #include "cli.h"
+#include "kingme/workers.h"
 #include "kingme/egdb.h"
 #include "longrun.h"
 #include "kingme/match.h"
@@ -406,11 +407,22 @@ static int run(const Opts *o)
     }
     fflush(stdout);
 
+    WorkerSet *ws = NULL;
+    if (!cli_workers(o, &ws, &threads)) {
+        egdb_close(db);
+        free(specs);
+        free(out);
+        free(ops);
+        pdn_close(&pdn);
+        return 1;
+    }
+    set.workers = ws;
     cli_catch_sigint(true, "stopping: the games finished so far are kept");
     double t0 = km_now();
     int r = match_run(&set, specs, n, (int)threads, false, out, on_game, &t, &cli_stop, err);
     if (r) cli_error("%s", err);
     double secs = km_now() - t0;
+    workers_free(ws);
     egdb_close(db);
     cli_catch_sigint(false, NULL);
     if (t.tty) printf("\n");
@@ -471,6 +483,7 @@ static const Opt options[] = {
     {"--openings", NULL, NULL, OPT_STR, "ballots|start|FILE.pdn", 0, 0, "ballots",
      "ballots: the 144 crossboard ACF three-move ballots in number order; start: the initial "
      "position with random tie-breaks; FILE.pdn: the start position and moves of each game"},
+    WORKERS_OPTIONS,
     {"--threads", "-j", NULL, OPT_INT, "N", 1, 256, DESCRIBED("all cores"),
      "games played at once; with --depth the result does not depend on it"},
     {"--out", NULL, "--pdn", OPT_STR, "FILE", 0, 0, DESCRIBED("games/match-YYYYMMDD-HHMMSS.pdn"),

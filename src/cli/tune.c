@@ -1,6 +1,7 @@
 /* tune.c - kingme tune (alias: kingme find): the genetic algorithm's
  * sessions, with their files under --dir. */
 #include "cli.h"
+#include "kingme/workers.h"
 #include "longrun.h"
 #include "kingme/textio.h"
 #include "kingme/tune.h"
@@ -614,7 +615,13 @@ static int run(const Opts *o)
         r = opt_given(o, "--continue") ? open_continued(o, &c, given, &s, wh) : open_new(o, &c, &s);
         if (r < 0) r = name_new(o, &s, wh);
     }
-    if (r < 0) r = make_files(&s, wh) ? play_session(o, &s, wh, threads) : 1;
+    WorkerSet *ws = NULL;
+    if (r < 0 && !cli_workers(o, &ws, &threads)) r = 1;
+    if (r < 0) {
+        s.workers = ws;
+        r = make_files(&s, wh) ? play_session(o, &s, wh, threads) : 1;
+    }
+    workers_free(ws);
     free(wh);
     return r;
 }
@@ -632,6 +639,7 @@ static const Opt options[] = {
      "ballots: a random crossboard ACF ballot per pairing; start: the initial position with random tie-breaks"},
     {"--seed", NULL, NULL, OPT_INT, "N", 0, 9e18, DESCRIBED("from the clock (printed)"), "the session's random seed"},
     {"--threads", "-j", NULL, OPT_INT, "N", 1, 256, DESCRIBED("all cores"), "threads; the result does not depend on it"},
+    WORKERS_OPTIONS,
     {"--name", NULL, NULL, OPT_STR, "NAME", 0, 0, DESCRIBED("session-YYYYMMDD-HHMMSS"), "the session's name"},
     {"--dir", NULL, NULL, OPT_STR, "DIR", 0, 0, "weights",
      "where the files go: DIR/population/NAME.pop (the session, rewritten every generation), "
