@@ -120,6 +120,6 @@ const CliCommand cmd_bench = {
         "from Tinsley's games) to depth D, deterministically; the node count is the same on every "
         "machine (tests/bench.txt keeps it). Ends with 'bench: NODES nodes, T s, NPS nps'.",
         options,
-        "example: kingme bench --eval  ->  ... eval: 90.0 ns per evaluation",
+        "example: kingme bench --eval  ->  ... eval: N ns per evaluation (N depends on the machine)",
     },
 };

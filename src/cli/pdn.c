@@ -50,6 +50,6 @@ const CliCommand cmd_pdn = {
         "number, line, move number, why); stdout ends with 'N games, M moves, E errors' (M counts "
         "plies). Exit status 1 if any game is bad or the file cannot be read.",
         options,
-        "example: kingme pdn games/tinsley.pdn",
+        "example: kingme pdn tests/data/tinsley.pdn  ->  one line about game 541 on stderr, then 724 games, 36108 moves, 1 errors",
     },
 };
