@@ -164,10 +164,14 @@ static void huff_lengths(const uint64_t *freq_in, uint8_t *len)
     }
 }
 
+#define LUT_BITS 10 /* codes up to this long decode with one table look-up */
 typedef struct HuffDec {
     uint16_t count[MAXLEN + 1];
     uint16_t sym[NSYM];
+    uint16_t lut[1 << LUT_BITS]; /* symbol | length << 9, or 0: a longer code */
 } HuffDec;
+
+static void huff_enc_codes(const uint8_t *len, uint16_t *code);
 
 /* Canonical codes: by length, then symbol. Returns false for lengths that
  * do not form a code (over-subscribed). */
@@ -190,6 +194,14 @@ static bool huff_dec_init(HuffDec *h, const uint8_t *len)
     for (int l = 1; l <= MAXLEN; l++) offs[l + 1] = (uint16_t)(offs[l] + h->count[l]);
     for (int i = 0; i < NSYM; i++)
         if (len[i]) h->sym[offs[len[i]]++] = (uint16_t)i;
+    uint16_t code[NSYM] = {0};
+    huff_enc_codes(len, code);
+    memset(h->lut, 0, sizeof h->lut);
+    for (int i = 0; i < NSYM; i++) {
+        if (!len[i] || len[i] > LUT_BITS) continue;
+        int shift = LUT_BITS - len[i];
+        for (int k = 0; k < 1 << shift; k++) h->lut[(code[i] << shift) | k] = (uint16_t)(i | len[i] << 9);
+    }
     return true;
 }
 
@@ -207,36 +219,50 @@ static void huff_enc_codes(const uint8_t *len, uint16_t *code)
         if (len[i]) code[i] = next[len[i]]++;
 }
 
+/* MSB-first bits from a block; reading past its end yields zeros, and
+ * block_decode then refuses the block. */
 typedef struct BitReader {
     const uint8_t *p, *end;
-    uint32_t bits;
-    int n;
+    uint64_t bits; /* the next bits, left-aligned */
+    int n;         /* how many of them are real or padding */
+    uint64_t used, avail;
 } BitReader;
 
-static inline int get_bit(BitReader *r)
+static inline void br_fill(BitReader *r)
 {
-    if (r->n == 0) {
-        r->bits = r->p < r->end ? *r->p++ : 0;
-        r->n = 8;
+    while (r->n <= 56) {
+        uint64_t byte = r->p < r->end ? *r->p++ : 0;
+        r->bits |= byte << (56 - r->n);
+        r->n += 8;
     }
-    r->n--;
-    return (r->bits >> r->n) & 1;
 }
 
-static inline uint32_t get_bits(BitReader *r, int n)
+static inline uint32_t br_peek(BitReader *r, int k) { return k ? (uint32_t)(r->bits >> (64 - k)) : 0; }
+
+static inline void br_skip(BitReader *r, int k)
 {
-    uint32_t v = 0;
-    while (n--) v = v << 1 | (uint32_t)get_bit(r);
-    return v;
+    r->bits <<= k;
+    r->n -= k;
+    r->used += (uint64_t)k;
 }
 
 static inline int huff_decode(const HuffDec *h, BitReader *r)
 {
+    br_fill(r);
+    uint16_t e = h->lut[br_peek(r, LUT_BITS)];
+    if (e) {
+        br_skip(r, e >> 9);
+        return e & 0x1FF;
+    }
+    uint32_t v = br_peek(r, MAXLEN);
     int code = 0, first = 0, index = 0;
     for (int l = 1; l <= MAXLEN; l++) {
-        code |= get_bit(r);
+        code |= (int)((v >> (MAXLEN - l)) & 1);
         int count = h->count[l];
-        if (code - count < first) return h->sym[index + (code - first)];
+        if (code - count < first) {
+            br_skip(r, l);
+            return h->sym[index + (code - first)];
+        }
         index += count;
         first += count;
         first <<= 1;
@@ -248,7 +274,7 @@ static inline int huff_decode(const HuffDec *h, BitReader *r)
 /* Decode one block: n codes into out. Returns false on bad data. */
 static bool block_decode(const HuffDec *h, const uint8_t *p, const uint8_t *end, int n, uint8_t *out)
 {
-    BitReader r = {p, end, 0, 0};
+    BitReader r = {p, end, 0, 0, 0, (uint64_t)(end - p) * 8};
     int i = 0, prev = -1;
     while (i < n) {
         int s = huff_decode(h, &r);
@@ -258,13 +284,15 @@ static bool block_decode(const HuffDec *h, const uint8_t *p, const uint8_t *end,
             prev = s;
         } else {
             int j = s - 256;
-            uint32_t run = (1u << j) + get_bits(&r, j);
+            br_fill(&r);
+            uint32_t run = (1u << j) + br_peek(&r, j);
+            br_skip(&r, j);
             if (prev < 0 || run > (uint32_t)(n - i)) return false;
             memset(out + i, prev, run);
             i += (int)run;
         }
     }
-    return r.p <= end;
+    return r.used <= r.avail;
 }
 
 /* ---- writing ---- */
