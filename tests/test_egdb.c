@@ -9,6 +9,7 @@
 #include "kingme/weights.h"
 #include "../src/egdb_impl.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -400,6 +401,58 @@ TEST(egdb_best_move_wins_within_the_forty_move_rule)
         won += b.stm != winner && gen_moves(&b, &ml) == 0 && maxquiet < 80;
     }
     CHECK_INT(won, games);
+}
+
+/* ---- threads ---- */
+
+enum { MT_POS = 20000, MT_THREADS = 4 };
+typedef struct MtJob {
+    const Egdb *db;
+    const Board *pos;
+    const int *want;
+    int start, bad;
+} MtJob;
+
+static void *mt_probe(void *arg)
+{
+    MtJob *j = arg;
+    for (int round = 0; round < 3; round++)
+        for (int k = 0; k < MT_POS; k++) {
+            int i = (j->start + k * 7 + round * 131) % MT_POS, d;
+            int v = egdb_probe(j->db, &j->pos[i], &d);
+            if (v * 256 + d != j->want[i]) j->bad++;
+        }
+    return NULL;
+}
+
+TEST(egdb_probes_from_several_threads_agree)
+{
+    const Egdb *db = test_db();
+    if (!db) return;
+    Board *pos = malloc(MT_POS * sizeof *pos);
+    int *want = malloc(MT_POS * sizeof *want);
+    CHECK(pos && want);
+    if (!pos || !want) return;
+    uint64_t rng = 31;
+    for (int i = 0; i < MT_POS; i++) {
+        egdb_random_position(db_built_pieces, &rng, &pos[i]);
+        int d, v = egdb_probe(db, &pos[i], &d);
+        want[i] = v * 256 + d;
+    }
+    /* the test database's cache is small (4 MB), so the threads keep
+     * evicting each other's blocks while they read */
+    pthread_t t[MT_THREADS];
+    MtJob jobs[MT_THREADS];
+    for (int k = 0; k < MT_THREADS; k++) {
+        jobs[k] = (MtJob){db, pos, want, k * 977, 0};
+        CHECK(pthread_create(&t[k], NULL, mt_probe, &jobs[k]) == 0);
+    }
+    for (int k = 0; k < MT_THREADS; k++) {
+        pthread_join(t[k], NULL);
+        CHECK_INT(jobs[k].bad, 0);
+    }
+    free(pos);
+    free(want);
 }
 
 /* ---- the search ---- */
