@@ -1,4 +1,4 @@
-/* board.c - positions, FEN, diagrams, Zobrist keys. */
+/* board.c - positions, FEN, mirroring, Zobrist keys. */
 #include "kingme/board.h"
 #include "kingme/bits.h"
 

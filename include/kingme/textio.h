@@ -1,6 +1,6 @@
 /* textio.h - small text helpers shared by the library's file modules
- * (weights, pdn, tune, match): error messages, a growable string, reading a
- * whole text file and replacing a file atomically.
+ * (weights, pdn, tune, match): a growable string, whole numbers, reading a
+ * whole text file and replacing a file atomically (km_fail is in base.h).
  *
  * Library code: nothing is printed, nothing exits; every allocation is
  * checked. Messages go to err, a buffer of KM_ERR_MAX bytes (kingme/base.h). */

@@ -1,5 +1,6 @@
-/* bench.c - kingme bench --eval: the evaluation's speed on a fixed set of
- * positions. (The search benchmark, plain `kingme bench`, comes with the search.) */
+/* bench.c - kingme bench: the search benchmark (bench_search.c; its node
+ * count is kept in tests/bench.txt) and, with --eval, the evaluation's speed
+ * on a fixed set of positions. */
 #include "cli.h"
 #include "kingme/weights.h"
 
