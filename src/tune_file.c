@@ -317,8 +317,6 @@ static int parse_key(const Parse *p, int k, char **tok, TuneSession *t)
     return r;
 }
 
-/* The whole file's checks once every line is read: every key present, as
- * many individuals as the population, consistent progress and controls. */
 /* The most games one generation plays: two per pairing, and the gladiator
  * duel's two (at most 2 * 1024 * 1023 + 2, so that 1e9 generations of them
  * fit a long long many times over). */
@@ -329,6 +327,9 @@ static long long max_games(const TuneControls *c)
     return 2 * pairs + 2;
 }
 
+/* The whole file's checks once every line is read: every key present, as
+ * many individuals as the population, consistent progress and controls (and
+ * counters no greater than the session can have reached). */
 static int check_parsed(Parse *p, const TuneSession *t, const int seen[NKEYS], int nind, bool header, bool ended)
 {
     if (!header) {

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -305,4 +306,81 @@ TEST(files_pdn_input_is_bounded)
     CHECK_INT(n, PDN_MAX_GAMES);
     pdn_free_games(g, n);
     free(text);
+}
+
+/* Issue 14: `printf '11-15\r\nquit\r\n' | kingme play` said "'11-15?' is not
+ * a move" and refused even quit. */
+TEST(files_play_reads_crlf_input)
+{
+    char pdn[256], in[256];
+    tmp_name(pdn, sizeof pdn, "crlf.pdn");
+    tmp_name(in, sizeof in, "crlf.in");
+    CHECK(put_file(in, "11-15\r\n\r\nmoves\r\nquit\r\n"));
+    CHECK_INT(kingme("play --no-color --depth 1 --seed 1 --out %s < %s", pdn, in), 0);
+    CHECK_MSG(strstr(out, "is not a move") == NULL && strstr(out, "Quit: the game is left unfinished.") != NULL,
+              "%s", out);
+    char *t = test_slurp(pdn);
+    CHECK_MSG(t && strstr(t, "1. 11-15 "), "'%s'", t ? t : "(nothing)");
+    free(t);
+    /* a last line with CR and no LF */
+    CHECK(put_file(in, "11-15\r\nquit\r"));
+    CHECK_INT(kingme("play --no-color --depth 1 --seed 1 --out %s < %s", pdn, in), 0);
+    CHECK_MSG(strstr(out, "Quit: the game is left unfinished.") != NULL, "%s", out);
+    remove(in);
+    remove(pdn);
+}
+
+/* Issue 14: `play --out ''` printed "kingme: : cannot replace with .tmp". */
+TEST(files_empty_file_names_refused)
+{
+    CHECK_INT(kingme("play --out ''"), 2);
+    CHECK_STR(out, "kingme play: --out '' is not a file name\nsee: kingme help play\n");
+    CHECK_INT(kingme("play --out="), 2);
+    CHECK_STR(out, "kingme play: --out '' is not a file name\nsee: kingme help play\n");
+    CHECK_INT(kingme("search --depth 1 --weights ''"), 2);
+    CHECK_STR(out, "kingme search: --weights '' is not a file name\nsee: kingme help search\n");
+    CHECK_INT(kingme("tune --dir '' --resume no-such-session"), 2); /* (never a session in /) */
+    CHECK_STR(out, "kingme tune: --dir '' is not a directory name\nsee: kingme help tune\n");
+}
+
+/* Issue 14: engine-against-engine games of play were saved only at the start
+ * and the end. Killed in the middle (SIGPIPE: its screen goes into a pipe
+ * that `head` closes after some moves), the file has the moves played. */
+TEST(files_play_engine_game_saved_after_every_move)
+{
+    char pdn[256];
+    tmp_name(pdn, sizeof pdn, "killed.pdn");
+    remove(pdn);
+    /* (other tests may have left SIGPIPE ignored, which play would inherit) */
+    void (*was)(int) = signal(SIGPIPE, SIG_DFL);
+    kingme("play --no-color --black engine --white engine --depth 4 --seed 5 --out %s | head -c 6000 > /dev/null",
+           pdn);
+    signal(SIGPIPE, was);
+    PdnGame *g;
+    int n;
+    char err[KM_ERR_MAX];
+    CHECK_MSG(pdn_read_file(pdn, &g, &n, err) == 0, "%s", err);
+    if (n >= 1) {
+        CHECK_INT(n, 1);
+        CHECK(g[0].error == NULL);
+        CHECK_STR(g[0].result, "*"); /* unfinished */
+        CHECK_MSG(g[0].game.nply >= 2, "%d plies saved", g[0].game.nply);
+        pdn_free_games(g, n);
+    }
+    remove(pdn);
+}
+
+/* One rule for search, play and match: a search has one limit (depth, time,
+ * nodes or a clock), two together are refused. */
+TEST(files_one_search_limit)
+{
+    CHECK_INT(kingme("search --depth 3 --time 1"), 2);
+    CHECK_STR(out, "kingme search: give one of --depth, --time and --nodes\nsee: kingme help search\n");
+    CHECK_INT(kingme("search --nodes 100 --depth 3"), 2);
+    CHECK_INT(kingme("play --depth 3 --time 1 < /dev/null"), 2);
+    CHECK_MSG(strstr(out, "give --depth or --time, not both") != NULL, "%s", out);
+    CHECK_INT(kingme("match --depth 3 --time 1 weights/default.w weights/handset.w"), 2);
+    CHECK_MSG(strstr(out, "give one of --depth, --time and --tc") != NULL, "%s", out);
+    CHECK_INT(kingme("search --depth 2"), 0);
+    CHECK(strstr(out, "bestmove ") != NULL);
 }

@@ -116,6 +116,8 @@ static int take_option(const OptSpec *s, int argc, char **argv, int *i, Opts *o)
         if (*i + 1 >= argc) return usage_fail("%s needs a value (%s)", d->name, d->arg);
         t = argv[++*i];
     }
+    if (t && !*t && d->arg && (strcmp(d->arg, "FILE") == 0 || strcmp(d->arg, "DIR") == 0))
+        return usage_fail("%s '' is not a %s name", d->name, d->arg[0] == 'F' ? "file" : "directory");
     if (t && !parse_value(d, t, v)) {
         char r[96];
         if (d->kind == OPT_CHOICE) { /* "a, b or c" */

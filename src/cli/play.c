@@ -219,7 +219,7 @@ static enum End play_game(Play *P)
             play_clock_charge(P, side);
             if (P->adjudged != GAME_ONGOING) return END_GAME;
             P->need_draw = true;
-            if (play_humans(P)) play_autosave(P); /* (a file sync a move would slow engine games) */
+            play_autosave(P); /* engines too: a crash or kill loses no move */
             continue;
         }
         if (P->need_draw) {
@@ -384,7 +384,7 @@ static const Opt options[] = {
     {"--max-plies", NULL, NULL, OPT_INT, "N", 0, 1e6, DESCRIBED("400 when two engines play, else none"),
      "stop at N plies, scored a draw (0: no cap)"},
     {"--out", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("games/kingme-YYYYMMDD-HHMMSS.pdn"),
-     "where the game is saved"},
+     "where the game is saved (- for standard output, written at the end)"},
     CLI_EGDB_OPT,
     {"--flip", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "turn the board round"},
     {"--no-color", NULL, "--no-colour", OPT_FLAG, NULL, 0, 0, NULL,

@@ -322,6 +322,12 @@ int play_human_turn(Play *P)
         puts(P->tty_in ? "" : "(end of input)");
         return ACT_EOF;
     }
+    /* a line from Windows (CRLF) ends as any other */
+    size_t len = strlen(line);
+    if (len && line[len - 1] == '\r') {
+        line[--len] = '\0';
+        total--;
+    }
     /* control characters (escape sequences of arrow keys...) are not input */
     for (char *c = line; *c; c++)
         if ((unsigned char)*c < 32 && *c != '\t') *c = '?';

@@ -52,6 +52,9 @@ static int run(const Opts *o)
     if (opt_flag(o, "--no-quiescence")) lim.quiescence = false;
     if (opt_flag(o, "--no-extensions")) lim.extensions = false;
     if (!limited) return cli_usage_error("search", "give --depth, --time or --nodes");
+    /* one rule for search, play and match: a search has one limit */
+    if (opt_given(o, "--depth") + opt_given(o, "--time") + opt_given(o, "--nodes") > 1)
+        return cli_usage_error("search", "give one of --depth, --time and --nodes");
     Board start;
     if (!cli_board(fen, &start)) return 1;
     Game g;
@@ -104,7 +107,7 @@ static const Opt options[] = {
      "repetition and the forty-move rule see; the search starts after them"},
     {"--depth", NULL, NULL, OPT_INT, "D", 1, SEARCH_MAX_PLY - 2, DESCRIBED("none"), "search D plies"},
     {"--time", NULL, NULL, OPT_REAL, "S", 0.001, 1e6, DESCRIBED("none"), "search S seconds"},
-    {"--nodes", NULL, NULL, OPT_INT, "N", 1, 9e18, DESCRIBED("none"), "search N nodes (give at least one of the three)"},
+    {"--nodes", NULL, NULL, OPT_INT, "N", 1, 9e18, DESCRIBED("none"), "search N nodes (give one of the three)"},
     {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
     {"--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, "16", "transposition table size (0: none)"},
     {"--seed", NULL, NULL, OPT_INT, "N", 0, 9e18, "1", "seed of the random tie-breaks"},
