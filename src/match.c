@@ -166,6 +166,7 @@ static bool stopped(const atomic_bool *stop)
 typedef struct Players {
     Searcher s[2];
     TT shared;          /* with share_table: the table of both Searchers */
+    bool shared_dirty;  /* written since it was allocated (calloc: zero until then) */
     int nsides;
     EngineProc *eng;    /* [nsides]; pid 0 when not running (or not an engine side) */
     bool *restart;      /* [nsides]: misbehaved, kill and restart before the next game */
@@ -525,7 +526,11 @@ static int play_with(Players *P, const MatchSettings *set, const MatchGameSpec *
             searcher_clear(&P->s[c]);
         }
     }
-    if (P->shared.e) tt_clear(&P->shared);
+    if (P->shared.e) {
+        /* a fresh table needs no clearing, and untouched pages cost no memory */
+        if (P->shared_dirty) tt_clear(&P->shared);
+        P->shared_dirty = true;
+    }
     for (int c = 0; c < 2 && g->result == GAME_ONGOING; c++) {
         if (!is_engine(&R, c)) continue;
         int r = engine_new_game(&R, c, seeds[c], err);
