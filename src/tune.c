@@ -32,16 +32,61 @@ static void random_weights(uint64_t *s, Weights *w)
 
 static bool same_weights(const Weights *a, const Weights *b) { return memcmp(a, b, sizeof *a) == 0; }
 
+/* Standard normal (Box-Muller, one value per two uniforms). */
+static double rng_gauss(uint64_t *s)
+{
+    double u = rng_unit(s), v = rng_unit(s);
+    return sqrt(-2 * log(1 - u)) * cos(6.283185307179586 * v);
+}
+
+/* Scale w to the Euclidean norm TUNE_NORM (positive factor: the same games).
+ * An all-zero vector stays zero. */
+static void normalise(Weights *w)
+{
+    double sq = 0;
+    for (int i = 0; i < EVAL_NPARAMS; i++) sq += (double)w->w[i] * w->w[i];
+    if (sq <= 0) return;
+    double f = TUNE_NORM / sqrt(sq);
+    for (int i = 0; i < EVAL_NPARAMS; i++) {
+        double x = round(w->w[i] * f);
+        w->w[i] = (int16_t)(x > 32767 ? 32767 : x < -32767 ? -32767 : x);
+    }
+}
+
+/* k distinct values of 0..n-1 (k <= n) in draw order, from k draws: the
+ * j-th draw picks among the n - j values not taken yet. */
+static void rng_distinct(uint64_t *s, int n, int k, int *out)
+{
+    int sorted[TUNE_MAX_GLADIATOR];
+    for (int j = 0; j < k; j++) {
+        int v = rng_below(s, n - j), i = 0;
+        for (; i < j && sorted[i] <= v; i++) v++; /* skip the taken values below it */
+        out[j] = v;
+        memmove(sorted + i + 1, sorted + i, (size_t)(j - i) * sizeof *sorted);
+        sorted[i] = v;
+    }
+}
+
 /* ---- controls ---------------------------------------------------------------- */
+
+const char *tune_algorithm_name(TuneAlgorithm a) { return a == TUNE_ALG_THESIS ? "thesis" : "learn"; }
 
 void tune_controls_default(TuneControls *c)
 {
     memset(c, 0, sizeof *c);
-    c->population = 32;
+    c->algorithm = TUNE_ALG_LEARN;
+    c->population = 16;
     c->duels = 0;
     c->depth = 4;
     c->selection = 10;
     c->mutation = 0.1;
+    c->ballots = 2;
+    c->elite = 4;
+    c->tournament = 3;
+    c->fresh = 1;
+    c->step = 0.05;
+    c->gauss = 0.2;
+    c->gladiator = 64;
     c->stop = TUNE_STOP_GENERATIONS;
     c->limit = 100;
     c->openings = TUNE_OPENINGS_BALLOTS;
@@ -51,13 +96,39 @@ void tune_controls_default(TuneControls *c)
     c->nyard = 0;
 }
 
+void tune_controls_thesis(TuneControls *c)
+{
+    tune_controls_default(c);
+    c->algorithm = TUNE_ALG_THESIS;
+    c->population = 32;
+    c->ballots = 1;
+}
+
 int tune_controls_check(const TuneControls *c, char *err)
 {
     if (c->population < 4 || c->population > TUNE_MAX_POPULATION)
         return km_fail(err, "population %d is outside 4..%d", c->population, TUNE_MAX_POPULATION);
-    if (c->population % 4)
+    if (c->algorithm != TUNE_ALG_LEARN && c->algorithm != TUNE_ALG_THESIS)
+        return km_fail(err, "unknown algorithm");
+    bool thesis = c->algorithm == TUNE_ALG_THESIS;
+    if (thesis && c->population % 4)
         return km_fail(err, "population %d is not a multiple of 4 (the next generation is half "
                        "children, a quarter parents, a quarter fresh)", c->population);
+    if (c->ballots < 1 || c->ballots > TUNE_MAX_BALLOTS)
+        return km_fail(err, "ballots %d per pairing is outside 1..%d", c->ballots, TUNE_MAX_BALLOTS);
+    if (c->openings == TUNE_OPENINGS_BALLOTS && c->ballots > BALLOT_CROSSBOARD_COUNT)
+        return km_fail(err, "ballots %d: there are %d", c->ballots, BALLOT_CROSSBOARD_COUNT);
+    if (c->elite < 0 || c->fresh < 0 || c->elite + c->fresh > c->population - 2)
+        return km_fail(err, "elite %d + fresh %d leave fewer than 2 children in a population of %d", c->elite,
+                       c->fresh, c->population);
+    if (c->tournament < 1 || c->tournament > c->population)
+        return km_fail(err, "tournament %d is outside 1..population (%d)", c->tournament, c->population);
+    if (!(c->step >= TUNE_STEP_MIN && c->step <= TUNE_STEP_MAX))
+        return km_fail(err, "step %g is outside %g..%g", c->step, TUNE_STEP_MIN, TUNE_STEP_MAX);
+    if (!(c->gauss >= 0 && c->gauss <= 1)) return km_fail(err, "gauss %g is not a chance from 0 to 1", c->gauss);
+    if (c->gladiator < 8 || c->gladiator > TUNE_MAX_GLADIATOR || c->gladiator % 8)
+        return km_fail(err, "gladiator %d games is not a multiple of 8 from 8 to %d", c->gladiator,
+                       TUNE_MAX_GLADIATOR);
     if (c->duels < 0 || c->duels > c->population - 1)
         return km_fail(err, "duels %d: 0 (round robin) up to population - 1 = %d opponents", c->duels,
                        c->population - 1);
@@ -93,7 +164,10 @@ int tune_controls_check(const TuneControls *c, char *err)
     return 0;
 }
 
-int tune_max_score(const TuneControls *c) { return 4 * (c->duels ? c->duels : c->population - 1); }
+int tune_max_score(const TuneControls *c)
+{
+    return 4 * c->ballots * (c->duels ? c->duels : c->population - 1);
+}
 
 /* ---- sessions ---------------------------------------------------------------- */
 
@@ -105,7 +179,11 @@ int tune_new(TuneSession *s, const TuneControls *c, char *err)
     if (!s->pop) return km_fail(err, "out of memory");
     s->c = *c;
     s->rng = c->seed;
-    for (int i = 0; i < c->population; i++) random_weights(&s->rng, &s->pop[i].w);
+    for (int i = 0; i < c->population; i++) {
+        random_weights(&s->rng, &s->pop[i].w);
+        s->pop[i].step = c->step;
+        if (c->algorithm == TUNE_ALG_LEARN) normalise(&s->pop[i].w);
+    }
     return 0;
 }
 
@@ -116,7 +194,10 @@ int tune_continue(TuneSession *s, const TuneSession *from, const TuneControls *c
         return km_fail(err, "population %d: the saved population has %d individuals", c->population,
                        from->c.population);
     if (tune_new(s, c, err)) return -1;
-    for (int i = 0; i < c->population; i++) s->pop[i].w = from->pop[i].w;
+    for (int i = 0; i < c->population; i++) {
+        s->pop[i].w = from->pop[i].w;
+        if (from->c.algorithm == c->algorithm) s->pop[i].step = from->pop[i].step;
+    }
     s->has_best = from->has_best;
     s->best = from->best;
     s->best_score = from->best_score;
@@ -201,6 +282,70 @@ static void breed(const TuneIndividual *pop, const TuneControls *c, uint64_t *rn
     for (int e = 0; e < quarter; e++) next[half + e].w = pop[parents[e]].w;
     /* fresh blood */
     for (int k = half + quarter; k < n; k++) random_weights(rng, &next[k].w);
+    for (int k = 0; k < n; k++) next[k].score = 0, next[k].step = c->step; /* steps: unused */
+}
+
+/* learn: the best of c->tournament individuals drawn at random (the first drawn of equals). */
+static int tournament(const TuneIndividual *pop, const TuneControls *c, uint64_t *rng)
+{
+    int best = rng_below(rng, c->population);
+    for (int t = 1; t < c->tournament; t++) {
+        int j = rng_below(rng, c->population);
+        if (pop[j].score > pop[best].score) best = j;
+    }
+    return best;
+}
+
+/* The next population of the learn algorithm (tune.h): elite, children, fresh. */
+static void breed_learn(const TuneSession *s, uint64_t *rng, TuneIndividual *next)
+{
+    const TuneControls *c = &s->c;
+    const TuneIndividual *pop = s->pop;
+    int n = c->population, m = 0;
+    Ranked r[TUNE_MAX_POPULATION];
+    for (int i = 0; i < n; i++) r[i] = (Ranked){pop[i].score, i};
+    qsort(r, (size_t)n, sizeof *r, cmp_ranked);
+
+    /* elite: the best so far, then the best-scoring distinct vectors */
+    if (s->has_best && c->elite > 0) {
+        next[m].w = s->best;
+        next[m].step = c->step;
+        for (int i = 0; i < n; i++)
+            if (same_weights(&pop[i].w, &s->best)) next[m].step = pop[i].step;
+        m++;
+    }
+    for (int k = 0; k < n && m < c->elite; k++) {
+        const TuneIndividual *x = &pop[r[k].idx];
+        bool distinct = true;
+        for (int j = 0; j < m && distinct; j++) distinct = !same_weights(&next[j].w, &x->w);
+        if (distinct) next[m++] = *x;
+    }
+    /* fresh blood, at the end */
+    int nchild_end = n - c->fresh;
+    for (int k = nchild_end; k < n; k++) {
+        random_weights(rng, &next[k].w);
+        normalise(&next[k].w);
+        next[k].step = c->step;
+    }
+    /* children */
+    for (int k = m; k < nchild_end; k++) {
+        const TuneIndividual *a = &pop[tournament(pop, c, rng)], *b = &pop[tournament(pop, c, rng)];
+        uint64_t bits = km_rng_next(rng);
+        for (int i = 0; i < EVAL_NPARAMS; i++) next[k].w.w[i] = (bits >> i & 1) ? b->w.w[i] : a->w.w[i];
+        double step = sqrt(a->step * b->step) * exp(0.2 * rng_gauss(rng));
+        step = step < TUNE_STEP_MIN ? TUNE_STEP_MIN : step > TUNE_STEP_MAX ? TUNE_STEP_MAX : step;
+        next[k].step = step;
+        for (int i = 0; i < EVAL_NPARAMS; i++)
+            if (rng_unit(rng) < c->gauss) {
+                double x = next[k].w.w[i] + round(step * TUNE_NORM * rng_gauss(rng));
+                next[k].w.w[i] = (int16_t)(x > 32767 ? 32767 : x < -32767 ? -32767 : x);
+            }
+        if (rng_unit(rng) < c->mutation) {
+            int i = rng_below(rng, EVAL_NPARAMS);
+            next[k].w.w[i] = (int16_t)(rng_below(rng, TUNE_NORM + 1) - TUNE_NORM / 2);
+        }
+        normalise(&next[k].w);
+    }
     for (int k = 0; k < n; k++) next[k].score = 0;
 }
 
@@ -270,7 +415,15 @@ static void make_pairs(const TuneControls *c, int nops, uint64_t *rng, Pair *pai
             }
         }
     }
-    for (int k = 0; k < npairs; k++) pairs[k].opening = nops ? rng_below(rng, nops) : -1;
+    /* c->ballots openings per pairing: the pairings are units of the same
+     * two players, in groups of c->ballots */
+    int nb = c->ballots, ids[TUNE_MAX_BALLOTS];
+    for (int k = npairs / nb - 1; k >= 0; k--)
+        for (int j = 0; j < nb; j++) pairs[k * nb + j] = (Pair){pairs[k].a, pairs[k].b, -1};
+    for (int k = 0; k < npairs; k += nb) {
+        if (nops) rng_distinct(rng, nops, nb, ids);
+        for (int j = 0; j < nb; j++) pairs[k + j].opening = nops ? ids[j] : -1;
+    }
 }
 
 /* The duels' points (with drawn opponents only the drawing individual
@@ -310,6 +463,82 @@ static void duel_result(const MatchOutcome out[2], TuneGenStats *st)
     st->games += 2;
 }
 
+/* learn's gladiator test: the challenger's GSPRT log-likelihood ratio of
+ * Elo +30 against Elo 0 from its game scores x (0, 1/2, 1), with the normal
+ * approximation (the per-game variance floored, so a clean sweep counts). */
+static double gladiator_llr(const double *x, int n)
+{
+    double sum = 0, sq = 0;
+    for (int i = 0; i < n; i++) sum += x[i], sq += x[i] * x[i];
+    double m = sum / n, v = sq / n - m * m, s0 = 0.5, s1 = 1 / (1 + pow(10, -30.0 / 400));
+    if (v < 0.05) v = 0.05;
+    return n * (s1 - s0) * (2 * m - s0 - s1) / (2 * v);
+}
+
+#define GLADIATOR_BATCH 8
+#define GLADIATOR_BOUND 2.944 /* log(0.95 / 0.05): alpha = beta = 0.05 */
+
+/* The gladiator duel of the generation's best (champ) against the best so
+ * far: thesis, one double duel; learn, the sequential test. Sets st's duel
+ * fields and *changed. Returns 0, 1 when stopped, -1 on error. */
+static int gladiator(const TuneSession *s, const Weights *champ, const Opening *ops, int nops, uint64_t *rng,
+                     uint64_t gseed, int first_index, const MatchSettings *set, int threads, ProgressCtx *pc,
+                     const atomic_bool *stop, TuneGenStats *st, bool *changed, char *err)
+{
+    const TuneControls *c = &s->c;
+    MatchGameSpec specs[GLADIATOR_BATCH];
+    MatchOutcome out[GLADIATOR_BATCH];
+    if (c->algorithm == TUNE_ALG_THESIS) {
+        const Opening *op = nops ? &ops[rng_below(rng, nops)] : NULL;
+        duel_specs(champ, &s->best, op, gseed, first_index, specs);
+        pc->offset = first_index;
+        if (match_run(set, specs, 2, threads, false, out, pc->cb ? on_game : NULL, pc, stop, err)) return -1;
+        if (!all_played(out, 2)) return 1;
+        duel_result(out, st);
+        st->duel_games = 2;
+        *changed = st->duel_points[0] >= st->duel_points[1];
+        return 0;
+    }
+    int npair = c->gladiator / 2, nb = nops < npair ? nops : npair;
+    int ids[TUNE_MAX_GLADIATOR / 2];
+    if (nops) rng_distinct(rng, nops, nb, ids);
+    double x[TUNE_MAX_GLADIATOR];
+    int played = 0;
+    st->duel_points[0] = st->duel_points[1] = 0;
+    *changed = false;
+    while (played < c->gladiator) {
+        for (int g = 0; g < GLADIATOR_BATCH; g += 2) {
+            int pair = (played + g) / 2;
+            const Opening *op = nops ? &ops[ids[pair % nb]] : NULL;
+            duel_specs(champ, &s->best, op, gseed, first_index + played + g, &specs[g]);
+        }
+        pc->offset = first_index + played;
+        if (match_run(set, specs, GLADIATOR_BATCH, threads, false, out, pc->cb ? on_game : NULL, pc, stop, err))
+            return -1;
+        if (!all_played(out, GLADIATOR_BATCH)) return 1;
+        for (int g = 0; g < GLADIATOR_BATCH; g += 2) {
+            int pb, pw;
+            game_points(&out[g], &pb, &pw); /* the champion is Black */
+            st->duel_points[0] += pb, st->duel_points[1] += pw;
+            x[played + g] = pb / 2.0;
+            game_points(&out[g + 1], &pb, &pw); /* the champion is White */
+            st->duel_points[0] += pw, st->duel_points[1] += pb;
+            x[played + g + 1] = pw / 2.0;
+        }
+        played += GLADIATOR_BATCH;
+        double llr = gladiator_llr(x, played);
+        if (llr >= GLADIATOR_BOUND || llr <= -GLADIATOR_BOUND) {
+            *changed = llr > 0;
+            break;
+        }
+        *changed = st->duel_points[0] > st->duel_points[1]; /* if the games run out */
+    }
+    st->duel_played = true;
+    st->duel_games = played;
+    st->games += played;
+    return 0;
+}
+
 int tune_generation(TuneSession *s, int threads, TuneCallback cb, void *user,
                     const atomic_bool *stop, TuneGenStats *st, char *err)
 {
@@ -324,7 +553,8 @@ int tune_generation(TuneSession *s, int threads, TuneCallback cb, void *user,
     int nops = 0;
     if (c->openings == TUNE_OPENINGS_BALLOTS && openings_crossboard(&ops, &nops, err)) return -1;
 
-    int npairs = c->duels ? n * c->duels : n * (n - 1) / 2;
+    /* one unit per pairing and ballot: a double duel */
+    int npairs = (c->duels ? n * c->duels : n * (n - 1) / 2) * c->ballots;
     int ngames = 2 * npairs;
     TuneIndividual *next = malloc((size_t)n * sizeof *next);
     Pair *pairs = malloc((size_t)npairs * sizeof *pairs);
@@ -337,9 +567,13 @@ int tune_generation(TuneSession *s, int threads, TuneCallback cb, void *user,
     }
 
     uint64_t rng = s->rng;
-    if (s->generation > 0) breed(s->pop, c, &rng, next);
-    else memcpy(next, s->pop, (size_t)n * sizeof *next);
-    for (int i = 0; i < n; i++) next[i].score = 0;
+    if (s->generation == 0) memcpy(next, s->pop, (size_t)n * sizeof *next);
+    else if (c->algorithm == TUNE_ALG_THESIS) breed(s->pop, c, &rng, next);
+    else breed_learn(s, &rng, next);
+    for (int i = 0; i < n; i++) {
+        next[i].score = 0;
+        st->mean_step += next[i].step / n;
+    }
 
     make_pairs(c, nops, &rng, pairs, npairs);
 
@@ -352,7 +586,8 @@ int tune_generation(TuneSession *s, int threads, TuneCallback cb, void *user,
     set.limits.depth = c->depth;
     set.hash_mb = TUNE_HASH_MB;
     set.workers = s->workers;
-    ProgressCtx pc = {cb, user, st->generation, 0, ngames + (s->has_best ? 2 : 0)};
+    int glad = c->algorithm == TUNE_ALG_THESIS ? 2 : c->gladiator;
+    ProgressCtx pc = {cb, user, st->generation, 0, ngames + (s->has_best ? glad : 0)};
     if (match_run(&set, specs, ngames, threads, false, out, cb ? on_game : NULL, &pc, stop, err)) {
         r = -1;
         goto done;
@@ -372,19 +607,8 @@ int tune_generation(TuneSession *s, int threads, TuneCallback cb, void *user,
     } else if (same_weights(champ, &s->best)) {
         changed = false;
     } else {
-        const Opening *op = nops ? &ops[rng_below(&rng, nops)] : NULL;
-        duel_specs(champ, &s->best, op, gseed, ngames, specs);
-        pc.offset = ngames;
-        if (match_run(&set, specs, 2, threads, false, out, cb ? on_game : NULL, &pc, stop, err)) {
-            r = -1;
-            goto done;
-        }
-        if (!all_played(out, 2)) {
-            r = 1;
-            goto done;
-        }
-        duel_result(out, st);
-        changed = st->duel_points[0] >= st->duel_points[1];
+        r = gladiator(s, champ, ops, nops, &rng, gseed, ngames, &set, threads, &pc, stop, st, &changed, err);
+        if (r) goto done;
     }
     st->best_changed = changed;
 

@@ -46,9 +46,21 @@ char *tune_describe(const TuneSession *s)
     char sel[32], mut[32], lim[32];
     fmt_controls(c, sel, mut, lim);
     KmBuf b = {0};
-    km_buf_printf(&b, "population %d, duels %d%s, depth %d, selection %s, mutation %s, openings %s, seed %llu\n",
-                  c->population, c->duels, c->duels ? "" : " (round robin)", c->depth, sel, mut,
-                  c->openings == TUNE_OPENINGS_BALLOTS ? "ballots" : "start", (unsigned long long)c->seed);
+    if (c->algorithm == TUNE_ALG_THESIS) {
+        km_buf_printf(&b, "algorithm thesis, population %d, duels %d%s, ballots %d, depth %d, selection %s, "
+                      "mutation %s, openings %s, seed %llu\n",
+                      c->population, c->duels, c->duels ? "" : " (round robin)", c->ballots, c->depth, sel, mut,
+                      c->openings == TUNE_OPENINGS_BALLOTS ? "ballots" : "start", (unsigned long long)c->seed);
+    } else {
+        char step[32], gauss[32];
+        fmt_double(c->step, step);
+        fmt_double(c->gauss, gauss);
+        km_buf_printf(&b, "algorithm learn, population %d, duels %d%s, ballots %d, depth %d, elite %d, tournament %d, "
+                      "fresh %d, step %s, gauss %s, mutation %s, gladiator %d, openings %s, seed %llu\n",
+                      c->population, c->duels, c->duels ? "" : " (round robin)", c->ballots, c->depth, c->elite,
+                      c->tournament, c->fresh, step, gauss, mut, c->gladiator,
+                      c->openings == TUNE_OPENINGS_BALLOTS ? "ballots" : "start", (unsigned long long)c->seed);
+    }
     km_buf_printf(&b, "stop after %s %s; %d generations done, %.1f s of play, %lld games\n", lim,
                   c->stop == TUNE_STOP_GENERATIONS ? "generations" : "seconds", s->generation, s->elapsed,
                   s->games);
@@ -68,9 +80,15 @@ char *tune_describe(const TuneSession *s)
 
 /* ---- population files ------------------------------------------------------------ */
 
-static void format_vector(KmBuf *b, const char *key, int score, const Weights *w)
+/* "KEY SCORE [STEP] W1 ... W60"; step < 0: none. */
+static void format_vector(KmBuf *b, const char *key, int score, double step, const Weights *w)
 {
     km_buf_printf(b, "%s %d", key, score);
+    if (step >= 0) {
+        char st[32];
+        fmt_double(step, st);
+        km_buf_printf(b, " %s", st);
+    }
     for (int i = 0; i < EVAL_NPARAMS; i++) km_buf_printf(b, " %d", w->w[i]);
     km_buf_printf(b, "\n");
 }
@@ -84,11 +102,17 @@ char *tune_format(const TuneSession *s)
     km_buf_printf(&b,
                   "# kingme population file: a tuning session's controls, progress, random\n"
                   "# generator state, best vector so far, and its last generation (score and\n"
-                  "# the 60 weights per individual, in the order of docs/eval-params.md).\n"
+                  "# its step and the 60 weights per individual, in the order of docs/eval-params.md).\n"
                   "# Go on with: kingme tune --resume FILE\n");
     km_buf_printf(&b, "kingme-population %d\n", TUNE_FORMAT_VERSION);
-    km_buf_printf(&b, "population %d\nduels %d\ndepth %d\nselection %s\nmutation %s\n", c->population,
-                  c->duels, c->depth, sel, mut);
+    char step[32], gauss[32];
+    fmt_double(c->step, step);
+    fmt_double(c->gauss, gauss);
+    km_buf_printf(&b, "algorithm %s\n", tune_algorithm_name(c->algorithm));
+    km_buf_printf(&b, "population %d\nduels %d\nballots %d\ndepth %d\nselection %s\nmutation %s\n", c->population,
+                  c->duels, c->ballots, c->depth, sel, mut);
+    km_buf_printf(&b, "elite %d\ntournament %d\nfresh %d\nstep %s\ngauss %s\ngladiator %d\n", c->elite,
+                  c->tournament, c->fresh, step, gauss, c->gladiator);
     km_buf_printf(&b, "stop %s %s\n", c->stop == TUNE_STOP_GENERATIONS ? "generations" : "seconds", lim);
     km_buf_printf(&b, "openings %s\n", c->openings == TUNE_OPENINGS_BALLOTS ? "ballots" : "start");
     km_buf_printf(&b, "seed %llu\n", (unsigned long long)c->seed);
@@ -101,9 +125,10 @@ char *tune_format(const TuneSession *s)
     km_buf_printf(&b, "generation %d\nelapsed %.3f\ngames %lld\nrng %016llx\n", s->generation, s->elapsed, s->games,
                   (unsigned long long)s->rng);
     km_buf_printf(&b, "best_generation %d\n", s->best_generation);
-    if (s->has_best) format_vector(&b, "best", s->best_score, &s->best);
+    if (s->has_best) format_vector(&b, "best", s->best_score, -1, &s->best);
     else km_buf_printf(&b, "best none\n");
-    for (int i = 0; i < c->population; i++) format_vector(&b, "individual", s->pop[i].score, &s->pop[i].w);
+    for (int i = 0; i < c->population; i++)
+        format_vector(&b, "individual", s->pop[i].score, s->pop[i].step, &s->pop[i].w);
     km_buf_printf(&b, "end\n");
     return km_buf_done(&b);
 }
@@ -119,15 +144,17 @@ int tune_write(const TuneSession *s, const char *path, char *err)
 
 enum {
     K_POPULATION, K_DUELS, K_DEPTH, K_SELECTION, K_MUTATION, K_STOP, K_OPENINGS, K_SEED,
-    K_GENERATION, K_ELAPSED, K_GAMES, K_RNG, K_BEST_GENERATION, K_BEST, K_YARD_EVERY, K_YARD_GAMES, NKEYS
+    K_GENERATION, K_ELAPSED, K_GAMES, K_RNG, K_BEST_GENERATION, K_BEST, K_YARD_EVERY, K_YARD_GAMES,
+    K_ALGORITHM, K_BALLOTS, K_ELITE, K_TOURNAMENT, K_FRESH, K_STEP, K_GAUSS, K_GLADIATOR, NKEYS
 };
 static const char *const key_names[NKEYS] = {
     "population", "duels", "depth", "selection", "mutation", "stop", "openings", "seed",
     "generation", "elapsed", "games", "rng", "best_generation", "best", "yardstick_every", "yardstick_games",
+    "algorithm", "ballots", "elite", "tournament", "fresh", "step", "gauss", "gladiator",
 };
 /* The format version that brought each key: older files must not have it
  * (and get its default), newer ones must. */
-static const int key_since[NKEYS] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2};
+static const int key_since[NKEYS] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3};
 
 #define MAX_TOKENS 64
 
@@ -249,8 +276,6 @@ static int parse_key(const Parse *p, int k, char **tok, TuneSession *t)
     case K_POPULATION:
         if (!km_parse_ll(v, 4, TUNE_MAX_POPULATION, &n))
             r = perr(p, "population '%s' is not a whole number from 4 to %d", v, TUNE_MAX_POPULATION);
-        else if (n % 4)
-            r = perr(p, "population %lld is not a multiple of 4", n);
         t->c.population = (int)n;
         break;
     case K_DUELS:
@@ -304,6 +329,38 @@ static int parse_key(const Parse *p, int k, char **tok, TuneSession *t)
         if (!km_parse_ll(v, 0, 1000000000, &n)) r = perr(p, "best_generation '%s' is not a whole number from 0", v);
         t->best_generation = (int)n;
         break;
+    case K_ALGORITHM:
+        if (strcmp(v, "learn") == 0) t->c.algorithm = TUNE_ALG_LEARN;
+        else if (strcmp(v, "thesis") == 0) t->c.algorithm = TUNE_ALG_THESIS;
+        else r = perr(p, "algorithm is 'learn' or 'thesis', not '%s'", v);
+        break;
+    case K_BALLOTS:
+        if (!km_parse_ll(v, 1, TUNE_MAX_BALLOTS, &n))
+            r = perr(p, "ballots '%s' is not a whole number from 1 to %d", v, TUNE_MAX_BALLOTS);
+        t->c.ballots = (int)n;
+        break;
+    case K_ELITE:
+    case K_TOURNAMENT:
+    case K_FRESH:
+        if (!km_parse_ll(v, k == K_TOURNAMENT, TUNE_MAX_POPULATION, &n))
+            r = perr(p, "%s '%s' is not a whole number from %d to %d", key_names[k], v, k == K_TOURNAMENT,
+                     TUNE_MAX_POPULATION);
+        *(k == K_ELITE ? &t->c.elite : k == K_FRESH ? &t->c.fresh : &t->c.tournament) = (int)n;
+        break;
+    case K_STEP:
+        if (!parse_real(v, TUNE_STEP_MIN, TUNE_STEP_MAX, &x))
+            r = perr(p, "step '%s' is not a number from %g to %g", v, TUNE_STEP_MIN, TUNE_STEP_MAX);
+        t->c.step = x;
+        break;
+    case K_GAUSS:
+        if (!parse_real(v, 0, 1, &x)) r = perr(p, "gauss '%s' is not a chance from 0 to 1", v);
+        t->c.gauss = x;
+        break;
+    case K_GLADIATOR:
+        if (!km_parse_ll(v, 8, TUNE_MAX_GLADIATOR, &n) || n % 8)
+            r = perr(p, "gladiator '%s' is not a multiple of 8 from 8 to %d", v, TUNE_MAX_GLADIATOR);
+        t->c.gladiator = (int)n;
+        break;
     case K_YARD_EVERY:
         if (!km_parse_ll(v, 0, 1000000, &n)) r = perr(p, "yardstick_every '%s' is not a whole number from 0", v);
         t->c.yard_every = (int)n;
@@ -317,14 +374,14 @@ static int parse_key(const Parse *p, int k, char **tok, TuneSession *t)
     return r;
 }
 
-/* The most games one generation plays: two per pairing, and the gladiator
- * duel's two (at most 2 * 1024 * 1023 + 2, so that 1e9 generations of them
- * fit a long long many times over). */
+/* The most games one generation plays: two per pairing and ballot, and the
+ * gladiator duel's (at most 2 * 1024 * 1023 * 16 + 1024, so that 1e9
+ * generations of them fit a long long). */
 static long long max_games(const TuneControls *c)
 {
     long long n = c->population;
-    long long pairs = c->duels ? n * c->duels : n * (n - 1) / 2;
-    return 2 * pairs + 2;
+    long long pairs = (c->duels ? n * c->duels : n * (n - 1) / 2) * c->ballots;
+    return 2 * pairs + (c->algorithm == TUNE_ALG_THESIS ? 2 : c->gladiator);
 }
 
 /* The whole file's checks once every line is read: every key present, as
@@ -339,7 +396,6 @@ static int check_parsed(Parse *p, const TuneSession *t, const int seen[NKEYS], i
     if (!ended) return perr(p, "the file ends without 'end' (truncated?)");
     for (int k = 0; k < NKEYS; k++)
         if (!seen[k] && key_since[k] <= p->version) return perr(p, "missing '%s'", key_names[k]);
-    if (nind != t->c.population) return perr(p, "%d individuals, but population is %d", nind, t->c.population);
     if (t->c.duels > t->c.population - 1) {
         p->line = seen[K_DUELS];
         return perr(p, "duels %d: at most population - 1 = %d", t->c.duels, t->c.population - 1);
@@ -359,6 +415,7 @@ static int check_parsed(Parse *p, const TuneSession *t, const int seen[NKEYS], i
         p->line = seen[K_POPULATION];
         return perr(p, "%s", msg);
     }
+    if (nind != t->c.population) return perr(p, "%d individuals, but population is %d", nind, t->c.population);
     if (t->games > t->generation * max_games(&t->c)) {
         /* more than the session can have played (and adding the next
          * generation's games must not overflow) */
@@ -380,9 +437,19 @@ static int add_individual(const Parse *p, char **tok, int ntok, TuneIndividual *
         *ind = x;
         *cap = c;
     }
-    int r = parse_vector(p, tok, ntok, &(*ind)[*nind].score, &(*ind)[*nind].w);
-    (*nind)++;
-    return r;
+    TuneIndividual *x = &(*ind)[(*nind)++];
+    x->step = -1; /* format 1 and 2: the session's step, set at the end */
+    if (p->version < 3) return parse_vector(p, tok, ntok, &x->score, &x->w);
+    if (ntok != 3 + EVAL_NPARAMS)
+        return perr(p, "'individual' needs a score, a step and %d weights, found %d numbers", EVAL_NPARAMS,
+                    ntok - 1);
+    if (!parse_real(tok[2], TUNE_STEP_MIN, TUNE_STEP_MAX, &x->step))
+        return perr(p, "individual step '%s' is not a number from %g to %g", tok[2], TUNE_STEP_MIN, TUNE_STEP_MAX);
+    char *vt[2 + EVAL_NPARAMS];
+    vt[0] = tok[0];
+    vt[1] = tok[1];
+    for (int i = 0; i < EVAL_NPARAMS; i++) vt[2 + i] = tok[3 + i];
+    return parse_vector(p, vt, 2 + EVAL_NPARAMS, &x->score, &x->w);
 }
 
 /* A "yardstick NAME W1 ... W60" line (version 2). */
@@ -438,7 +505,7 @@ int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
     int seen[NKEYS] = {0}; /* line of each key, 0 = not yet */
     TuneSession t;
     memset(&t, 0, sizeof t);
-    tune_controls_default(&t.c); /* what older formats leave out */
+    tune_controls_thesis(&t.c); /* what older formats leave out: they were the thesis algorithm */
     t.c.nyard = 0;
     TuneIndividual *ind = NULL;
     int nind = 0, cap = 0;
@@ -470,6 +537,8 @@ int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
         free(ind);
         return -1;
     }
+    for (int i = 0; i < nind; i++)
+        if (ind[i].step < 0) ind[i].step = t.c.step;
     t.pop = ind;
     *s = t;
     return 0;

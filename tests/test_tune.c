@@ -12,9 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The documents' algorithm, small. */
 static void small_controls(TuneControls *c, int population, int depth)
 {
-    tune_controls_default(c);
+    tune_controls_thesis(c);
     c->population = population;
     c->depth = depth;
     c->selection = 4;
@@ -29,7 +30,11 @@ static bool same_session(const TuneSession *a, const TuneSession *b)
         a->best_score != b->best_score || memcmp(&a->best, &b->best, sizeof a->best) != 0 ||
         a->c.population != b->c.population)
         return false;
-    return memcmp(a->pop, b->pop, (size_t)a->c.population * sizeof *a->pop) == 0;
+    for (int i = 0; i < a->c.population; i++)
+        if (a->pop[i].score != b->pop[i].score || a->pop[i].step != b->pop[i].step ||
+            memcmp(&a->pop[i].w, &b->pop[i].w, sizeof a->pop[i].w) != 0)
+            return false;
+    return true;
 }
 
 /* Is w equal to some individual of pop? */
@@ -170,6 +175,95 @@ TEST(tune_generations_threads_and_breeding)
     tune_free(&b);
 }
 
+static double norm(const Weights *w)
+{
+    double sq = 0;
+    for (int i = 0; i < EVAL_NPARAMS; i++) sq += (double)w->w[i] * w->w[i];
+    return sqrt(sq);
+}
+
+/* The learn algorithm: the same on 1 and 3 threads; scores over B ballots;
+ * the elite (best so far first), fresh vectors, children at the norm, steps
+ * that move; the sequential gladiator test in batches of 8. */
+TEST(tune_learn_generations)
+{
+    TuneControls c;
+    char err[KM_ERR_MAX];
+    tune_controls_default(&c);
+    CHECK_INT(c.algorithm, TUNE_ALG_LEARN);
+    c.population = 10; /* not a multiple of 4: only thesis needs one */
+    c.depth = test_sanitized() ? 1 : 2;
+    c.elite = 3;
+    c.fresh = 2;
+    c.gladiator = 24;
+    c.gauss = 0.5;
+    c.seed = 77;
+    c.limit = 3;
+    CHECK_MSG(tune_controls_check(&c, err) == 0, "%s", err);
+    CHECK_INT(tune_max_score(&c), 4 * 2 * 9);
+    TuneSession a, b;
+    CHECK_INT(tune_new(&a, &c, err), 0);
+    CHECK_INT(tune_new(&b, &c, err), 0);
+    for (int i = 0; i < 10; i++) CHECK_MSG(fabs(norm(&a.pop[i].w) - TUNE_NORM) < 8, "norm %.1f", norm(&a.pop[i].w));
+    TuneGenStats sa, sb;
+    for (int g = 1; g <= 3; g++) {
+        TuneIndividual prev[10];
+        Weights prev_best = a.best;
+        memcpy(prev, a.pop, sizeof prev);
+        CHECK_INT(tune_generation(&a, 1, NULL, NULL, NULL, &sa, err), 0);
+        CHECK_INT(tune_generation(&b, 3, NULL, NULL, NULL, &sb, err), 0);
+        CHECK(same_session(&a, &b));
+        int ngames = 45 * 2 * 2; /* 45 pairings x 2 ballots x 2 colours */
+        int sum = 0;
+        for (int i = 0; i < 10; i++) sum += a.pop[i].score;
+        CHECK_INT(sum, 2 * ngames);
+        if (sa.duel_played) {
+            CHECK(sa.duel_games % 8 == 0 && sa.duel_games >= 8 && sa.duel_games <= 24);
+            CHECK_INT(sa.games, ngames + sa.duel_games);
+            CHECK_INT(sa.duel_points[0] + sa.duel_points[1], 2 * sa.duel_games);
+        } else {
+            CHECK_INT(sa.games, ngames);
+        }
+        if (g == 1) continue;
+        /* elite: the previous best so far first, then the best-scoring distinct vector */
+        CHECK(memcmp(&a.pop[0].w, &prev_best, sizeof prev_best) == 0);
+        int top = 0;
+        for (int i = 1; i < 10; i++)
+            if (prev[i].score > prev[top].score) top = i;
+        CHECK(find_vector(a.pop, 3, &prev[top].w) >= 0);
+        /* fresh (the last two): new; children: at the norm, with their own steps */
+        for (int k = 8; k < 10; k++) CHECK(find_vector(prev, 10, &a.pop[k].w) < 0);
+        bool stepped = false;
+        for (int k = 3; k < 10; k++) {
+            CHECK_MSG(fabs(norm(&a.pop[k].w) - TUNE_NORM) < 8, "child %d norm %.1f", k, norm(&a.pop[k].w));
+            CHECK(a.pop[k].step >= TUNE_STEP_MIN && a.pop[k].step <= TUNE_STEP_MAX);
+            stepped |= k < 8 && a.pop[k].step != c.step;
+        }
+        CHECK(stepped);
+    }
+    /* the population file keeps the steps exactly */
+    char *t = tune_format(&a);
+    TuneSession r;
+    int pr = tune_parse(&r, t, "l.pop", err);
+    CHECK_MSG(pr == 0, "%s", err);
+    if (pr == 0) {
+        CHECK(same_session(&a, &r));
+        CHECK(r.c.algorithm == TUNE_ALG_LEARN && r.c.elite == 3 && r.c.fresh == 2 && r.c.gladiator == 24 &&
+              r.c.gauss == 0.5 && r.c.ballots == 2);
+        for (int i = 0; i < 10; i++) CHECK(r.pop[i].step == a.pop[i].step);
+        tune_free(&r);
+    }
+    free(t);
+    /* bad learn controls */
+    c.elite = 5, c.fresh = 4;
+    CHECK_INT(tune_controls_check(&c, err), -1);
+    CHECK_MSG(strstr(err, "fewer than 2 children"), "%s", err);
+    c.elite = 3, c.fresh = 2, c.gladiator = 20;
+    CHECK_INT(tune_controls_check(&c, err), -1);
+    tune_free(&a);
+    tune_free(&b);
+}
+
 /* --duels K: each individual's score counts its own 2K games. */
 TEST(tune_duels)
 {
@@ -240,12 +334,23 @@ TEST(tune_population_file_version1)
     TuneGenStats st;
     CHECK_INT(tune_generation(&a, 1, NULL, NULL, NULL, &st, err), 0);
     char *t = tune_format(&a);
-    /* what version 1 wrote: no yardstick lines */
+    /* what version 1 wrote: no yardstick or learn lines, no steps */
+    static const char *const newer[] = {"yardstick", "algorithm ", "ballots ", "elite ", "tournament ",
+                                        "fresh ", "step ", "gauss ", "gladiator "};
     char *v1 = malloc(strlen(t) + 1), *o = v1;
     for (const char *q = t; *q;) {
         size_t len = strcspn(q, "\n") + 1;
-        if (strncmp(q, "kingme-population", 17) == 0) o += sprintf(o, "kingme-population 1\n");
-        else if (strncmp(q, "yardstick", 9) != 0) memcpy(o, q, len), o += len;
+        bool drop = false;
+        for (size_t k = 0; k < sizeof newer / sizeof *newer; k++) drop |= strncmp(q, newer[k], strlen(newer[k])) == 0;
+        if (strncmp(q, "kingme-population", 17) == 0) {
+            o += sprintf(o, "kingme-population 1\n");
+        } else if (strncmp(q, "individual ", 11) == 0) {
+            const char *sp = strchr(q + 11, ' '), *sp2 = strchr(sp + 1, ' '); /* "individual S STEP w..." */
+            memcpy(o, q, (size_t)(sp - q)), o += sp - q;
+            memcpy(o, sp2, len - (size_t)(sp2 - q)), o += len - (size_t)(sp2 - q);
+        } else if (!drop) {
+            memcpy(o, q, len), o += len;
+        }
         q += len;
     }
     *o = '\0';
@@ -346,7 +451,11 @@ static const BadCase bad_cases[] = {
     {"rng", "rng xyz", "rng", "rng 'xyz' is not a generator state"},
     {"stop", "stop forever 3", "stop", "stop is 'generations N' or 'seconds S'"},
     {"kingme-population", "kingme-population 9", "kingme-population", "format '9' is not supported"},
-    {"kingme-population", "kingme-population 1", "yardstick_every", "unknown key 'yardstick_every'"},
+    {"kingme-population", "kingme-population 1", "algorithm", "unknown key 'algorithm'"},
+    {"kingme-population", "kingme-population 2", "algorithm", "unknown key 'algorithm'"},
+    {"elite", "elite x", "elite", "elite 'x' is not a whole number"},
+    {"gladiator", "gladiator 12", "gladiator", "gladiator '12' is not a multiple of 8"},
+    {"algorithm", "algorithm magic", "algorithm", "algorithm is 'learn' or 'thesis'"},
     {"yardstick_games", "yardstick_games 7", "yardstick_games", "yardstick_games '7' is not an even number"},
     {"yardstick_every", NULL, "end", "missing 'yardstick_every'"},
     {"yardstick ", "yardstick mat 1 2", "yardstick ", "'yardstick' needs a name and 60 weights"},
@@ -393,7 +502,7 @@ TEST(tune_population_file_errors)
     strcpy(t, good);
     char *ind = strstr(t, "\nindividual ");
     char *w5 = ind + 1;
-    for (int k = 0; k < 6; k++) w5 = strchr(w5, ' ') + 1; /* "individual S w1 w2 w3 w4 [w5]" */
+    for (int k = 0; k < 7; k++) w5 = strchr(w5, ' ') + 1; /* "individual S STEP w1 w2 w3 w4 [w5]" */
     size_t wl = strcspn(w5, " ");
     memmove(w5 + 5, w5 + wl, strlen(w5 + wl) + 1);
     memcpy(w5, "40000", 5);
@@ -474,7 +583,7 @@ TEST(tune_command_session_resume_threads)
     snprintf(tdir, sizeof tdir, "/tmp/kingme-tune-%d", (int)getpid());
     rm_tdir();
     static char out[65536];
-    const char *ctl = "--population 8 --duels 0 --depth 2 --selection 4 --mutation 0.2 --seed 9";
+    const char *ctl = "--algorithm thesis --population 8 --duels 0 --depth 2 --selection 4 --mutation 0.2 --seed 9";
     CHECK_INT(kingme(out, sizeof out, "tune %s --generations 2 -j 1 --dir %s --name a", ctl, tdir), 0);
     CHECK_MSG(strstr(out, "gen 1/2") && strstr(out, "gen 2/2"), "%s", out);
     CHECK_MSG(strstr(out, "score per generation"), "no chart: %s", out);
@@ -509,6 +618,22 @@ TEST(tune_command_session_resume_threads)
     CHECK(read_output("b", &wb, NULL));
     CHECK(memcmp(&wa, &wb, sizeof wa) == 0);
 
+    /* the learn algorithm (the default): the same weights with -j 1 and -j 2 */
+    {
+        const char *lc = "--population 8 --depth 2 --elite 2 --gladiator 16 --seed 9 --yardstick none";
+        CHECK_INT(kingme(out, sizeof out, "tune %s --generations 3 -j 1 --dir %s --name l1", lc, tdir), 0);
+        CHECK_MSG(strstr(out, "algorithm learn, population 8"), "%s", out);
+        CHECK_INT(kingme(out, sizeof out, "tune %s --generations 3 -j 2 --dir %s --name l2", lc, tdir), 0);
+        Weights l1, l2;
+        CHECK(read_output("l1", &l1, NULL) && read_output("l2", &l2, NULL));
+        CHECK(memcmp(&l1, &l2, sizeof l1) == 0);
+        /* and a resumed one ends where an uninterrupted one does */
+        CHECK_INT(kingme(out, sizeof out, "tune %s --generations 2 -j 2 --dir %s --name l3", lc, tdir), 0);
+        CHECK_INT(kingme(out, sizeof out, "tune --resume l3 --generations 3 -j 1 --dir %s", tdir), 0);
+        CHECK(read_output("l3", &l2, NULL));
+        CHECK(memcmp(&l1, &l2, sizeof l1) == 0);
+    }
+
     /* find is the same command */
     CHECK_INT(kingme(out, sizeof out, "find %s --generations 2 -j 2 --dir %s --name f", ctl, tdir), 0);
     CHECK(read_output("f", &wb, NULL));
@@ -539,8 +664,11 @@ TEST(tune_command_session_resume_threads)
                      "--dir %s --name e", tdir, tdir), 2);
 
     /* refused: population not a multiple of 4, bad flags, an existing name */
-    CHECK_INT(kingme(out, sizeof out, "tune --population 6 --depth 2 --generations 1 --dir %s", tdir), 2);
+    CHECK_INT(kingme(out, sizeof out, "tune --algorithm thesis --population 6 --depth 2 --generations 1 --dir %s",
+                     tdir), 2);
     CHECK_MSG(strstr(out, "population 6 is not a multiple of 4") && strstr(out, "\nsee: kingme help tune\n"), "%s", out);
+    CHECK_INT(kingme(out, sizeof out, "tune --population 6 --depth 2 --generations 1 --dir %s", tdir), 2);
+    CHECK_MSG(strstr(out, "elite 4 + fresh 1 leave fewer than 2 children in a population of 6"), "%s", out);
     const char *bad[] = {"--population 8", "--generations 2 --seconds 5", "--generations 0",
                          "--generations 1 --bogus", "--generations 1 --mutation 2", "--generations 1 -j 0",
                          "--generations 1 --duels 8 --population 8", "--resume a --depth 3",

@@ -1,24 +1,46 @@
-/* tune.h - the genetic algorithm of docs/tuning.md (the design
- * documents' "Find" program) and its population files.
+/* tune.h - self-play tuning with a genetic algorithm, and population files.
+ * Two algorithms share the session, the files and the game playing:
  *
- * One generation: every individual plays a double duel (one game with each
- * colour, from the same opening) against every other one (duels == 0) or
- * against `duels` opponents it draws at random; a game scores 2 / 1 / 0. The
- * generation's best then plays a double duel with the best so far and takes
- * its place if it scores at least as much. The next generation (made at the
- * start of the following one) is: the children of the top half picked by
- * roulette (score + a uniform bonus in [0, selection]; distinct vectors
- * first), crossed at one random cut and mutated with probability `mutation`;
- * the best quarter of those parents; a quarter of fresh random vectors.
+ * thesis, the design documents' "Find" program (docs/tuning.md). One
+ * generation: every individual plays a double duel (one game with each
+ * colour, from the same opening; `ballots` openings per pairing) against
+ * every other one (duels == 0) or against `duels` opponents it draws at
+ * random; a game scores 2 / 1 / 0. The generation's best then plays a double
+ * duel with the best so far and takes its place if it scores at least as
+ * much. The next generation (made at the start of the following one) is: the
+ * children of the top half picked by roulette (score + a uniform bonus in
+ * [0, selection]; distinct vectors first), crossed at one random cut and
+ * mutated with probability `mutation`; the best quarter of those parents; a
+ * quarter of fresh random vectors.
+ *
+ * learn, the default: the same duels with several ballots per pairing (less
+ * noisy scores); the next generation is `elite` vectors kept unchanged (the
+ * best so far, then the best-scoring distinct ones), `fresh` random vectors,
+ * and children of parents picked by tournament (the best of `tournament`
+ * drawn), made by uniform crossover (each weight from either parent) and
+ * Gaussian steps (each weight with chance `gauss` moves by step x TUNE_NORM x
+ * N(0,1); the step is the parents' geometric mean times exp(0.2 N(0,1)), so
+ * it adapts), plus the documents' uniform replacement of one weight with
+ * chance `mutation`. Every bred vector is scaled to the Euclidean norm
+ * TUNE_NORM: multiplying all weights by a positive constant changes no game,
+ * so the scale is not left to drift. The gladiator test is sequential: the
+ * generation's best plays the best so far in batches of 8 games (4 ballots,
+ * both colours) until a GSPRT (Elo 0 against +30, alpha = beta = 0.05)
+ * decides or `gladiator` games are played; then it takes the title only if
+ * it scored more than half.
  *
  * Determinism: every random choice of the algorithm comes from one session
  * generator (TuneSession.rng), used on the calling thread only and always in
- * the same order: roulette bonuses, crossover cuts, mutations, fresh vectors,
- * then duel opponents, then one opening per pairing, then the gladiator duel's
- * opening. Each game's own seed is a hash of the session seed, the generation
- * and the game's index. The games are played with a fixed depth, so a session
- * gives the same population whatever the number of threads, and a session
- * resumed from its population file continues exactly as if never stopped.
+ * the same order: breeding (thesis: roulette bonuses, crossover cuts,
+ * mutations, fresh vectors; learn: fresh vectors, then per child its parents,
+ * crossover, step and mutations), then duel opponents, then the openings of
+ * each pairing, then the gladiator duel's openings (all of them, whether
+ * played or not). Each game's own seed is a hash of the session seed, the
+ * generation and the game's index. The games are played with a fixed depth,
+ * so a session gives the same population whatever the number of threads, and
+ * a session resumed from its population file continues exactly as if never
+ * stopped. The games of a generation (and of each gladiator batch) are a list
+ * of independent jobs for match_run.
  *
  * The library prints nothing: progress goes to a callback. */
 #ifndef KINGME_TUNE_H
@@ -30,7 +52,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define TUNE_FORMAT_VERSION 2
+#define TUNE_FORMAT_VERSION 3
 #define TUNE_MAX_POPULATION 1024
 #define TUNE_MAX_YARDSTICKS 8
 #define TUNE_YARD_NAME_MAX 64   /* a reference's name (its file name), no blanks */
@@ -41,6 +63,15 @@
 typedef enum TuneStopKind { TUNE_STOP_GENERATIONS = 0, TUNE_STOP_SECONDS = 1 } TuneStopKind;
 typedef enum TuneOpenings { TUNE_OPENINGS_BALLOTS = 0, TUNE_OPENINGS_START = 1 } TuneOpenings;
 
+/* learn: the default (see below); thesis: docs/tuning.md as written. */
+typedef enum TuneAlgorithm { TUNE_ALG_LEARN = 0, TUNE_ALG_THESIS = 1 } TuneAlgorithm;
+
+#define TUNE_MAX_BALLOTS 16     /* ballots per pairing */
+#define TUNE_MAX_GLADIATOR 1024 /* games of the learn algorithm's gladiator test */
+#define TUNE_NORM 16384         /* learn: every bred vector has this Euclidean norm */
+#define TUNE_STEP_MIN 0.001     /* learn: bounds of the self-adapting step (a fraction of TUNE_NORM) */
+#define TUNE_STEP_MAX 0.5
+
 /* A reference vector of the yardstick, kept in the population file. */
 typedef struct TuneYardstick {
     char name[TUNE_YARD_NAME_MAX];
@@ -48,11 +79,20 @@ typedef struct TuneYardstick {
 } TuneYardstick;
 
 typedef struct TuneControls {
-    int population;        /* a multiple of 4, 4..TUNE_MAX_POPULATION */
+    TuneAlgorithm algorithm;
+    int population;        /* thesis: a multiple of 4, 4..TUNE_MAX_POPULATION; learn: 4.. */
     int duels;             /* opponents drawn per individual; 0 = full round robin */
     int depth;             /* search depth of every game, 1..TUNE_MAX_DEPTH */
     double selection;      /* roulette bonus drawn from [0, selection] */
     double mutation;       /* chance that a child gets one random weight, 0..1 */
+    int ballots;           /* ballots per pairing, each played with both colours */
+    /* learn only */
+    int elite;             /* the best so far and the top-scoring vectors kept unchanged */
+    int tournament;        /* parents: the best of this many drawn at random */
+    int fresh;             /* new random vectors per generation */
+    double step;           /* first individuals' Gaussian step, a fraction of TUNE_NORM */
+    double gauss;          /* chance of each weight of a child to take a Gaussian step */
+    int gladiator;         /* most games of the sequential test (even) */
     TuneStopKind stop;
     double limit;          /* generations (a whole number) or seconds of play */
     TuneOpenings openings; /* a random crossboard ballot per pairing, or the initial position */
@@ -66,11 +106,20 @@ typedef struct TuneControls {
     TuneYardstick yard[TUNE_MAX_YARDSTICKS];
 } TuneControls;
 
-/* Defaults for everything but the stop: population 32, round robin, depth 4,
- * selection 10, mutation 0.1, ballots, seed 1; stop after 100 generations;
- * a yardstick every 5 generations of 64 games per reference, but no
- * reference (the command adds weights/material.w and weights/handset.w). */
+/* Defaults for everything but the stop (the learn algorithm): population 16,
+ * round robin, 2 ballots per pairing, depth 4, elite 4, tournament 3, fresh
+ * 1, step 0.05, gauss 0.2, mutation 0.1, gladiator 64 (selection 10 unused),
+ * ballots, seed 1; stop after 100 generations; a yardstick every 5
+ * generations of 64 games per reference, but no reference (the command adds
+ * weights/material.w and weights/handset.w). */
 void tune_controls_default(TuneControls *c);
+
+/* The same for the documents' algorithm: population 32, 1 ballot per
+ * pairing, selection 10, mutation 0.1; the learn-only controls keep their
+ * defaults and are unused. */
+void tune_controls_thesis(TuneControls *c);
+
+const char *tune_algorithm_name(TuneAlgorithm a); /* "learn", "thesis" */
 
 /* Whether the controls are usable; -1 with a message such as "population 6
  * is not a multiple of 4" in err. */
@@ -99,7 +148,8 @@ int tune_yardstick(const TuneControls *c, const Weights *w, int threads, const a
 double tune_yard_elo(double score, int n);
 
 typedef struct TuneIndividual {
-    int score;  /* points in the last generation's duels (0 before it played) */
+    int score;    /* points in the last generation's duels (0 before it played) */
+    double step;  /* learn: its Gaussian step, a fraction of TUNE_NORM */
     Weights w;
 } TuneIndividual;
 
@@ -149,6 +199,8 @@ typedef struct TuneGenStats {
     int max_score;        /* tune_max_score */
     bool duel_played;     /* false for the first best so far or an identical vector */
     int duel_points[2];   /* gladiator duel: the generation's best, the best so far */
+    int duel_games;       /* its games (2 for thesis; learn: until the sequential test decides) */
+    double mean_step;     /* learn: the mean step of the generation played */
     bool best_changed;    /* the generation's best became the best so far */
     bool yard_played;     /* the yardstick was measured after this generation */
     TuneYardResult yard;

@@ -7,6 +7,7 @@
 #include "kingme/tune.h"
 
 #include <dirent.h>
+#include <stddef.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -141,10 +142,13 @@ static void on_event(const TuneEvent *e, void *user)
         snprintf(prog, sizeof prog, "gen %d, %.0f/%.0f s", st->generation, s->elapsed, s->c.limit);
         fmt_hms(s->c.limit - s->elapsed, left, sizeof left);
     }
-    char champ[48];
+    char champ[64];
     if (!st->duel_played) snprintf(champ, sizeof champ, st->best_changed ? "first best" : "same as best so far");
-    else snprintf(champ, sizeof champ, "%s (duel %d-%d)", st->best_changed ? "new best" : "best kept",
-                  st->duel_points[0], st->duel_points[1]);
+    else if (st->duel_games == 2)
+        snprintf(champ, sizeof champ, "%s (duel %d-%d)", st->best_changed ? "new best" : "best kept",
+                 st->duel_points[0], st->duel_points[1]);
+    else snprintf(champ, sizeof champ, "%s (duel %d-%d, %d games)", st->best_changed ? "new best" : "best kept",
+                  st->duel_points[0], st->duel_points[1], st->duel_games);
     printf("%s  best %d/%d  mean %.1f  %s  %d games  %.1f games/s  left %s\n", prog, st->best_score,
            st->max_score, st->mean_score, champ, st->games, st->seconds > 0 ? st->games / st->seconds : 0.0,
            left);
@@ -310,8 +314,36 @@ static void print_chart(const char *csv)
 
 /* The controls of the command line; given: which were given (C_ bits). */
 enum { C_POPULATION = 1, C_DUELS = 2, C_DEPTH = 4, C_SELECTION = 8, C_MUTATION = 16, C_STOP = 32,
-       C_OPENINGS = 64, C_SEED = 128, C_YARD = 256, C_YARD_EVERY = 512, C_YARD_GAMES = 1024 };
-#define NCONTROLS 11
+       C_OPENINGS = 64, C_SEED = 128, C_YARD = 256, C_YARD_EVERY = 512, C_YARD_GAMES = 1024, C_ALGORITHM = 2048,
+       C_BALLOTS = 4096, C_ELITE = 8192, C_TOURNAMENT = 16384, C_FRESH = 32768, C_STEP = 65536, C_GAUSS = 131072,
+       C_GLADIATOR = 262144 };
+#define NCONTROLS 19
+
+/* The controls that are one number: option, bit, field (int or double). */
+typedef struct NumCtl {
+    const char *name;
+    unsigned bit;
+    size_t off;
+    bool real;
+} NumCtl;
+
+static const NumCtl num_ctls[] = {
+    {"--population", C_POPULATION, offsetof(TuneControls, population), false},
+    {"--duels", C_DUELS, offsetof(TuneControls, duels), false},
+    {"--depth", C_DEPTH, offsetof(TuneControls, depth), false},
+    {"--selection", C_SELECTION, offsetof(TuneControls, selection), true},
+    {"--mutation", C_MUTATION, offsetof(TuneControls, mutation), true},
+    {"--yardstick-every", C_YARD_EVERY, offsetof(TuneControls, yard_every), false},
+    {"--yardstick-games", C_YARD_GAMES, offsetof(TuneControls, yard_games), false},
+    {"--ballots", C_BALLOTS, offsetof(TuneControls, ballots), false},
+    {"--elite", C_ELITE, offsetof(TuneControls, elite), false},
+    {"--tournament", C_TOURNAMENT, offsetof(TuneControls, tournament), false},
+    {"--fresh", C_FRESH, offsetof(TuneControls, fresh), false},
+    {"--step", C_STEP, offsetof(TuneControls, step), true},
+    {"--gauss", C_GAUSS, offsetof(TuneControls, gauss), true},
+    {"--gladiator", C_GLADIATOR, offsetof(TuneControls, gladiator), false},
+};
+#define NNUM (sizeof num_ctls / sizeof *num_ctls)
 
 /* The --yardstick files into c (none: "none"); false after an error line. */
 static bool read_yardsticks(const Opts *o, TuneControls *c)
@@ -358,21 +390,24 @@ static bool read_yardsticks(const Opts *o, TuneControls *c)
 
 static unsigned read_controls(const Opts *o, TuneControls *c)
 {
-    static const char *const names[NCONTROLS] = {"--population", "--duels", "--depth", "--selection", "--mutation",
-                                                 NULL, "--openings", "--seed", "--yardstick", "--yardstick-every",
-                                                 "--yardstick-games"};
+    static const char *const names[NCONTROLS] = {
+        "--population", "--duels", "--depth", "--selection", "--mutation", NULL, "--openings", "--seed",
+        "--yardstick", "--yardstick-every", "--yardstick-games", "--algorithm", "--ballots", "--elite",
+        "--tournament", "--fresh", "--step", "--gauss", "--gladiator"};
     unsigned given = 0;
     for (int k = 0; k < NCONTROLS; k++)
         if (names[k] && opt_given(o, names[k])) given |= 1u << k;
-    tune_controls_default(c);
-    c->population = (int)opt_int(o, "--population");
-    c->duels = (int)opt_int(o, "--duels");
-    c->depth = (int)opt_int(o, "--depth");
-    c->selection = opt_real(o, "--selection");
-    c->mutation = opt_real(o, "--mutation");
-    c->openings = opt_choice(o, "--openings") == 1 ? TUNE_OPENINGS_START : TUNE_OPENINGS_BALLOTS;
-    c->yard_every = (int)opt_int(o, "--yardstick-every");
-    c->yard_games = (int)opt_int(o, "--yardstick-games");
+    /* the algorithm's defaults, then what was given */
+    if (opt_choice(o, "--algorithm") == 1) tune_controls_thesis(c);
+    else tune_controls_default(c);
+    for (size_t k = 0; k < NNUM; k++) {
+        if (!(given & num_ctls[k].bit)) continue;
+        char *field = (char *)c + num_ctls[k].off;
+        if (num_ctls[k].real) *(double *)(void *)field = opt_real(o, num_ctls[k].name);
+        else *(int *)(void *)field = (int)opt_int(o, num_ctls[k].name);
+    }
+    if (given & C_OPENINGS)
+        c->openings = opt_choice(o, "--openings") == 1 ? TUNE_OPENINGS_START : TUNE_OPENINGS_BALLOTS;
     c->seed = opt_given(o, "--seed") ? (uint64_t)opt_int(o, "--seed")
                                      : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     if (opt_given(o, "--generations")) {
@@ -441,15 +476,14 @@ static int open_continued(const Opts *o, TuneControls *c, unsigned given, TuneSe
     TuneSession from;
     if (!resolve_pop(opt_str(o, "--continue"), opt_str(o, "--dir"), wh->from, d1, d2)) return 1;
     if (tune_read(&from, wh->from, err)) return cli_error("%s", err);
-    if (!(given & C_POPULATION)) c->population = from.c.population;
-    if (!(given & C_DUELS)) c->duels = from.c.duels;
-    if (!(given & C_DEPTH)) c->depth = from.c.depth;
-    if (!(given & C_SELECTION)) c->selection = from.c.selection;
-    if (!(given & C_MUTATION)) c->mutation = from.c.mutation;
+    if (!(given & C_ALGORITHM)) c->algorithm = from.c.algorithm;
+    for (size_t k = 0; k < NNUM; k++)
+        if (!(given & num_ctls[k].bit)) {
+            size_t off = num_ctls[k].off;
+            memcpy((char *)c + off, (const char *)&from.c + off, num_ctls[k].real ? sizeof(double) : sizeof(int));
+        }
     if (!(given & C_STOP)) c->stop = from.c.stop, c->limit = from.c.limit;
     if (!(given & C_OPENINGS)) c->openings = from.c.openings;
-    if (!(given & C_YARD_EVERY)) c->yard_every = from.c.yard_every;
-    if (!(given & C_YARD_GAMES)) c->yard_games = from.c.yard_games;
     if (!(given & C_YARD) && from.c.nyard) {
         c->nyard = from.c.nyard;
         memcpy(c->yard, from.c.yard, sizeof c->yard);
@@ -627,10 +661,26 @@ static int run(const Opts *o)
 }
 
 static const Opt options[] = {
-    {"--population", NULL, NULL, OPT_INT, "N", 1, 1e6, "32", "individuals, a multiple of 4"},
+    {"--algorithm", NULL, NULL, OPT_CHOICE, "learn|thesis", 0, 0, "learn",
+     "learn: elitism, tournaments, Gaussian steps, paired ballots, a sequential gladiator test; thesis: the "
+     "design documents' algorithm"},
+    {"--population", NULL, NULL, OPT_INT, "N", 1, 1e6, DESCRIBED("learn 16, thesis 32"),
+     "individuals (thesis: a multiple of 4)"},
     {"--duels", NULL, NULL, OPT_INT, "K", 0, 1e6, "0", "opponents per individual; 0 = round robin"},
+    {"--ballots", NULL, NULL, OPT_INT, "B", 1, TUNE_MAX_BALLOTS, DESCRIBED("learn 2, thesis 1"),
+     "openings per pairing, each played with both colours"},
     {"--depth", NULL, NULL, OPT_INT, "D", 1, TUNE_MAX_DEPTH, "4", "search depth of every game"},
-    {"--selection", NULL, NULL, OPT_REAL, "F", 0, 1e9, "10", "roulette bonus drawn from [0, F] points (a win is 2)"},
+    {"--elite", NULL, NULL, OPT_INT, "E", 0, 1e6, "4",
+     "(learn) the best so far and the best-scoring vectors kept unchanged"},
+    {"--tournament", NULL, NULL, OPT_INT, "T", 1, 1e6, "3", "(learn) a parent is the best of T drawn at random"},
+    {"--fresh", NULL, NULL, OPT_INT, "F", 0, 1e6, "1", "(learn) new random vectors per generation"},
+    {"--step", NULL, NULL, OPT_REAL, "S", TUNE_STEP_MIN, TUNE_STEP_MAX, "0.05",
+     "(learn) the first Gaussian step, a fraction of the vectors' norm (16384); it then adapts"},
+    {"--gauss", NULL, NULL, OPT_REAL, "P", 0, 1, "0.2", "(learn) chance of each weight of a child to take a Gaussian step"},
+    {"--gladiator", NULL, NULL, OPT_INT, "G", 8, TUNE_MAX_GLADIATOR, "64",
+     "(learn) most games of the sequential test of a new best (a multiple of 8)"},
+    {"--selection", NULL, NULL, OPT_REAL, "F", 0, 1e9, "10",
+     "(thesis) roulette bonus drawn from [0, F] points (a win is 2)"},
     {"--mutation", NULL, NULL, OPT_REAL, "P", 0, 1, "0.1", "chance that a child gets one random weight"},
     {"--generations", NULL, NULL, OPT_INT, "G", 1, 1e9, DESCRIBED("none"), "stop after G generations (over all runs)"},
     {"--seconds", NULL, NULL, OPT_REAL, "S", 0.001, 1e9, DESCRIBED("none"),
@@ -666,11 +716,14 @@ static const Opt options[] = {
 #define TUNE_SPEC                                                                                       \
     &(const OptSpec){                                                                                   \
         NULL, 0, 0,                                                                                     \
-        "Tunes the 60 weights by self-play (docs/tuning.md): every generation each individual plays a " \
-        "double duel (one game with each colour from the same opening) with every other one, or with " \
-        "K opponents it draws; the generation's best duels the best so far; then roulette selection, " \
-        "one-point crossover and mutation make half the next generation, the best quarter of the "     \
-        "parents and a quarter of fresh random vectors the rest.\n"                                     \
+        "Tunes the 60 weights by self-play: every generation each individual plays double duels (one "  \
+        "game with each colour from the same opening, B openings per pairing) with every other one, "  \
+        "or with K opponents it draws; the generation's best duels the best so far. learn (the "       \
+        "default): the next generation is the elite, children of tournament winners by uniform "       \
+        "crossover and self-adapting Gaussian steps (vectors kept at one norm), and fresh vectors; "    \
+        "the duel with the best so far is a sequential test. thesis (docs/tuning.md): roulette "        \
+        "selection, one-point crossover and mutation make half the next generation, the best quarter " \
+        "of the parents and a quarter of fresh random vectors the rest.\n"                              \
         "A new session: --generations G or --seconds S, and the controls. Go on with one: --resume "    \
         "[NAME|FILE] (a new stop may be given). Start a new session from a saved population: "          \
         "--continue NAME|FILE [controls].",                                                             \
