@@ -62,6 +62,10 @@ sanitize:
 	  build/asan/kingme build/asan/kingme_tests
 	ASAN_OPTIONS=detect_leaks=1 KINGME=build/asan/kingme KINGME_SANITIZE=1 build/asan/kingme_tests $(T)
 
+# tools/gen_tactics makes tests/data/tactics.txt (see its header)
+tools/gen_tactics: tools/gen_tactics.c $(LIB) $(HEADERS)
+	$(CC) $(ALLCFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
 bench: kingme
 	./kingme bench
 
@@ -73,4 +77,4 @@ egdb: kingme
 	nice -n 10 ./kingme egdb build --pieces $(EGDB_PIECES) --dir $(EGDB_DIR) -j 2
 
 clean:
-	rm -rf build kingme
+	rm -rf build kingme tools/gen_tactics

@@ -8,6 +8,7 @@
 #include "kingme/game.h"
 #include "kingme/timeman.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,21 @@ void search_limits_default(SearchLimits *l)
     memset(l, 0, sizeof *l);
     l->tiebreak = TIEBREAK_RANDOM;
     l->use_tt = l->quiescence = l->extensions = l->ordering = true;
+    l->lmr = l->probcut = true;
+}
+
+void search_limits_exact(SearchLimits *l) { l->lmr = l->probcut = false; }
+
+/* Reductions grow with the logarithms of the depth and of the move's place
+ * in the order. */
+#define LMR_DIV 1.5
+static void init_lmr(Searcher *s)
+{
+    for (int d = 0; d < 64; d++)
+        for (int n = 0; n < 64; n++) {
+            double r = d && n ? 0.5 + log((double)d) * log((double)n) / LMR_DIV : 0;
+            s->lmr[d][n] = (int8_t)(r > 60 ? 60 : r);
+        }
 }
 
 static uint64_t weights_key(const Weights *w)
@@ -32,6 +48,7 @@ int searcher_init(Searcher *s, const Weights *w, size_t hash_mb, uint64_t seed, 
     board_hash_init();
     searcher_set_weights(s, w);
     searcher_seed(s, seed);
+    init_lmr(s);
     if (tt_init(&s->own_tt, hash_mb, err)) return -1;
     s->tt = &s->own_tt;
     s->path_cap = 1024;
@@ -151,6 +168,12 @@ static inline int pick_next(const int32_t *sc, const MoveList *ml, int *order, i
     return order[i];
 }
 
+#define PROBCUT_DEPTH 5   /* the shallowest node it is tried at */
+#define PROBCUT_MARGIN 100 /* evaluation units beyond the window (a man is about 1000) */
+#define PROBCUT_PIECES 8   /* not in endings of this many pieces or fewer: there the
+                            * evaluation says little about the result and the
+                            * shallow search would hide the wins */
+
 static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int ply, int32_t alpha,
                        int32_t beta, int quiet)
 {
@@ -203,6 +226,21 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
         }
     }
 
+    /* ProbCut (Buro): a shallow search (half the depth) whose result lies
+     * far outside the window predicts the deep one; trust it */
+    if (s->limits.probcut && beta - alpha == 1 && depth >= PROBCUT_DEPTH && beta < SCORE_WIN_MIN - 1000 &&
+        alpha > -SCORE_WIN_MIN + 1000 && popcount32(board_occupied(b)) > PROBCUT_PIECES) {
+        int pd = depth / 2;
+        int32_t margin = PROBCUT_MARGIN;
+        int32_t hb = beta + margin, la = alpha - margin;
+        int32_t v = negamax(s, b, key, pd, ply, hb - 1, hb, quiet);
+        if (s->stopped) return 0;
+        if (v >= hb) return beta;
+        v = negamax(s, b, key, pd, ply, la, la + 1, quiet);
+        if (s->stopped) return 0;
+        if (v <= la) return alpha;
+    }
+
     int32_t sc[MAX_MOVES];
     int order[MAX_MOVES];
     for (int i = 0; i < ml.count; i++) order[i] = i;
@@ -210,6 +248,10 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
 
     int32_t best = -SCORE_INF, alpha0 = alpha;
     int best_i = 0;
+    bool pv_node = beta - alpha > 1;
+    /* late-move reductions: only among quiet moves, and not when the
+     * opponent threatens a capture (then the moves out of it matter) */
+    bool may_reduce = s->limits.lmr && !capture && depth >= 3 && !mg_can_capture(b, !b->stm);
     for (int n = 0; n < ml.count; n++) {
         int i = s->limits.ordering ? pick_next(sc, &ml, order, n) : n;
         const Move *m = &ml.moves[i];
@@ -221,7 +263,20 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
         if (n == 0) {
             v = -negamax(s, &c, ck, depth - 1, ply + 1, -beta, -alpha, cq);
         } else {
-            v = -negamax(s, &c, ck, depth - 1, ply + 1, -alpha - 1, -alpha, cq);
+            int r = 0;
+            /* not a killer, not a crowning move, not into a capture */
+            if (may_reduce && n >= 2 && !same_move(m, &s->killers[ply][0]) &&
+                !same_move(m, &s->killers[ply][1]) &&
+                ((b->kings & (1u << m->from)) || !((1u << m->to) & km_promotion_row(b->stm))) &&
+                !mg_can_capture(&c, c.stm)) {
+                r = s->lmr[depth < 64 ? depth : 63][n < 64 ? n : 63];
+                if (pv_node) r = r * 2 / 3;
+                if (r > depth - 2) r = depth - 2;
+            }
+            v = alpha + 1;
+            if (r > 0) v = -negamax(s, &c, ck, depth - 1 - r, ply + 1, -alpha - 1, -alpha, cq);
+            if (v > alpha && !s->stopped)
+                v = -negamax(s, &c, ck, depth - 1, ply + 1, -alpha - 1, -alpha, cq);
             if (v > alpha && v < beta && !s->stopped)
                 v = -negamax(s, &c, ck, depth - 1, ply + 1, -beta, -alpha, cq);
         }

@@ -47,9 +47,17 @@ typedef struct SearchLimits {
      * pieces and no capture pending; at the root it picks the move outright
      * when the position is a database win or loss. Shared read-only. */
     const struct Egdb *egdb;
+    /* The selective search, all on by default; search_limits_exact turns
+     * them off, and then the score is the exact minimax value of the tree
+     * that use_tt, quiescence and extensions define. */
+    bool lmr;           /* late-move reductions of quiet moves, re-searched at full depth
+                         * when they beat alpha */
+    bool probcut;       /* ProbCut: a shallow search far outside the window cuts */
 } SearchLimits;
 
 void search_limits_default(SearchLimits *l);
+/* Turn every reduction and pruning off (the --exact search). */
+void search_limits_exact(SearchLimits *l);
 
 typedef struct SearchResult {
     Move best;             /* valid when has_move */
@@ -85,6 +93,7 @@ typedef struct Searcher {
     uint64_t rng;
     Move killers[SEARCH_MAX_PLY][2];
     int32_t history[2][32][32];
+    int8_t lmr[64][64];     /* late-move reduction by [depth][move number] */
     /* keys of the positions on the path (game history first), for repetitions */
     uint64_t *path;
     int path_cap, path_len, path_base;

@@ -96,13 +96,24 @@ static int bench_eval(long long rounds, const char *wpath)
 static int run(const Opts *o)
 {
     const char *wpath = opt_str(o, "--weights");
-    if (!opt_flag(o, "--eval")) return bench_search((int)opt_int(o, "--depth"), wpath, opt_flag(o, "--verbose"));
+    if (opt_flag(o, "--tactics"))
+        return bench_tactics(opt_str(o, "--suite"), (uint64_t)opt_int(o, "--nodes"), wpath, opt_flag(o, "--verbose"),
+                             opt_flag(o, "--exact"));
+    if (!opt_flag(o, "--eval")) return bench_search((int)opt_int(o, "--depth"), wpath, opt_flag(o, "--verbose"),
+                                                  opt_flag(o, "--exact"));
     return bench_eval(opt_int(o, "--rounds"), wpath);
 }
 
 static const Opt options[] = {
     {"--depth", NULL, NULL, OPT_INT, "D", 1, 60, "11", "search depth of the search benchmark"},
     {"--verbose", "-v", NULL, OPT_FLAG, NULL, 0, 0, NULL, "one line per position (nodes, best move, score)"},
+    {"--exact", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "the exact search (no reduction or pruning)"},
+    {"--tactics", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+     "the tactics benchmark instead: each position of the suite searched with a node budget; "
+     "counts those where the search plays the suite's move"},
+    {"--suite", NULL, NULL, OPT_STR, "FILE", 0, 0, "tests/data/tactics.txt",
+     "the suite of --tactics: FEN, a tab, the winning move (made by tools/gen_tactics)"},
+    {"--nodes", NULL, NULL, OPT_INT, "N", 1, 9e18, "200000", "the node budget of each --tactics position"},
     {"--eval", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "the evaluation benchmark instead: a fixed set of positions (the opening, positions from "
      "Tinsley's games, king endgames) evaluated for both sides, N rounds; prints the CPU time per "

@@ -5,10 +5,12 @@
 #include "cli.h"
 #include "kingme/notation.h"
 #include "kingme/search.h"
+#include "kingme/textio.h"
 #include "kingme/weights.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The initial position, eight ACF ballots (crossboard, after their three
@@ -51,7 +53,7 @@ static const struct { const char *fen, *what; } positions[] = {
 };
 #define NPOSITIONS (int)(sizeof positions / sizeof positions[0])
 
-int bench_search(int depth, const char *wpath, bool verbose)
+int bench_search(int depth, const char *wpath, bool verbose, bool exact)
 {
     Weights w;
     if (!cli_weights(wpath, &w)) return 1;
@@ -62,6 +64,7 @@ int bench_search(int depth, const char *wpath, bool verbose)
     search_limits_default(&lim);
     lim.depth = depth;
     lim.tiebreak = TIEBREAK_FIRST;
+    if (exact) search_limits_exact(&lim);
     uint64_t nodes = 0;
     double t0 = km_now();
     for (int i = 0; i < NPOSITIONS; i++) {
@@ -87,5 +90,75 @@ int bench_search(int depth, const char *wpath, bool verbose)
     double sec = km_now() - t0;
     searcher_free(&s);
     printf("bench: %" PRIu64 " nodes, %.3f s, %.0f nps\n", nodes, sec, sec > 0 ? (double)nodes / sec : 0.0);
+    return 0;
+}
+
+/* The tactics suite: one position a line, "FEN<tab>MOVE<tab>comment" (made by
+ * tools/gen_tactics). Each is searched with a fresh table up to the node
+ * budget (first tie-break, so the result is deterministic); solved when the
+ * search's move is MOVE. */
+int bench_tactics(const char *path, uint64_t budget, const char *wpath, bool verbose, bool exact)
+{
+    Weights w;
+    if (!cli_weights(wpath, &w)) return 1;
+    char err[KM_ERR_MAX];
+    char *text = km_read_text(path, NULL, NULL, err);
+    if (!text) return cli_error("%s", err);
+    Searcher s;
+    if (searcher_init(&s, &w, 16, 1, err)) {
+        free(text);
+        return cli_error("%s", err);
+    }
+    SearchLimits lim;
+    search_limits_default(&lim);
+    lim.nodes = budget;
+    lim.tiebreak = TIEBREAK_FIRST;
+    if (exact) search_limits_exact(&lim);
+    int total = 0, solved = 0, lineno = 0, rc = 0;
+    uint64_t nodes = 0;
+    double t0 = km_now();
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next) *next++ = '\0';
+        lineno++;
+        size_t n = strlen(line);
+        if (n && line[n - 1] == '\r') line[--n] = '\0';
+        if (!n || line[0] == '#') continue;
+        char *tab = strchr(line, '\t'), *tab2 = tab ? strchr(tab + 1, '\t') : NULL;
+        if (!tab) {
+            rc = cli_error("%s:%d: expected FEN, a tab and the move", path, lineno);
+            break;
+        }
+        *tab = '\0';
+        if (tab2) *tab2 = '\0';
+        Board b;
+        Move want;
+        if (board_from_fen(&b, line, err) || parse_move(&b, tab + 1, &want, err)) {
+            rc = cli_error("%s:%d: %s", path, lineno, err);
+            break;
+        }
+        searcher_clear(&s);
+        SearchResult r;
+        if (search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL)) {
+            rc = cli_error("bench: out of memory");
+            break;
+        }
+        total++;
+        nodes += r.nodes;
+        bool ok = r.has_move && move_equal(&r.best, &want);
+        solved += ok;
+        if (verbose) {
+            char mv[MOVE_TEXT_MAX] = "none";
+            if (r.has_move) move_to_text(&r.best, mv);
+            printf("%3d %-7s %-8s %-8s depth %2d  %s\n", total, ok ? "solved" : "missed", tab + 1, mv, r.depth,
+                   tab2 ? tab2 + 1 : "");
+        }
+    }
+    double sec = km_now() - t0;
+    searcher_free(&s);
+    free(text);
+    if (rc) return rc;
+    printf("tactics: %d of %d solved at %" PRIu64 " nodes each, %" PRIu64 " nodes, %.3f s\n", solved, total, budget,
+           nodes, sec);
     return 0;
 }

@@ -59,7 +59,10 @@ bool cli_weights(const char *path, struct Weights *w);
 
 /* The search benchmark (bench_search.c): its fixed positions to depth with
  * the given weights (NULL: default); ends "bench: N nodes, T s, X nps". */
-int bench_search(int depth, const char *wpath, bool verbose);
+int bench_search(int depth, const char *wpath, bool verbose, bool exact);
+/* The tactics benchmark: the suite of path searched with a node budget each;
+ * ends "tactics: S of N solved at B nodes each, ...". */
+int bench_tactics(const char *path, uint64_t budget, const char *wpath, bool verbose, bool exact);
 
 /* strftime(fmt) of the local time now into buf ("session-%Y%m%d-%H%M%S"). */
 void cli_time_name(char *buf, size_t len, const char *fmt);

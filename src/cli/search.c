@@ -47,7 +47,10 @@ static int run(const Opts *o)
     lim.nodes = (uint64_t)opt_int(o, "--nodes");
     bool limited = opt_given(o, "--depth") || opt_given(o, "--time") || opt_given(o, "--nodes");
     lim.tiebreak = opt_choice(o, "--tiebreak") == 1 ? TIEBREAK_FIRST : TIEBREAK_RANDOM;
+    if (opt_flag(o, "--exact") || opt_flag(o, "--plain")) search_limits_exact(&lim);
     if (opt_flag(o, "--plain")) lim.use_tt = lim.quiescence = lim.extensions = false;
+    if (opt_flag(o, "--no-lmr")) lim.lmr = false;
+    if (opt_flag(o, "--no-probcut")) lim.probcut = false;
     if (opt_flag(o, "--no-hash")) lim.use_tt = false;
     if (opt_flag(o, "--no-quiescence")) lim.quiescence = false;
     if (opt_flag(o, "--no-extensions")) lim.extensions = false;
@@ -116,6 +119,11 @@ static const Opt options[] = {
     {"--plain", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "the design documents' search: fixed-depth alpha-beta with no table, no quiescence and no "
      "forced-move extension (the same as the three options below)"},
+    {"--exact", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+     "no reduction or pruning: the score is the exact minimax value to the depth (with the table, "
+     "quiescence and extensions unless turned off; --plain implies it)"},
+    {"--no-lmr", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no late-move reductions"},
+    {"--no-probcut", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no ProbCut"},
     {"--no-hash", NULL, "--no-tt --nohash", OPT_FLAG, NULL, 0, 0, NULL, "no transposition table"},
     {"--no-quiescence", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no quiescence search of captures"},
     {"--no-extensions", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no extension of forced moves"},
