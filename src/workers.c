@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- the codec ------------------------------------------------------------------ */
@@ -374,6 +375,7 @@ typedef struct Worker {
 struct WorkerSet {
     Worker *w;
     int n;
+    WorkerStats stats;
     double timeout, backoff;
     WorkerEventFn fn;
     void *user;
@@ -435,6 +437,14 @@ fail:
 }
 
 int workers_count(const WorkerSet *ws) { return ws->n; }
+void workers_stats(const WorkerSet *ws, WorkerStats *out) { *out = ws->stats; }
+
+static double thread_cpu(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
 void workers_set_timeout(WorkerSet *ws, double seconds) { ws->timeout = seconds; }
 void workers_set_backoff(WorkerSet *ws, double first) { ws->backoff = first; }
 void workers_set_events(WorkerSet *ws, WorkerEventFn fn, void *user)
@@ -528,8 +538,9 @@ static int start_worker(Worker *w, char *err)
 
 /* Write a whole line; false when the worker is gone (SIGPIPE is held back
  * for this thread and consumed). */
-static bool send_line(Worker *w, const char *s)
+static bool send_line(WorkerStats *st, Worker *w, const char *s)
 {
+    st->bytes_out += strlen(s) + 1;
     sigset_t set, old;
     sigemptyset(&set);
     sigaddset(&set, SIGPIPE);
@@ -664,6 +675,7 @@ static void fail_worker(Run *r, int k, const char *why)
     for (int j = 0; j < w->ninflight; j++) give_back(r, w->inflight[j]);
     close_worker(w, false);
     w->failures++;
+    ws->stats.failures++;
     if (w->failures >= WORKER_MAX_FAILURES) {
         w->st = W_DROPPED;
         event(ws, k, WORKER_DROPPED, why);
@@ -683,14 +695,14 @@ static bool has_vector(const Worker *w, uint64_t id)
     return false;
 }
 
-static bool send_vector(Worker *w, const Weights *v)
+static bool send_vector(WorkerStats *st, Worker *w, const Weights *v)
 {
     uint64_t id = workers_weights_id(v);
     if (has_vector(w, id)) return true;
     char line[64 + EVAL_NPARAMS * 8];
     int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)id);
     for (int i = 0; i < EVAL_NPARAMS; i++) at += snprintf(line + at, sizeof line - (size_t)at, " %d", v->w[i]);
-    if (!send_line(w, line)) return false;
+    if (!send_line(st, w, line)) return false;
     if (w->nsent == w->capsent) {
         int cap = w->capsent ? 2 * w->capsent : 64;
         uint64_t *s = realloc(w->sent, (size_t)cap * sizeof *s);
@@ -711,8 +723,10 @@ static void feed(Run *r, int k)
         if (i < 0) return;
         const MatchGameSpec *sp = &r->specs[i];
         char *line = workers_job_line(i, r->set, sp, true); /* the moves: checked, and the progress shows them */
-        bool ok = line && send_vector(w, spec_weights(r->set, sp, KM_BLACK)) &&
-                  send_vector(w, spec_weights(r->set, sp, KM_WHITE)) && send_line(w, line);
+        WorkerStats *st = &r->ws->stats;
+        bool ok = line && send_vector(st, w, spec_weights(r->set, sp, KM_BLACK)) &&
+                  send_vector(st, w, spec_weights(r->set, sp, KM_WHITE)) && send_line(st, w, line);
+        st->jobs++;
         free(line);
         if (w->ninflight == 0) w->deadline = km_now() + r->ws->timeout;
         w->inflight[w->ninflight++] = i;
@@ -781,6 +795,7 @@ static bool take_result(Run *r, int k, char *line, char *why)
     w->inflight[slot] = w->inflight[--w->ninflight];
     w->deadline = km_now() + r->ws->timeout;
     w->failures = 0;
+    r->ws->stats.results++;
     finish(r, (int)n, res, (GameReason)reason, (int)nply, gp);
     ok = true;
 out:
@@ -800,6 +815,7 @@ static void read_worker(Run *r, int k)
         return;
     }
     w->len += (size_t)got;
+    r->ws->stats.bytes_in += (uint64_t)got;
     for (;;) {
         char *nl = memchr(w->buf, '\n', w->len);
         if (!nl) {
@@ -881,6 +897,7 @@ int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *sp
     for (; started < threads && started < 64; started++)
         if (pthread_create(&tid[started], NULL, local_thread, &r)) break;
 
+    double cpu0 = thread_cpu();
     struct pollfd *pf = malloc((size_t)ws->n * sizeof *pf);
     int *who = malloc((size_t)ws->n * sizeof *who);
     if (!pf || !who) run_fail(&r, "out of memory");
@@ -927,6 +944,7 @@ int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *sp
             ws->w[k].st = W_DEAD;
             ws->w[k].restart_at = 0;
         }
+    ws->stats.cpu += thread_cpu() - cpu0;
     for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
     free(pf);
     free(who);

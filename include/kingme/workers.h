@@ -79,6 +79,15 @@ void workers_set_events(WorkerSet *ws, WorkerEventFn fn, void *user);
 /* The first back-off after a failure (doubled each time, at most 60 s;
  * default 1 s). */
 void workers_set_backoff(WorkerSet *ws, double first);
+/* What the coordinator did, over every run of this set. */
+typedef struct WorkerStats {
+    uint64_t jobs, results;        /* job lines sent, results taken */
+    uint64_t bytes_out, bytes_in;  /* written to the workers (jobs and vectors), read from them */
+    uint64_t failures;             /* worker failures (each gave its jobs back) */
+    double cpu;                    /* CPU seconds of the coordinating thread */
+} WorkerStats;
+void workers_stats(const WorkerSet *ws, WorkerStats *out);
+
 /* Stop every worker process (close its stdin, then kill it) and free. */
 void workers_free(WorkerSet *ws);
 

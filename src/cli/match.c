@@ -422,6 +422,15 @@ static int run(const Opts *o)
     int r = match_run(&set, specs, n, (int)threads, false, out, on_game, &t, &cli_stop, err);
     if (r) cli_error("%s", err);
     double secs = km_now() - t0;
+    if (ws) {
+        WorkerStats st;
+        workers_stats(ws, &st);
+        printf("\nworkers: %llu games from %d workers, %llu failures; coordinator CPU %.2f s (%.3f ms a game); "
+               "%.0f bytes a job, %.0f bytes a result\n", (unsigned long long)st.results, workers_count(ws),
+               (unsigned long long)st.failures, st.cpu, st.results ? 1000 * st.cpu / (double)st.results : 0.0,
+               st.jobs ? (double)st.bytes_out / (double)st.jobs : 0.0,
+               st.results ? (double)st.bytes_in / (double)st.results : 0.0);
+    }
     workers_free(ws);
     egdb_close(db);
     cli_catch_sigint(false, NULL);
