@@ -19,7 +19,7 @@ CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB      = $(BUILD)/libkingme.a
 
-.PHONY: all test sanitize bench clean egdb
+.PHONY: all test sanitize bench fuzz clean egdb
 all: kingme
 
 kingme: $(BUILD)/kingme
@@ -68,6 +68,14 @@ tools/gen_tactics: tools/gen_tactics.c $(LIB) $(HEADERS)
 
 bench: kingme
 	./kingme bench
+
+# libFuzzer targets (tests/fuzz): each runs FUZZ_SECONDS (default 30), seeded
+# from tests/fuzz/corpus/TARGET; skipped with one line without clang/libFuzzer.
+# make fuzz FUZZ_TARGETS="pdn fen" FUZZ_SECONDS=300
+FUZZ_SECONDS ?= 30
+FUZZ_TARGETS ?=
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(FUZZ_TARGETS)
 
 # The endgame databases (kingme egdb): every position of up to EGDB_PIECES
 # pieces into EGDB_DIR (git ignores egdb/). About 1.5 minutes for 5 pieces.

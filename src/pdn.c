@@ -237,7 +237,7 @@ static void read_tag(Parser *P)
     size_t k = 0;
     for (const char *s = v; s < close; s++) {
         if (*s == '\\' && s + 1 < close && (s[1] == '"' || s[1] == '\\')) s++;
-        val[k++] = *s;
+        val[k++] = (unsigned char)*s < ' ' ? ' ' : *s; /* a tab or control character: a space, as written */
     }
     val[k] = '\0';
     g->tags[g->ntags].name = nm;

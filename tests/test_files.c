@@ -384,3 +384,27 @@ TEST(files_one_search_limit)
     CHECK_INT(kingme("search --depth 2"), 0);
     CHECK(strstr(out, "bestmove ") != NULL);
 }
+
+/* Found by tests/fuzz/fuzz_pdn.c: a tag value with a tab or another control
+ * character was read as it was but written with spaces, so a game did not
+ * read back the same. Such characters now read as spaces. */
+TEST(files_pdn_tag_control_characters_round_trip)
+{
+    const char text[] = "[Event \"a\tb\x15" "c\"]\n[Site \"x\\\"y\"]\n1. 11-15 *\n";
+    PdnGame *g, *h;
+    int n, nh;
+    char err[KM_ERR_MAX];
+    CHECK_MSG(pdn_parse(text, "t.pdn", &g, &n, err) == 0, "%s", err);
+    if (n != 1) return;
+    CHECK_STR(pdn_tag(&g[0], "Event"), "a b c");
+    CHECK_STR(pdn_tag(&g[0], "Site"), "x\"y");
+    char *out = pdn_format_game(&g[0].game, g[0].tags, g[0].ntags, g[0].result);
+    CHECK(out && pdn_parse(out, "out.pdn", &h, &nh, err) == 0);
+    if (out && nh == 1) {
+        CHECK_STR(pdn_tag(&h[0], "Event"), "a b c");
+        CHECK_STR(pdn_tag(&h[0], "Site"), "x\"y");
+        pdn_free_games(h, nh);
+    }
+    free(out);
+    pdn_free_games(g, n);
+}

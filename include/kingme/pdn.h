@@ -18,7 +18,8 @@
 
 typedef struct PdnTag {
     char *name;  /* "Event" */
-    char *value; /* unescaped: \" and \\ read as " and \ */
+    char *value; /* unescaped: \" and \\ read as " and \; a tab or other control
+                  * character (NUL too) as a space, as pdn_format_game writes it */
 } PdnTag;
 
 typedef struct PdnGame {

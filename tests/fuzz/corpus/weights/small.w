@@ -1,0 +1,4 @@
+# header
+
+own_men 1000 # men
+opp_men	-1000

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# tests/fuzz/run.sh [TARGET...] - build the libFuzzer targets of tests/fuzz
+# with clang (AddressSanitizer + UBSan) and run each for $FUZZ_SECONDS
+# seconds (default 30), seeded from tests/fuzz/corpus/TARGET/ (read only; new
+# inputs go to build/fuzz/corpus/TARGET/). Without clang or its libFuzzer
+# runtime it says so on one line and exits 0: nothing to run. Exit 1 when a
+# target finds a crash or a broken invariant (the input is kept in
+# build/fuzz/crash-TARGET-*). Used by `make fuzz` and .ci/run.
+set -u
+cd "$(dirname "$0")/../.."
+SECONDS_EACH=${FUZZ_SECONDS:-30}
+TARGETS=("$@")
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(fen move pdn weights population engine egdb)
+CLANG=${FUZZ_CC:-clang}
+OUT=build/fuzz
+
+if ! command -v "$CLANG" >/dev/null 2>&1; then
+    echo "fuzz: skipped: $CLANG is not installed (apt-get install clang)"
+    exit 0
+fi
+mkdir -p "$OUT"
+probe="$OUT/probe.c"
+printf '#include <stddef.h>\n#include <stdint.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' > "$probe"
+if ! "$CLANG" -fsanitize=fuzzer "$probe" -o "$OUT/probe" >/dev/null 2>&1; then
+    echo "fuzz: skipped: $CLANG cannot link -fsanitize=fuzzer (its libFuzzer runtime is missing; on Debian: apt-get install libclang-rt-dev, or clang's own package)"
+    exit 0
+fi
+
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+make -s BUILD="$OUT" CC="$CLANG" OPT="-O1 -g -fno-omit-frame-pointer" CFLAGS="-fsanitize=fuzzer-no-link $SAN" \
+    "$OUT/libkingme.a" || { echo "fuzz: the library does not build with $CLANG"; exit 1; }
+status=0
+for t in "${TARGETS[@]}"; do
+    src=tests/fuzz/fuzz_$t.c
+    if [ ! -f "$src" ]; then echo "fuzz: no target '$t' ($src)"; status=1; continue; fi
+    "$CLANG" -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer -Iinclude \
+        -fsanitize=fuzzer $SAN -o "$OUT/fuzz_$t" "$src" "$OUT/libkingme.a" -lm -lpthread ||
+        { echo "fuzz $t: does not build"; status=1; continue; }
+    mkdir -p "$OUT/corpus/$t"
+    log="$OUT/fuzz_$t.log"
+    # stdin from /dev/null: a target never waits on a terminal
+    "$OUT/fuzz_$t" -max_total_time="$SECONDS_EACH" -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
+        -print_final_stats=1 -artifact_prefix="$OUT/crash-$t-" "$OUT/corpus/$t" "tests/fuzz/corpus/$t" \
+        < /dev/null > "$log" 2>&1
+    rc=$?
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1)
+    if [ $rc -eq 0 ]; then
+        echo "fuzz $t: ${runs:-?} runs in ${SECONDS_EACH} s, ${cov:-cov: ?}: ok"
+    else
+        echo "fuzz $t: FAILED after ${runs:-?} runs (${cov:-cov: ?}); input in $OUT/crash-$t-*, log $log:"
+        grep -a -m1 -A12 'ERROR\|FUZZ_CHECK\|runtime error\|==ERROR' "$log" | head -20
+        status=1
+    fi
+done
+exit $status
