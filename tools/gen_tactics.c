@@ -2,7 +2,7 @@
  * Tinsley games.
  *
  *   make tools/gen_tactics
- *   nice tools/gen_tactics tests/data/tinsley.pdn 120 > tests/data/tactics.txt
+ *   nice tools/gen_tactics tests/data/tinsley.pdn 130 > tests/data/tactics.txt
  *
  * It walks the games in file order, every position from ply 6 on where the
  * side to move has at least two legal moves, and keeps a position when a deep
@@ -11,13 +11,13 @@
  * sides) proves that one move wins material or the game and no other does:
  *   1. a depth-10 search scores the position at least 700 (about a man) above
  *      its material now;
- *   2. each legal move is searched to depth DEEP - 1 (the position to depth
- *      DEEP); the best move must score at least 700 above the material now
+ *   2. each legal move is searched to depth DEEP - 1 = 11 (the position to
+ *      depth 12); the best move must score at least 700 above the material now
  *      and at least 700 above every other move.
  * Positions met before are skipped. It stops after COUNT positions (default
- * 120). Each line: FEN, a tab, the winning move, a tab, where it comes from
- * and the scores. Deterministic: the same file on every run (about ten
- * minutes on the project machine). */
+ * 130). Each line: FEN, a tab, the winning move, a tab, where it comes from
+ * and the scores. Deterministic: the same file on every run (25 minutes on
+ * the busy project machine, nice 5). */
 #include "kingme/bits.h"
 #include "kingme/notation.h"
 #include "kingme/pdn.h"
@@ -63,7 +63,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: gen_tactics FILE.pdn [COUNT]\n");
         return 2;
     }
-    int want = argc > 2 ? atoi(argv[2]) : 120;
+    int want = argc > 2 ? atoi(argv[2]) : 130;
     char err[KM_ERR_MAX];
     Weights w;
     if (weights_read(&w, "weights/material.w", NULL, err)) {

@@ -113,7 +113,7 @@ static const Opt options[] = {
      "counts those where the search plays the suite's move"},
     {"--suite", NULL, NULL, OPT_STR, "FILE", 0, 0, "tests/data/tactics.txt",
      "the suite of --tactics: FEN, a tab, the winning move (made by tools/gen_tactics)"},
-    {"--nodes", NULL, NULL, OPT_INT, "N", 1, 9e18, "200000", "the node budget of each --tactics position"},
+    {"--nodes", NULL, NULL, OPT_INT, "N", 1, 9e18, "20000", "the node budget of each --tactics position"},
     {"--eval", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "the evaluation benchmark instead: a fixed set of positions (the opening, positions from "
      "Tinsley's games, king endgames) evaluated for both sides, N rounds; prints the CPU time per "
