@@ -408,3 +408,107 @@ TEST(files_pdn_tag_control_characters_round_trip)
     free(out);
     pdn_free_games(g, n);
 }
+
+/* ---- fault injection: writes that fail while tune and play save ----------------- */
+
+/* Runs `sh -c "trap '' XFSZ; ulimit -f BLOCKS; CMD"`: every write beyond
+ * BLOCKS x 512 bytes of a file fails with EFBIG (File too large), as on a
+ * full disk, without root or a small file system. */
+static int kingme_limited(int blocks, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int kingme_limited(int blocks, const char *fmt, ...)
+{
+    char args[1024], cmd[1400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "{ trap '' XFSZ; ulimit -f %d; %s %s; }", blocks, test_kingme(), args);
+    return test_run(cmd, out, sizeof out);
+}
+
+static bool same_file(const char *a, const char *b)
+{
+    char *x = test_slurp(a), *y = test_slurp(b);
+    bool same = x && y && strcmp(x, y) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
+static bool copy_file(const char *from, const char *to)
+{
+    char *t = test_slurp(from);
+    bool ok = t && put_file(to, t);
+    free(t);
+    return ok;
+}
+
+TEST(files_tune_write_failure_keeps_the_saved_session)
+{
+    char dir[256], pop[300], csv[300], w[300], pop0[300], w0[300], tmp[320];
+    tmp_name(dir, sizeof dir, "tune");
+    snprintf(pop, sizeof pop, "%s/population/s.pop", dir);
+    snprintf(csv, sizeof csv, "%s/population/s.csv", dir);
+    snprintf(w, sizeof w, "%s/output/s.w", dir);
+    snprintf(pop0, sizeof pop0, "%s/s.pop.saved", dir);
+    snprintf(w0, sizeof w0, "%s/s.w.saved", dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", pop);
+    const char *controls = "--population 8 --depth 1 --seed 1 --yardstick none --name s";
+    CHECK_INT(kingme("tune %s --generations 1 --dir %s", controls, dir), 0);
+    CHECK(copy_file(pop, pop0) && copy_file(w, w0));
+    /* the population file (3.5 kB) cannot be written within 5 blocks */
+    CHECK_INT(kingme_limited(5, "tune --resume s --generations 3 --dir %s", dir), 1);
+    CHECK_MSG(strstr(out, "s.pop.tmp: cannot write: File too large") != NULL, "%s", out);
+    CHECK_MSG(same_file(pop, pop0), "the population file changed");
+    CHECK_MSG(same_file(w, w0), "the weights file changed");
+    CHECK(!exists(tmp));
+    /* and the session goes on from it when writes work again */
+    CHECK_INT(kingme("tune --resume s --generations 2 --dir %s", dir), 0);
+    CHECK_MSG(strstr(out, "session s done: 2 generations") != NULL, "%s", out);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK_INT(system(cmd), 0);
+}
+
+TEST(files_play_write_failure_keeps_the_last_saved_game)
+{
+    char pdn[256], in[256], tmp[300];
+    tmp_name(pdn, sizeof pdn, "limited.pdn");
+    tmp_name(in, sizeof in, "limited.in");
+    snprintf(tmp, sizeof tmp, "%s.tmp", pdn);
+    /* a person's game, saved after every move, grows past 512 bytes (the
+     * engine's weights file has a long name, which its PDN tag repeats) */
+    char wname[400], wlong[200];
+    memset(wlong, 'w', 180);
+    wlong[180] = '\0';
+    tmp_name(wname, sizeof wname, wlong);
+    CHECK(copy_file("weights/default.w", wname));
+    CHECK(put_file(in, "1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\nquit\n"));
+    CHECK_INT(kingme_limited(1, "play --no-color --depth 1 --seed 2 --weights %s --out %s < %s", wname, pdn, in), 1);
+    CHECK_MSG(strstr(out, "cannot save the game: ") && strstr(out, "File too large"), "%s", out);
+    CHECK(!exists(tmp));
+    /* what is on disk is the last game that could be saved, whole */
+    PdnGame *g;
+    int n;
+    char err[KM_ERR_MAX];
+    CHECK_MSG(pdn_read_file(pdn, &g, &n, err) == 0, "%s", err);
+    if (n >= 1) {
+        CHECK_INT(n, 1);
+        CHECK(g[0].error == NULL);
+        CHECK_MSG(g[0].game.nply >= 2, "%d plies", g[0].game.nply);
+        pdn_free_games(g, n);
+    }
+    struct stat st;
+    CHECK(stat(pdn, &st) == 0 && st.st_size <= 512);
+    /* an engine game too */
+    CHECK_INT(kingme_limited(1, "play --no-color --black engine --white engine --depth 1 --seed 2 --out %s", pdn), 1);
+    CHECK_MSG(pdn_read_file(pdn, &g, &n, err) == 0, "%s", err);
+    if (n >= 1) {
+        CHECK(g[0].error == NULL && g[0].game.nply >= 2);
+        pdn_free_games(g, n);
+    }
+    CHECK(!exists(tmp));
+    remove(in);
+    remove(pdn);
+    remove(wname);
+}
