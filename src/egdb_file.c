@@ -32,8 +32,11 @@
  * code per slice (lengths at most 15). Positions whose value is never
  * asked (holes of the index, White without a piece) take the code before
  * them, which lengthens the runs; so do the positions where Black can
- * capture, which the probe resolves by trying the captures. Blocks are small (B positions) so that a
- * probe decodes little, and each starts on a byte, so it decodes alone.
+ * capture, which the probe resolves by trying the captures. Each block
+ * starts on a byte, so it decodes alone, and blocks are small so that a probe
+ * decodes little: with 1024 positions against 4096, the 5 pieces take 7% more
+ * room (11.2 MB against 10.5) and a probe that must decode a block a third of
+ * the time (1.1 us against 3.2). A reader takes any B up to 65536.
  * Deflate-like LZ coding would find the same runs but costs far more code;
  * an arithmetic coder would gain a little more at several times the
  * decoding time per probe. */
@@ -50,7 +53,8 @@
 #define MAGIC "KMEGDB\x1a\n"
 #define VERSION 1
 #define HEADER_BYTES 88
-#define BLOCK 4096
+#define BLOCK 1024       /* positions per block written (files say their own) */
+#define MAX_BLOCK 65536  /* the most a file may say */
 #define NRUN 13 /* run tokens: up to 2^13 - 1 repeats, more than a block */
 #define NSYM (256 + NRUN)
 #define MAXLEN 15
@@ -543,7 +547,7 @@ static int slice_file_load(const char *path, const EgdbSlice *expect, SliceFile 
     egdb_geom(s, &sf->g);
     uint32_t nblocks = get32(p + 64), block = get32(p + 60), nsym = get32(p + 68);
     uint64_t data = get64(p + 72);
-    if (get64(p + 16) != sf->g.size || block == 0 || nsym != NSYM ||
+    if (get64(p + 16) != sf->g.size || block == 0 || block > MAX_BLOCK || nsym != NSYM ||
         nblocks != (sf->g.size + block - 1) / block || get64(p + 24) != egdb_slice_positions(s)) {
         free(p);
         return km_fail(err, "%s: inconsistent header", path);
@@ -636,7 +640,7 @@ typedef struct CacheEntry {
     pthread_mutex_t lock;
     int32_t slice; /* -1: empty */
     uint32_t block;
-    uint8_t data[BLOCK];
+    uint8_t *data; /* the largest block of the opened files */
 } CacheEntry;
 
 struct Egdb {
@@ -646,6 +650,7 @@ struct Egdb {
     EgdbSliceInfo *info;
     CacheEntry *cache;
     size_t ncache;
+    uint8_t *cache_data;
 };
 
 static bool parse_name(const char *name, EgdbSlice *s)
@@ -669,6 +674,7 @@ void egdb_close(Egdb *db)
         }
     for (size_t i = 0; i < db->ncache; i++) pthread_mutex_destroy(&db->cache[i].lock);
     free(db->cache);
+    free(db->cache_data);
     free(db->info);
     free(db);
 }
@@ -734,10 +740,14 @@ Egdb *egdb_open(const char *dir, size_t cache_mb, char *err)
     int total = 0;
     for (int n = 1; n <= db->pieces; n++) total += egdb_slice_count(n);
     db->info = malloc((size_t)total * sizeof *db->info);
-    size_t entries = (cache_mb ? cache_mb : 16) * 1024 * 1024 / sizeof(CacheEntry);
+    uint32_t block = 1;
+    for (int i = 0; i < EGDB_NSLICE_IDS; i++)
+        if (db->slice[i] && db->slice[i]->block > block) block = db->slice[i]->block;
+    size_t entries = (cache_mb ? cache_mb : 16) * 1024 * 1024 / (sizeof(CacheEntry) + block);
     if (entries < 16) entries = 16;
     db->cache = malloc(entries * sizeof *db->cache);
-    if (!db->info || !db->cache) {
+    db->cache_data = malloc(entries * block);
+    if (!db->info || !db->cache || !db->cache_data) {
         free(db->cache);
         db->cache = NULL;
         km_fail(err, "out of memory");
@@ -750,6 +760,7 @@ Egdb *egdb_open(const char *dir, size_t cache_mb, char *err)
     for (size_t i = 0; i < entries; i++) {
         pthread_mutex_init(&db->cache[i].lock, NULL);
         db->cache[i].slice = -1;
+        db->cache[i].data = db->cache_data + i * block;
     }
     db->ncache = entries;
     return db;
