@@ -332,6 +332,6 @@ const CliCommand cmd_egdb = {
         "won within the forty-move rule. "
         "bench: nanoseconds per probe, uncached and cached.",
         options,
-        "example: kingme egdb build --pieces 5 -j 2  (about 1.5 minutes, 10 MB in egdb/)",
+        "example: kingme egdb build --pieces 5 -j 2  (about 1.5 minutes, 11 MB in egdb/)",
     },
 };
