@@ -25,7 +25,7 @@ void search_limits_exact(SearchLimits *l) { l->lmr = l->probcut = false; }
 
 /* Reductions grow with the logarithms of the depth and of the move's place
  * in the order. */
-#define LMR_DIV 1.5
+#define LMR_DIV 3.0
 static void init_lmr(Searcher *s)
 {
     for (int d = 0; d < 64; d++)
@@ -265,12 +265,11 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
         } else {
             int r = 0;
             /* not a killer, not a crowning move, not into a capture */
-            if (may_reduce && n >= 2 && !same_move(m, &s->killers[ply][0]) &&
+            if (may_reduce && !pv_node && n >= 3 && !same_move(m, &s->killers[ply][0]) &&
                 !same_move(m, &s->killers[ply][1]) &&
                 ((b->kings & (1u << m->from)) || !((1u << m->to) & km_promotion_row(b->stm))) &&
                 !mg_can_capture(&c, c.stm)) {
                 r = s->lmr[depth < 64 ? depth : 63][n < 64 ? n : 63];
-                if (pv_node) r = r * 2 / 3;
                 if (r > depth - 2) r = depth - 2;
             }
             v = alpha + 1;
