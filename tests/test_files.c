@@ -512,3 +512,37 @@ TEST(files_play_write_failure_keeps_the_last_saved_game)
     remove(pdn);
     remove(wname);
 }
+
+/* Issue 14: `games 9223372036854775807` in a population file was accepted,
+ * `tune --resume` overflowed s->games (UBSan) and the next resume refused
+ * kingme's own file. Refused now with FILE:LINE. */
+TEST(files_tune_resume_refuses_unreachable_counters)
+{
+    char dir[256], pop[300];
+    tmp_name(dir, sizeof dir, "counters");
+    snprintf(pop, sizeof pop, "%s/population/c.pop", dir);
+    CHECK_INT(kingme("tune --population 8 --depth 1 --seed 1 --yardstick none --name c --generations 1 --dir %s",
+                     dir),
+              0);
+    char *t = test_slurp(pop);
+    char *g = t ? strstr(t, "\ngames ") : NULL;
+    CHECK(g != NULL);
+    if (g) {
+        int line = 2;
+        for (char *p = t; p < g; p++) line += *p == '\n';
+        size_t end = strcspn(g + 1, "\n");
+        char edited[8192];
+        snprintf(edited, sizeof edited, "%.*s\ngames 9223372036854775807%s", (int)(g - t), t, g + 1 + end);
+        CHECK(put_file(pop, edited));
+        CHECK_INT(kingme("tune --resume c --generations 2 --dir %s", dir), 1);
+        char want[400];
+        snprintf(want, sizeof want, "kingme: %s:%d: games 9223372036854775807 is more than 1 generations", pop,
+                 line);
+        CHECK_MSG(strncmp(out, want, strlen(want)) == 0 && count_lines(out) == 1, "'%s', expected '%s...'", out,
+                  want);
+    }
+    free(t);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK_INT(system(cmd), 0);
+}

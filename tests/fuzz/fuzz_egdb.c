@@ -6,6 +6,7 @@
 #include "fuzz.h"
 #include "../../src/egdb_impl.h"
 
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,6 +27,29 @@ static void put32(uint8_t *p, uint32_t v)
 
 static char dir[64], dir2[64];
 
+/* The scratch files go when the fuzzer exits. */
+static void remove_dir(const char *d)
+{
+    DIR *h = opendir(d);
+    if (h) {
+        struct dirent *e;
+        char p[400];
+        while ((e = readdir(h)))
+            if (e->d_name[0] != '.') {
+                snprintf(p, sizeof p, "%s/%s", d, e->d_name);
+                remove(p);
+            }
+        closedir(h);
+    }
+    rmdir(d);
+}
+
+static void clean_up(void)
+{
+    remove_dir(dir2);
+    remove_dir(dir);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!dir[0]) {
@@ -33,6 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         snprintf(dir2, sizeof dir2, "%s/again", dir);
         mkdir(dir, 0700);
         mkdir(dir2, 0700);
+        atexit(clean_up);
     }
     uint8_t *f = malloc(size ? size : 1);
     if (!f) abort();
