@@ -98,7 +98,16 @@ static int cmd_build(const Opts *o)
 static int cmd_info(const Opts *o)
 {
     const char *dir = cli_egdb_dir(opt_str(o, "--dir"));
-    int status = 0, present_total = 0;
+    int status = 0, files = 0;
+    for (int n = 1; n <= EGDB_MAX_PIECES; n++)
+        for (int i = 0; i < egdb_slice_count(n); i++) {
+            char name[16], path[4096];
+            egdb_slice_name(egdb_slice_at(n, i), name, sizeof name);
+            snprintf(path, sizeof path, "%s/%s", dir, name);
+            struct stat sb;
+            files += stat(path, &sb) == 0;
+        }
+    if (!files) return cli_error("%s: no endgame database files (b*k*w*k*.kdb)", dir);
     printf("%-10s %14s %14s %14s %14s %6s %6s %11s\n", "slice", "positions", "wins", "losses", "draws",
            "dtc-w", "dtc-l", "bytes");
     for (int n = 1; n <= EGDB_MAX_PIECES; n++) {
@@ -133,7 +142,6 @@ static int cmd_info(const Opts *o)
             if (in.max_loss_dtc > maxl) maxl = in.max_loss_dtc;
         }
         if (!present) continue;
-        present_total += present;
         char label[32];
         snprintf(label, sizeof label, "%d pieces", n);
         printf("%-10s %14llu %14llu %14llu %14llu %6d %6d %11llu", label, (unsigned long long)pos,
@@ -142,7 +150,6 @@ static int cmd_info(const Opts *o)
         if (present < egdb_slice_count(n)) printf("  (%d of %d slices)", present, egdb_slice_count(n));
         printf("\n");
     }
-    if (!present_total && !status) return cli_error("%s: no endgame database files", dir);
     if (!status) printf("checksums verified\n");
     return status;
 }
