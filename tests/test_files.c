@@ -242,8 +242,11 @@ TEST(files_stdout_write_errors_are_reported)
     free(t);
     remove(pdn);
     remove(in);
-    /* a command that fails anyway keeps its own message and status */
+    /* a command that fails anyway keeps its own message and status, without
+     * a second line about stdout */
     CHECK_INT(kingme("perft 0 > /dev/full"), 2);
+    CHECK_INT(kingme("pdn tests/data/pdn_bad.pdn > /dev/full"), 1);
+    CHECK_MSG(strstr(out, "write error") == NULL && strstr(out, "pdn_bad.pdn: game"), "%s", out);
 }
 
 /* Issue 14: `show DIR` said "read error" without the reason; a directory as

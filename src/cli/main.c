@@ -221,14 +221,16 @@ static void hold_std_fds(void)
 }
 
 /* Everything a command printed must have reached stdout: one line and status
- * 1 when it did not (a full disk, a closed stdout). */
+ * 1 when it did not (a full disk, a closed stdout). A command that failed
+ * already said why (the engine and worker commands say when their stdout
+ * goes away): its status stands, without a second line. */
 static int check_stdout(int status)
 {
     errno = 0;
     bool failed = fflush(stdout) != 0;
     int e = errno;
     failed = ferror(stdout) || failed;
-    if (!failed) return status;
+    if (!failed || status != 0) return status;
     if (e) cli_error("write error: %s", strerror(e));
     else cli_error("write error on standard output");
     return 1;
