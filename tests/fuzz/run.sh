@@ -22,7 +22,7 @@ mkdir -p "$OUT"
 probe="$OUT/probe.c"
 printf '#include <stddef.h>\n#include <stdint.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' > "$probe"
 if ! "$CLANG" -fsanitize=fuzzer "$probe" -o "$OUT/probe" >/dev/null 2>&1; then
-    echo "fuzz: skipped: $CLANG cannot link -fsanitize=fuzzer (its libFuzzer runtime is missing; on Debian: apt-get install libclang-rt-dev, or clang's own package)"
+    echo "fuzz: skipped: $CLANG cannot link -fsanitize=fuzzer (its libFuzzer runtime is missing; on Debian: apt-get install libclang-rt-NN-dev for clang-NN, e.g. libclang-rt-14-dev)"
     exit 0
 fi
 
