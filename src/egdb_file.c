@@ -860,3 +860,29 @@ int egdb_best_move(const Egdb *db, const Board *b, Move *best, int *dist)
     *best = ml.moves[pick];
     return v;
 }
+
+bool egdb_consistent(const Egdb *db, const Board *b)
+{
+    int d, v = egdb_probe(db, b, &d);
+    if (v == EGDB_UNKNOWN) return false;
+    if (!b->pieces[b->stm] || !b->pieces[b->stm ^ 1]) return true; /* the game is over */
+    MoveList ml;
+    int n = gen_moves(b, &ml), best = -1, lost = 0, drawn = 0;
+    for (int i = 0; i < n; i++) {
+        const Move *m = &ml.moves[i];
+        Board c = *b;
+        make_move(&c, m);
+        int cd, cv = egdb_probe(db, &c, &cd);
+        if (cv == EGDB_UNKNOWN) return false;
+        int key = m->captured || !(b->kings & (1u << m->from)) ? 0 : cd;
+        if (cv == EGDB_LOSS) {
+            lost++;
+            if (v == EGDB_WIN && (best < 0 || key < best)) best = key;
+        }
+        drawn += cv == EGDB_DRAW;
+        if (v == EGDB_LOSS && key > best) best = key;
+    }
+    if (v == EGDB_WIN) return lost > 0 && d == best + 1;
+    if (v == EGDB_LOSS) return lost == 0 && drawn == 0 && d == (n ? best + 1 : 0);
+    return lost == 0 && drawn > 0;
+}

@@ -97,6 +97,13 @@ int egdb_probe(const Egdb *db, const Board *b, int *dist);
  * (EGDB_UNKNOWN and no move when b is beyond the database or has no move). */
 int egdb_best_move(const Egdb *db, const Board *b, Move *best, int *dist);
 
+/* Whether b's value and DTC agree with those of its successors: a win has a
+ * move to a loss and its DTC is one more than the least over such moves (a
+ * capture, man move or crowning counting 0), a loss has only moves to wins
+ * and its DTC is one more than the largest, a draw has a move to a draw and
+ * none to a loss. False also when b is beyond the database. */
+bool egdb_consistent(const Egdb *db, const Board *b);
+
 /* ---- the files ---- */
 typedef struct EgdbSliceInfo {
     EgdbSlice slice;

@@ -205,6 +205,25 @@ static int cmd_verify(const Opts *o)
         return cli_error("the database has at most %d pieces", egdb_pieces(db));
     }
     uint64_t rng = (uint64_t)seed;
+    /* every value against its successors' on random positions */
+    long checks = opt_int(o, "--check"), inconsistent = 0;
+    uint64_t crng = (uint64_t)seed ^ 0x636865636Bull; /* its own stream: the games do not depend on it */
+    for (int n = 1; n <= pieces && checks; n++) {
+        long bad = 0;
+        for (long k = 0; k < checks; k++) {
+            Board b;
+            egdb_random_position(n, &crng, &b);
+            if (!egdb_consistent(db, &b)) {
+                if (bad++ < 3) {
+                    char fen[128];
+                    board_to_fen(&b, fen, sizeof fen);
+                    fprintf(stderr, "kingme: %s: the value or distance disagrees with the moves'\n", fen);
+                }
+            }
+        }
+        printf("%ld random %d-piece positions: %ld inconsistent\n", checks, n, bad);
+        inconsistent += bad;
+    }
     long won = 0, within = 0, total_plies = 0, longest_game = 0, longest_gap = 0;
     for (long g = 0; g < games; g++) {
         Board b;
@@ -249,7 +268,7 @@ static int cmd_verify(const Opts *o)
     printf("  plies to the end: average %.1f, longest %ld; longest run without a man move or capture %ld\n",
            (double)total_plies / (double)games, longest_game, longest_gap);
     egdb_close(db);
-    return within == games ? 0 : 1;
+    return within == games && inconsistent == 0 ? 0 : 1;
 }
 
 /* ---- bench: probe speed ---- */
@@ -321,6 +340,9 @@ static const Opt options[] = {
     {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"), "probe: the position"},
     {"--games", NULL, NULL, OPT_INT, "N", 1, 1000000, "200", "verify: won positions played out"},
     {"--seed", NULL, NULL, OPT_INT, "S", 0, 4e18, "1", "verify: the seed that draws them"},
+    {"--check", NULL, NULL, OPT_INT, "N", 0, 1e9, "100000",
+     "verify: first checks the value and distance of N random positions of each piece count "
+     "against their moves'"},
     {"--probes", NULL, NULL, OPT_INT, "N", 1000, 1e9, "1000000", "bench: cached probes timed"},
     OPTS_END,
 };
@@ -335,8 +357,9 @@ const CliCommand cmd_egdb = {
         "(the distance to conversion, DTC) and the best move. "
         "info: every slice's positions, wins, losses and draws (Black to move), the longest DTC of a "
         "win and of a loss, the file size; verifies the checksums. "
-        "verify: plays --games won positions out with the database on both sides and checks each is "
-        "won within the forty-move rule. "
+        "verify: checks --check random positions of each piece count against their moves, then plays "
+        "--games won positions out with the database on both sides and checks each is won within the "
+        "forty-move rule. "
         "bench: nanoseconds per probe, uncached and cached.",
         options,
         "example: kingme egdb build --pieces 5 -j 2  (about 1.5 minutes, 11 MB in egdb/)",
