@@ -28,20 +28,21 @@
 
 #include <string.h>
 
-const EvalParamInfo eval_params[EVAL_NPARAMS] = {
+const EvalParamInfo eval_params[EVAL_NTERMS] = {
 #define PARAM_INFO(nr, name, q, role, desc) {nr, #name, desc},
-    EVAL_PARAM_LIST(PARAM_INFO)
+    EVAL_TERM_LIST(PARAM_INFO)
 #undef PARAM_INFO
 };
 
 /* The list must be in the documents' order: EP_x is the index of number nr. */
 #define PARAM_ORDER(nr, name, q, role, desc) \
     _Static_assert(EP_##name == (nr) - 1, "EVAL_PARAM_LIST: " #name " is not number " #nr);
-EVAL_PARAM_LIST(PARAM_ORDER)
+EVAL_TERM_LIST(PARAM_ORDER)
 #undef PARAM_ORDER
 
-/* Measured by the test eval_typical_values (six per line: 1-6, 7-12, ...). */
-const double eval_typical_value[EVAL_NPARAMS] = {
+/* Measured by the test eval_typical_values (six per line: 1-6, 7-12, ...;
+ * then 61-74). */
+const double eval_typical_value[EVAL_NTERMS] = {
     7.6822, 0.2248, 7.8093, 0.2410, 2.1313, 0.0270,
     2.0979, 0.0282, 5.4557, 0.2232, 5.6415, 0.2392,
     6.1084, 7.1873, 0.2663, 0.3186, 0.2949, 0.1400,
@@ -52,16 +53,28 @@ const double eval_typical_value[EVAL_NPARAMS] = {
     0.0010, 0.4383, 0.0108, 0.0010, 0.3184, 0.3231,
     0.4252, 0.0135, 0.2990, 0.3038, 0.4064, 0.0144,
     3.9804, 3.6897, 2.5201, 3.9486, 3.6245, 2.5330,
+    /* 61-74 */
+    0.1106, 0.1097, 2.2652, 2.1999, 1.6436, 1.8072,
+    0.0732, 0.0788, 0.0202, 0.0214, 0.0352, 0.0479,
+    0.5292, 1.6148,
 };
 
 /* ---- geometry ------------------------------------------------------------- */
 
 #define WALL (SQ(4) | SQ(5) | SQ(12) | SQ(13) | SQ(20) | SQ(21) | SQ(28) | SQ(29))
 #define CORNERS (SQ(4) | SQ(29))
+#define CENTRE (SQ(10) | SQ(11) | SQ(14) | SQ(15) | SQ(18) | SQ(19) | SQ(22) | SQ(23))
+#define DOUBLE_CORNERS (SQ(1) | SQ(5) | SQ(28) | SQ(32))
+/* squares without a left / right neighbour in a direction of travel (the
+ * a-file squares of rows starting at a, the h-file squares of rows starting
+ * at b); the same for both directions */
+#define NO_LEFT (MG_ODD_ROWS & MG_COL0)
+#define NO_RIGHT (MG_EVEN_ROWS & MG_COL3)
 
 /* Row masks from each colour's point of view (bit masks of board rows: Black's
  * row 1 is board row 0, squares 1-4; White's row 1 is squares 29-32). */
 static const uint32_t LOW[2] = {0x000000FFu, 0xFF000000u};    /* own rows 1-2 */
+static const uint32_t BACK[2] = {0x0000000Fu, 0xF0000000u};   /* own row 1 */
 static const uint32_t MIDDLE[2] = {0x000FF000u, 0x000FF000u}; /* own rows 4-5 */
 static const uint32_t HIGH[2] = {0xFFF00000u, 0x00000FFFu};   /* own rows 6-8 */
 
@@ -82,6 +95,22 @@ static inline int row_sum(uint32_t m)
 
 static inline int has_all(uint32_t set, uint32_t pattern) { return (set & pattern) == pattern; }
 
+/* The squares whose forward cone (the square and every square a man of
+ * side s could reach from it by forward steps, up to its crowning row) holds
+ * no piece of `opp`: the crowning row's free squares, then row by row back,
+ * a free square both of whose forward neighbours (those on the board) are in
+ * the set. Seven rows, seven steps. */
+static inline uint32_t free_cones(uint32_t opp, int s)
+{
+    uint32_t promo = km_promotion_row(s), free = ~opp, c = free & promo;
+    for (int k = 0; k < 7; k++) {
+        uint32_t l = s == KM_BLACK ? mg_ur(c) : mg_dr(c); /* forward-left neighbour in c */
+        uint32_t r = s == KM_BLACK ? mg_ul(c) : mg_dl(c); /* forward-right neighbour in c */
+        c = free & (promo | ((l | NO_LEFT) & (r | NO_RIGHT)));
+    }
+    return c;
+}
+
 /* Capture moves of side (count and most pieces taken by one), from the move
  * generator; only called when a capture exists. */
 static void captures(const Board *b, int side, int *count, int *longest)
@@ -96,7 +125,7 @@ static void captures(const Board *b, int side, int *count, int *longest)
     *longest = best;
 }
 
-/* Each colour's 30 quantities (the OWN entries of the list name them all),
+/* Each colour's quantities (the OWN entries of the list name them all),
  * and the parameter index each one has as the player's (role OWN) and as the
  * opponent's (role OPP). */
 enum { OWN, OPP };
@@ -104,16 +133,16 @@ enum {
 #define QUANTITY(nr, name, q, role, desc) QUANTITY_##role(q)
 #define QUANTITY_OWN(q) Q_##q,
 #define QUANTITY_OPP(q)
-    EVAL_PARAM_LIST(QUANTITY)
+    EVAL_TERM_LIST(QUANTITY)
 #undef QUANTITY
 #undef QUANTITY_OWN
 #undef QUANTITY_OPP
     NQ
 };
-_Static_assert(2 * NQ == EVAL_NPARAMS, "every quantity has an OWN and an OPP parameter");
+_Static_assert(2 * NQ == EVAL_NTERMS, "every quantity has an OWN and an OPP parameter");
 static const int8_t QIDX[2][NQ] = {
 #define QUANTITY_INDEX(nr, name, q, role, desc) [role][Q_##q] = EP_##name,
-    EVAL_PARAM_LIST(QUANTITY_INDEX)
+    EVAL_TERM_LIST(QUANTITY_INDEX)
 #undef QUANTITY_INDEX
 };
 
@@ -134,23 +163,28 @@ static inline uint32_t up2(uint32_t x)
     return (x >> 4) | ((x & MG_ODD_ROWS & ~MG_COL0) >> 5) | ((x & MG_EVEN_ROWS & ~MG_COL3) >> 3);
 }
 
-/* One colour's quantities, either stored in f (score == 0) or multiplied
- * by their weights and summed (score == 1). In score mode the costly groups
- * (capture generation, the longest run) are skipped when their weights are 0;
- * those branches depend only on the weights, so they are always predicted. */
+/* One colour's quantities, either stored in f (mode FEAT) or multiplied
+ * by their weights and summed into sum[0] (mode SCORE: the vector w alone;
+ * mode PHASED: w into sum[0] and the ending vector we into sum[1]). In the
+ * score modes the costly groups (capture generation, the longest run) and
+ * every new term are skipped when their weights are 0; those branches depend
+ * only on the weights, so they are always predicted. */
+enum { FEAT, SCORE, PHASED };
 #define KM_INLINE static inline __attribute__((always_inline))
-KM_INLINE int32_t colour_feat(const Board *b, const Shared *sh, int s, int role, int score,
-                              const int16_t *w, int *f)
+KM_INLINE void colour_feat(const Board *b, const Shared *sh, int s, int role, int mode, int extra,
+                           const int16_t *w, const int16_t *we, int *f, int32_t sum[2])
 {
-    int32_t sum = 0;
 #define IDX(q) QIDX[role][q]
-#define WANT(q) (!score || w[IDX(q)])
+#define WANT(q) (mode == FEAT || w[IDX(q)] || (mode == PHASED && we[IDX(q)]))
 #define PUT(q, v)                                                                          \
     do {                                                                                   \
-        if (score)                                                                         \
-            sum += (int32_t)(v) * w[IDX(q)];                                               \
-        else                                                                               \
+        if (mode == FEAT) {                                                                \
             f[IDX(q)] = (v);                                                               \
+        } else {                                                                           \
+            int32_t v_ = (v);                                                              \
+            sum[0] += v_ * w[IDX(q)];                                                      \
+            if (mode == PHASED) sum[1] += v_ * we[IDX(q)];                                 \
+        }                                                                                  \
     } while (0)
 
     uint32_t own = b->pieces[s], opp = b->pieces[s ^ 1];
@@ -187,7 +221,7 @@ KM_INLINE int32_t colour_feat(const Board *b, const Shared *sh, int s, int role,
     } else {
         PUT(Q_MOVES, popcount32(dpieces & sh->e_ur) + popcount32(dpieces & sh->e_ul) +
                          popcount32(upieces & sh->e_dl) + popcount32(upieces & sh->e_dr));
-        if (!score) f[IDX(Q_CAPTURES)] = f[IDX(Q_LONGEST_CAPTURE)] = 0;
+        if (mode == FEAT) f[IDX(Q_CAPTURES)] = f[IDX(Q_LONGEST_CAPTURE)] = 0;
     }
 
     int rs = row_sum(men);
@@ -234,13 +268,37 @@ KM_INLINE int32_t colour_feat(const Board *b, const Shared *sh, int s, int role,
         }
         PUT(Q_LONGEST_LINE, len);
     }
-    return sum;
+
+    /* ---- the terms beyond the 60 (61..), when one has a weight ---- */
+    if (mode != FEAT && !extra) return;
+    if (WANT(Q_RUNAWAY)) PUT(Q_RUNAWAY, popcount32(men & free_cones(opp, s)));
+    if (WANT(Q_BACK_MEN)) PUT(Q_BACK_MEN, popcount32(men & BACK[s]));
+    if (WANT(Q_MEN_CENTRE)) PUT(Q_MEN_CENTRE, popcount32(men & CENTRE));
+    if (WANT(Q_KINGS_CENTRE)) PUT(Q_KINGS_CENTRE, popcount32(kings & CENTRE));
+    if (WANT(Q_KINGS_DOUBLE)) PUT(Q_KINGS_DOUBLE, popcount32(kings & DOUBLE_CORNERS));
+    if (WANT(Q_SOLE_KINGS)) PUT(Q_SOLE_KINGS, (opp & b->kings) ? 0 : popcount32(kings));
+    if (WANT(Q_TRADE_LEAD)) {
+        int mine = popcount32(own), theirs = popcount32(opp);
+        PUT(Q_TRADE_LEAD, mine > theirs ? (mine - theirs) * (24 - mine - theirs) : 0);
+    }
 #undef PUT
 #undef WANT
 #undef IDX
 }
 
-KM_INLINE int32_t extract(const Board *b, int side, int score, const int16_t *w, int *f)
+/* Whether any of the new terms has a weight in v (one test instead of one
+ * per term when none has, as with every 60-parameter file). */
+static inline int has_extra(const int16_t *v)
+{
+    _Static_assert(EVAL_NEXTRA == 14, "has_extra reads the new terms as 3 x 8 + 4 bytes");
+    uint64_t x[3];
+    uint32_t y;
+    memcpy(x, v + EVAL_NPARAMS, sizeof x);
+    memcpy(&y, v + EVAL_NPARAMS + 12, sizeof y);
+    return (x[0] | x[1] | x[2] | y) != 0;
+}
+
+KM_INLINE int32_t extract(const Board *b, int side, int mode, int extra, const Weights *w, int *f)
 {
     Shared sh;
     uint32_t occ = board_occupied(b);
@@ -250,18 +308,29 @@ KM_INLINE int32_t extract(const Board *b, int side, int score, const int16_t *w,
     sh.e_dl = mg_dl(sh.empty);
     sh.e_dr = mg_dr(sh.empty);
     sh.lonely = ~(down2(occ) | up2(occ));
-    return colour_feat(b, &sh, side, 0, score, w, f) +
-           colour_feat(b, &sh, side ^ 1, 1, score, w, f);
+    int32_t sum[2] = {0, 0};
+    const int16_t *wo = w ? w->w : NULL, *we = w ? w->end : NULL;
+    colour_feat(b, &sh, side, 0, mode, extra, wo, we, f, sum);
+    colour_feat(b, &sh, side ^ 1, 1, mode, extra, wo, we, f, sum);
+    if (mode == PHASED) return eval_blend(sum[0], sum[1], popcount32(occ));
+    return sum[0];
 }
 
-/* Each entry point is compiled once per colour, so that the colour's masks
- * and directions are constants. */
-void eval_features(const Board *b, int side, int f[EVAL_NPARAMS])
+/* Each entry point is compiled once per colour (and mode), so that the
+ * colour's masks and directions are constants. */
+void eval_features_all(const Board *b, int side, int f[EVAL_NTERMS])
 {
     if (side == KM_BLACK)
-        extract(b, KM_BLACK, 0, NULL, f);
+        extract(b, KM_BLACK, FEAT, 1, NULL, f);
     else
-        extract(b, KM_WHITE, 0, NULL, f);
+        extract(b, KM_WHITE, FEAT, 1, NULL, f);
+}
+
+void eval_features(const Board *b, int side, int f[EVAL_NPARAMS])
+{
+    int all[EVAL_NTERMS];
+    eval_features_all(b, side, all);
+    memcpy(f, all, sizeof(int) * EVAL_NPARAMS);
 }
 
 int32_t eval_dot(const int f[EVAL_NPARAMS], const Weights *w)
@@ -271,8 +340,28 @@ int32_t eval_dot(const int f[EVAL_NPARAMS], const Weights *w)
     return s;
 }
 
+int32_t eval_dot_all(const int f[EVAL_NTERMS], const Weights *w)
+{
+    int32_t so = 0, se = 0;
+    for (int i = 0; i < EVAL_NTERMS; i++) {
+        so += (int32_t)f[i] * w->w[i];
+        se += (int32_t)f[i] * w->end[i];
+    }
+    if (!w->phased) return so;
+    int n = f[EP_own_men] + f[EP_own_kings] + f[EP_opp_men] + f[EP_opp_kings];
+    return eval_blend(so, se, n);
+}
+
 int32_t eval_score(const Board *b, int side, const Weights *w)
 {
-    return side == KM_BLACK ? extract(b, KM_BLACK, 1, w->w, NULL)
-                            : extract(b, KM_WHITE, 1, w->w, NULL);
+    /* one copy per colour, mode and "any new term weighted", so that the
+     * 60-parameter case carries no test of the new terms */
+    if (w->phased)
+        return side == KM_BLACK ? extract(b, KM_BLACK, PHASED, 1, w, NULL)
+                                : extract(b, KM_WHITE, PHASED, 1, w, NULL);
+    if (has_extra(w->w))
+        return side == KM_BLACK ? extract(b, KM_BLACK, SCORE, 1, w, NULL)
+                                : extract(b, KM_WHITE, SCORE, 1, w, NULL);
+    return side == KM_BLACK ? extract(b, KM_BLACK, SCORE, 0, w, NULL)
+                            : extract(b, KM_WHITE, SCORE, 0, w, NULL);
 }

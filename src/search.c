@@ -39,6 +39,13 @@ static uint64_t weights_key(const Weights *w)
 {
     uint64_t h = 0x6B77656967687473ull;
     for (int i = 0; i < EVAL_NPARAMS; i++) h = km_mix64(h ^ (uint16_t)w->w[i] ^ ((uint64_t)i << 16));
+    /* the new terms and the phase (issue 16) when used: a 60-parameter
+     * vector keeps its key */
+    for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++)
+        if (w->w[i]) h = km_mix64(h ^ (uint16_t)w->w[i] ^ ((uint64_t)i << 16));
+    if (w->phased)
+        for (int i = 0; i < EVAL_NTERMS; i++)
+            h = km_mix64(h ^ (uint16_t)w->end[i] ^ ((uint64_t)(EVAL_NTERMS + i) << 16));
     return h;
 }
 

@@ -556,7 +556,7 @@ int tune_generation(TuneSession *s, int threads, TuneCallback cb, void *user,
     /* one unit per pairing and ballot: a double duel */
     int npairs = (c->duels ? n * c->duels : n * (n - 1) / 2) * c->ballots;
     int ngames = 2 * npairs;
-    TuneIndividual *next = malloc((size_t)n * sizeof *next);
+    TuneIndividual *next = calloc((size_t)n, sizeof *next); /* zero: the terms beyond the 60 stay 0 */
     Pair *pairs = malloc((size_t)npairs * sizeof *pairs);
     MatchGameSpec *specs = malloc((size_t)ngames * sizeof *specs);
     MatchOutcome *out = malloc((size_t)ngames * sizeof *out);

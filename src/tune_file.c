@@ -207,6 +207,7 @@ static int parse_vector(const Parse *p, char **tok, int ntok, int *score, Weight
     if (!km_parse_ll(tok[1], 0, 1000000000, &v))
         return perr(p, "%s score '%s' is not a whole number from 0 up", tok[0], tok[1]);
     *score = (int)v;
+    memset(w, 0, sizeof *w); /* the terms beyond the 60 and the phase: none */
     for (int i = 0; i < EVAL_NPARAMS; i++) {
         const char *t = tok[2 + i];
         if (!km_parse_ll(t, INT64_MIN, INT64_MAX, &v))

@@ -39,7 +39,7 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
 {
     Weights r;
     memset(&r, 0, sizeof r);
-    int seen[EVAL_NPARAMS] = {0}; /* line where each parameter was given */
+    int seen[2 * EVAL_NTERMS] = {0}; /* line where each weight was given (end. ones after) */
     KmBuf hdr = {0};
     int in_header = 1;
     int lineno = 0;
@@ -75,10 +75,15 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
         while (ne < e && !is_space(*ne)) ne++;
         char tok[40], nm[40];
         clip(name, (size_t)(ne - name), nm);
-        int idx = -1;
-        for (int i = 0; i < EVAL_NPARAMS; i++) {
+        int idx = -1, ending = 0;
+        const char *bare = name; /* the name without "end." */
+        if (ne - name > 4 && memcmp(name, "end.", 4) == 0) {
+            ending = 1;
+            bare += 4;
+        }
+        for (int i = 0; i < EVAL_NTERMS; i++) {
             size_t len = strlen(eval_params[i].name);
-            if (len == (size_t)(ne - name) && memcmp(eval_params[i].name, name, len) == 0) {
+            if (len == (size_t)(ne - bare) && memcmp(eval_params[i].name, bare, len) == 0) {
                 idx = i;
                 break;
             }
@@ -87,12 +92,13 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
             free(hdr.s);
             return km_fail(err, "%s:%d: unknown parameter '%s'", where, lineno, nm);
         }
-        if (seen[idx]) {
+        int slot = ending * EVAL_NTERMS + idx;
+        if (seen[slot]) {
             free(hdr.s);
             return km_fail(err, "%s:%d: duplicate parameter '%s' (first given on line %d)", where,
-                           lineno, nm, seen[idx]);
+                           lineno, nm, seen[slot]);
         }
-        seen[idx] = lineno;
+        seen[slot] = lineno;
         const char *v = ne;
         while (v < e && is_space(*v)) v++;
         const char *ve = v;
@@ -128,7 +134,12 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
             return km_fail(err, "%s:%d: value %s of '%s' is out of range -32768..32767", where,
                            lineno, num, nm);
         }
-        r.w[idx] = (int16_t)val;
+        if (ending) {
+            r.end[idx] = (int16_t)val;
+            r.phased = 1;
+        } else {
+            r.w[idx] = (int16_t)val;
+        }
     }
     if (in_header) {
         /* every weight 0 is no evaluation at all: an empty or truncated file */
@@ -174,9 +185,21 @@ char *weights_format(const Weights *w, const char *comments)
         km_buf_add(&b, "\n", 1);
         c = eol ? eol + 1 : c + n;
     }
-    for (int i = 0; i < EVAL_NPARAMS; i++) {
+    /* the 60 always; the new terms when one has a weight or there is a
+     * phase; the ending vector ("end." names) when there is a phase */
+    int n = EVAL_NPARAMS;
+    for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++)
+        if (w->w[i]) n = EVAL_NTERMS;
+    if (w->phased) n = EVAL_NTERMS;
+    for (int i = 0; i < n; i++) {
         char line[64];
         int len = snprintf(line, sizeof line, "%-23s %6d\n", eval_params[i].name, w->w[i]);
+        km_buf_add(&b, line, (size_t)len);
+    }
+    for (int i = 0; w->phased && i < EVAL_NTERMS; i++) {
+        char line[64], nm[40];
+        snprintf(nm, sizeof nm, "end.%s", eval_params[i].name);
+        int len = snprintf(line, sizeof line, "%-27s %6d\n", nm, w->end[i]);
         km_buf_add(&b, line, (size_t)len);
     }
     return km_buf_done(&b);

@@ -274,7 +274,7 @@ static char *handle_weights(WorkerState *ws, char **tok, int nt)
     uint64_t id;
     if (nt != 2 + EVAL_NPARAMS || !parse_hex64(tok[1], &id))
         return answer("error - a weights line is 'weights ID' and %d values", EVAL_NPARAMS);
-    Weights w;
+    Weights w = {0};
     for (int i = 0; i < EVAL_NPARAMS; i++) {
         long long v;
         if (!km_parse_ll(tok[2 + i], -32768, 32767, &v))

@@ -477,6 +477,59 @@ static void ref_features(const Board *b, int side, int f[EVAL_NPARAMS])
     for (int i = 0; i < 30; i++) f[ref_opp[i] - 1] = q[i];
 }
 
+/* ---- the terms beyond the 60, square by square ---- */
+
+/* No enemy of c on square i nor on any square a man of c could reach from
+ * it by forward steps (its forward cone, up to the crowning row). */
+static int ref_cone_free(const Board *b, int c, int i)
+{
+    if (owner(piece(b, i)) == (c ^ 1)) return 0;
+    if (own_row(i, c) == 8) return 1;
+    int fwd = c == KM_BLACK ? 1 : -1;
+    for (int dc = -1; dc <= 1; dc += 2) {
+        int n = sq_at(sq_row(i) + fwd, sq_col(i) + dc);
+        if (n >= 0 && !ref_cone_free(b, c, n)) return 0;
+    }
+    return 1;
+}
+
+/* q: runaway men, back-rank men, men and kings in the centre, kings in the
+ * double corners, sole kings, trade lead (the order of EVAL_EXTRA_LIST). */
+static void ref_extra_colour(const Board *b, int c, int q[7])
+{
+    static const int centre[] = {10, 11, 14, 15, 18, 19, 22, 23}, dbl[] = {1, 5, 28, 32};
+    memset(q, 0, 7 * sizeof(int));
+    int mine = 0, theirs = 0, their_kings = 0, my_kings = 0;
+    for (int i = 0; i < 32; i++) {
+        int p = piece(b, i);
+        if (owner(p) == (c ^ 1)) {
+            theirs++;
+            their_kings += is_king(p);
+        }
+        if (owner(p) != c) continue;
+        mine++;
+        int k = is_king(p);
+        my_kings += k;
+        if (!k && ref_cone_free(b, c, i)) q[0]++;
+        if (!k && own_row(i, c) == 1) q[1]++;
+        for (int j = 0; j < 8; j++)
+            if (centre[j] == i + 1) q[2 + k]++;
+        for (int j = 0; j < 4; j++)
+            if (k && dbl[j] == i + 1) q[4]++;
+    }
+    q[5] = their_kings ? 0 : my_kings;
+    q[6] = mine > theirs ? (mine - theirs) * (24 - mine - theirs) : 0;
+}
+
+static void ref_extra(const Board *b, int side, int f[EVAL_NTERMS])
+{
+    int q[7];
+    ref_extra_colour(b, side, q);
+    for (int i = 0; i < 7; i++) f[EVAL_NPARAMS + 2 * i] = q[i];
+    ref_extra_colour(b, side ^ 1, q);
+    for (int i = 0; i < 7; i++) f[EVAL_NPARAMS + 2 * i + 1] = q[i];
+}
+
 static uint64_t rng_next(uint64_t *s)
 {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
@@ -533,6 +586,71 @@ TEST(eval_matches_reference_on_random_positions)
     }
 }
 
+/* The new terms (61-74) against the square-by-square reference, and the 60
+ * of eval_features_all equal to eval_features'. */
+TEST(eval_extra_terms_match_reference_on_random_positions)
+{
+    uint64_t rng = 4242;
+    int n = test_sanitized() ? 1000 : 5000, bad = 0;
+    for (int k = 0; k < n && bad < 5; k++) {
+        Board b;
+        random_board(&rng, &b);
+        for (int side = 0; side < 2; side++) {
+            int f[EVAL_NTERMS], r[EVAL_NTERMS], f60[EVAL_NPARAMS];
+            eval_features_all(&b, side, f);
+            eval_features(&b, side, f60);
+            ref_extra(&b, side, r);
+            CHECK(memcmp(f, f60, sizeof f60) == 0);
+            for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++)
+                if (f[i] != r[i]) {
+                    char fen[128];
+                    fen_of(&b, fen);
+                    CHECK_MSG(0, "%s for %s: term %d %s = %d, reference %d", fen, side ? "white" : "black",
+                              i + 1, eval_params[i].name, f[i], r[i]);
+                    bad++;
+                }
+        }
+    }
+}
+
+/* The new terms on hand-built positions.
+ * Black men 9 (White's 26 is in its cone) and 24 (cone 27, 28, 31, 32:
+ * free), man 2 on its back rank, kings 15 (centre) and 5
+ * (double corner). White men 26, 29 (its back rank), 10 (cone: 6-7, 1-3;
+ * Black's man 2 is in it); no White king. */
+TEST(eval_extra_terms_by_hand)
+{
+    const char *fen = "B:W10,26,29:B2,9,24,K5,K15";
+    Board b;
+    char err[KM_ERR_MAX];
+    CHECK(board_from_fen(&b, fen, err) == 0);
+    int f[EVAL_NTERMS];
+    eval_features_all(&b, KM_BLACK, f);
+    CHECK_INT(f[EP_own_runaway_men], 1);   /* 24 */
+    CHECK_INT(f[EP_opp_runaway_men], 0);   /* 10: Black's 2 is in its cone, 26: 9, 29: 24 */
+    CHECK_INT(f[EP_own_back_men], 1);      /* 2 */
+    CHECK_INT(f[EP_opp_back_men], 1);      /* 29 */
+    CHECK_INT(f[EP_own_men_centre], 0);
+    CHECK_INT(f[EP_opp_men_centre], 1);    /* 10 */
+    CHECK_INT(f[EP_own_kings_centre], 1);  /* 15 */
+    CHECK_INT(f[EP_own_kings_double_corner], 1); /* 5 */
+    CHECK_INT(f[EP_own_sole_kings], 2);    /* White has no king */
+    CHECK_INT(f[EP_opp_sole_kings], 0);
+    CHECK_INT(f[EP_own_trade_lead], 2 * 16); /* 5 against 3, 8 on the board */
+    CHECK_INT(f[EP_opp_trade_lead], 0);
+    /* the same for White: own and opp swap */
+    eval_features_all(&b, KM_WHITE, f);
+    CHECK_INT(f[EP_opp_runaway_men], 1);
+    CHECK_INT(f[EP_opp_trade_lead], 32);
+    CHECK_INT(f[EP_opp_sole_kings], 2);
+    /* a White king anywhere: no sole kings for Black */
+    CHECK(board_from_fen(&b, "B:W10,26,29,K32:B2,9,24,K5,K15", err) == 0);
+    eval_features_all(&b, KM_BLACK, f);
+    CHECK_INT(f[EP_own_sole_kings], 0);
+    CHECK_INT(f[EP_own_runaway_men], 0); /* 24's cone now holds 32 */
+    CHECK_INT(f[EP_own_trade_lead], 1 * 15);
+}
+
 TEST(eval_mirror_symmetry)
 {
     uint64_t rng = 777;
@@ -571,9 +689,34 @@ TEST(eval_score_equals_dot_product)
         random_board(&rng, &b);
         /* a random vector, with about a third of the weights 0 so that the
          * skipped groups are exercised in both states */
-        Weights w;
+        Weights w = {0};
         for (int i = 0; i < EVAL_NPARAMS; i++)
             w.w[i] = rng_next(&rng) % 3 == 0 ? 0 : (int16_t)(rng_next(&rng) & 0xffff);
+        /* the same vector with new terms, and with a phase */
+        Weights x = w, ph;
+        for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++)
+            x.w[i] = rng_next(&rng) % 3 == 0 ? 0 : (int16_t)(rng_next(&rng) & 0xffff);
+        ph = x;
+        ph.phased = 1;
+        for (int i = 0; i < EVAL_NTERMS; i++)
+            ph.end[i] = rng_next(&rng) % 3 == 0 ? 0 : (int16_t)(rng_next(&rng) & 0xffff);
+        for (int side = 0; side < 2; side++) {
+            int fa[EVAL_NTERMS];
+            eval_features_all(&b, side, fa);
+            int64_t so = 0, se = 0;
+            for (int i = 0; i < EVAL_NTERMS; i++) {
+                so += (int64_t)fa[i] * x.w[i];
+                se += (int64_t)fa[i] * ph.end[i];
+            }
+            CHECK_INT(eval_score(&b, side, &x), so);
+            CHECK_INT(eval_dot_all(fa, &x), so);
+            /* the blend by hand: t = pieces - 4 in 0..16 */
+            int pieces = __builtin_popcount(b.pieces[0] | b.pieces[1]);
+            int t = pieces - 4 < 0 ? 0 : pieces - 4 > 16 ? 16 : pieces - 4;
+            int64_t blend = (so * t + se * (16 - t)) / 16;
+            CHECK_INT(eval_score(&b, side, &ph), blend);
+            CHECK_INT(eval_dot_all(fa, &ph), blend);
+        }
         for (int side = 0; side < 2; side++) {
             int f[EVAL_NPARAMS];
             eval_features(&b, side, f);
@@ -594,7 +737,7 @@ TEST(eval_score_equals_dot_product)
 TEST(eval_dot_by_hand)
 {
     int f[EVAL_NPARAMS] = {0};
-    Weights w = {{0}};
+    Weights w = {0};
     f[0] = 12, w.w[0] = 1000;
     f[2] = 11, w.w[2] = -1000;
     f[59] = 3, w.w[59] = -32768;
@@ -603,7 +746,7 @@ TEST(eval_dot_by_hand)
     /* initial position, material only: 12 - 12 men */
     Board b;
     board_init(&b);
-    Weights mat = {{0}};
+    Weights mat = {0};
     mat.w[0] = 1000, mat.w[2] = -1000, mat.w[12] = 7; /* own_moves: 7 moves */
     CHECK_INT(eval_score(&b, KM_BLACK, &mat), 49);
     CHECK_INT(eval_for_search(&b, KM_WHITE, &mat), -49);
@@ -654,15 +797,15 @@ TEST(eval_typical_values)
     char err[KM_ERR_MAX];
     CHECK(pdn_read_file("tests/data/tinsley.pdn", &g, &n, err) == 0);
     if (!g) return;
-    double sum[EVAL_NPARAMS] = {0};
+    double sum[EVAL_NTERMS] = {0};
     long count = 0, negative = 0;
     for (int i = 0; i < n; i++) {
         const Game *gm = &g[i].game;
         Board b = gm->start;
         for (int k = 0; k <= gm->nply; k++) {
-            int f[EVAL_NPARAMS];
-            eval_features(&b, b.stm, f);
-            for (int j = 0; j < EVAL_NPARAMS; j++) {
+            int f[EVAL_NTERMS];
+            eval_features_all(&b, b.stm, f);
+            for (int j = 0; j < EVAL_NTERMS; j++) {
                 negative += f[j] < 0;
                 sum[j] += f[j];
             }
@@ -673,7 +816,7 @@ TEST(eval_typical_values)
     pdn_free_games(g, n);
     CHECK_INT(negative, 0); /* so w x mean(value) is the mean |value x weight| with w's sign */
     CHECK_INT(count, EVAL_TYPICAL_POSITIONS);
-    for (int j = 0; j < EVAL_NPARAMS; j++)
+    for (int j = 0; j < EVAL_NTERMS; j++)
         CHECK_MSG(fabs(sum[j] / (double)count - eval_typical_value[j]) < 0.00005, "%s: %.4f, the table says %.4f",
                   eval_params[j].name, sum[j] / (double)count, eval_typical_value[j]);
 }
@@ -799,7 +942,7 @@ TEST(eval_cli_eval)
         if (!e) break;
         p = e + 1;
     }
-    CHECK_INT(lines, 60);
+    CHECK_INT(lines, EVAL_NTERMS); /* the 60, then the new terms */
     CHECK(have_total);
     CHECK_INT(total, sum);
     /* and the total is the library's score */

@@ -13,7 +13,7 @@ extern const char km_default_weights_text[];
 
 static bool weights_equal(const Weights *a, const Weights *b)
 {
-    return memcmp(a->w, b->w, sizeof a->w) == 0;
+    return memcmp(a, b, sizeof *a) == 0; /* every term, the ending vector, the phase */
 }
 
 TEST(weights_parse_format)
@@ -112,7 +112,7 @@ TEST(weights_write_read_round_trip)
     char path[128], tmp[160];
     temp_path(path, sizeof path, "rt");
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    Weights w;
+    Weights w = {0};
     uint32_t x = 2463534242u;
     for (int i = 0; i < EVAL_NPARAMS; i++) {
         x ^= x << 13, x ^= x >> 17, x ^= x << 5;
@@ -157,7 +157,7 @@ TEST(weights_write_read_round_trip)
 
 TEST(weights_format_lists_every_parameter)
 {
-    Weights w = {{0}};
+    Weights w = {0};
     w.w[3] = -1300;
     char *t = weights_format(&w, "x");
     CHECK(t != NULL);
@@ -172,6 +172,63 @@ TEST(weights_format_lists_every_parameter)
     CHECK_INT(weights_parse(&r, t, "f", NULL, err), 0);
     CHECK(weights_equal(&w, &r));
     free(t);
+}
+
+/* The new terms and the phase: written only when used, read back the same;
+ * "end." names turn the phase on; their errors name the line. */
+TEST(weights_new_terms_and_phase)
+{
+    char err[KM_ERR_MAX];
+    Weights w = {0}, r;
+    w.w[EP_own_men] = 1000;
+    w.w[EP_own_runaway_men] = 250;
+    char *t = weights_format(&w, NULL);
+    CHECK(t != NULL);
+    if (!t) return;
+    int lines = 0;
+    for (const char *p = t; *p; p++) lines += *p == '\n';
+    CHECK_INT(lines, EVAL_NTERMS); /* the 60 and the 14 new terms, no ending vector */
+    CHECK(strstr(t, "\nown_runaway_men            250\n") != NULL);
+    CHECK(strstr(t, "end.") == NULL);
+    CHECK_INT(weights_parse(&r, t, "f", NULL, err), 0);
+    CHECK(weights_equal(&w, &r));
+    CHECK_INT(r.phased, 0);
+    free(t);
+
+    /* a phase: every weight twice */
+    w.phased = 1;
+    w.end[EP_own_men] = 1200;
+    w.end[EP_opp_trade_lead] = -7;
+    t = weights_format(&w, NULL);
+    CHECK(t != NULL);
+    if (!t) return;
+    lines = 0;
+    for (const char *p = t; *p; p++) lines += *p == '\n';
+    CHECK_INT(lines, 2 * EVAL_NTERMS);
+    CHECK(strstr(t, "\nend.own_men                   1200\n") != NULL);
+    CHECK_INT(weights_parse(&r, t, "f", NULL, err), 0);
+    CHECK(weights_equal(&w, &r));
+    free(t);
+
+    /* one end. line is enough for a phase; the others are 0 */
+    CHECK_INT(weights_parse(&r, "own_men 1000\nend.own_men 900\n", "f", NULL, err), 0);
+    CHECK_INT(r.phased, 1);
+    CHECK_INT(r.w[EP_own_men], 1000);
+    CHECK_INT(r.end[EP_own_men], 900);
+    CHECK_INT(r.end[EP_opp_men], 0);
+    /* a file of the 60 alone: no phase, the new terms 0 */
+    CHECK_INT(weights_read(&r, "weights/thesis.w", NULL, err), 0);
+    CHECK_INT(r.phased, 0);
+    for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++) CHECK_INT(r.w[i], 0);
+
+    CHECK_INT(weights_parse(&r, "own_men 1\nend.own_men 2\nend.own_men 3\n", "f", NULL, err), -1);
+    CHECK_STR(err, "f:3: duplicate parameter 'end.own_men' (first given on line 2)");
+    CHECK_INT(weights_parse(&r, "own_men 1\nend.bogus 2\n", "f", NULL, err), -1);
+    CHECK_STR(err, "f:2: unknown parameter 'end.bogus'");
+    CHECK_INT(weights_parse(&r, "own_men 1\nend. 2\n", "f", NULL, err), -1);
+    CHECK_STR(err, "f:2: unknown parameter 'end.'");
+    CHECK_INT(weights_parse(&r, "own_sole_kings 1\nown_sole_kings 2\n", "f", NULL, err), -1);
+    CHECK_STR(err, "f:2: duplicate parameter 'own_sole_kings' (first given on line 1)");
 }
 
 TEST(weights_file_errors)
@@ -220,7 +277,7 @@ TEST(weights_thesis_file_is_the_published_vector)
     FILE *f = fopen("tests/data/thesis-weights.txt", "r");
     CHECK_MSG(f != NULL, "cannot open tests/data/thesis-weights.txt");
     if (!f) return;
-    Weights pub = {{0}};
+    Weights pub = {0};
     char line[256];
     int n = 0;
     while (fgets(line, sizeof line, f)) {

@@ -75,27 +75,81 @@
     X(59, opp_block_lines, LINES, OPP, "opponent's diagonal runs of 2+ pieces")                      \
     X(60, opp_longest_block_line, LONGEST_LINE, OPP, "length of the opponent's longest run")        
 
-/* EP_own_men (0) .. EP_opp_longest_block_line (59): the index of each
- * parameter in Weights.w and in feature arrays. */
+/* The terms beyond the documents' 60 (issue 16; README, "Evaluation terms
+ * beyond the 60"), in the same form. A weights file that names none of them
+ * leaves their weights 0, and a term of weight 0 is not computed by
+ * eval_score, so such a file evaluates exactly as the 60 alone. */
+#define EVAL_EXTRA_LIST(X) \
+    X(61, own_runaway_men, RUNAWAY, OWN, "player's men with no opponent piece in their forward cone") \
+    X(62, opp_runaway_men, RUNAWAY, OPP, "opponent's men with no player piece in their forward cone") \
+    X(63, own_back_men, BACK_MEN, OWN, "player's men on its back rank (row 1)")                       \
+    X(64, opp_back_men, BACK_MEN, OPP, "opponent's men on its back rank (row 1)")                     \
+    X(65, own_men_centre, MEN_CENTRE, OWN, "player's men on 10,11,14,15,18,19,22,23")                \
+    X(66, opp_men_centre, MEN_CENTRE, OPP, "opponent's men on 10,11,14,15,18,19,22,23")              \
+    X(67, own_kings_centre, KINGS_CENTRE, OWN, "player's kings on 10,11,14,15,18,19,22,23")          \
+    X(68, opp_kings_centre, KINGS_CENTRE, OPP, "opponent's kings on 10,11,14,15,18,19,22,23")        \
+    X(69, own_kings_double_corner, KINGS_DOUBLE, OWN, "player's kings on 1, 5, 28, 32")              \
+    X(70, opp_kings_double_corner, KINGS_DOUBLE, OPP, "opponent's kings on 1, 5, 28, 32")            \
+    X(71, own_sole_kings, SOLE_KINGS, OWN, "player's kings when the opponent has no king")           \
+    X(72, opp_sole_kings, SOLE_KINGS, OPP, "opponent's kings when the player has no king")           \
+    X(73, own_trade_lead, TRADE_LEAD, OWN, "player's piece lead x (24 - pieces on the board)")       \
+    X(74, opp_trade_lead, TRADE_LEAD, OPP, "opponent's piece lead x (24 - pieces on the board)")
+
+/* Every term, the 60 first. */
+#define EVAL_TERM_LIST(X) EVAL_PARAM_LIST(X) EVAL_EXTRA_LIST(X)
+
+/* EP_own_men (0) .. EP_opp_longest_block_line (59), then the new terms
+ * (EP_own_runaway_men, 60, ...): the index of each term in Weights.w and in
+ * feature arrays. EVAL_NPARAMS is the documents' 60, EVAL_NTERMS all. */
 enum {
 #define EVAL_PARAM_ENUM_(nr, name, q, role, desc) EP_##name,
     EVAL_PARAM_LIST(EVAL_PARAM_ENUM_)
+    EVAL_NPARAMS,
+    EVAL_EXTRA_FIRST_ = EVAL_NPARAMS - 1,
+    EVAL_EXTRA_LIST(EVAL_PARAM_ENUM_)
 #undef EVAL_PARAM_ENUM_
-    EVAL_NPARAMS
+    EVAL_NTERMS
 };
+#define EVAL_NEXTRA (EVAL_NTERMS - EVAL_NPARAMS)
 
-/* A weight vector: w[i] is the weight of parameter number i+1. */
+/* The game phase: with `phased` set, a position with n pieces on the board
+ * is evaluated as (S_open x t + S_end x (16 - t)) / 16, t = n - 4 clamped to
+ * 0..16 (20 or more pieces: the opening vector w alone; 4 or fewer: the
+ * ending vector end alone), in 64 bits, the division rounding towards zero;
+ * S_open = sum f[i] x w[i], S_end = sum f[i] x end[i]. Without `phased`,
+ * end[] is ignored and the score is S_open. */
+#define EVAL_PHASE_SPAN 16
+#define EVAL_PHASE_MIN_PIECES 4
+
+/* A weight vector: w[i] is the weight of term number i+1 (in the opening, or
+ * in the whole game without a phase); end[i] its weight in the ending. */
 typedef struct Weights {
-    int16_t w[EVAL_NPARAMS];
+    int16_t w[EVAL_NTERMS];
+    int16_t end[EVAL_NTERMS];
+    int16_t phased; /* 1: interpolate w and end by the number of pieces; 0: w alone */
 } Weights;
 
+/* The interpolation factor t (0..EVAL_PHASE_SPAN) of a position with n pieces. */
+static inline int eval_phase(int npieces)
+{
+    int t = npieces - EVAL_PHASE_MIN_PIECES;
+    return t < 0 ? 0 : t > EVAL_PHASE_SPAN ? EVAL_PHASE_SPAN : t;
+}
+
+/* The phase blend of the two sums (see EVAL_PHASE_SPAN). */
+static inline int32_t eval_blend(int64_t s_open, int64_t s_end, int npieces)
+{
+    int t = eval_phase(npieces);
+    return (int32_t)((s_open * t + s_end * (EVAL_PHASE_SPAN - t)) / EVAL_PHASE_SPAN);
+}
+
 typedef struct EvalParamInfo {
-    int nr;               /* the documents' number, 1..60 */
+    int nr;               /* the documents' number, 1..60; the new terms 61.. */
     const char *name;     /* spec name, e.g. "own_men" */
     const char *desc;     /* short description for show / eval */
 } EvalParamInfo;
 
-extern const EvalParamInfo eval_params[EVAL_NPARAMS];
+extern const EvalParamInfo eval_params[EVAL_NTERMS];
 
 /* The mean value of each parameter over the 36832 positions of Tinsley's
  * 724 games (tests/data/tinsley.pdn: every position of every game, for the
@@ -103,17 +157,27 @@ extern const EvalParamInfo eval_params[EVAL_NPARAMS];
  * the typical contribution of weight i: the mean |value x weight|, with the
  * weight's sign (`kingme show`). tests/test_eval.c recomputes it. */
 #define EVAL_TYPICAL_POSITIONS 36832
-extern const double eval_typical_value[EVAL_NPARAMS];
+extern const double eval_typical_value[EVAL_NTERMS];
 
 
 /* All 60 parameters of b from the point of view of `side` (the "player"),
  * whoever is to move: f[i] is parameter number i+1. */
 void eval_features(const Board *b, int side, int f[EVAL_NPARAMS]);
 
-/* sum f[i] * w[i] in 32 bits (bounded well below 2^31 for real positions). */
+/* Every term (the 60, then the new ones) of b for `side`. */
+void eval_features_all(const Board *b, int side, int f[EVAL_NTERMS]);
+
+/* sum f[i] * w[i] over the 60 in 32 bits (bounded well below 2^31 for real
+ * positions): the documents' evaluation. */
 int32_t eval_dot(const int f[EVAL_NPARAMS], const Weights *w);
 
-/* eval_dot(eval_features(b, side), w), possibly faster. */
+/* The full evaluation of the terms f (from eval_features_all): the sum over
+ * every term, blended by the phase when w->phased (the number of pieces is
+ * taken from f's four material terms). */
+int32_t eval_dot_all(const int f[EVAL_NTERMS], const Weights *w);
+
+/* eval_dot_all(eval_features_all(b, side), w), faster: terms of weight 0 (in
+ * both vectors) whose computation costs anything are skipped. */
 int32_t eval_score(const Board *b, int side, const Weights *w);
 
 /* What a negamax search needs at a leaf: the evaluation for the root side,

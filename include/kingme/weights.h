@@ -4,7 +4,11 @@
  *   own_men      1000
  *   opp_men     -1000
  *
- * Parameters not listed are 0; values are integers in -32768..32767. */
+ * Parameters not listed are 0; values are integers in -32768..32767.
+ * Names: the 60 parameters and the new terms (eval.h); "end.NAME" gives
+ * NAME's weight in the ending vector, and any such line turns the phase on
+ * (Weights.phased: the opening vector w and the ending vector end are
+ * blended by the number of pieces; end weights not listed are 0). */
 #ifndef KINGME_WEIGHTS_H
 #define KINGME_WEIGHTS_H
 
@@ -21,7 +25,9 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
 /* Read a file (as weights_parse); errors also for a missing or unreadable file. */
 int weights_read(Weights *w, const char *path, char **comments, char *err);
 
-/* Write every parameter (zeros too) after the given comment lines (each line
+/* Write every parameter of the 60 (zeros too), the new terms when one is
+ * non-zero or there is a phase, and with a phase every "end." weight, after
+ * the given comment lines (each line
  * written with "# " in front; NULL for none). Written to PATH.tmp, then
  * renamed over path. Returns 0, or -1 with a message. */
 int weights_write(const Weights *w, const char *path, const char *comments, char *err);

@@ -26,6 +26,25 @@ typedef struct Shown {
     double unit;
 } Shown;
 
+/* The rows: 0..EVAL_NTERMS-1 the terms' (opening) weights, EVAL_NTERMS + i the
+ * ending weight of term i. Shown: the 60; the new terms when a file gives one
+ * a weight or has a phase; the ending vector when a file has a phase. */
+static int nrows;
+static int weight(const Shown *f, int k) { return k < EVAL_NTERMS ? f->w.w[k] : f->w.end[k - EVAL_NTERMS]; }
+static int term(int k) { return k % EVAL_NTERMS; }
+static const char *row_name(int k, char buf[48])
+{
+    snprintf(buf, 48, "%s%s", k < EVAL_NTERMS ? "" : "end.", eval_params[term(k)].name);
+    return buf;
+}
+static int rows_needed(const Weights *w)
+{
+    if (w->phased) return 2 * EVAL_NTERMS;
+    for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++)
+        if (w->w[i]) return EVAL_NTERMS;
+    return EVAL_NPARAMS;
+}
+
 static int classify(int w, int m)
 {
     int a = w < 0 ? -w : w;
@@ -37,15 +56,15 @@ static int classify(int w, int m)
 
 /* The typical contribution of weight i: mean value x weight over the
  * positions of Tinsley's games, in the file's unit. */
-static double typical(const Shown *f, int i) { return f->w.w[i] * eval_typical_value[i] / f->unit; }
+static double typical(const Shown *f, int k) { return weight(f, k) * eval_typical_value[term(k)] / f->unit; }
 
 static bool load(const char *path, Shown *f)
 {
     if (!cli_weights(path, &f->w)) return false;
     f->label = strcmp(path, "default") == 0 ? "default (the built-in weights/default.w)" : path;
     f->max_abs = 0;
-    for (int i = 0; i < EVAL_NPARAMS; i++) {
-        int a = abs(f->w.w[i]);
+    for (int k = 0; k < rows_needed(&f->w); k++) {
+        int a = abs(weight(f, k));
         if (a > f->max_abs) f->max_abs = a;
     }
     int men = abs(f->w.w[EP_own_men]);
@@ -62,8 +81,8 @@ static int sort_key;
 static int compare(const void *a, const void *b)
 {
     int i = *(const int *)a, j = *(const int *)b;
-    if (sort_key == SORT_WEIGHT && sort_by->w.w[i] != sort_by->w.w[j])
-        return sort_by->w.w[i] > sort_by->w.w[j] ? -1 : 1;
+    if (sort_key == SORT_WEIGHT && weight(sort_by, i) != weight(sort_by, j))
+        return weight(sort_by, i) > weight(sort_by, j) ? -1 : 1;
     if (sort_key == SORT_TYPICAL) {
         double x = fabs(typical(sort_by, i)), y = fabs(typical(sort_by, j));
         if (x != y) return x > y ? -1 : 1;
@@ -104,6 +123,9 @@ static void print_legend(void)
            "  man on 32. Blockers: pieces with an own piece on a square one row ahead;\n"
            "  runs (block lines): 2 or more own pieces in a row on one diagonal.\n",
            EVAL_TYPICAL_POSITIONS);
+    if (nrows > EVAL_NPARAMS)
+        printf("  New terms (61-74) and the phase (end.NAME: the ending vector): README,\n"
+               "  \"Evaluation terms beyond the 60\".\n");
 }
 
 /* ---- the tables ----------------------------------------------------------------------- */
@@ -111,7 +133,7 @@ static void print_legend(void)
 /* The typical contribution, 8 wide: "-" for an unused weight. */
 static const char *typ_text(const Shown *f, int i, char buf[16])
 {
-    if (f->w.w[i] == 0) snprintf(buf, 16, "%8s", "-");
+    if (weight(f, i) == 0) snprintf(buf, 16, "%8s", "-");
     else snprintf(buf, 16, "%+8.3f", typical(f, i));
     return buf;
 }
@@ -120,11 +142,11 @@ static void show_one(const Shown *f, const int *order)
 {
     printf("%s\n", f->label);
     printf("%2s  %-23s  %6s  %-15s  %8s  %s\n", "nr", "name", "weight", "class", "typ", "description");
-    for (int k = 0; k < EVAL_NPARAMS; k++) {
+    for (int k = 0; k < nrows; k++) {
         int i = order[k];
-        char t[16];
-        printf("%2d  %-23s  %6d  %-15s  %s  %s\n", eval_params[i].nr, eval_params[i].name, f->w.w[i],
-               class_name[classify(f->w.w[i], f->max_abs)], typ_text(f, i, t), eval_params[i].desc);
+        char t[16], nm[48];
+        printf("%2d  %-23s  %6d  %-15s  %s  %s\n", eval_params[term(i)].nr, row_name(i, nm), weight(f, i),
+               class_name[classify(weight(f, i), f->max_abs)], typ_text(f, i, t), eval_params[term(i)].desc);
     }
     print_thresholds("", f->max_abs);
     print_unit("", f);
@@ -136,17 +158,17 @@ static void show_two(const Shown f[2], const int *order)
     printf("A = %s\nB = %s\n", f[0].label, f[1].label);
     printf("%2s  %-23s  %6s  %-7s  %8s  %6s  %-7s  %8s  %6s\n", "nr", "name", "A", "class", "typ", "B",
            "class", "typ", "B - A");
-    for (int k = 0; k < EVAL_NPARAMS; k++) {
-        int i = order[k], a = f[0].w.w[i], b = f[1].w.w[i];
+    for (int k = 0; k < nrows; k++) {
+        int i = order[k], a = weight(&f[0], i), b = weight(&f[1], i);
         int ca = classify(a, f[0].max_abs), cb = classify(b, f[1].max_abs);
         bool flip = (a < 0 && b > 0) || (a > 0 && b < 0);
         ndiff += a != b;
         nclass += ca != cb;
         nflip += flip;
-        char ta[16], tb[16], d[16];
+        char ta[16], tb[16], d[16], nm[48];
         if (a == b) snprintf(d, sizeof d, "%6s", "0");
         else snprintf(d, sizeof d, "%+6d", b - a);
-        printf("%2d  %-23s  %6d  %-7s  %s  %6d  %-7s  %s  %s  %s%s\n", eval_params[i].nr, eval_params[i].name,
+        printf("%2d  %-23s  %6d  %-7s  %s  %6d  %-7s  %s  %s  %s%s\n", eval_params[term(i)].nr, row_name(i, nm),
                a, class_short[ca], typ_text(&f[0], i, ta), b, class_short[cb], typ_text(&f[1], i, tb), d,
                ca != cb ? "*" : " ", flip ? "!" : "");
     }
@@ -155,7 +177,7 @@ static void show_two(const Shown f[2], const int *order)
     print_unit("A: ", &f[0]);
     print_unit("B: ", &f[1]);
     printf("%d of %d weights differ; %d differ in class (marked *), %d change sign (marked !)\n", ndiff,
-           EVAL_NPARAMS, nclass, nflip);
+           nrows, nclass, nflip);
 }
 
 static int run(const Opts *o)
@@ -163,11 +185,14 @@ static int run(const Opts *o)
     Shown f[2];
     for (int k = 0; k < o->nargs; k++)
         if (!load(o->args[k], &f[k])) return 1;
-    int order[EVAL_NPARAMS];
-    for (int i = 0; i < EVAL_NPARAMS; i++) order[i] = i;
+    nrows = EVAL_NPARAMS;
+    for (int k = 0; k < o->nargs; k++)
+        if (rows_needed(&f[k].w) > nrows) nrows = rows_needed(&f[k].w);
+    int order[2 * EVAL_NTERMS];
+    for (int i = 0; i < nrows; i++) order[i] = i;
     sort_by = &f[0];
     sort_key = opt_choice(o, "--sort");
-    qsort(order, EVAL_NPARAMS, sizeof order[0], compare);
+    qsort(order, (size_t)nrows, sizeof order[0], compare);
     if (o->nargs == 1) show_one(&f[0], order);
     else show_two(f, order);
     if (!opt_flag(o, "--no-legend")) print_legend();
@@ -194,7 +219,9 @@ const CliCommand cmd_show = {
         "One file: number, name, weight, the documents' priority class (high, medium or low, positive "
         "or negative, relative to the file's largest |weight|; unused for 0), the typical "
         "contribution in men (typ: the weight times the parameter's mean over the positions of "
-        "Tinsley's games, divided by |own_men|), and a description of each of the 60 parameters. "
+        "Tinsley's games, divided by |own_men|), and a description of each of the 60 parameters "
+        "(and of the new terms 61-74 when the file gives one a weight; with a phase, the ending "
+        "vector's end.NAME rows as well). "
         "Two files: both side by side with the difference B - A; rows whose class differs are "
         "marked *, weights that change sign !, and the differences are counted. FILE may be "
         "'default', the built-in weights.",
