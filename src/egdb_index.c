@@ -5,7 +5,8 @@
 #include <pthread.h>
 #include <stdio.h>
 
-static uint32_t binom[33][33]; /* binom[n][k] = C(n, k) */
+static uint32_t binom[33][33];  /* binom[n][k] = C(n, k) */
+static uint8_t select8[256][8]; /* select8[byte][i]: the bit number of byte's i-th set bit */
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
 static void tables_fill(void)
@@ -14,6 +15,9 @@ static void tables_fill(void)
         binom[n][0] = 1;
         for (int k = 1; k <= n; k++) binom[n][k] = binom[n - 1][k - 1] + (k <= n - 1 ? binom[n - 1][k] : 0);
     }
+    for (int v = 0; v < 256; v++)
+        for (int b = 0, i = 0; b < 8; b++)
+            if (v >> b & 1) select8[v][i++] = (uint8_t)b;
 }
 
 void egdb_tables_init(void) { pthread_once(&tables_once, tables_fill); }
@@ -90,12 +94,18 @@ static inline uint32_t comb_rank(uint32_t set)
 static inline uint32_t comb_unrank(uint32_t r, int k, int n)
 {
     uint32_t set = 0;
-    int e = n - 1;
+    int hi = n - 1; /* the element sought is at most hi */
     for (int i = k; i >= 1; i--) {
-        while (binom[e][i] > r) e--;
-        r -= binom[e][i];
-        set |= 1u << e;
-        e--;
+        /* the largest e in [i-1, hi] with C(e, i) <= r (C(i-1, i) = 0) */
+        int lo = i - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >> 1;
+            if (binom[mid][i] <= r) lo = mid;
+            else hi = mid - 1;
+        }
+        r -= binom[lo][i];
+        set |= 1u << lo;
+        hi = lo - 1;
     }
     return set;
 }
@@ -111,14 +121,20 @@ static inline uint32_t compress_bits(uint32_t x, uint32_t free)
     return out;
 }
 
+/* The square of the p-th set bit of free (p counted from 0). */
+static inline int select_bit(uint32_t free, int p)
+{
+    for (int byte = 0;; byte++, free >>= 8) {
+        int c = popcount32(free & 0xFF);
+        if (p < c) return 8 * byte + select8[free & 0xFF][p];
+        p -= c;
+    }
+}
+
 static inline uint32_t expand_bits(uint32_t x, uint32_t free)
 {
     uint32_t out = 0;
-    for (int i = 0; free; i++) {
-        uint32_t low = free & -free;
-        free ^= low;
-        if (x & (1u << i)) out |= low;
-    }
+    while (x) out |= 1u << select_bit(free, poplsb32(&x));
     return out;
 }
 
@@ -134,14 +150,17 @@ uint64_t egdb_index(const EgdbGeom *g, const Board *b)
     return r;
 }
 
-bool egdb_unindex(const EgdbGeom *g, uint64_t idx, Board *b)
+bool egdb_unindex(const EgdbGeom *g, uint64_t idx64, Board *b)
 {
-    uint32_t rwk = (uint32_t)(idx % g->nwk);
+    /* every slice of up to EGDB_MAX_PIECES has fewer than 2^32 indices, and
+     * 32-bit divisions are several times faster */
+    uint32_t idx = (uint32_t)idx64;
+    uint32_t rwk = idx % g->nwk;
     idx /= g->nwk;
-    uint32_t rbk = (uint32_t)(idx % g->nbk);
+    uint32_t rbk = idx % g->nbk;
     idx /= g->nbk;
-    uint32_t rwm = (uint32_t)(idx % g->nwm);
-    uint32_t rbm = (uint32_t)(idx / g->nwm);
+    uint32_t rwm = idx % g->nwm;
+    uint32_t rbm = idx / g->nwm;
     const EgdbSlice s = g->s;
     uint32_t bmen = comb_unrank(rbm, s.bm, 28);
     uint32_t wmen = comb_unrank(rwm, s.wm, 28) << 4;
