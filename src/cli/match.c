@@ -488,7 +488,8 @@ static const Opt options[] = {
      "kingme keeps the clocks and a player whose clock runs out loses"},
     {"--sprt", NULL, NULL, OPT_REAL, "ELO0 ELO1", -1000, 1000, DESCRIBED("none"),
      "stop as soon as the sequential probability ratio test (alpha = beta = 0.05, trinomial GSPRT) "
-     "accepts Elo ELO0 (H0) or ELO1 (H1) for A; --games is then the most games"},
+     "accepts Elo ELO0 (H0) or ELO1 (H1) for A, judging the games in the order they end; --games is then "
+     "the most games"},
     {"--openings", NULL, NULL, OPT_STR, "ballots|start|FILE.pdn", 0, 0, "ballots",
      "ballots: the 144 crossboard ACF three-move ballots in number order; start: the initial "
      "position with random tie-breaks; FILE.pdn: the start position and moves of each game"},
