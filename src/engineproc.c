@@ -58,7 +58,8 @@ static void reap(EngineProc *e, double timeout)
         kill(-e->pid, SIGKILL);
         kill(e->pid, SIGKILL); /* in case setpgid never happened */
         int st = 0;
-        while (waitpid(e->pid, &st, 0) < 0 && errno == EINTR) {}
+        while (waitpid(e->pid, &st, 0) < 0 && errno == EINTR) {
+        }
         e->wait_status = st;
         e->reaped = true;
         e->pid = 0;
@@ -102,7 +103,8 @@ static ssize_t write_nosigpipe(int fd, const char *p, size_t n)
     int e = errno;
     if (w < 0 && e == EPIPE && !was_pending) {
         struct timespec zero = {0, 0};
-        while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR) {}
+        while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR) {
+        }
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     errno = e;
@@ -145,7 +147,8 @@ int engine_send(EngineProc *e, double timeout, char *err, const char *fmt, ...)
         ssize_t w = write_nosigpipe(e->to_fd, line + off, left);
         if (w < 0) {
             if (errno == EINTR || errno == EAGAIN) continue;
-            r = km_fail(err, errno == EPIPE ? "the engine closed its input" : "cannot write to the engine: %s",
+            r = km_fail(err,
+                        errno == EPIPE ? "the engine closed its input" : "cannot write to the engine: %s",
                         strerror(errno));
             break;
         }
@@ -289,7 +292,8 @@ int engine_start(EngineProc *e, const char *command, const char *const *option_l
     e->to_fd = e->from_fd = -1;
     if (spawn(e, command, err)) return -1;
     char line[256], last[256] = "";
-    if (engine_send(e, ENGINE_START_TIMEOUT, err, "hello")) return start_failed(e, ENGINE_EOF, "hello", NULL, err);
+    if (engine_send(e, ENGINE_START_TIMEOUT, err, "hello"))
+        return start_failed(e, ENGINE_EOF, "hello", NULL, err);
     double end = km_now() + ENGINE_START_TIMEOUT;
     for (;;) {
         int c = engine_read_line(e, end, NULL, line, sizeof line);
@@ -303,7 +307,8 @@ int engine_start(EngineProc *e, const char *command, const char *const *option_l
     for (int i = 0; option_lines && option_lines[i]; i++)
         if (engine_send(e, ENGINE_START_TIMEOUT, err, "%s", option_lines[i]))
             return start_failed(e, ENGINE_EOF, "isready", NULL, err);
-    if (engine_send(e, ENGINE_START_TIMEOUT, err, "isready")) return start_failed(e, ENGINE_EOF, "isready", NULL, err);
+    if (engine_send(e, ENGINE_START_TIMEOUT, err, "isready"))
+        return start_failed(e, ENGINE_EOF, "isready", NULL, err);
     int c = engine_expect(e, "readyok", km_now() + ENGINE_START_TIMEOUT, last, sizeof last);
     if (c != ENGINE_LINE) return start_failed(e, c, "isready", last, err);
     return 0;

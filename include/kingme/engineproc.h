@@ -18,27 +18,27 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define ENGINE_LINE_MAX 8192     /* a longer line from an engine is a protocol error */
+#define ENGINE_LINE_MAX 8192      /* a longer line from an engine is a protocol error */
 #define ENGINE_START_TIMEOUT 10.0 /* seconds for hello and readyok */
 
 typedef struct EngineProc {
-    pid_t pid;             /* 0: not running (or reaped) */
-    int to_fd, from_fd;    /* the engine's stdin (we write), its stdout (we read) */
+    pid_t pid;          /* 0: not running (or reaped) */
+    int to_fd, from_fd; /* the engine's stdin (we write), its stdout (we read) */
     char buf[ENGINE_LINE_MAX];
-    size_t len;            /* bytes in buf not yet returned as lines */
-    bool eof;              /* its stdout is closed */
-    char id[128];          /* the hello line after "hello " */
-    int wait_status;       /* once reaped by engine_kill / engine_quit: the waitpid status */
+    size_t len;      /* bytes in buf not yet returned as lines */
+    bool eof;        /* its stdout is closed */
+    char id[128];    /* the hello line after "hello " */
+    int wait_status; /* once reaped by engine_kill / engine_quit: the waitpid status */
     bool reaped;
 } EngineProc;
 
 /* What engine_read_line returns. */
 enum {
-    ENGINE_LINE = 0,     /* a line (without its newline, CR dropped) */
-    ENGINE_TIMEOUT = 1,  /* nothing by the deadline */
-    ENGINE_EOF = 2,      /* the engine closed its stdout (it exited or crashed) */
-    ENGINE_STOPPED = 3,  /* the stop flag became true */
-    ENGINE_BAD = 4,      /* a line longer than ENGINE_LINE_MAX, or a NUL byte */
+    ENGINE_LINE = 0,    /* a line (without its newline, CR dropped) */
+    ENGINE_TIMEOUT = 1, /* nothing by the deadline */
+    ENGINE_EOF = 2,     /* the engine closed its stdout (it exited or crashed) */
+    ENGINE_STOPPED = 3, /* the stop flag became true */
+    ENGINE_BAD = 4,     /* a line longer than ENGINE_LINE_MAX, or a NUL byte */
 };
 
 /* Start COMMAND and handshake: hello -> a line starting "hello " (lines
