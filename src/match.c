@@ -358,6 +358,8 @@ static bool clock_charge(Referee *R, int colour, double elapsed)
     MatchOutcome *o = R->o;
     double had = R->left[colour];
     R->left[colour] -= elapsed;
+    o->timed_moves[colour]++;
+    o->time_used[colour] += elapsed;
     if (R->left[colour] < o->min_left[colour]) {
         o->min_left[colour] = R->left[colour];
         o->min_left_ply[colour] = R->g->nply + 1;
@@ -499,6 +501,8 @@ static int play_with(Players *P, const MatchSettings *set, const MatchGameSpec *
     o->termination[0] = '\0';
     o->min_left[0] = o->min_left[1] = INFINITY;
     o->min_left_ply[0] = o->min_left_ply[1] = 0;
+    o->timed_moves[0] = o->timed_moves[1] = 0;
+    o->time_used[0] = o->time_used[1] = 0;
     const Opening *op = spec->opening;
     if (game_init(g, op ? &op->start : NULL)) return km_fail(err, "out of memory");
     for (int i = 0; op && i < op->nply; i++) {
@@ -568,6 +572,8 @@ static int play_with(Players *P, const MatchSettings *set, const MatchGameSpec *
     o->result = g->result;
     o->reason = g->reason;
     o->nply = g->nply;
+    o->end_left[0] = R.left[0];
+    o->end_left[1] = R.left[1];
     return 0;
 }
 

@@ -148,6 +148,9 @@ typedef struct MatchOutcome {
     double min_left[2];  /* per colour: the least time left on its clock after a
                           * move (before the increment); INFINITY without a clock */
     int min_left_ply[2]; /* the ply (1-based, opening included) of that move */
+    int timed_moves[2];  /* per colour, under a clock: moves charged to it, */
+    double time_used[2]; /* the seconds they took, */
+    double end_left[2];  /* and its clock when the game ended */
 } MatchOutcome;
 
 /* Play one game into o (o->game is initialised here; free it with game_free

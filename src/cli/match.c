@@ -111,6 +111,9 @@ typedef struct Tally {
     bool clock;
     double closest;         /* least time left on any clock */
     int closest_game, closest_colour, closest_ply;
+    long moves[2];          /* [A or B]: moves on the clock, their time, */
+    double used[2];
+    double end_left[2];     /* and the clocks at the games' ends (sums) */
     const char *const *names; /* [A, B] */
     const MatchGameSpec *specs;
     PdnOut *pdn;
@@ -161,6 +164,12 @@ static void on_game(int done, int total, int job, const MatchOutcome *o, void *u
         /* A is Black in the even games */
         int who = (o->forfeit_side == KM_BLACK) == (job % 2 == 0) ? 0 : 1;
         t->forfeits[who][o->forfeit]++;
+    }
+    for (int c = 0; c < 2; c++) {
+        int who = (c == KM_BLACK) == (job % 2 == 0) ? 0 : 1; /* A is Black in the even games */
+        t->moves[who] += o->timed_moves[c];
+        t->used[who] += o->time_used[c];
+        t->end_left[who] += o->end_left[c];
     }
     for (int c = 0; c < 2; c++)
         if (o->min_left[c] < t->closest) {
@@ -456,6 +465,11 @@ static int run(const Opts *o)
            t.w + 0.5 * t.d, played);
     printf("Elo difference %s (95%%: %s .. %s), LOS %.1f%%\n", elo, lo, hi, 100 * e.los);
     if (engines || t.clock) print_forfeits(&t);
+    if (t.clock && played && t.moves[0] && t.moves[1])
+        printf("clock use: A %.3f s a move, B %.3f s (increment %g s); clock at the end of a game: A %.3f s, "
+               "B %.3f s on average\n",
+               t.used[0] / (double)t.moves[0], t.used[1] / (double)t.moves[1], set.tc_inc, t.end_left[0] / played,
+               t.end_left[1] / played);
     if (t.clock && played) {
         if (isinf(t.closest)) printf("closest call: no move made on a clock\n");
         else printf("closest call: %.3f s left (game %d, %s, %s, move %d)\n", t.closest, t.closest_game,
