@@ -118,10 +118,13 @@ int tune_controls_check(const TuneControls *c, char *err)
         return km_fail(err, "ballots %d per pairing is outside 1..%d", c->ballots, TUNE_MAX_BALLOTS);
     if (c->openings == TUNE_OPENINGS_BALLOTS && c->ballots > BALLOT_CROSSBOARD_COUNT)
         return km_fail(err, "ballots %d: there are %d", c->ballots, BALLOT_CROSSBOARD_COUNT);
-    if (c->elite < 0 || c->fresh < 0 || c->elite + c->fresh > c->population - 2)
+    /* the learn-only controls: checked for learn (a thesis session keeps them unused) */
+    if (c->elite < 0 || c->fresh < 0 || c->elite > TUNE_MAX_POPULATION || c->fresh > TUNE_MAX_POPULATION)
+        return km_fail(err, "elite %d, fresh %d: 0 up to %d", c->elite, c->fresh, TUNE_MAX_POPULATION);
+    if (!thesis && c->elite + c->fresh > c->population - 2)
         return km_fail(err, "elite %d + fresh %d leave fewer than 2 children in a population of %d", c->elite,
                        c->fresh, c->population);
-    if (c->tournament < 1 || c->tournament > c->population)
+    if (c->tournament < 1 || c->tournament > TUNE_MAX_POPULATION || (!thesis && c->tournament > c->population))
         return km_fail(err, "tournament %d is outside 1..population (%d)", c->tournament, c->population);
     if (!(c->step >= TUNE_STEP_MIN && c->step <= TUNE_STEP_MAX))
         return km_fail(err, "step %g is outside %g..%g", c->step, TUNE_STEP_MIN, TUNE_STEP_MAX);

@@ -260,6 +260,10 @@ TEST(tune_learn_generations)
     CHECK_MSG(strstr(err, "fewer than 2 children"), "%s", err);
     c.elite = 3, c.fresh = 2, c.gladiator = 20;
     CHECK_INT(tune_controls_check(&c, err), -1);
+    /* the learn-only controls do not bind a thesis session: a population of 4 */
+    tune_controls_thesis(&c);
+    c.population = 4;
+    CHECK_MSG(tune_controls_check(&c, err) == 0, "%s", err);
     tune_free(&a);
     tune_free(&b);
 }
