@@ -65,11 +65,6 @@ const double eval_typical_value[EVAL_NTERMS] = {
 #define CORNERS (SQ(4) | SQ(29))
 #define CENTRE (SQ(10) | SQ(11) | SQ(14) | SQ(15) | SQ(18) | SQ(19) | SQ(22) | SQ(23))
 #define DOUBLE_CORNERS (SQ(1) | SQ(5) | SQ(28) | SQ(32))
-/* squares without a left / right neighbour in a direction of travel (the
- * a-file squares of rows starting at a, the h-file squares of rows starting
- * at b); the same for both directions */
-#define NO_LEFT (MG_ODD_ROWS & MG_COL0)
-#define NO_RIGHT (MG_EVEN_ROWS & MG_COL3)
 
 /* Row masks from each colour's point of view (bit masks of board rows: Black's
  * row 1 is board row 0, squares 1-4; White's row 1 is squares 29-32). */
@@ -95,21 +90,6 @@ static inline int row_sum(uint32_t m)
 
 static inline int has_all(uint32_t set, uint32_t pattern) { return (set & pattern) == pattern; }
 
-/* The squares whose forward cone (the square and every square a man of
- * side s could reach from it by forward steps, up to its crowning row) holds
- * no piece of `opp`: the crowning row's free squares, then row by row back,
- * a free square both of whose forward neighbours (those on the board) are in
- * the set. Seven rows, seven steps. */
-static inline uint32_t free_cones(uint32_t opp, int s)
-{
-    uint32_t promo = km_promotion_row(s), free = ~opp, c = free & promo;
-    for (int k = 0; k < 7; k++) {
-        uint32_t l = s == KM_BLACK ? mg_ur(c) : mg_dr(c); /* forward-left neighbour in c */
-        uint32_t r = s == KM_BLACK ? mg_ul(c) : mg_dl(c); /* forward-right neighbour in c */
-        c = free & (promo | ((l | NO_LEFT) & (r | NO_RIGHT)));
-    }
-    return c;
-}
 
 /* Capture moves of side (count and most pieces taken by one), from the move
  * generator; only called when a capture exists. */
@@ -161,6 +141,23 @@ static inline uint32_t down2(uint32_t x)
 static inline uint32_t up2(uint32_t x)
 {
     return (x >> 4) | ((x & MG_ODD_ROWS & ~MG_COL0) >> 5) | ((x & MG_EVEN_ROWS & ~MG_COL3) >> 3);
+}
+
+/* The squares whose forward cone (the square and every square a man of
+ * side s could reach from it by forward steps, up to its crowning row) holds
+ * a piece of `opp`: a square is in it when an opp piece is reachable forward,
+ * that is when it is reachable from an opp piece by backward steps, so the
+ * opp pieces are flooded backwards, one row a step, until nothing changes
+ * (seven rows at most). */
+static inline uint32_t blocked_cones(uint32_t opp, int s)
+{
+    uint32_t c = opp;
+    for (int k = 0; k < 7; k++) {
+        uint32_t n = c | (s == KM_BLACK ? up2(c) : down2(c));
+        if (n == c) break;
+        c = n;
+    }
+    return c;
 }
 
 /* One colour's quantities, either stored in f (mode FEAT) or multiplied
@@ -271,7 +268,7 @@ KM_INLINE void colour_feat(const Board *b, const Shared *sh, int s, int role, in
 
     /* ---- the terms beyond the 60 (61..), when one has a weight ---- */
     if (mode != FEAT && !extra) return;
-    if (WANT(Q_RUNAWAY)) PUT(Q_RUNAWAY, popcount32(men & free_cones(opp, s)));
+    if (WANT(Q_RUNAWAY)) PUT(Q_RUNAWAY, popcount32(men & ~blocked_cones(opp, s)));
     if (WANT(Q_BACK_MEN)) PUT(Q_BACK_MEN, popcount32(men & BACK[s]));
     if (WANT(Q_MEN_CENTRE)) PUT(Q_MEN_CENTRE, popcount32(men & CENTRE));
     if (WANT(Q_KINGS_CENTRE)) PUT(Q_KINGS_CENTRE, popcount32(kings & CENTRE));
