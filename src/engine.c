@@ -1,6 +1,7 @@
 /* engine.c - the engine protocol (engine.h). */
 #include "kingme/engine.h"
 #include "kingme/base.h"
+#include "kingme/egdb.h"
 #include "kingme/game.h"
 #include "kingme/notation.h"
 #include "kingme/search.h"
@@ -23,6 +24,7 @@ struct Engine {
     Weights w;
     Searcher s;
     int tiebreak;
+    Egdb *egdb;               /* endgame databases (option egdb), or NULL */
     Game g;
     /* the search thread */
     pthread_t th;
@@ -83,6 +85,20 @@ int engine_load_weights(Engine *e, const char *path, char *err)
     if (weights_read(&w, path, NULL, err)) return -1;
     e->w = w;
     searcher_set_weights(&e->s, &w);
+    return 0;
+}
+
+void engine_take_egdb(Engine *e, Egdb *db)
+{
+    egdb_close(e->egdb);
+    e->egdb = db;
+}
+
+int engine_open_egdb(Engine *e, const char *dir, char *err)
+{
+    Egdb *db = egdb_open(dir, 0, err);
+    if (!db) return -1;
+    engine_take_egdb(e, db);
     return 0;
 }
 
@@ -161,6 +177,7 @@ void engine_free(Engine *e)
 {
     if (!e) return;
     stop_search(e);
+    egdb_close(e->egdb);
     game_free(&e->g);
     searcher_free(&e->s);
     pthread_mutex_destroy(&e->out_mu);
@@ -259,6 +276,7 @@ static void cmd_go(Engine *e, char **tok, int n)
     SearchLimits lim;
     search_limits_default(&lim);
     lim.tiebreak = e->tiebreak;
+    lim.egdb = e->egdb;
     double ms[5] = {-1, -1, -1, -1, -1}; /* btime wtime binc winc movetime */
     static const char *const msname[5] = {"btime", "wtime", "binc", "winc", "movetime"};
     bool limited = false;
@@ -329,11 +347,11 @@ static void cmd_option(Engine *e, char **tok, int n)
     char err[KM_ERR_MAX];
     long long v;
     if (n < 3) {
-        say(e, "error option: expected 'option NAME VALUE' (hash, weights, seed, tiebreak)");
+        say(e, "error option: expected 'option NAME VALUE' (hash, weights, egdb, seed, tiebreak)");
         return;
     }
     const char *name = tok[1], *val = tok[2];
-    if (n > 3 && strcmp(name, "weights") != 0) {
+    if (n > 3 && strcmp(name, "weights") != 0 && strcmp(name, "egdb") != 0) {
         say(e, "error option %s: one value expected", name);
         return;
     }
@@ -362,6 +380,13 @@ static void cmd_option(Engine *e, char **tok, int n)
             return;
         }
         if (engine_load_weights(e, path, err)) say(e, "error option weights: %s", err);
+    } else if (strcmp(name, "egdb") == 0) {
+        if (strcmp(val, "none") == 0 && n == 3) {
+            egdb_close(e->egdb);
+            e->egdb = NULL;
+            return;
+        }
+        if (engine_open_egdb(e, val, err)) say(e, "error option egdb: %s", err);
     } else if (strcmp(name, "seed") == 0) {
         if (!parse_count(val, 0, INT64_MAX, &v)) {
             say(e, "error option seed: a whole number from 0, not '%s'", val);
@@ -373,7 +398,7 @@ static void cmd_option(Engine *e, char **tok, int n)
         else if (strcmp(val, "random") == 0) e->tiebreak = TIEBREAK_RANDOM;
         else say(e, "error option tiebreak: 'first' or 'random', not '%s'", val);
     } else {
-        say(e, "error option: unknown option '%s' (hash, weights, seed, tiebreak)", name);
+        say(e, "error option: unknown option '%s' (hash, weights, egdb, seed, tiebreak)", name);
     }
 }
 

@@ -338,3 +338,36 @@ TEST(search_command_sees_the_moves_history)
     CHECK_INT(test_run(cmd, out, sizeof out), 1);
     CHECK_MSG(strncmp(out, "kingme: move 2 '11-16': ", 24) == 0 && !strchr(out, '\n')[1], "%s", out);
 }
+
+TEST(engine_option_egdb)
+{
+    /* a 3-piece database built here; option egdb makes the search use it */
+    char dir[128], cmd[1024], line[8192], info[8192] = "";
+    static char out[65536];
+    snprintf(dir, sizeof dir, "/tmp/kingme-engine-egdb-%d", (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s && %s egdb build --pieces 3 --dir %s", dir, test_kingme(), dir);
+    CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
+    Pipe p;
+    if (!pipe_open(&p, "--hash 1")) return;
+    pipe_send(&p, "option egdb /nonexistent/egdb");
+    CHECK(pipe_line(&p, line, sizeof line, 10));
+    CHECK_MSG(strncmp(line, "error option egdb: ", 19) == 0, "%s", line);
+    snprintf(cmd, sizeof cmd, "option egdb %s", dir);
+    pipe_send(&p, cmd);
+    pipe_send(&p, "position fen W:WK32:BK1,K2");
+    pipe_send(&p, "go depth 2");
+    CHECK(pipe_until(&p, "bestmove ", line, sizeof line, info, 10));
+    long sc = info_score(info);
+    /* a database loss for White: -(500000000 - distance), below every
+     * evaluation and above every proven loss */
+    CHECK_MSG(sc < -400000000 && sc > -500000000, "%s", info);
+    pipe_send(&p, "option egdb none");
+    pipe_send(&p, "go depth 2");
+    CHECK(pipe_until(&p, "bestmove ", line, sizeof line, info, 10));
+    sc = info_score(info);
+    CHECK_MSG(sc > -100000 && sc < 0, "without the database: %s", info);
+    pipe_send(&p, "quit");
+    CHECK_INT(pipe_close(&p), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    test_run(cmd, out, sizeof out);
+}

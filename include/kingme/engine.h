@@ -34,6 +34,13 @@ Engine *engine_new(size_t hash_mb, const char *version, EngineWriter out, void *
 /* `option weights FILE` before the first command: 0, or -1 with a message. */
 int engine_load_weights(Engine *e, const char *path, char *err);
 
+/* `option egdb DIR`: open the endgame databases of dir (replacing any
+ * open ones). 0, or -1 with a message. */
+int engine_open_egdb(Engine *e, const char *dir, char *err);
+/* The same with databases already open (the session owns db from now on). */
+struct Egdb;
+void engine_take_egdb(Engine *e, struct Egdb *db);
+
 /* Handle one command line (no newline; a trailing CR is ignored). Returns
  * false when the session is over (`quit`): the search, if any, has been
  * stopped and its bestmove written. */

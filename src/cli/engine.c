@@ -41,6 +41,12 @@ static int run(const Opts *o)
     char err[KM_ERR_MAX];
     Engine *e = engine_new((size_t)hash_mb, KINGME_VERSION, write_line, NULL, err);
     if (!e) return cli_error("%s", err);
+    struct Egdb *db;
+    if (!cli_egdb(o, &db)) {
+        engine_free(e);
+        return 1;
+    }
+    engine_take_egdb(e, db);
     if (wpath && strcmp(wpath, "default") != 0 && engine_load_weights(e, wpath, err)) {
         engine_free(e);
         return cli_error("%s", err);
@@ -66,6 +72,7 @@ static int run(const Opts *o)
 
 static const Opt options[] = {
     {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
+    CLI_EGDB_OPT,
     {"--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, ENGINE_HASH_TEXT, "transposition table size (0: none), kept for the whole session"},
     OPTS_END,
 };
@@ -78,7 +85,7 @@ const CliCommand cmd_engine = {
         "'kingme engine' section has the whole protocol): hello | isready | newgame | position "
         "start|fen FEN [moves M1 M2 ...] | go [depth D] [nodes N] [movetime MS] [btime MS wtime MS "
         "[binc MS winc MS] [movestogo N]] [infinite] (info lines, then bestmove M) | stop | moves | "
-        "fen | eval | option hash|weights|seed|tiebreak VALUE | quit. End of input is quit.",
+        "fen | eval | option hash|weights|egdb|seed|tiebreak VALUE | quit. End of input is quit.",
         options,
         "example: printf 'position start\\ngo movetime 500\\n' | kingme engine",
     },
