@@ -214,6 +214,14 @@ int weights_write(const Weights *w, const char *path, const char *comments, char
     return rc;
 }
 
+bool weights_beyond_60(const Weights *w)
+{
+    if (w->phased) return true;
+    for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++)
+        if (w->w[i]) return true;
+    return false;
+}
+
 void weights_default(Weights *w)
 {
     char err[KM_ERR_MAX];

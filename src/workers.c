@@ -4,6 +4,7 @@
 #include "kingme/base.h"
 #include "kingme/notation.h"
 #include "kingme/textio.h"
+#include "kingme/weights.h"
 
 #include <errno.h>
 #include <math.h>
@@ -886,6 +887,14 @@ int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *sp
     memset(out, 0, (size_t)(n > 0 ? n : 0) * sizeof *out);
     if (n <= 0) return 0;
     if (!limits_travel(set, err)) return -1;
+    /* the protocol's weights lines carry the 60 parameters alone */
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < 2; c++) {
+            const Weights *v = spec_weights(set, &specs[i], c);
+            if (v && weights_beyond_60(v))
+                return km_fail(err, "workers play with the 60 parameters only: a vector with the terms "
+                                    "61-74 or a phase (end. weights) cannot be sent; play without --workers");
+        }
     Run r = {.ws = ws, .set = set, .specs = specs, .n = n, .keep = keep_games, .out = out,
              .progress = progress, .user = user, .stop = stop};
     atomic_init(&r.failed, false);

@@ -231,6 +231,32 @@ TEST(weights_new_terms_and_phase)
     CHECK_STR(err, "f:2: duplicate parameter 'own_sole_kings' (first given on line 1)");
 }
 
+/* What the GA's files and the worker protocol cannot carry is refused, not
+ * silently dropped. */
+TEST(weights_beyond_60_refused_where_only_60_travel)
+{
+    char err[KM_ERR_MAX];
+    Weights w;
+    CHECK_INT(weights_read(&w, "weights/default.w", NULL, err), 0);
+    CHECK(!weights_beyond_60(&w));
+    w.w[EP_opp_trade_lead] = -1;
+    CHECK(weights_beyond_60(&w));
+    w.w[EP_opp_trade_lead] = 0;
+    w.phased = 1;
+    CHECK(weights_beyond_60(&w));
+    CHECK_INT(weights_read(&w, "weights/terms.w", NULL, err), 0);
+    CHECK(weights_beyond_60(&w));
+
+    static char out[8192];
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s tune --include weights/terms.w --seconds 1 --depth 1 2>&1", test_kingme());
+    CHECK_INT(test_run(cmd, out, sizeof out), 1);
+    CHECK(strstr(out, "kingme: weights/terms.w: the tuner breeds the 60 parameters only") != NULL);
+    snprintf(cmd, sizeof cmd, "%s tune --yardstick weights/terms.w --seconds 1 --depth 1 2>&1", test_kingme());
+    CHECK_INT(test_run(cmd, out, sizeof out), 1);
+    CHECK(strstr(out, "kingme: weights/terms.w: the tuner keeps the 60 parameters only") != NULL);
+}
+
 TEST(weights_file_errors)
 {
     Weights w;

@@ -5,6 +5,7 @@
 #include "longrun.h"
 #include "kingme/textio.h"
 #include "kingme/tune.h"
+#include "kingme/weights.h"
 
 #include <dirent.h>
 #include <stddef.h>
@@ -368,6 +369,10 @@ static bool read_yardsticks(const Opts *o, TuneControls *c)
         }
         TuneYardstick *y = &c->yard[c->nyard];
         if (!cli_weights(path, &y->w)) return false;
+        if (weights_beyond_60(&y->w)) {
+            cli_error("%s: the tuner keeps the 60 parameters only, and this file has terms 61-74 or a phase", path);
+            return false;
+        }
         /* the name: the file name without its folder and .w, blanks and commas made '_' */
         const char *base = strrchr(path, '/');
         base = base ? base + 1 : path;
@@ -503,11 +508,18 @@ static int open_new(const Opts *o, const TuneControls *c, TuneSession *s)
         return cli_usage_error(o->name, "%d --include files for a population of %d", ninclude, c->population);
     Weights *inc = malloc((size_t)(ninclude ? ninclude : 1) * sizeof *inc);
     if (!inc) return cli_error("out of memory");
-    for (int k = 0; k < ninclude; k++)
-        if (!cli_weights(opt_item(o, "--include", k), &inc[k])) {
+    for (int k = 0; k < ninclude; k++) {
+        const char *path = opt_item(o, "--include", k);
+        if (!cli_weights(path, &inc[k])) {
             free(inc);
             return 1;
         }
+        if (weights_beyond_60(&inc[k])) {
+            free(inc);
+            return cli_error("%s: the tuner breeds the 60 parameters only, and this file has terms 61-74 or a phase",
+                             path);
+        }
+    }
     int r = tune_new(s, c, err);
     if (!r) /* the given vectors take the places of the first random ones */
         for (int k = 0; k < ninclude; k++) s->pop[k].w = inc[k];
