@@ -698,7 +698,7 @@ static const Opt options[] = {
     {"--seconds", NULL, NULL, OPT_REAL, "S", 0.001, 1e9, DESCRIBED("none"),
      "or stop after S seconds of play (over all runs); a new session needs one of the two"},
     {"--openings", NULL, NULL, OPT_CHOICE, "ballots|start", 0, 0, "ballots",
-     "ballots: a random crossboard ACF ballot per pairing; start: the initial position with random tie-breaks"},
+     "ballots: B distinct random crossboard ACF ballots per pairing; start: the initial position with random tie-breaks"},
     {"--seed", NULL, NULL, OPT_INT, "N", 0, 9e18, DESCRIBED("from the clock (printed)"), "the session's random seed"},
     {"--threads", "-j", NULL, OPT_INT, "N", 1, 256, DESCRIBED("all cores"), "threads; the result does not depend on it"},
     WORKERS_OPTIONS,
