@@ -92,9 +92,9 @@ TEST(workers_line_protocol)
     free(ans);
     free(job);
     /* bad lines: one error line each */
-    static const char *const bad[] = {"job", "job x 0 0", "bogus 1 2", "weights 12 1 2",
-                                      "job 1 0123456789abcdef 0123456789abcdef depth 3 time 0 nodes 0 cap 0 hash 1 share 0 "
-                                      "tiebreak sideways flags 15 seed 1 keep 0 fen B:W21:B1"};
+    static const char sideways[] = "job 1 0123456789abcdef 0123456789abcdef depth 3 time 0 nodes 0 cap 0 hash 1 "
+                                   "share 0 tiebreak sideways flags 15 seed 1 keep 0 fen B:W21:B1";
+    static const char *const bad[] = {"job", "job x 0 0", "bogus 1 2", "weights 12 1 2", sideways};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ans = worker_handle_line(ws, bad[i]);
         CHECK_MSG(ans && strncmp(ans, "error ", 6) == 0, "'%s' -> '%s'", bad[i], ans ? ans : "(none)");
@@ -160,7 +160,7 @@ TEST(workers_give_the_games_of_one_thread)
      * local thread */
     snprintf(lines, sizeof lines,
              "head -n 3 | %s worker\n"
-             "sh -c 'echo worker kingme 0 protocol 1; while read l; do echo garbage; done'\n"
+             "sh -c 'echo worker kingme 0 protocol 1; while read l; do echo garbage; done' 2>/dev/null\n"
              "%s worker\n", k, k);
     run_with(lines, 1);
     CHECK_MSG(failures[0] >= 1 && failures[1] >= 1 && failures[2] == 0, "failures %d %d %d", failures[0],
@@ -218,7 +218,7 @@ TEST(workers_tune_session_same_weights)
     snprintf(path, sizeof path, "%s/bad.txt", dir);
     f = fopen(path, "w");
     if (!f) return;
-    fprintf(f, "head -n 3 | %s worker\nsh -c 'echo worker kingme 0 protocol 1; while read l; do echo garbage; done'\n%s worker\n", k, k);
+    fprintf(f, "head -n 3 | %s worker\nsh -c 'echo worker kingme 0 protocol 1; while read l; do echo garbage; done' 2>/dev/null\n%s worker\n", k, k);
     fclose(f);
     static const char *const runs[3][2] = {{"one", "-j 1"}, {"good", "--workers DIR/good.txt"},
                                            {"bad", "--workers DIR/bad.txt -j 1"}};
