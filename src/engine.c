@@ -275,6 +275,7 @@ static void cmd_go(Engine *e, char **tok, int n)
 {
     SearchLimits lim;
     search_limits_default(&lim);
+    lim.start = km_now(); /* the clock runs from here, not from the thread's start */
     lim.tiebreak = e->tiebreak;
     lim.egdb = e->egdb;
     double ms[5] = {-1, -1, -1, -1, -1}; /* btime wtime binc winc movetime */

@@ -335,7 +335,7 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
     s->stopped = false;
     atomic_store(&s->stop, 0); /* a stop asked for an earlier search is spent */
     s->can_stop = false;
-    s->start = km_now();
+    s->start = limits->start > 0 ? limits->start : km_now();
     /* the time manager: a game clock, or a fixed time for the move */
     TimeBudget tb = {0, 0};
     bool clock = limits->time_left > 0, timed = clock || limits->seconds > 0;

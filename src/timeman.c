@@ -5,17 +5,26 @@ static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > 
 
 void tm_budget(double time_left, double increment, int movestogo, TimeBudget *out)
 {
-    double usable = time_left - TM_MARGIN;
-    if (usable < 0.001) usable = 0.001;
+    /* a reserve that is never planned for: a couple of increments and a
+     * little more (half the clock at most), so that a move that overruns
+     * (a busy machine, a slow pipe) eats into the reserve, not the flag */
+    double reserve = 2 * increment + TM_RESERVE;
+    if (reserve > 0.5 * time_left) reserve = 0.5 * time_left;
+    if (reserve < TM_MARGIN) reserve = TM_MARGIN;
+    double usable = time_left - reserve;
+    if (usable < 0) usable = 0;
     int horizon = movestogo > 0 ? movestogo : TM_MOVES_HORIZON;
     if (movestogo > 0 && horizon > TM_MOVES_HORIZON) horizon = TM_MOVES_HORIZON;
     /* a fair share of what is left, plus most of the increment (it comes back
      * after the move) */
-    double soft = usable / horizon + 0.8 * increment;
+    double soft = usable / horizon + 0.6 * increment;
     /* never bet more than a part of the clock on one move: with movestogo 1
-     * the whole remaining time is the share, less a safety part */
-    double cap = movestogo == 1 ? usable * 0.9 : usable * 0.35 + 0.5 * increment;
-    if (cap > usable * 0.9) cap = usable * 0.9;
+     * the whole usable time is the share */
+    double cap = movestogo == 1 ? usable * 0.9 + 0.5 * increment : usable * 0.35 + 0.5 * increment;
+    /* and never more than half of what is really left, less the margin */
+    double limit = 0.5 * (time_left - TM_MARGIN);
+    if (cap > limit) cap = limit;
+    if (cap < 0.0005) cap = 0.0005;
     soft = clampd(soft, 0.0005, cap);
     double hard = clampd(soft * 3.0, soft, cap);
     out->soft = soft;

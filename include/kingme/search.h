@@ -37,6 +37,8 @@ typedef struct SearchLimits {
     double time_left, increment;
     int movestogo;
     bool infinite;      /* search until stopped (s->stop), whatever else is set */
+    double start;       /* km_now() when this move's time began (the engine: when
+                         * `go` arrived); 0: when the search starts */
     const atomic_bool *abort; /* when not NULL: set from another thread to stop now
                                * (unlike s->stop, never cleared by the search) */
     int tiebreak;       /* TIEBREAK_RANDOM (the documents' way) or TIEBREAK_FIRST */
