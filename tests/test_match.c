@@ -714,3 +714,21 @@ TEST(match_command_referee)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd, out, sizeof out);
 }
+
+TEST(match_out_dash_is_standard_output)
+{
+    /* --out - writes the games to standard output (issue 14: '-' names
+     * stdout wherever an output file is named); no file called '-' */
+    static char out[1 << 16];
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "cd /tmp && %s/%s match %s/weights/material.w default --depth 2 --games 4 --out - -j 1",
+             getcwd((char[1024]){0}, 1024), test_kingme(), getcwd((char[1024]){0}, 1024));
+    if (test_kingme()[0] == '/')
+        snprintf(cmd, sizeof cmd, "cd /tmp && %s match %s/weights/material.w default --depth 2 --games 4 --out - -j 1",
+                 test_kingme(), getcwd((char[1024]){0}, 1024));
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    int events = 0;
+    for (const char *p = out; (p = strstr(p, "[Event \"kingme match\"]")); p++) events++;
+    CHECK_MSG(events == 4, "%d games on stdout: %s", events, out);
+    CHECK(access("/tmp/-", F_OK) != 0);
+}

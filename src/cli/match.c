@@ -40,6 +40,15 @@ static bool pdn_open(PdnOut *f, const char *path)
 {
     memset(f, 0, sizeof *f);
     f->path = path;
+    if (strcmp(path, "-") == 0) { /* standard output: the games as they end */
+        f->path = "standard output";
+        f->fd = dup(STDOUT_FILENO);
+        if (f->fd < 0) {
+            cli_error("standard output: cannot write: %s", strerror(errno));
+            return false;
+        }
+        return true;
+    }
     char dir[4096];
     cli_dirname(path, dir, sizeof dir);
     if (!cli_make_dirs(dir)) return false;
