@@ -176,7 +176,7 @@ static inline int pick_next(const int32_t *sc, const MoveList *ml, int *order, i
 }
 
 #define PROBCUT_DEPTH 5   /* the shallowest node it is tried at */
-#define PROBCUT_MARGIN 60  /* evaluation units beyond the window (a man is about 1000) */
+#define PROBCUT_MARGIN 100 /* evaluation units beyond the window (a man is about 1000) */
 #define PROBCUT_PIECES 8   /* not in endings of this many pieces or fewer: there the
                             * evaluation says little about the result and the
                             * shallow search would hide the wins */
