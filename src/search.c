@@ -181,6 +181,72 @@ static inline int pick_next(const int32_t *sc, const MoveList *ml, int *order, i
                             * evaluation says little about the result and the
                             * shallow search would hide the wins */
 
+/* A table entry for tkey: its move as *tt_move (when it is still in the
+ * list), and true with *v when its bound decides the node. */
+static bool tt_lookup(Searcher *s, const MoveList *ml, uint64_t tkey, int depth, int ply, int32_t alpha,
+                      int32_t beta, int *tt_move, int32_t *v)
+{
+    TTEntry *e = tt_probe(s->tt, tkey);
+    if (!e) return false;
+    if (e->move < ml->count && ml->moves[e->move].to + 1 == e->to) *tt_move = e->move;
+    if (e->depth < depth) return false;
+    *v = score_from_tt(e->score, ply);
+    int f = tt_flag(e);
+    if (!(f == TT_EXACT || (f == TT_LOWER && *v >= beta) || (f == TT_UPPER && *v <= alpha))) return false;
+    if (*tt_move >= 0) {
+        s->pv[ply][0] = ml->moves[*tt_move];
+        s->pv_len[ply] = 1;
+    }
+    return true;
+}
+
+static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int ply, int32_t alpha,
+                       int32_t beta, int quiet);
+
+/* ProbCut (Buro): at a null-window node, a shallow search (half the depth)
+ * whose result lies far outside the window predicts the deep one; trust it.
+ * Returns 1 (cut at beta), -1 (cut at alpha) or 0. */
+static int probcut(Searcher *s, const Board *b, uint64_t key, int depth, int ply, int32_t alpha, int32_t beta,
+                   int quiet)
+{
+    if (depth < PROBCUT_DEPTH || beta >= SCORE_WIN_MIN - 1000 || alpha <= -SCORE_WIN_MIN + 1000 ||
+        popcount32(board_occupied(b)) <= PROBCUT_PIECES)
+        return 0;
+    int pd = depth / 2;
+    int32_t hb = beta + PROBCUT_MARGIN, la = alpha - PROBCUT_MARGIN;
+    int32_t v = negamax(s, b, key, pd, ply, hb - 1, hb, quiet);
+    if (s->stopped) return 0;
+    if (v >= hb) return 1;
+    v = negamax(s, b, key, pd, ply, la, la + 1, quiet);
+    if (s->stopped) return 0;
+    return v <= la ? -1 : 0;
+}
+
+/* How much a late quiet move m (the n-th, leading to c) is reduced: not a
+ * killer, not a crowning move, not into a capture. */
+static int lmr_reduction(const Searcher *s, const Board *b, const Board *c, const Move *m, int depth, int ply,
+                         int n)
+{
+    if (same_move(m, &s->killers[ply][0]) || same_move(m, &s->killers[ply][1])) return 0;
+    if (!(b->kings & (1u << m->from)) && ((1u << m->to) & km_promotion_row(b->stm))) return 0;
+    if (mg_can_capture(c, c->stm)) return 0;
+    int r = s->lmr[depth < 64 ? depth : 63][n < 64 ? n : 63];
+    return r > depth - 2 ? depth - 2 : r;
+}
+
+/* A quiet move that cut off: a killer of its ply, and history. */
+static void reward_cutoff(Searcher *s, const Board *b, const Move *m, int depth, int ply)
+{
+    if (!same_move(m, &s->killers[ply][0])) {
+        s->killers[ply][1] = s->killers[ply][0];
+        s->killers[ply][0] = *m;
+    }
+    int32_t *h = &s->history[b->stm][m->from][m->to];
+    *h += depth * depth;
+    if (*h > 100000000) /* keep below the killers' order score */
+        for (int x = 0; x < 2 * 32 * 32; x++) (&s->history[0][0][0])[x] /= 2;
+}
+
 static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int ply, int32_t alpha,
                        int32_t beta, int quiet)
 {
@@ -215,37 +281,13 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
     bool use_tt = tt_present(s->tt) && s->limits.use_tt && depth > 0;
     int tt_move = -1;
     uint64_t tkey = key ^ s->salt;
-    if (use_tt) {
-        TTEntry *e = tt_probe(s->tt, tkey);
-        if (e) {
-            if (e->move < ml.count && ml.moves[e->move].to + 1 == e->to) tt_move = e->move;
-            if (e->depth >= depth) {
-                int32_t v = score_from_tt(e->score, ply);
-                int f = tt_flag(e);
-                if (f == TT_EXACT || (f == TT_LOWER && v >= beta) || (f == TT_UPPER && v <= alpha)) {
-                    if (tt_move >= 0) {
-                        s->pv[ply][0] = ml.moves[tt_move];
-                        s->pv_len[ply] = 1;
-                    }
-                    return v;
-                }
-            }
-        }
-    }
+    int32_t tv;
+    if (use_tt && tt_lookup(s, &ml, tkey, depth, ply, alpha, beta, &tt_move, &tv)) return tv;
 
-    /* ProbCut (Buro): a shallow search (half the depth) whose result lies
-     * far outside the window predicts the deep one; trust it */
-    if (s->limits.probcut && beta - alpha == 1 && depth >= PROBCUT_DEPTH && beta < SCORE_WIN_MIN - 1000 &&
-        alpha > -SCORE_WIN_MIN + 1000 && popcount32(board_occupied(b)) > PROBCUT_PIECES) {
-        int pd = depth / 2;
-        int32_t margin = PROBCUT_MARGIN;
-        int32_t hb = beta + margin, la = alpha - margin;
-        int32_t v = negamax(s, b, key, pd, ply, hb - 1, hb, quiet);
+    if (s->limits.probcut && beta - alpha == 1) {
+        int cut = probcut(s, b, key, depth, ply, alpha, beta, quiet);
         if (s->stopped) return 0;
-        if (v >= hb) return beta;
-        v = negamax(s, b, key, pd, ply, la, la + 1, quiet);
-        if (s->stopped) return 0;
-        if (v <= la) return alpha;
+        if (cut) return cut > 0 ? beta : alpha;
     }
 
     int32_t sc[MAX_MOVES];
@@ -270,15 +312,7 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
         if (n == 0) {
             v = -negamax(s, &c, ck, depth - 1, ply + 1, -beta, -alpha, cq);
         } else {
-            int r = 0;
-            /* not a killer, not a crowning move, not into a capture */
-            if (may_reduce && !pv_node && n >= 3 && !same_move(m, &s->killers[ply][0]) &&
-                !same_move(m, &s->killers[ply][1]) &&
-                ((b->kings & (1u << m->from)) || !((1u << m->to) & km_promotion_row(b->stm))) &&
-                !mg_can_capture(&c, c.stm)) {
-                r = s->lmr[depth < 64 ? depth : 63][n < 64 ? n : 63];
-                if (r > depth - 2) r = depth - 2;
-            }
+            int r = may_reduce && !pv_node && n >= 3 ? lmr_reduction(s, b, &c, m, depth, ply, n) : 0;
             v = alpha + 1;
             if (r > 0) v = -negamax(s, &c, ck, depth - 1 - r, ply + 1, -alpha - 1, -alpha, cq);
             if (v > alpha && !s->stopped)
@@ -296,16 +330,7 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
                 memcpy(&s->pv[ply][1], s->pv[ply + 1], (size_t)s->pv_len[ply + 1] * sizeof(Move));
                 s->pv_len[ply] = s->pv_len[ply + 1] + 1;
                 if (v >= beta) {
-                    if (!m->njumps && s->limits.ordering) {
-                        if (!same_move(m, &s->killers[ply][0])) {
-                            s->killers[ply][1] = s->killers[ply][0];
-                            s->killers[ply][0] = *m;
-                        }
-                        int32_t *h = &s->history[b->stm][m->from][m->to];
-                        *h += depth * depth;
-                        if (*h > 100000000) /* keep below the killers' order score */
-                            for (int x = 0; x < 2 * 32 * 32; x++) (&s->history[0][0][0])[x] /= 2;
-                    }
+                    if (!m->njumps && s->limits.ordering) reward_cutoff(s, b, m, depth, ply);
                     break;
                 }
             }
@@ -323,10 +348,12 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
 #define MAX_TIE_PV 32
 #define ASPIRATION 60 /* evaluation units around the last score */
 
-int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistory, int quiet,
-               const SearchLimits *limits, SearchResult *out, SearchReport report, void *user)
+/* Everything a search sets up before its first iteration: counters, the
+ * time budget, the table's generation, and the path (the game's positions
+ * since the last capture or man move). Returns 0, or -1 when out of memory. */
+static int search_setup(Searcher *s, const Board *b, const uint64_t *history, int nhistory, int quiet,
+                        const SearchLimits *limits, TimeBudget *tb, bool *clock, bool *timed)
 {
-    memset(out, 0, sizeof *out);
     s->limits = *limits;
     s->root_side = b->stm;
     s->salt = km_mix64(s->weights_key ^ (b->stm == KM_WHITE ? 0x57686974ull : 0x426C61636Bull));
@@ -337,15 +364,14 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
     s->can_stop = false;
     s->start = limits->start > 0 ? limits->start : km_now();
     /* the time manager: a game clock, or a fixed time for the move */
-    TimeBudget tb = {0, 0};
-    bool clock = limits->time_left > 0, timed = clock || limits->seconds > 0;
-    if (clock) tm_budget(limits->time_left, limits->increment, limits->movestogo, &tb);
-    else if (timed) tm_budget_fixed(limits->seconds, &tb);
-    if (limits->infinite) timed = clock = false;
-    s->deadline = timed ? s->start + tb.hard : 0;
+    *clock = limits->time_left > 0;
+    *timed = *clock || limits->seconds > 0;
+    if (*clock) tm_budget(limits->time_left, limits->increment, limits->movestogo, tb);
+    else if (*timed) tm_budget_fixed(limits->seconds, tb);
+    if (limits->infinite) *timed = *clock = false;
+    s->deadline = *timed ? s->start + tb->hard : 0;
     if (s->tt) tt_new_search(s->tt);
 
-    /* the game's positions since the last capture, then the search path */
     if (nhistory > quiet) {
         history += nhistory - quiet;
         nhistory = quiet;
@@ -359,9 +385,106 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
     }
     if (nhistory) memcpy(s->path, history, (size_t)nhistory * sizeof *history);
     s->path_base = nhistory;
-    uint64_t key = board_hash(b);
-    s->path[s->path_base] = key;
+    s->path[s->path_base] = board_hash(b);
+    return 0;
+}
 
+/* The root moves sharing the best score so far, with their lines. */
+typedef struct RootTies {
+    int n;
+    int idx[MAX_TIE_PV], len[MAX_TIE_PV];
+    Move pv[MAX_TIE_PV][SEARCH_MAX_PLY];
+} RootTies;
+
+/* One iteration at the root: every move in `order` searched to depth,
+ * scores[i] set for the moves searched before a stop. Returns the best score
+ * (-SCORE_INF when stopped before the first move had its score). */
+static int32_t root_iteration(Searcher *s, const Board *b, const MoveList *ml, const int *order, int depth,
+                              int quiet, int32_t last, int32_t *scores, RootTies *t)
+{
+    uint64_t key = s->path[s->path_base];
+    bool random_ties = s->limits.tiebreak == TIEBREAK_RANDOM;
+    int32_t best = -SCORE_INF, alpha = -SCORE_INF;
+    t->n = 0;
+    for (int n = 0; n < ml->count; n++) {
+        int i = order[n];
+        const Move *m = &ml->moves[i];
+        Board c = *b;
+        make_move(&c, m);
+        uint64_t ck = move_key_after(b, m, key);
+        int cq = move_resets_count(b, m) ? 0 : quiet + 1;
+        int d = depth - 1;
+        if (ml->count == 1 && s->limits.extensions) d++; /* as in the tree */
+        int32_t v;
+        /* with a random tie-break, equal moves must get exact scores:
+         * search them against best - 1 instead of best */
+        int32_t a = random_ties && best > -SCORE_INF ? best - 1 : alpha;
+        if (n == 0) {
+            /* aspiration: expect the last iteration's score, widen on failure */
+            int32_t lo = -SCORE_INF, hi = SCORE_INF;
+            if (depth >= 5 && last > -SCORE_WIN_MIN && last < SCORE_WIN_MIN)
+                lo = last - ASPIRATION, hi = last + ASPIRATION;
+            v = -negamax(s, &c, ck, d, 1, -hi, -lo, cq);
+            if ((v <= lo || v >= hi) && !s->stopped) v = -negamax(s, &c, ck, d, 1, -SCORE_INF, SCORE_INF, cq);
+        } else {
+            v = -negamax(s, &c, ck, d, 1, -a - 1, -a, cq);
+            if (v > a && !s->stopped) v = -negamax(s, &c, ck, d, 1, -SCORE_INF, -a, cq);
+        }
+        if (s->stopped) break;
+        scores[i] = v;
+        if (v > best) {
+            best = v;
+            alpha = v;
+            t->n = 0;
+        }
+        if (v == best && t->n < MAX_TIE_PV) {
+            t->idx[t->n] = i;
+            t->pv[t->n][0] = *m;
+            memcpy(&t->pv[t->n][1], s->pv[1], (size_t)s->pv_len[1] * sizeof(Move));
+            t->len[t->n] = s->pv_len[1] + 1;
+            t->n++;
+        }
+    }
+    return best;
+}
+
+/* Next iteration's order: best first, then by this iteration's scores. */
+static void sort_root(int *order, const int32_t *scores, int n)
+{
+    for (int x = 1; x < n; x++) {
+        int y = x, t = order[x];
+        while (y > 0 && scores[order[y - 1]] < scores[t]) {
+            order[y] = order[y - 1];
+            y--;
+        }
+        order[y] = t;
+    }
+}
+
+/* A database win or loss at the root: its move (the quickest conversion
+ * that keeps the win, or the longest resistance), no search. */
+static bool root_database(Searcher *s, const Board *b, SearchResult *out, SearchReport report, void *user)
+{
+    Move m;
+    int d, v = egdb_best_move(s->limits.egdb, b, &m, &d);
+    if (v != EGDB_WIN && v != EGDB_LOSS) return false;
+    out->has_move = true;
+    out->best = out->pv[0] = m;
+    out->pv_len = out->depth = out->ties = 1;
+    out->score = v == EGDB_WIN ? SCORE_DB_WIN - d : -(SCORE_DB_WIN - d);
+    out->nodes = s->nodes = 1;
+    out->seconds = km_now() - s->start;
+    if (report) report(out, user);
+    return true;
+}
+
+int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistory, int quiet,
+               const SearchLimits *limits, SearchResult *out, SearchReport report, void *user)
+{
+    memset(out, 0, sizeof *out);
+    TimeBudget tb = {0, 0};
+    bool clock, timed;
+    if (search_setup(s, b, history, nhistory, quiet, limits, &tb, &clock, &timed)) return -1;
     MoveList ml;
     gen_moves(b, &ml);
     if (ml.count == 0) {
@@ -369,106 +492,41 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
         out->seconds = km_now() - s->start;
         return 0;
     }
-    /* a database win or loss: its move (the quickest conversion that keeps
-     * the win, or the longest resistance), no search */
-    if (limits->egdb) {
-        Move m;
-        int d, v = egdb_best_move(limits->egdb, b, &m, &d);
-        if (v == EGDB_WIN || v == EGDB_LOSS) {
-            out->has_move = true;
-            out->best = out->pv[0] = m;
-            out->pv_len = out->depth = out->ties = 1;
-            out->score = v == EGDB_WIN ? SCORE_DB_WIN - d : -(SCORE_DB_WIN - d);
-            out->nodes = s->nodes = 1;
-            out->seconds = km_now() - s->start;
-            if (report) report(out, user);
-            return 0;
-        }
-    }
+    if (limits->egdb && root_database(s, b, out, report, user)) return 0;
     int maxdepth = limits->depth > 0 && limits->depth < SEARCH_MAX_PLY - 1 && !limits->infinite
                        ? limits->depth : SEARCH_MAX_PLY - 2;
     int changes[3] = {0, 0, 0}; /* did the best move change in the last three iterations */
     int order[MAX_MOVES];
     for (int i = 0; i < ml.count; i++) order[i] = i;
-    Move tie_pv[MAX_TIE_PV][SEARCH_MAX_PLY];
-    int tie_len[MAX_TIE_PV], tie_idx[MAX_TIE_PV];
-    bool random_ties = limits->tiebreak == TIEBREAK_RANDOM;
+    RootTies *t = malloc(sizeof *t);
+    if (!t) return -1;
     int32_t scores[MAX_MOVES];
 
     out->has_move = true;
     out->best = ml.moves[0];
     for (int depth = 1; depth <= maxdepth; depth++) {
-        int32_t best = -SCORE_INF, alpha = -SCORE_INF;
-        int nties = 0;
-        for (int n = 0; n < ml.count; n++) {
-            int i = order[n];
-            const Move *m = &ml.moves[i];
-            Board c = *b;
-            make_move(&c, m);
-            uint64_t ck = move_key_after(b, m, key);
-            int cq = move_resets_count(b, m) ? 0 : quiet + 1;
-            int d = depth - 1;
-            if (ml.count == 1 && limits->extensions) d++; /* as in the tree */
-            int32_t v;
-            /* with a random tie-break, equal moves must get exact scores:
-             * search them against best - 1 instead of best */
-            int32_t a = random_ties && best > -SCORE_INF ? best - 1 : alpha;
-            if (n == 0) {
-                /* aspiration: expect the last iteration's score, widen on failure */
-                int32_t lo = -SCORE_INF, hi = SCORE_INF;
-                if (depth >= 5 && out->score > -SCORE_WIN_MIN && out->score < SCORE_WIN_MIN)
-                    lo = out->score - ASPIRATION, hi = out->score + ASPIRATION;
-                v = -negamax(s, &c, ck, d, 1, -hi, -lo, cq);
-                if ((v <= lo || v >= hi) && !s->stopped)
-                    v = -negamax(s, &c, ck, d, 1, -SCORE_INF, SCORE_INF, cq);
-            } else {
-                v = -negamax(s, &c, ck, d, 1, -a - 1, -a, cq);
-                if (v > a && !s->stopped) v = -negamax(s, &c, ck, d, 1, -SCORE_INF, -a, cq);
-            }
-            if (s->stopped) break;
-            scores[i] = v;
-            if (v > best) {
-                best = v;
-                alpha = v;
-                nties = 0;
-            }
-            if (v == best && nties < MAX_TIE_PV) {
-                tie_idx[nties] = i;
-                tie_pv[nties][0] = *m;
-                memcpy(&tie_pv[nties][1], s->pv[1], (size_t)s->pv_len[1] * sizeof(Move));
-                tie_len[nties] = s->pv_len[1] + 1;
-                nties++;
-            }
-        }
-        if (s->stopped && nties == 0) break;
+        int32_t best = root_iteration(s, b, &ml, order, depth, quiet, out->score, scores, t);
+        if (s->stopped && t->n == 0) break;
         /* a complete iteration is the result; so is a stopped one once the
          * first move (the last best) has its new score: the moves searched
          * so far were compared at the new depth */
         bool complete = !s->stopped;
         int pick = 0;
-        if (random_ties && nties > 1) pick = (int)(km_rng_next(&s->rng) % (uint64_t)nties);
-        bool changed = out->depth > 0 && !same_move(&out->best, &ml.moves[tie_idx[pick]]);
-        out->best = ml.moves[tie_idx[pick]];
+        if (limits->tiebreak == TIEBREAK_RANDOM && t->n > 1) pick = (int)(km_rng_next(&s->rng) % (uint64_t)t->n);
+        bool changed = out->depth > 0 && !same_move(&out->best, &ml.moves[t->idx[pick]]);
+        out->best = ml.moves[t->idx[pick]];
         out->score = best;
         if (complete) out->depth = depth;
-        out->ties = nties;
-        out->pv_len = tie_len[pick];
-        memcpy(out->pv, tie_pv[pick], (size_t)tie_len[pick] * sizeof(Move));
+        out->ties = t->n;
+        out->pv_len = t->len[pick];
+        memcpy(out->pv, t->pv[pick], (size_t)t->len[pick] * sizeof(Move));
         out->nodes = s->nodes;
         out->seldepth = s->seldepth;
         out->seconds = km_now() - s->start;
         if (!complete) break;
         if (report) report(out, user);
         s->can_stop = true;
-        /* next iteration: best first, then by this iteration's scores */
-        for (int x = 1; x < ml.count; x++) {
-            int y = x, t = order[x];
-            while (y > 0 && scores[order[y - 1]] < scores[t]) {
-                order[y] = order[y - 1];
-                y--;
-            }
-            order[y] = t;
-        }
+        sort_root(order, scores, ml.count);
         if (limits->infinite) continue; /* until stopped */
         if (ml.count == 1 && timed) break; /* on the clock: nothing to choose */
         if ((best >= SCORE_WIN_MIN || best <= -SCORE_WIN_MIN) && depth >= SCORE_WIN - (best < 0 ? -best : best) + 2)
@@ -480,6 +538,7 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
         if (limits->nodes && s->nodes >= limits->nodes) break;
         if (atomic_load(&s->stop) || (limits->abort && atomic_load(limits->abort))) break;
     }
+    free(t);
     out->nodes = s->nodes;
     out->seconds = km_now() - s->start;
     return 0;

@@ -285,6 +285,134 @@ static int sprt_args(const Opts *o, const char *names[2], double *elo0, double *
     return 0;
 }
 
+/* --depth, --time or --tc into set. Returns 0 or the usage error's status. */
+static int read_limits(const Opts *o, MatchSettings *set)
+{
+    if (opt_given(o, "--depth") + opt_given(o, "--time") + opt_given(o, "--tc") > 1)
+        return cli_usage_error("match", "give one of --depth, --time and --tc");
+    if (opt_given(o, "--time")) {
+        set->limits.depth = 0;
+        set->limits.seconds = opt_real(o, "--time");
+    }
+    if (opt_given(o, "--tc")) {
+        if (!parse_tc(opt_str(o, "--tc"), &set->tc_base, &set->tc_inc))
+            return cli_usage_error("match", "--tc '%s' is not MINUTES+SECONDS (a game clock: 0.1+0.05, 1+0, 5)",
+                                   opt_str(o, "--tc"));
+        set->limits.depth = 0;
+    }
+    return 0;
+}
+
+/* The match's first line: players, games, openings, limit, threads, seed. */
+static void print_header(const MatchSettings *set, const char *const names[2], int n, int nops, const char *what,
+                         long long threads, long long seed, bool sprt)
+{
+    char limit[64];
+    if (set->tc_base > 0) snprintf(limit, sizeof limit, "clock %g s + %g s per move", set->tc_base, set->tc_inc);
+    else if (set->limits.seconds > 0) snprintf(limit, sizeof limit, "%g s per move", set->limits.seconds);
+    else snprintf(limit, sizeof limit, "depth %d", set->limits.depth);
+    int used = n / 2 < nops ? n / 2 : nops;
+    printf("kingme match: A = %s, B = %s\n%d games%s: %d opening%s (%s) x 2 colours, %s, %lld threads, seed %lld\n",
+           names[0], names[1], n, sprt ? " at most" : "", used, used == 1 ? "" : "s", what, limit, threads, seed);
+}
+
+/* The two players: weights files (loaded into w) or engine:COMMAND. Returns
+ * the number of engines, or -1 / -2 (the exit status, negated) after an
+ * error line. */
+static int read_sides(const char *const names[2], Weights w[2], MatchSide sides[2])
+{
+    int engines = 0;
+    for (int s = 0; s < 2; s++) {
+        sides[s] = (MatchSide){names[s], NULL, NULL};
+        if (strncmp(names[s], "engine:", 7) == 0) {
+            if (!names[s][7]) return -cli_usage_error("match", "'%s' names no command", names[s]);
+            sides[s].command = names[s] + 7;
+            engines++;
+        } else {
+            if (!cli_weights(names[s], &w[s])) return -1;
+            sides[s].weights = &w[s];
+        }
+    }
+    return engines;
+}
+
+/* The tables: one for each game played at once (its in-process players
+ * share it), and the engines' own when --hash is given; false after an
+ * error line when they cannot fit in the machine's memory. */
+static bool tables_fit(const MatchSettings *set, long long threads, int engines, bool hash_given)
+{
+    uint64_t mb = (uint64_t)set->hash_mb * (uint64_t)threads *
+                  (uint64_t)((engines < 2 ? 1 : 0) + (hash_given ? engines : 0));
+    uint64_t have = match_memory_limit() >> 20;
+    if (have && mb > have) {
+        cli_error("--hash %zu with -j %lld needs %llu MB of tables, more than the %llu MB of memory here",
+                  set->hash_mb, threads, (unsigned long long)mb, (unsigned long long)have);
+        return false;
+    }
+    return true;
+}
+
+/* The openings of --openings (ballots, start or a PDN file) into *ops;
+ * --games' default with the initial position. Returns what they are, or
+ * NULL after an error line. */
+static const char *load_openings(const char *openings, Opening **ops, int *nops, long long *games, bool sprt)
+{
+    char err[KM_ERR_MAX];
+    if (strcmp(openings, "ballots") == 0) {
+        if (openings_crossboard(ops, nops, err)) return cli_error("%s", err), NULL;
+        return "crossboard ACF ballots";
+    }
+    if (strcmp(openings, "start") == 0) {
+        *ops = malloc(sizeof **ops);
+        if (!*ops) return cli_error("out of memory"), NULL;
+        opening_start(*ops);
+        *nops = 1;
+        if (*games < 0 && !sprt) *games = MATCH_START_GAMES;
+        return "the initial position, random tie-breaks";
+    }
+    if (openings_from_pdn(openings, ops, nops, err)) return cli_error("%s", err), NULL;
+    return openings;
+}
+
+/* The result lines: score, Elo, forfeits, clocks, the SPRT's decision. */
+static void print_summary(Tally *pt, const char *const names[2], int played, int n, double secs, int engines,
+                          bool sprt, double tc_inc)
+{
+    Tally t = *pt;
+    EloStats e;
+    elo_stats(t.w, t.d, t.l, &e);
+    char elo[32], lo[32], hi[32];
+    fmt_elo(e.elo, elo, sizeof elo);
+    fmt_elo(e.elo_lo, lo, sizeof lo);
+    fmt_elo(e.elo_hi, hi, sizeof hi);
+    if (played < n && t.decision == SPRT_CONTINUE) printf("stopped: %d of %d games played\n", played, n);
+    printf("A (%s) vs B (%s): %d games in %.1f s\n", names[0], names[1], played, secs);
+    printf("A: %d wins, %d draws, %d losses; score %.1f%% (%.1f/%d)\n", t.w, t.d, t.l, 100 * e.score,
+           t.w + 0.5 * t.d, played);
+    printf("Elo difference %s (95%%: %s .. %s), LOS %.1f%%\n", elo, lo, hi, 100 * e.los);
+    if (engines || t.clock) print_forfeits(&t);
+    if (t.clock && played && t.moves[0] && t.moves[1])
+        printf("clock use: A %.3f s a move, B %.3f s (increment %g s); clock at the end of a game: A %.3f s, "
+               "B %.3f s on average\n",
+               t.used[0] / (double)t.moves[0], t.used[1] / (double)t.moves[1], tc_inc, t.end_left[0] / played,
+               t.end_left[1] / played);
+    if (t.clock && played) {
+        if (isinf(t.closest)) printf("closest call: no move made on a clock\n");
+        else printf("closest call: %.3f s left (game %d, %s, %s, move %d)\n", t.closest, t.closest_game,
+                    t.closest_colour == KM_BLACK ? "Black" : "White",
+                    names[(t.closest_game - 1) % 2 == (t.closest_colour == KM_BLACK ? 0 : 1) ? 0 : 1],
+                    (t.closest_ply + 1) / 2);
+    }
+    if (sprt) {
+        if (t.decision == SPRT_CONTINUE) t.llr = sprt_llr(&t.test, t.w, t.d, t.l);
+        const char *verdict = t.decision == SPRT_H1 ? "H1 accepted" : t.decision == SPRT_H0 ? "H0 accepted"
+                                                                                            : "inconclusive";
+        printf("SPRT: %s, LLR %.2f (bounds %.2f .. %.2f)", verdict, t.llr, t.test.lower, t.test.upper);
+        if (t.decision != SPRT_CONTINUE) printf(" after %d games", t.decided_after);
+        printf("\n");
+    }
+}
+
 static int run(const Opts *o)
 {
     const char *names[2] = {o->args[0], o->args[1]}, *openings = opt_str(o, "--openings");
@@ -308,68 +436,26 @@ static int run(const Opts *o)
     }
     if (games >= 0 && games % 2)
         return cli_usage_error("match", "--games %lld is odd: each opening is played with each colour", games);
-    if (opt_given(o, "--depth") + opt_given(o, "--time") + opt_given(o, "--tc") > 1)
-        return cli_usage_error("match", "give one of --depth, --time and --tc");
-    if (opt_given(o, "--time")) {
-        set.limits.depth = 0;
-        set.limits.seconds = opt_real(o, "--time");
-    }
-    if (opt_given(o, "--tc")) {
-        if (!parse_tc(opt_str(o, "--tc"), &set.tc_base, &set.tc_inc))
-            return cli_usage_error("match", "--tc '%s' is not MINUTES+SECONDS (a game clock: 0.1+0.05, 1+0, 5)",
-                                   opt_str(o, "--tc"));
-        set.limits.depth = 0;
-    }
+    int lr = read_limits(o, &set);
+    if (lr) return lr;
     if (strcmp(openings, "ballots") && strcmp(openings, "start") && !strchr(openings, '.') && !strchr(openings, '/'))
         return cli_usage_error("match", "--openings is ballots, start or a PDN file, not '%s'", openings);
 
     Weights w[2];
     MatchSide sides[2];
-    int engines = 0;
-    for (int s = 0; s < 2; s++) {
-        sides[s] = (MatchSide){names[s], NULL, NULL};
-        if (strncmp(names[s], "engine:", 7) == 0) {
-            if (!names[s][7]) return cli_usage_error("match", "'%s' names no command", names[s]);
-            sides[s].command = names[s] + 7;
-            engines++;
-        } else {
-            if (!cli_weights(names[s], &w[s])) return 1;
-            sides[s].weights = &w[s];
-        }
-    }
+    int engines = read_sides(names, w, sides);
+    if (engines < 0) return -engines;
     set.sides = sides;
     set.nsides = 2;
     set.engine_hash = hash_given;
     set.share_table = true;
-
-    /* the tables: one for each game played at once (its in-process players
-     * share it), and the engines' own when --hash is given; refused when they
-     * cannot fit */
-    long long nthreads = threads;
-    uint64_t mb = (uint64_t)set.hash_mb * (uint64_t)nthreads * (uint64_t)((engines < 2 ? 1 : 0) + (hash_given ? engines : 0));
-    uint64_t have = match_memory_limit() >> 20;
-    if (have && mb > have)
-        return cli_error("--hash %zu with -j %lld needs %llu MB of tables, more than the %llu MB of memory here",
-                         set.hash_mb, nthreads, (unsigned long long)mb, (unsigned long long)have);
+    if (!tables_fit(&set, threads, engines, hash_given)) return 1;
 
     char err[KM_ERR_MAX];
     Opening *ops = NULL;
     int nops = 0;
-    const char *what;
-    if (strcmp(openings, "ballots") == 0) {
-        if (openings_crossboard(&ops, &nops, err)) return cli_error("%s", err);
-        what = "crossboard ACF ballots";
-    } else if (strcmp(openings, "start") == 0) {
-        ops = malloc(sizeof *ops);
-        if (!ops) return cli_error("out of memory");
-        opening_start(ops);
-        nops = 1;
-        what = "the initial position, random tie-breaks";
-        if (games < 0 && !sprt) games = MATCH_START_GAMES;
-    } else {
-        if (openings_from_pdn(openings, &ops, &nops, err)) return cli_error("%s", err);
-        what = openings;
-    }
+    const char *what = load_openings(openings, &ops, &nops, &games, sprt);
+    if (!what) return 1;
     if (games < 0) games = sprt ? MATCH_SPRT_GAMES : 2LL * nops;
     int n = (int)games;
 
@@ -408,13 +494,7 @@ static int run(const Opts *o)
     }
     set.limits.egdb = db; /* both sides */
 
-    char limit[64];
-    if (set.tc_base > 0) snprintf(limit, sizeof limit, "clock %g s + %g s per move", set.tc_base, set.tc_inc);
-    else if (set.limits.seconds > 0) snprintf(limit, sizeof limit, "%g s per move", set.limits.seconds);
-    else snprintf(limit, sizeof limit, "depth %d", set.limits.depth);
-    int used = n / 2 < nops ? n / 2 : nops;
-    printf("kingme match: A = %s, B = %s\n%d games%s: %d opening%s (%s) x 2 colours, %s, %lld threads, seed %lld\n",
-           names[0], names[1], n, sprt ? " at most" : "", used, used == 1 ? "" : "s", what, limit, threads, seed);
+    print_header(&set, names, n, nops, what, threads, seed, sprt);
     Tally t = {.tty = isatty(STDOUT_FILENO) != 0, .every = sprt ? 20 : n >= 20 ? n / 10 : 1,
                .clock = set.tc_base > 0, .closest = INFINITY, .names = names, .specs = specs, .pdn = &pdn,
                .sprt = sprt};
@@ -461,39 +541,8 @@ static int run(const Opts *o)
     bool saved = pdn_close(&pdn);
     if (r) return 1;
 
-    EloStats e;
-    elo_stats(t.w, t.d, t.l, &e);
-    char elo[32], lo[32], hi[32];
-    fmt_elo(e.elo, elo, sizeof elo);
-    fmt_elo(e.elo_lo, lo, sizeof lo);
-    fmt_elo(e.elo_hi, hi, sizeof hi);
     bool interrupted = played < n && t.decision == SPRT_CONTINUE;
-    if (interrupted) printf("stopped: %d of %d games played\n", played, n);
-    printf("A (%s) vs B (%s): %d games in %.1f s\n", names[0], names[1], played, secs);
-    printf("A: %d wins, %d draws, %d losses; score %.1f%% (%.1f/%d)\n", t.w, t.d, t.l, 100 * e.score,
-           t.w + 0.5 * t.d, played);
-    printf("Elo difference %s (95%%: %s .. %s), LOS %.1f%%\n", elo, lo, hi, 100 * e.los);
-    if (engines || t.clock) print_forfeits(&t);
-    if (t.clock && played && t.moves[0] && t.moves[1])
-        printf("clock use: A %.3f s a move, B %.3f s (increment %g s); clock at the end of a game: A %.3f s, "
-               "B %.3f s on average\n",
-               t.used[0] / (double)t.moves[0], t.used[1] / (double)t.moves[1], set.tc_inc, t.end_left[0] / played,
-               t.end_left[1] / played);
-    if (t.clock && played) {
-        if (isinf(t.closest)) printf("closest call: no move made on a clock\n");
-        else printf("closest call: %.3f s left (game %d, %s, %s, move %d)\n", t.closest, t.closest_game,
-                    t.closest_colour == KM_BLACK ? "Black" : "White",
-                    names[(t.closest_game - 1) % 2 == (t.closest_colour == KM_BLACK ? 0 : 1) ? 0 : 1],
-                    (t.closest_ply + 1) / 2);
-    }
-    if (sprt) {
-        if (t.decision == SPRT_CONTINUE) t.llr = sprt_llr(&t.test, t.w, t.d, t.l);
-        const char *verdict = t.decision == SPRT_H1 ? "H1 accepted" : t.decision == SPRT_H0 ? "H0 accepted"
-                                                                                            : "inconclusive";
-        printf("SPRT: %s, LLR %.2f (bounds %.2f .. %.2f)", verdict, t.llr, t.test.lower, t.test.upper);
-        if (t.decision != SPRT_CONTINUE) printf(" after %d games", t.decided_after);
-        printf("\n");
-    }
+    print_summary(&t, names, played, n, secs, engines, sprt, set.tc_inc);
     if (pdn.games) printf("games written to %s\n", path);
     if (!saved) return 1;
     return interrupted ? 130 : 0;
