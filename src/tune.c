@@ -25,9 +25,10 @@ static double rng_unit(uint64_t *s) { return (double)(km_rng_next(s) >> 11) * 0x
 
 static int16_t rng_weight(uint64_t *s) { return (int16_t)(uint16_t)(km_rng_next(s) >> 48); }
 
-static void random_weights(uint64_t *s, Weights *w)
+/* The first n weights (the session's vector length) random; the rest stay 0. */
+static void random_weights(uint64_t *s, int n, Weights *w)
 {
-    for (int i = 0; i < EVAL_NPARAMS; i++) w->w[i] = rng_weight(s);
+    for (int i = 0; i < n; i++) w->w[i] = rng_weight(s);
 }
 
 static bool same_weights(const Weights *a, const Weights *b) { return memcmp(a, b, sizeof *a) == 0; }
@@ -41,13 +42,13 @@ static double rng_gauss(uint64_t *s)
 
 /* Scale w to the Euclidean norm TUNE_NORM (positive factor: the same games).
  * An all-zero vector stays zero. */
-static void normalise(Weights *w)
+static void normalise(Weights *w, int n)
 {
     double sq = 0;
-    for (int i = 0; i < EVAL_NPARAMS; i++) sq += (double)w->w[i] * w->w[i];
+    for (int i = 0; i < n; i++) sq += (double)w->w[i] * w->w[i];
     if (sq <= 0) return;
     double f = TUNE_NORM / sqrt(sq);
-    for (int i = 0; i < EVAL_NPARAMS; i++) {
+    for (int i = 0; i < n; i++) {
         double x = round(w->w[i] * f);
         w->w[i] = (int16_t)(x > 32767 ? 32767 : x < -32767 ? -32767 : x);
     }
@@ -94,6 +95,7 @@ void tune_controls_default(TuneControls *c)
     c->yard_every = 5;
     c->yard_games = 64;
     c->nyard = 0;
+    c->nweights = EVAL_NPARAMS;
 }
 
 void tune_controls_thesis(TuneControls *c)
@@ -106,6 +108,9 @@ void tune_controls_thesis(TuneControls *c)
 
 int tune_controls_check(const TuneControls *c, char *err)
 {
+    if (c->nweights != EVAL_NPARAMS && c->nweights != EVAL_NTERMS)
+        return km_fail(err, "a vector of %d weights: the tuner breeds %d (the documents' parameters) or %d (with the "
+                       "terms 61-%d)", c->nweights, EVAL_NPARAMS, EVAL_NTERMS, EVAL_NTERMS);
     if (c->population < 4 || c->population > TUNE_MAX_POPULATION)
         return km_fail(err, "population %d is outside 4..%d", c->population, TUNE_MAX_POPULATION);
     if (c->algorithm != TUNE_ALG_LEARN && c->algorithm != TUNE_ALG_THESIS)
@@ -163,6 +168,8 @@ int tune_controls_check(const TuneControls *c, char *err)
         if (!nm[0] || strlen(nm) >= TUNE_YARD_NAME_MAX || strpbrk(nm, " \t\r\n,"))
             return km_fail(err, "yardstick name '%s': 1 to %d characters, no blanks or commas", nm,
                            TUNE_YARD_NAME_MAX - 1);
+        if (c->yard[k].w.phased)
+            return km_fail(err, "yardstick %s has a phase (end. weights): the tuner keeps one vector", nm);
     }
     return 0;
 }
@@ -183,9 +190,9 @@ int tune_new(TuneSession *s, const TuneControls *c, char *err)
     s->c = *c;
     s->rng = c->seed;
     for (int i = 0; i < c->population; i++) {
-        random_weights(&s->rng, &s->pop[i].w);
+        random_weights(&s->rng, c->nweights, &s->pop[i].w);
         s->pop[i].step = c->step;
-        if (c->algorithm == TUNE_ALG_LEARN) normalise(&s->pop[i].w);
+        if (c->algorithm == TUNE_ALG_LEARN) normalise(&s->pop[i].w, c->nweights);
     }
     return 0;
 }
@@ -196,6 +203,8 @@ int tune_continue(TuneSession *s, const TuneSession *from, const TuneControls *c
     if (c->population != from->c.population)
         return km_fail(err, "population %d: the saved population has %d individuals", c->population,
                        from->c.population);
+    if (c->nweights != from->c.nweights)
+        return km_fail(err, "vectors of %d weights: the saved population's have %d", c->nweights, from->c.nweights);
     if (tune_new(s, c, err)) return -1;
     for (int i = 0; i < c->population; i++) {
         s->pop[i].w = from->pop[i].w;
@@ -258,11 +267,12 @@ static void breed(const TuneIndividual *pop, const TuneControls *c, uint64_t *rn
     for (int k = 0; k < n && np < half; k++)
         if (!taken[r[k].idx]) parents[np++] = r[k].idx;
 
-    /* crossover: pairs in selection order, one cut (1..59) for both children */
+    /* crossover: pairs in selection order, one cut (1..nweights-1) for both children */
+    int nw = c->nweights;
     for (int k = 0; k < half; k += 2) {
         const Weights *a = &pop[parents[k]].w, *b = &pop[parents[k + 1]].w;
-        int cut = 1 + rng_below(rng, EVAL_NPARAMS - 1);
-        for (int i = 0; i < EVAL_NPARAMS; i++) {
+        int cut = 1 + rng_below(rng, nw - 1);
+        for (int i = 0; i < nw; i++) {
             next[k].w.w[i] = i < cut ? a->w[i] : b->w[i];
             next[k + 1].w.w[i] = i < cut ? b->w[i] : a->w[i];
         }
@@ -270,7 +280,7 @@ static void breed(const TuneIndividual *pop, const TuneControls *c, uint64_t *rn
     /* mutation: one weight of a child replaced by a uniform random value */
     for (int k = 0; k < half; k++)
         if (rng_unit(rng) < c->mutation) {
-            int i = rng_below(rng, EVAL_NPARAMS);
+            int i = rng_below(rng, nw);
             next[k].w.w[i] = rng_weight(rng);
         }
     /* the best quarter of the parents by tournament score (ties: selection order) */
@@ -284,7 +294,7 @@ static void breed(const TuneIndividual *pop, const TuneControls *c, uint64_t *rn
     }
     for (int e = 0; e < quarter; e++) next[half + e].w = pop[parents[e]].w;
     /* fresh blood */
-    for (int k = half + quarter; k < n; k++) random_weights(rng, &next[k].w);
+    for (int k = half + quarter; k < n; k++) random_weights(rng, nw, &next[k].w);
     for (int k = 0; k < n; k++) next[k].score = 0, next[k].step = c->step; /* steps: unused */
 }
 
@@ -304,7 +314,7 @@ static void breed_learn(const TuneSession *s, uint64_t *rng, TuneIndividual *nex
 {
     const TuneControls *c = &s->c;
     const TuneIndividual *pop = s->pop;
-    int n = c->population, m = 0;
+    int n = c->population, m = 0, nw = c->nweights;
     Ranked r[TUNE_MAX_POPULATION];
     for (int i = 0; i < n; i++) r[i] = (Ranked){pop[i].score, i};
     qsort(r, (size_t)n, sizeof *r, cmp_ranked);
@@ -326,28 +336,29 @@ static void breed_learn(const TuneSession *s, uint64_t *rng, TuneIndividual *nex
     /* fresh blood, at the end */
     int nchild_end = n - c->fresh;
     for (int k = nchild_end; k < n; k++) {
-        random_weights(rng, &next[k].w);
-        normalise(&next[k].w);
+        random_weights(rng, nw, &next[k].w);
+        normalise(&next[k].w, nw);
         next[k].step = c->step;
     }
     /* children */
     for (int k = m; k < nchild_end; k++) {
         const TuneIndividual *a = &pop[tournament(pop, c, rng)], *b = &pop[tournament(pop, c, rng)];
-        uint64_t bits = km_rng_next(rng);
-        for (int i = 0; i < EVAL_NPARAMS; i++) next[k].w.w[i] = (bits >> i & 1) ? b->w.w[i] : a->w.w[i];
+        uint64_t bits = km_rng_next(rng), bits2 = nw > 64 ? km_rng_next(rng) : 0; /* 60: one draw, as always */
+        for (int i = 0; i < nw; i++)
+            next[k].w.w[i] = ((i < 64 ? bits >> i : bits2 >> (i - 64)) & 1) ? b->w.w[i] : a->w.w[i];
         double step = sqrt(a->step * b->step) * exp(0.2 * rng_gauss(rng));
         step = step < TUNE_STEP_MIN ? TUNE_STEP_MIN : step > TUNE_STEP_MAX ? TUNE_STEP_MAX : step;
         next[k].step = step;
-        for (int i = 0; i < EVAL_NPARAMS; i++)
+        for (int i = 0; i < nw; i++)
             if (rng_unit(rng) < c->gauss) {
                 double x = next[k].w.w[i] + round(step * TUNE_NORM * rng_gauss(rng));
                 next[k].w.w[i] = (int16_t)(x > 32767 ? 32767 : x < -32767 ? -32767 : x);
             }
         if (rng_unit(rng) < c->mutation) {
-            int i = rng_below(rng, EVAL_NPARAMS);
+            int i = rng_below(rng, nw);
             next[k].w.w[i] = (int16_t)(rng_below(rng, TUNE_NORM + 1) - TUNE_NORM / 2);
         }
-        normalise(&next[k].w);
+        normalise(&next[k].w, nw);
     }
     for (int k = 0; k < n; k++) next[k].score = 0;
 }

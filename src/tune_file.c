@@ -2,6 +2,7 @@
  * parse, and the one-paragraph description of a session. */
 #include "kingme/tune.h"
 #include "kingme/textio.h"
+#include "kingme/weights.h"
 
 #include <errno.h>
 #include <math.h>
@@ -61,6 +62,8 @@ char *tune_describe(const TuneSession *s)
                       c->tournament, c->fresh, step, gauss, mut, c->gladiator,
                       c->openings == TUNE_OPENINGS_BALLOTS ? "ballots" : "start", (unsigned long long)c->seed);
     }
+    if (c->nweights != EVAL_NPARAMS)
+        km_buf_printf(&b, "vectors of %d weights: the documents' 60 and the terms 61-%d\n", c->nweights, c->nweights);
     km_buf_printf(&b, "stop after %s %s; %d generations done, %.1f s of play, %lld games\n", lim,
                   c->stop == TUNE_STOP_GENERATIONS ? "generations" : "seconds", s->generation, s->elapsed,
                   s->games);
@@ -80,8 +83,8 @@ char *tune_describe(const TuneSession *s)
 
 /* ---- population files ------------------------------------------------------------ */
 
-/* "KEY SCORE [STEP] W1 ... W60"; step < 0: none. */
-static void format_vector(KmBuf *b, const char *key, int score, double step, const Weights *w)
+/* "KEY SCORE [STEP] W1 ... Wn"; step < 0: none. */
+static void format_vector(KmBuf *b, const char *key, int score, double step, const Weights *w, int n)
 {
     km_buf_printf(b, "%s %d", key, score);
     if (step >= 0) {
@@ -89,7 +92,7 @@ static void format_vector(KmBuf *b, const char *key, int score, double step, con
         fmt_double(step, st);
         km_buf_printf(b, " %s", st);
     }
-    for (int i = 0; i < EVAL_NPARAMS; i++) km_buf_printf(b, " %d", w->w[i]);
+    for (int i = 0; i < n; i++) km_buf_printf(b, " %d", w->w[i]);
     km_buf_printf(b, "\n");
 }
 
@@ -102,13 +105,15 @@ char *tune_format(const TuneSession *s)
     km_buf_printf(&b,
                   "# kingme population file: a tuning session's controls, progress, random\n"
                   "# generator state, best vector so far, and its last generation (score and\n"
-                  "# its step and the 60 weights per individual, in the order of docs/eval-params.md).\n"
+                  "# its step and its weights per individual: the 60 of docs/eval-params.md, then\n"
+                  "# with 'weights 74' the terms 61-74 of the README).\n"
                   "# Go on with: kingme tune --resume FILE\n");
     km_buf_printf(&b, "kingme-population %d\n", TUNE_FORMAT_VERSION);
     char step[32], gauss[32];
     fmt_double(c->step, step);
     fmt_double(c->gauss, gauss);
     km_buf_printf(&b, "algorithm %s\n", tune_algorithm_name(c->algorithm));
+    km_buf_printf(&b, "weights %d\n", c->nweights);
     km_buf_printf(&b, "population %d\nduels %d\nballots %d\ndepth %d\nselection %s\nmutation %s\n", c->population,
                   c->duels, c->ballots, c->depth, sel, mut);
     km_buf_printf(&b, "elite %d\ntournament %d\nfresh %d\nstep %s\ngauss %s\ngladiator %d\n", c->elite,
@@ -119,16 +124,17 @@ char *tune_format(const TuneSession *s)
     km_buf_printf(&b, "yardstick_every %d\nyardstick_games %d\n", c->yard_every, c->yard_games);
     for (int k = 0; k < c->nyard; k++) {
         km_buf_printf(&b, "yardstick %s", c->yard[k].name);
-        for (int i = 0; i < EVAL_NPARAMS; i++) km_buf_printf(&b, " %d", c->yard[k].w.w[i]);
+        int n = weights_beyond_60(&c->yard[k].w) ? EVAL_NTERMS : EVAL_NPARAMS;
+        for (int i = 0; i < n; i++) km_buf_printf(&b, " %d", c->yard[k].w.w[i]);
         km_buf_printf(&b, "\n");
     }
     km_buf_printf(&b, "generation %d\nelapsed %.3f\ngames %lld\nrng %016llx\n", s->generation, s->elapsed, s->games,
                   (unsigned long long)s->rng);
     km_buf_printf(&b, "best_generation %d\n", s->best_generation);
-    if (s->has_best) format_vector(&b, "best", s->best_score, -1, &s->best);
+    if (s->has_best) format_vector(&b, "best", s->best_score, -1, &s->best, c->nweights);
     else km_buf_printf(&b, "best none\n");
     for (int i = 0; i < c->population; i++)
-        format_vector(&b, "individual", s->pop[i].score, s->pop[i].step, &s->pop[i].w);
+        format_vector(&b, "individual", s->pop[i].score, s->pop[i].step, &s->pop[i].w, c->nweights);
     km_buf_printf(&b, "end\n");
     return km_buf_done(&b);
 }
@@ -145,24 +151,26 @@ int tune_write(const TuneSession *s, const char *path, char *err)
 enum {
     K_POPULATION, K_DUELS, K_DEPTH, K_SELECTION, K_MUTATION, K_STOP, K_OPENINGS, K_SEED,
     K_GENERATION, K_ELAPSED, K_GAMES, K_RNG, K_BEST_GENERATION, K_BEST, K_YARD_EVERY, K_YARD_GAMES,
-    K_ALGORITHM, K_BALLOTS, K_ELITE, K_TOURNAMENT, K_FRESH, K_STEP, K_GAUSS, K_GLADIATOR, NKEYS
+    K_ALGORITHM, K_BALLOTS, K_ELITE, K_TOURNAMENT, K_FRESH, K_STEP, K_GAUSS, K_GLADIATOR, K_WEIGHTS, NKEYS
 };
 static const char *const key_names[NKEYS] = {
     "population", "duels", "depth", "selection", "mutation", "stop", "openings", "seed",
     "generation", "elapsed", "games", "rng", "best_generation", "best", "yardstick_every", "yardstick_games",
-    "algorithm", "ballots", "elite", "tournament", "fresh", "step", "gauss", "gladiator",
+    "algorithm", "ballots", "elite", "tournament", "fresh", "step", "gauss", "gladiator", "weights",
 };
 /* The format version that brought each key: older files must not have it
  * (and get its default), newer ones must. */
-static const int key_since[NKEYS] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3};
+static const int key_since[NKEYS] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4};
 
-#define MAX_TOKENS 64
+#define MAX_TOKENS (EVAL_NTERMS + 8)
 
 typedef struct Parse {
     const char *where;
     int line;
     char *err;
     int version;   /* of the file, once its first line is read */
+    int nweights;  /* the weights of a best or individual line: the 'weights' key's
+                    * (found before the lines are parsed), else 60 */
 } Parse;
 
 static int perr(const Parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -198,17 +206,15 @@ static bool parse_real(const char *t, double lo, double hi, double *out)
     return true;
 }
 
-/* "KEY SCORE W1 ... W60" (tok[0] is the key). */
+/* "KEY SCORE W1 ... Wn" (tok[0] is the key), n = ntok - 2, which the caller checked. */
 static int parse_vector(const Parse *p, char **tok, int ntok, int *score, Weights *w)
 {
-    if (ntok != 2 + EVAL_NPARAMS)
-        return perr(p, "'%s' needs a score and %d weights, found %d numbers", tok[0], EVAL_NPARAMS, ntok - 1);
     long long v;
     if (!km_parse_ll(tok[1], 0, 1000000000, &v))
         return perr(p, "%s score '%s' is not a whole number from 0 up", tok[0], tok[1]);
     *score = (int)v;
-    memset(w, 0, sizeof *w); /* the terms beyond the 60 and the phase: none */
-    for (int i = 0; i < EVAL_NPARAMS; i++) {
+    memset(w, 0, sizeof *w); /* the terms beyond n and the phase: none */
+    for (int i = 0; i < ntok - 2; i++) {
         const char *t = tok[2 + i];
         if (!km_parse_ll(t, INT64_MIN, INT64_MAX, &v))
             return perr(p, "weight %d (%s) '%s' is not a whole number", i + 1, eval_params[i].name, t);
@@ -366,6 +372,11 @@ static int parse_key(const Parse *p, int k, char **tok, TuneSession *t)
         if (!km_parse_ll(v, 0, 1000000, &n)) r = perr(p, "yardstick_every '%s' is not a whole number from 0", v);
         t->c.yard_every = (int)n;
         break;
+    case K_WEIGHTS:
+        if (!km_parse_ll(v, 0, 1000, &n) || (n != EVAL_NPARAMS && n != EVAL_NTERMS))
+            r = perr(p, "weights '%s': the vector length is %d or %d", v, EVAL_NPARAMS, EVAL_NTERMS);
+        t->c.nweights = (int)n;
+        break;
     case K_YARD_GAMES:
         if (!km_parse_ll(v, 2, TUNE_YARD_MAX_GAMES, &n) || n % 2)
             r = perr(p, "yardstick_games '%s' is not an even number from 2 to %d", v, TUNE_YARD_MAX_GAMES);
@@ -440,36 +451,43 @@ static int add_individual(const Parse *p, char **tok, int ntok, TuneIndividual *
     }
     TuneIndividual *x = &(*ind)[(*nind)++];
     x->step = -1; /* format 1 and 2: the session's step, set at the end */
-    if (p->version < 3) return parse_vector(p, tok, ntok, &x->score, &x->w);
-    if (ntok != 3 + EVAL_NPARAMS)
-        return perr(p, "'individual' needs a score, a step and %d weights, found %d numbers", EVAL_NPARAMS,
-                    ntok - 1);
+    if (p->version < 3) {
+        if (ntok != 2 + EVAL_NPARAMS)
+            return perr(p, "'individual' needs a score and %d weights, found %d numbers", EVAL_NPARAMS, ntok - 1);
+        return parse_vector(p, tok, ntok, &x->score, &x->w);
+    }
+    if (ntok != 3 + p->nweights)
+        return perr(p, "'individual' needs a score, a step and %d weights, found %d numbers", p->nweights, ntok - 1);
     if (!parse_real(tok[2], TUNE_STEP_MIN, TUNE_STEP_MAX, &x->step))
         return perr(p, "individual step '%s' is not a number from %g to %g", tok[2], TUNE_STEP_MIN, TUNE_STEP_MAX);
-    char *vt[2 + EVAL_NPARAMS];
+    char *vt[2 + EVAL_NTERMS];
     vt[0] = tok[0];
     vt[1] = tok[1];
-    for (int i = 0; i < EVAL_NPARAMS; i++) vt[2 + i] = tok[3 + i];
-    return parse_vector(p, vt, 2 + EVAL_NPARAMS, &x->score, &x->w);
+    for (int i = 0; i < p->nweights; i++) vt[2 + i] = tok[3 + i];
+    return parse_vector(p, vt, 2 + p->nweights, &x->score, &x->w);
 }
 
-/* A "yardstick NAME W1 ... W60" line (version 2). */
+/* A "yardstick NAME W1 ... W60" line (version 2; version 4: or 74 weights). */
 static int parse_yardstick(const Parse *p, char **tok, int ntok, TuneControls *c)
 {
     if (p->version < 2) return perr(p, "'yardstick' is not part of population file format %d", p->version);
     if (c->nyard >= TUNE_MAX_YARDSTICKS) return perr(p, "more than %d yardsticks", TUNE_MAX_YARDSTICKS);
-    if (ntok != 2 + EVAL_NPARAMS)
-        return perr(p, "'yardstick' needs a name and %d weights, found %d fields", EVAL_NPARAMS, ntok - 1);
+    if (ntok != 2 + EVAL_NPARAMS && (p->version < 4 || ntok != 2 + EVAL_NTERMS)) {
+        if (p->version < 4)
+            return perr(p, "'yardstick' needs a name and %d weights, found %d fields", EVAL_NPARAMS, ntok - 1);
+        return perr(p, "'yardstick' needs a name and %d or %d weights, found %d fields", EVAL_NPARAMS, EVAL_NTERMS,
+                    ntok - 1);
+    }
     if (strlen(tok[1]) >= TUNE_YARD_NAME_MAX || strchr(tok[1], ','))
         return perr(p, "yardstick name '%s': up to %d characters, no commas", tok[1], TUNE_YARD_NAME_MAX - 1);
     TuneYardstick *y = &c->yard[c->nyard];
     snprintf(y->name, sizeof y->name, "%s", tok[1]);
     /* the weights as in a vector line, with a dummy score */
-    char *vt[2 + EVAL_NPARAMS];
+    char *vt[2 + EVAL_NTERMS];
     char zero[] = "0";
     vt[0] = tok[0];
     vt[1] = zero;
-    for (int i = 0; i < EVAL_NPARAMS; i++) vt[2 + i] = tok[2 + i];
+    for (int i = 0; i < ntok - 2; i++) vt[2 + i] = tok[2 + i];
     int score;
     if (parse_vector(p, vt, ntok, &score, &y->w)) return -1;
     c->nyard++;
@@ -490,6 +508,8 @@ static int parse_line(const Parse *p, char **tok, int ntok, int seen[NKEYS], Tun
             t->has_best = false;
             return 0;
         }
+        if (ntok != 2 + p->nweights)
+            return perr(p, "'best' needs a score and %d weights, found %d numbers", p->nweights, ntok - 1);
         int r = parse_vector(p, tok, ntok, &t->best_score, &t->best);
         t->has_best = r == 0;
         return r;
@@ -499,10 +519,35 @@ static int parse_line(const Parse *p, char **tok, int ntok, int seen[NKEYS], Tun
     return parse_key(p, k, tok, t);
 }
 
+/* The value of the first 'weights N' line when it is a vector length, else
+ * 60: how many weights the best and individual lines have (read before
+ * them, as the keys come in any order; a bad or missing 'weights' line is
+ * reported where it is, or at the end). */
+static int prescan_nweights(const char *text)
+{
+    for (const char *q = text; *q;) {
+        size_t len = strcspn(q, "\n");
+        while (len && (*q == ' ' || *q == '\t')) q++, len--;
+        if (len > 8 && strncmp(q, "weights", 7) == 0 && (q[7] == ' ' || q[7] == '\t')) {
+            char v[16];
+            const char *t = q + 8;
+            while (*t == ' ' || *t == '\t') t++;
+            size_t l = strcspn(t, " \t\r\n");
+            snprintf(v, sizeof v, "%.*s", (int)(l < 15 ? l : 15), t);
+            long long n;
+            if (km_parse_ll(v, 0, 1000, &n) && n == EVAL_NTERMS) return EVAL_NTERMS;
+            return EVAL_NPARAMS;
+        }
+        q += len;
+        if (*q) q++;
+    }
+    return EVAL_NPARAMS;
+}
+
 int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
 {
     memset(s, 0, sizeof *s);
-    Parse p = {where, 0, err, 0};
+    Parse p = {where, 0, err, 0, prescan_nweights(text)};
     int seen[NKEYS] = {0}; /* line of each key, 0 = not yet */
     TuneSession t;
     memset(&t, 0, sizeof t);

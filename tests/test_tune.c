@@ -340,7 +340,7 @@ TEST(tune_population_file_version1)
     char *t = tune_format(&a);
     /* what version 1 wrote: no yardstick or learn lines, no steps */
     static const char *const newer[] = {"yardstick", "algorithm ", "ballots ", "elite ", "tournament ",
-                                        "fresh ", "step ", "gauss ", "gladiator "};
+                                        "fresh ", "step ", "gauss ", "gladiator ", "weights "};
     char *v1 = malloc(strlen(t) + 1), *o = v1;
     for (const char *q = t; *q;) {
         size_t len = strcspn(q, "\n") + 1;
@@ -462,7 +462,7 @@ static const BadCase bad_cases[] = {
     {"algorithm", "algorithm magic", "algorithm", "algorithm is 'learn' or 'thesis'"},
     {"yardstick_games", "yardstick_games 7", "yardstick_games", "yardstick_games '7' is not an even number"},
     {"yardstick_every", NULL, "end", "missing 'yardstick_every'"},
-    {"yardstick ", "yardstick mat 1 2", "yardstick ", "'yardstick' needs a name and 60 weights"},
+    {"yardstick ", "yardstick mat 1 2", "yardstick ", "'yardstick' needs a name and 60 or 74 weights"},
     {"kingme-population", "hello", "hello", "not a kingme population file"},
     {"best ", "best 3 1 2 3", "best ", "'best' needs a score and 60 weights"},
     {"end", "end\nindividual x", "individual x", "'individual' after 'end'"},
@@ -527,6 +527,102 @@ TEST(tune_population_file_errors)
     tune_free(&b);
     free(good);
     tune_free(&a);
+}
+
+/* A session of 74 weights (the 60 and the terms 61-74): the new terms are
+ * bred like the 60 (random, crossed, stepped, at the norm over all 74), the
+ * same on 1 and 3 threads, and the population file (format 4, 'weights 74')
+ * round-trips; a 60-weight session leaves them 0. */
+TEST(tune_74_weights)
+{
+    TuneControls c;
+    char err[KM_ERR_MAX];
+    tune_controls_default(&c);
+    CHECK_INT(c.nweights, EVAL_NPARAMS);
+    c.population = 8;
+    c.depth = 1;
+    c.gauss = 0.5;
+    c.gladiator = 16;
+    c.seed = 74;
+    c.limit = 2;
+    c.nyard = 1;
+    snprintf(c.yard[0].name, sizeof c.yard[0].name, "terms-flat");
+    CHECK_INT(weights_read(&c.yard[0].w, "weights/terms-flat.w", NULL, err), 0);
+    TuneSession s60;
+    CHECK_INT(tune_new(&s60, &c, err), 0);
+    for (int i = 0; i < 8; i++)
+        for (int j = EVAL_NPARAMS; j < EVAL_NTERMS; j++) CHECK_INT(s60.pop[i].w.w[j], 0);
+    c.nweights = EVAL_NTERMS;
+    TuneSession a, b;
+    CHECK_INT(tune_new(&a, &c, err), 0);
+    CHECK_INT(tune_new(&b, &c, err), 0);
+    /* the new terms get random values like the 60 */
+    int nonzero = 0;
+    for (int i = 0; i < 8; i++)
+        for (int j = EVAL_NPARAMS; j < EVAL_NTERMS; j++) nonzero += a.pop[i].w.w[j] != 0;
+    CHECK(nonzero > 8 * 14 / 2);
+    double sq = 0;
+    for (int j = 0; j < EVAL_NTERMS; j++) sq += (double)a.pop[5].w.w[j] * a.pop[5].w.w[j];
+    CHECK_MSG(fabs(sqrt(sq) - TUNE_NORM) < 8, "norm over 74: %.1f", sqrt(sq));
+    TuneGenStats sa, sb;
+    for (int g = 0; g < 2; g++) {
+        TuneIndividual prev[8];
+        memcpy(prev, a.pop, sizeof prev);
+        CHECK_INT(tune_generation(&a, 1, NULL, NULL, NULL, &sa, err), 0);
+        CHECK_INT(tune_generation(&b, 3, NULL, NULL, NULL, &sb, err), 0);
+        CHECK(same_session(&a, &b));
+        if (g == 0) continue;
+        /* a child's new terms come from its parents or moved by a step */
+        bool moved = false;
+        for (int k = 4; k < 7; k++)
+            for (int j = EVAL_NPARAMS; j < EVAL_NTERMS; j++) {
+                bool inherited = false;
+                for (int p = 0; p < 8; p++) inherited |= prev[p].w.w[j] == a.pop[k].w.w[j];
+                moved |= !inherited;
+            }
+        CHECK(moved);
+    }
+    char *t1 = tune_format(&a);
+    CHECK(strstr(t1, "\nkingme-population 4\n") != NULL && strstr(t1, "\nweights 74\n") != NULL);
+    CHECK(strstr(t1, "\nyardstick terms-flat 1000 1300 ") != NULL);
+    TuneSession r;
+    int pr = tune_parse(&r, t1, "x74.pop", err);
+    CHECK_MSG(pr == 0, "%s", err);
+    if (pr == 0) {
+        CHECK(same_session(&a, &r));
+        CHECK_INT(r.c.nweights, EVAL_NTERMS);
+        CHECK(memcmp(&r.c.yard[0].w, &c.yard[0].w, sizeof c.yard[0].w) == 0);
+        char *t2 = tune_format(&r);
+        CHECK_STR(t1, t2);
+        free(t2);
+        tune_free(&r);
+    }
+    /* refused, with the line: a length that is neither, a 60-weight line in
+     * a 74-weight file, the key in format 3, a continuation of another length */
+    static const char *const edits[][3] = {
+        {"weights 74", "weights 75", "weights '75': the vector length is 60 or 74"},
+        {"weights 74", "weights 60", "'best' needs a score and 60 weights, found 75 numbers"},
+        {"kingme-population 4", "kingme-population 3", "unknown key 'weights'"},
+    };
+    for (int k = 0; k < 3; k++) {
+        char *t = edit_line(t1, edits[k][0], edits[k][1]);
+        int line = line_of(t, k == 1 ? "best " : "weights");
+        char want[64];
+        snprintf(want, sizeof want, "x74.pop:%d: ", line);
+        CHECK_INT(tune_parse(&r, t, "x74.pop", err), -1);
+        CHECK_MSG(strncmp(err, want, strlen(want)) == 0 && strstr(err, edits[k][2]), "edit %d: '%s'", k, err);
+        free(t);
+    }
+    c.nweights = 70;
+    CHECK_INT(tune_controls_check(&c, err), -1);
+    CHECK_MSG(strstr(err, "a vector of 70 weights") != NULL, "%s", err);
+    c.nweights = EVAL_NPARAMS;
+    CHECK_INT(tune_continue(&r, &a, &c, err), -1);
+    CHECK_MSG(strstr(err, "vectors of 60 weights: the saved population's have 74") != NULL, "%s", err);
+    free(t1);
+    tune_free(&a);
+    tune_free(&b);
+    tune_free(&s60);
 }
 
 /* ---- the command ------------------------------------------------------------------ */

@@ -52,7 +52,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define TUNE_FORMAT_VERSION 3
+#define TUNE_FORMAT_VERSION 4
 #define TUNE_MAX_POPULATION 1024
 #define TUNE_MAX_YARDSTICKS 8
 #define TUNE_YARD_NAME_MAX 64   /* a reference's name (its file name), no blanks */
@@ -80,6 +80,9 @@ typedef struct TuneYardstick {
 
 typedef struct TuneControls {
     TuneAlgorithm algorithm;
+    int nweights;          /* the vector's length: EVAL_NPARAMS (the documents' 60, the
+                            * default) or EVAL_NTERMS (the 60 and the terms 61-74); the
+                            * weights beyond it stay 0. Never a phase. */
     int population;        /* thesis: a multiple of 4, 4..TUNE_MAX_POPULATION; learn: 4.. */
     int duels;             /* opponents drawn per individual; 0 = full round robin */
     int depth;             /* search depth of every game, 1..TUNE_MAX_DEPTH */
@@ -106,7 +109,7 @@ typedef struct TuneControls {
     TuneYardstick yard[TUNE_MAX_YARDSTICKS];
 } TuneControls;
 
-/* Defaults for everything but the stop (the learn algorithm): population 16,
+/* Defaults for everything but the stop (the learn algorithm): 60 weights, population 16,
  * round robin, 2 ballots per pairing, depth 4, elite 4, tournament 3, fresh
  * 1, step 0.05, gauss 0.2, mutation 0.1, gladiator 64 (selection 10 unused),
  * ballots, seed 1; stop after 100 generations; a yardstick every 5
@@ -263,7 +266,10 @@ char *tune_describe(const TuneSession *s);
 /* ---- population files --------------------------------------------------------
  * Plain text, one item per line, '#' comments and blank lines ignored:
  *
- *   kingme-population 2             format version (1 is read too: no yardstick)
+ *   kingme-population 4             format version (1-3 are read too: 1 no yardstick,
+ *                                   1-2 no algorithm, 1-3 60 weights)
+ *   algorithm learn                 (3) learn or thesis
+ *   weights 74                      (4) the vector length, 60 or 74
  *   population 32                   the controls ...
  *   duels 0
  *   depth 4
@@ -274,14 +280,16 @@ char *tune_describe(const TuneSession *s);
  *   seed 12345
  *   yardstick_every 5               (version 2) the yardstick's controls
  *   yardstick_games 64
- *   yardstick material.w W1 ... W60 (version 2) one line per reference, 0..8
+ *   yardstick material.w W1 ... W60 (version 2) one line per reference, 0..8;
+ *                                   (version 4) 60 or 74 weights, whatever the session's
  *   generation 5                    progress: generations completed,
  *   elapsed 61.25                   seconds of play,
  *   games 4970                      games played
  *   rng 1f2e3d4c5b6a7988            session generator state (hex)
  *   best_generation 3               where the best so far came from
- *   best 101 W1 ... W60             its score and 60 weights, or: best none
- *   individual 98 W1 ... W60        one per individual: score, 60 weights
+ *   best 101 W1 ... WN              its score and N weights (N: 'weights', 60 before
+ *                                   version 4), or: best none
+ *   individual 98 S W1 ... WN       one per individual: score, step (version 3), N weights
  *   ...
  *   end
  *

@@ -369,8 +369,8 @@ static bool read_yardsticks(const Opts *o, TuneControls *c)
         }
         TuneYardstick *y = &c->yard[c->nyard];
         if (!cli_weights(path, &y->w)) return false;
-        if (weights_beyond_60(&y->w)) {
-            cli_error("%s: the tuner keeps the 60 parameters only, and this file has terms 61-74 or a phase", path);
+        if (y->w.phased) {
+            cli_error("%s: a yardstick has no phase (end. weights): the tuner keeps one vector", path);
             return false;
         }
         /* the name: the file name without its folder and .w, blanks and commas made '_' */
@@ -489,6 +489,7 @@ static int open_continued(const Opts *o, TuneControls *c, unsigned given, TuneSe
         }
     if (!(given & C_STOP)) c->stop = from.c.stop, c->limit = from.c.limit;
     if (!(given & C_OPENINGS)) c->openings = from.c.openings;
+    c->nweights = from.c.nweights;
     if (!(given & C_YARD) && from.c.nyard) {
         c->nyard = from.c.nyard;
         memcpy(c->yard, from.c.yard, sizeof c->yard);
@@ -514,13 +515,16 @@ static int open_new(const Opts *o, const TuneControls *c, TuneSession *s)
             free(inc);
             return 1;
         }
-        if (weights_beyond_60(&inc[k])) {
+        if (inc[k].phased) {
             free(inc);
-            return cli_error("%s: the tuner breeds the 60 parameters only, and this file has terms 61-74 or a phase",
-                             path);
+            return cli_error("%s: the tuner breeds no phase, and this file has end. weights", path);
         }
     }
-    int r = tune_new(s, c, err);
+    /* the vector's length: 74 when an --include file gives one of the terms 61-74 a weight */
+    TuneControls cc = *c;
+    for (int k = 0; k < ninclude; k++)
+        if (weights_beyond_60(&inc[k])) cc.nweights = EVAL_NTERMS;
+    int r = tune_new(s, &cc, err);
     if (!r) /* the given vectors take the places of the first random ones */
         for (int k = 0; k < ninclude; k++) s->pop[k].w = inc[k];
     free(inc);
