@@ -26,7 +26,19 @@ uint64_t workers_weights_id(const Weights *w)
 {
     uint64_t h = 0x776F726B65727331ull;
     for (int i = 0; i < EVAL_NPARAMS; i++) h = km_mix64(h ^ (uint16_t)w->w[i] ^ ((uint64_t)i << 16));
+    /* the terms 61-74 (protocol 2) where not 0: a 60-weight vector keeps its ID */
+    for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++)
+        if (w->w[i]) h = km_mix64(h ^ (uint16_t)w->w[i] ^ ((uint64_t)i << 16));
     return h;
+}
+
+/* How many weights a vector's weights line carries: 74 when a term 61-74 is
+ * not 0 (protocol 2), else the 60. */
+static int vector_length(const Weights *w)
+{
+    for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++)
+        if (w->w[i]) return EVAL_NTERMS;
+    return EVAL_NPARAMS;
 }
 
 uint64_t workers_moves_checksum(const Game *g)
@@ -273,10 +285,10 @@ static char *answer(const char *fmt, ...)
 static char *handle_weights(WorkerState *ws, char **tok, int nt)
 {
     uint64_t id;
-    if (nt != 2 + EVAL_NPARAMS || !parse_hex64(tok[1], &id))
-        return answer("error - a weights line is 'weights ID' and %d values", EVAL_NPARAMS);
+    if ((nt != 2 + EVAL_NPARAMS && nt != 2 + EVAL_NTERMS) || !parse_hex64(tok[1], &id))
+        return answer("error - a weights line is 'weights ID' and %d or %d values", EVAL_NPARAMS, EVAL_NTERMS);
     Weights w = {0};
-    for (int i = 0; i < EVAL_NPARAMS; i++) {
+    for (int i = 0; i < nt - 2; i++) {
         long long v;
         if (!km_parse_ll(tok[2 + i], -32768, 32767, &v))
             return answer("error - weight %d '%.20s' is not a number from -32768 to 32767", i + 1, tok[2 + i]);
@@ -367,6 +379,7 @@ typedef struct Worker {
     size_t len;
     int inflight[WORKER_INFLIGHT], ninflight;
     double deadline;     /* of the hello, or of the oldest job in flight */
+    bool terms;          /* it speaks protocol 2 (vectors with the terms 61-74) */
     uint64_t *sent;      /* vectors it has */
     int nsent, capsent;
     int failures;        /* in a row */
@@ -586,6 +599,7 @@ typedef struct Run {
     int next;                 /* under lock */
     atomic_bool failed;
     char err[KM_ERR_MAX];
+    bool terms;               /* a vector has the terms 61-74: protocol 2 workers only */
 } Run;
 
 static bool run_stopped(const Run *r) { return (r->stop && atomic_load(r->stop)) || atomic_load(&r->failed); }
@@ -700,9 +714,10 @@ static bool send_vector(WorkerStats *st, Worker *w, const Weights *v)
 {
     uint64_t id = workers_weights_id(v);
     if (has_vector(w, id)) return true;
-    char line[64 + EVAL_NPARAMS * 8];
+    char line[64 + EVAL_NTERMS * 8];
     int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)id);
-    for (int i = 0; i < EVAL_NPARAMS; i++) at += snprintf(line + at, sizeof line - (size_t)at, " %d", v->w[i]);
+    for (int i = 0, n = vector_length(v); i < n; i++)
+        at += snprintf(line + at, sizeof line - (size_t)at, " %d", v->w[i]);
     if (!send_line(st, w, line)) return false;
     if (w->nsent == w->capsent) {
         int cap = w->capsent ? 2 * w->capsent : 64;
@@ -719,6 +734,13 @@ static bool send_vector(WorkerStats *st, Worker *w, const Weights *v)
 static void feed(Run *r, int k)
 {
     Worker *w = &r->ws->w[k];
+    if (r->terms && !w->terms) { /* an older kingme: it would refuse the vectors */
+        char msg[KM_ERR_MAX];
+        snprintf(msg, sizeof msg, "worker %d (%.60s) speaks protocol 1 (60 weights); this run's vectors have "
+                 "terms 61-74: give it a kingme that speaks protocol 2", k + 1, w->cmd);
+        run_fail(r, msg);
+        return;
+    }
     while (w->ninflight < WORKER_INFLIGHT && !run_stopped(r)) {
         int i = take_job(r);
         if (i < 0) return;
@@ -827,9 +849,12 @@ static void read_worker(Run *r, int k)
         char why[KM_ERR_MAX];
         bool ok;
         if (w->st == W_STARTING) {
-            ok = strncmp(w->buf, "worker kingme ", 14) == 0 && strstr(w->buf, " protocol 1") != NULL;
+            /* "protocol 1 2": the versions it speaks (protocol 1 alone: before the terms 61-74) */
+            const char *pv = strstr(w->buf, " protocol 1");
+            ok = strncmp(w->buf, "worker kingme ", 14) == 0 && pv != NULL;
             if (!ok) snprintf(why, sizeof why, "did not say hello: '%.60s'", w->buf);
             else {
+                w->terms = strcmp(pv, " protocol 1 2") == 0 || strncmp(pv, " protocol 1 2 ", 14) == 0;
                 w->st = W_READY;
                 event(r->ws, k, WORKER_STARTED, NULL);
             }
@@ -887,16 +912,19 @@ int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *sp
     memset(out, 0, (size_t)(n > 0 ? n : 0) * sizeof *out);
     if (n <= 0) return 0;
     if (!limits_travel(set, err)) return -1;
-    /* the protocol's weights lines carry the 60 parameters alone */
+    /* the protocol's weights lines carry the 60 parameters, or (protocol 2)
+     * the terms 61-74 too; never a phase */
+    bool terms = false;
     for (int i = 0; i < n; i++)
         for (int c = 0; c < 2; c++) {
             const Weights *v = spec_weights(set, &specs[i], c);
-            if (v && weights_beyond_60(v))
-                return km_fail(err, "workers play with the 60 parameters only: a vector with the terms "
-                                    "61-74 or a phase (end. weights) cannot be sent; play without --workers");
+            if (v && v->phased)
+                return km_fail(err, "workers play one vector per side: a vector with a phase (end. weights) "
+                                    "cannot be sent; play without --workers");
+            terms |= v && vector_length(v) > EVAL_NPARAMS;
         }
     Run r = {.ws = ws, .set = set, .specs = specs, .n = n, .keep = keep_games, .out = out,
-             .progress = progress, .user = user, .stop = stop};
+             .progress = progress, .user = user, .stop = stop, .terms = terms};
     atomic_init(&r.failed, false);
     r.requeue = malloc((size_t)n * sizeof *r.requeue);
     if (!r.requeue) return km_fail(err, "out of memory");

@@ -239,3 +239,102 @@ TEST(workers_tune_session_same_weights)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd, out, sizeof out);
 }
+
+/* Protocol 2: vectors with the terms 61-74 travel (74 weights on the line,
+ * an ID of their own) and give the games of one thread; a worker that speaks
+ * protocol 1 only stops such a run with one message and plays none of its
+ * games; a phase is refused before anything starts. */
+TEST(workers_74_weights)
+{
+    Fixture f;
+    if (!fixture(&f)) return;
+    char err[KM_ERR_MAX], path[256];
+    CHECK_INT(weights_read(&f.b, "weights/terms-flat.w", NULL, err), 0); /* against the default */
+    Weights w60 = f.b;
+    for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++) w60.w[i] = 0;
+    CHECK(workers_weights_id(&w60) != workers_weights_id(&f.b));
+    /* the worker side: 74 values, the ID over them; 61 values refused */
+    WorkerState *st = worker_state_new();
+    char line[2048];
+    int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)workers_weights_id(&f.b));
+    for (int i = 0; i < EVAL_NTERMS; i++) at += snprintf(line + at, sizeof line - (size_t)at, " %d", f.b.w[i]);
+    char *ans = worker_handle_line(st, line);
+    CHECK_MSG(ans == NULL, "%s", ans);
+    free(ans);
+    ans = worker_handle_line(st, "weights 0123456789abcdef 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 "
+                                 "22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 "
+                                 "49 50 51 52 53 54 55 56 57 58 59 60 61");
+    CHECK_MSG(ans && strcmp(ans, "error - a weights line is 'weights ID' and 60 or 74 values") == 0, "%s",
+              ans ? ans : "");
+    free(ans);
+    worker_state_free(st);
+
+    MatchOutcome local[16], remote[16];
+    CHECK(match_run(&f.set, f.specs, 16, 1, true, local, NULL, NULL, NULL, err) == 0);
+    const char *k = test_kingme();
+    snprintf(path, sizeof path, "/tmp/kingme-workers74-%d.txt", (int)getpid());
+    for (int run = 0; run < 3; run++) {
+        FILE *fp = fopen(path, "w");
+        if (!fp) break;
+        if (run == 0) fprintf(fp, "%s worker\n%s worker\n", k, k);
+        else fprintf(fp, "%s worker 2>/dev/null\nsh -c 'echo worker kingme 0.0.9 protocol 1; cat >/dev/null'\n", k);
+        fclose(fp);
+        WorkerSet *ws = workers_from_file(path, err);
+        CHECK_MSG(ws != NULL, "%s", err);
+        if (!ws) break;
+        f.b.phased = run == 2;
+        int rc = workers_run(ws, &f.set, f.specs, 16, 0, true, remote, NULL, NULL, NULL, err);
+        if (run == 0) {
+            CHECK_MSG(rc == 0, "%s", err);
+            if (rc == 0) CHECK(same_games(local, remote, 16));
+        } else if (run == 1) {
+            CHECK_INT(rc, -1);
+            CHECK_MSG(strstr(err, "worker 2 (sh -c 'echo worker kingme 0.0.9 protocol 1; cat >/dev/null') speaks "
+                                  "protocol 1 (60 weights); this run's vectors have terms 61-74") == err,
+                      "%s", err);
+        } else {
+            CHECK_INT(rc, -1);
+            CHECK_MSG(strstr(err, "a vector with a phase (end. weights) cannot be sent") != NULL, "%s", err);
+        }
+        match_outcomes_free(remote, 16);
+        workers_free(ws);
+    }
+    match_outcomes_free(local, 16);
+    remove(path);
+    free(f.op);
+}
+
+/* A short tuning session of 74 weights (an --include file with the terms
+ * 61-74) gives the same weights with -j 1 and with local workers. */
+TEST(workers_tune_session_74_weights)
+{
+    char dir[256], cmd[2048], path[512], err[KM_ERR_MAX];
+    static char out[1 << 16];
+    snprintf(dir, sizeof dir, "/tmp/kingme-tunew74-%d", (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
+    test_run(cmd, out, sizeof out);
+    const char *k = test_kingme();
+    snprintf(path, sizeof path, "%s/good.txt", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) return;
+    fprintf(f, "%s worker\n%s worker\n", k, k);
+    fclose(f);
+    Weights w[2];
+    for (int r = 0; r < 2; r++) {
+        snprintf(cmd, sizeof cmd,
+                 "%s tune --include weights/terms-flat.w --population 8 --depth 2 --generations 2 --seed 74 "
+                 "--yardstick none %s%s --dir %s --name r%d",
+                 k, r ? "--workers " : "-j 1", r ? path : "", dir, r);
+        CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s\n%s", cmd, out);
+        CHECK_MSG(strstr(out, "vectors of 74 weights") != NULL, "%s", out);
+        char wp[512];
+        snprintf(wp, sizeof wp, "%s/output/r%d.w", dir, r);
+        CHECK_MSG(weights_read(&w[r], wp, NULL, err) == 0, "%s", err);
+    }
+    CHECK_MSG(memcmp(&w[0], &w[1], sizeof w[0]) == 0, "workers: other weights than -j 1");
+    int nonzero = 0;
+    for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++) nonzero += w[0].w[i] != 0;
+    CHECK(nonzero > 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    test_run(cmd, out, sizeof out);
+}

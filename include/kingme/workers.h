@@ -3,9 +3,12 @@
  * plain local processes: each is started with /bin/sh -c COMMAND and spoken
  * to through its stdin and stdout).
  *
- * The worker protocol (version 1), one line each way:
- *   worker -> `worker kingme VERSION protocol 1` when it starts
+ * The worker protocol (version 2; version 1 had 60 weights only), one line each way:
+ *   worker -> `worker kingme VERSION protocol 1 2` when it starts (the versions it
+ *              speaks; a coordinator of version 1 looks for "protocol 1")
  *   coord  -> `weights ID W1 ... W60`   a vector, once per worker (ID: 16 hex digits)
+ *          or `weights ID W1 ... W74`   (version 2) a vector with the terms 61-74,
+ *              sent only when one of them is not 0, only to a worker that speaks 2
  *   coord  -> `job N BLACK-ID WHITE-ID depth D time S nodes K cap C hash MB share 0|1
  *              tiebreak first|random flags F seed X keep 0|1 fen FEN [moves M1 M2 M3 ...]`
  *   worker -> `result N RESULT REASON PLIES CHECKSUM [moves M1 ...]`   (moves: when keep 1)
@@ -20,7 +23,9 @@
  * results into their slots, and when a worker dies, stays silent past the
  * timeout or answers garbage, kills it, gives its jobs to others and starts it
  * again later (back-off 1, 2, 4 ... 60 s; after 8 failures in a row it is
- * dropped). Local threads, when asked for, play from the same queue. */
+ * dropped). Local threads, when asked for, play from the same queue. A run
+ * whose vectors have terms 61-74 fails, with one message naming the worker,
+ * when a worker speaks protocol 1 only (it would refuse the 74 weights). */
 #ifndef KINGME_WORKERS_H
 #define KINGME_WORKERS_H
 
@@ -30,7 +35,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define WORKERS_PROTOCOL 1
+#define WORKERS_PROTOCOL 2
 #define WORKERS_MAX 256
 #define WORKERS_LINE_MAX 65536
 

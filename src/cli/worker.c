@@ -20,7 +20,7 @@ static int run(const Opts *o)
         free(line);
         return cli_error("out of memory");
     }
-    printf("worker kingme %s protocol %d\n", KINGME_VERSION, WORKERS_PROTOCOL);
+    printf("worker kingme %s protocol 1 %d\n", KINGME_VERSION, WORKERS_PROTOCOL);
     bool write_ok = fflush(stdout) == 0;
     int c = 0;
     while (write_ok && c != EOF) {
