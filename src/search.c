@@ -247,6 +247,23 @@ static void reward_cutoff(Searcher *s, const Board *b, const Move *m, int depth,
         for (int x = 0; x < 2 * 32 * 32; x++) (&s->history[0][0][0])[x] /= 2;
 }
 
+/* A leaf with no capture to play out (the common node): the same answers as
+ * the general node below, in the same order, without generating the moves. */
+static int32_t leaf(Searcher *s, const Board *b, int ply, int quiet, int idx)
+{
+    bool capture = mg_can_capture(b, b->stm);
+    if (!capture && !mg_can_step(b, b->stm)) return -(SCORE_WIN - ply);
+    if (quiet >= GAME_QUIET_LIMIT) return 0;
+    if (quiet >= 4 && is_repetition(s, idx, quiet)) return 0;
+    if (s->limits.egdb && !capture) {
+        int d, v = egdb_probe(s->limits.egdb, b, &d);
+        if (v == EGDB_DRAW) return 0;
+        if (v == EGDB_WIN) return SCORE_DB_WIN - ply - d;
+        if (v == EGDB_LOSS) return -(SCORE_DB_WIN - ply - d);
+    }
+    return eval_for_search(b, s->root_side, &s->weights);
+}
+
 static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int ply, int32_t alpha,
                        int32_t beta, int quiet)
 {
@@ -258,6 +275,9 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
 
     int idx = s->path_base + ply;
     s->path[idx] = key;
+    if (depth > 0) tt_prefetch(s->tt, key ^ s->salt); /* while the moves are generated */
+    else if (!(s->limits.quiescence && mg_can_capture(b, b->stm)))
+        return leaf(s, b, ply, quiet, idx);
     MoveList ml;
     gen_moves(b, &ml);
     /* in the order of the game's rules (game.c): no move loses, then the draws */

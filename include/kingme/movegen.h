@@ -55,6 +55,15 @@ bool mg_can_capture(const Board *b, int side);
  * there is no capture (the perft leaf count). */
 int count_moves(const Board *b);
 
+/* Whether side has a simple (non-capturing) move: a few shifts. */
+static inline bool mg_can_step(const Board *b, int side)
+{
+    uint32_t own = b->pieces[side], kings = own & b->kings;
+    uint32_t empty = ~(b->pieces[0] | b->pieces[1]);
+    uint32_t down = side == KM_BLACK ? own : kings, up = side == KM_BLACK ? kings : own;
+    return ((mg_dl(down) | mg_dr(down) | mg_ul(up) | mg_ur(up)) & empty) != 0;
+}
+
 /* Play m (a legal move of b->stm) on b; the side to move changes. */
 static inline void make_move(Board *b, const Move *m)
 {

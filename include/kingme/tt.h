@@ -48,6 +48,12 @@ void tt_new_search(TT *t);
 static inline bool tt_present(const TT *t) { return t && t->e; }
 static inline int tt_flag(const TTEntry *e) { return e->flag_gen & 3; }
 
+/* Ask for key's bucket to be brought into the cache (a probe follows). */
+static inline void tt_prefetch(const TT *t, uint64_t key)
+{
+    if (t && t->e) __builtin_prefetch(&t->e[(key & t->mask) & ~(size_t)1]);
+}
+
 /* The entry for key, or NULL. */
 static inline TTEntry *tt_probe(const TT *t, uint64_t key)
 {
