@@ -10,12 +10,16 @@
 #include <string.h>
 
 static bool write_failed;
+static int write_errno;
 
 static void write_line(const char *line, void *user)
 {
     (void)user;
     if (write_failed) return;
-    if (fputs(line, stdout) == EOF || putchar('\n') == EOF || fflush(stdout) == EOF) write_failed = true;
+    if (fputs(line, stdout) == EOF || putchar('\n') == EOF || fflush(stdout) == EOF) {
+        write_failed = true;
+        write_errno = errno; /* before anything else can change it */
+    }
 }
 
 /* One line of stdin into buf (at most cap - 1 bytes kept; *too_long when more
@@ -66,7 +70,9 @@ static int run(const Opts *o)
     }
     engine_free(e); /* end of input is quit */
     free(buf);
-    if (write_failed) return cli_error("engine: write error on standard output: %s", strerror(errno));
+    if (write_failed)
+        return cli_error("engine: write error on standard output%s%s", write_errno ? ": " : "",
+                         write_errno ? strerror(write_errno) : "");
     return 0;
 }
 
