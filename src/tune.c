@@ -40,18 +40,72 @@ static double rng_gauss(uint64_t *s)
     return sqrt(-2 * log(1 - u)) * cos(6.283185307179586 * v);
 }
 
+static int16_t clamp_weight(double x) { return (int16_t)(x > 32767 ? 32767 : x < -32767 ? -32767 : x); }
+
+/* The same quantity of each term for the other side (own_men <-> opp_men),
+ * from the terms' table: the pairs of a symmetric vector. */
+typedef struct TermKind {
+    const char *quantity, *role;
+} TermKind;
+static const TermKind term_kind[EVAL_NTERMS] = {
+#define TERM_KIND_(nr, name, q, role, desc) {#q, #role},
+    EVAL_TERM_LIST(TERM_KIND_)
+#undef TERM_KIND_
+};
+
+/* The partner of own term i (-1 for an opp term or none). */
+static int term_partner(int i)
+{
+    if (strcmp(term_kind[i].role, "OWN") != 0) return -1;
+    for (int j = 0; j < EVAL_NTERMS; j++)
+        if (j != i && strcmp(term_kind[j].quantity, term_kind[i].quantity) == 0) return j;
+    return -1;
+}
+
+/* Antisymmetric: each own weight becomes the mean of itself and minus its
+ * partner's, the partner its negative. A vector that is already stays. */
+static void antisymmetrise(Weights *w, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int j = term_partner(i);
+        if (j < 0 || j >= n) continue;
+        double m = round((w->w[i] - (double)w->w[j]) / 2);
+        w->w[i] = clamp_weight(m);
+        w->w[j] = (int16_t)-w->w[i];
+    }
+}
+
 /* Scale w to the Euclidean norm TUNE_NORM (positive factor: the same games).
- * An all-zero vector stays zero. */
+ * An all-zero vector stays zero. Rounding keeps a symmetric vector symmetric
+ * (round() is odd). */
 static void normalise(Weights *w, int n)
 {
     double sq = 0;
     for (int i = 0; i < n; i++) sq += (double)w->w[i] * w->w[i];
     if (sq <= 0) return;
     double f = TUNE_NORM / sqrt(sq);
-    for (int i = 0; i < n; i++) {
-        double x = round(w->w[i] * f);
-        w->w[i] = (int16_t)(x > 32767 ? 32767 : x < -32767 ? -32767 : x);
+    for (int i = 0; i < n; i++) w->w[i] = clamp_weight(round(w->w[i] * f));
+}
+
+/* A bred or fresh vector of the learn algorithm: symmetric if asked, then normalised. */
+static void finish_learn(const TuneControls *c, Weights *w)
+{
+    if (c->symmetric) antisymmetrise(w, c->nweights);
+    normalise(w, c->nweights);
+}
+
+/* A random vector of the learn algorithm (c->init), finished. */
+static void random_learn(const TuneControls *c, uint64_t *s, Weights *w)
+{
+    if (c->init == TUNE_INIT_HEAVY) {
+        for (int i = 0; i < c->nweights; i++) {
+            double g = rng_gauss(s);
+            w->w[i] = clamp_weight(round(g * g * g * 4000));
+        }
+    } else {
+        random_weights(s, c->nweights, w);
     }
+    finish_learn(c, w);
 }
 
 /* k distinct values of 0..n-1 (k <= n) in draw order, from k draws: the
@@ -78,7 +132,7 @@ void tune_controls_default(TuneControls *c)
     c->algorithm = TUNE_ALG_LEARN;
     c->population = 16;
     c->duels = 0;
-    c->depth = 4;
+    c->depth = 2;
     c->selection = 10;
     c->mutation = 0.1;
     c->ballots = 2;
@@ -88,6 +142,9 @@ void tune_controls_default(TuneControls *c)
     c->step = 0.05;
     c->gauss = 0.2;
     c->gladiator = 64;
+    c->init = TUNE_INIT_HEAVY;
+    c->symmetric = true;
+    c->rel_step = 0.5;
     c->stop = TUNE_STOP_GENERATIONS;
     c->limit = 100;
     c->openings = TUNE_OPENINGS_BALLOTS;
@@ -104,6 +161,7 @@ void tune_controls_thesis(TuneControls *c)
     c->algorithm = TUNE_ALG_THESIS;
     c->population = 32;
     c->ballots = 1;
+    c->depth = 4;
 }
 
 int tune_controls_check(const TuneControls *c, char *err)
@@ -133,6 +191,9 @@ int tune_controls_check(const TuneControls *c, char *err)
         return km_fail(err, "tournament %d is outside 1..population (%d)", c->tournament, c->population);
     if (!(c->step >= TUNE_STEP_MIN && c->step <= TUNE_STEP_MAX))
         return km_fail(err, "step %g is outside %g..%g", c->step, TUNE_STEP_MIN, TUNE_STEP_MAX);
+    if (c->init != TUNE_INIT_UNIFORM && c->init != TUNE_INIT_HEAVY) return km_fail(err, "unknown init");
+    if (!(c->rel_step >= 0 && c->rel_step <= TUNE_REL_STEP_MAX))
+        return km_fail(err, "rel-step %g is outside 0..%g", c->rel_step, (double)TUNE_REL_STEP_MAX);
     if (!(c->gauss >= 0 && c->gauss <= 1)) return km_fail(err, "gauss %g is not a chance from 0 to 1", c->gauss);
     if (c->gladiator < 8 || c->gladiator > TUNE_MAX_GLADIATOR || c->gladiator % 8)
         return km_fail(err, "gladiator %d games is not a multiple of 8 from 8 to %d", c->gladiator,
@@ -190,9 +251,9 @@ int tune_new(TuneSession *s, const TuneControls *c, char *err)
     s->c = *c;
     s->rng = c->seed;
     for (int i = 0; i < c->population; i++) {
-        random_weights(&s->rng, c->nweights, &s->pop[i].w);
+        if (c->algorithm == TUNE_ALG_LEARN) random_learn(c, &s->rng, &s->pop[i].w);
+        else random_weights(&s->rng, c->nweights, &s->pop[i].w);
         s->pop[i].step = c->step;
-        if (c->algorithm == TUNE_ALG_LEARN) normalise(&s->pop[i].w, c->nweights);
     }
     return 0;
 }
@@ -336,8 +397,7 @@ static void breed_learn(const TuneSession *s, uint64_t *rng, TuneIndividual *nex
     /* fresh blood, at the end */
     int nchild_end = n - c->fresh;
     for (int k = nchild_end; k < n; k++) {
-        random_weights(rng, nw, &next[k].w);
-        normalise(&next[k].w, nw);
+        random_learn(c, rng, &next[k].w);
         next[k].step = c->step;
     }
     /* children */
@@ -351,14 +411,15 @@ static void breed_learn(const TuneSession *s, uint64_t *rng, TuneIndividual *nex
         next[k].step = step;
         for (int i = 0; i < nw; i++)
             if (rng_unit(rng) < c->gauss) {
-                double x = next[k].w.w[i] + round(step * TUNE_NORM * rng_gauss(rng));
-                next[k].w.w[i] = (int16_t)(x > 32767 ? 32767 : x < -32767 ? -32767 : x);
+                double x = next[k].w.w[i];
+                if (c->rel_step > 0) x = round(x * exp(c->rel_step * rng_gauss(rng))); /* a relative step */
+                next[k].w.w[i] = clamp_weight(x + round(step * TUNE_NORM * rng_gauss(rng)));
             }
         if (rng_unit(rng) < c->mutation) {
             int i = rng_below(rng, nw);
             next[k].w.w[i] = (int16_t)(rng_below(rng, TUNE_NORM + 1) - TUNE_NORM / 2);
         }
-        normalise(&next[k].w, nw);
+        finish_learn(c, &next[k].w);
     }
     for (int k = 0; k < n; k++) next[k].score = 0;
 }

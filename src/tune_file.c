@@ -53,13 +53,16 @@ char *tune_describe(const TuneSession *s)
                       c->population, c->duels, c->duels ? "" : " (round robin)", c->ballots, c->depth, sel, mut,
                       c->openings == TUNE_OPENINGS_BALLOTS ? "ballots" : "start", (unsigned long long)c->seed);
     } else {
-        char step[32], gauss[32];
+        char step[32], gauss[32], rel[32];
         fmt_double(c->step, step);
         fmt_double(c->gauss, gauss);
+        fmt_double(c->rel_step, rel);
         km_buf_printf(&b, "algorithm learn, population %d, duels %d%s, ballots %d, depth %d, elite %d, tournament %d, "
-                      "fresh %d, step %s, gauss %s, mutation %s, gladiator %d, openings %s, seed %llu\n",
+                      "fresh %d, init %s, symmetric %s, step %s, rel-step %s, gauss %s, mutation %s, gladiator %d, "
+                      "openings %s, seed %llu\n",
                       c->population, c->duels, c->duels ? "" : " (round robin)", c->ballots, c->depth, c->elite,
-                      c->tournament, c->fresh, step, gauss, mut, c->gladiator,
+                      c->tournament, c->fresh, c->init == TUNE_INIT_HEAVY ? "heavy" : "uniform",
+                      c->symmetric ? "yes" : "no", step, rel, gauss, mut, c->gladiator,
                       c->openings == TUNE_OPENINGS_BALLOTS ? "ballots" : "start", (unsigned long long)c->seed);
     }
     if (c->nweights != EVAL_NPARAMS)
@@ -118,6 +121,10 @@ char *tune_format(const TuneSession *s)
                   c->duels, c->ballots, c->depth, sel, mut);
     km_buf_printf(&b, "elite %d\ntournament %d\nfresh %d\nstep %s\ngauss %s\ngladiator %d\n", c->elite,
                   c->tournament, c->fresh, step, gauss, c->gladiator);
+    char rel[32];
+    fmt_double(c->rel_step, rel);
+    km_buf_printf(&b, "init %s\nsymmetric %s\nrel_step %s\n", c->init == TUNE_INIT_HEAVY ? "heavy" : "uniform",
+                  c->symmetric ? "yes" : "no", rel);
     km_buf_printf(&b, "stop %s %s\n", c->stop == TUNE_STOP_GENERATIONS ? "generations" : "seconds", lim);
     km_buf_printf(&b, "openings %s\n", c->openings == TUNE_OPENINGS_BALLOTS ? "ballots" : "start");
     km_buf_printf(&b, "seed %llu\n", (unsigned long long)c->seed);
@@ -151,16 +158,18 @@ int tune_write(const TuneSession *s, const char *path, char *err)
 enum {
     K_POPULATION, K_DUELS, K_DEPTH, K_SELECTION, K_MUTATION, K_STOP, K_OPENINGS, K_SEED,
     K_GENERATION, K_ELAPSED, K_GAMES, K_RNG, K_BEST_GENERATION, K_BEST, K_YARD_EVERY, K_YARD_GAMES,
-    K_ALGORITHM, K_BALLOTS, K_ELITE, K_TOURNAMENT, K_FRESH, K_STEP, K_GAUSS, K_GLADIATOR, K_WEIGHTS, NKEYS
+    K_ALGORITHM, K_BALLOTS, K_ELITE, K_TOURNAMENT, K_FRESH, K_STEP, K_GAUSS, K_GLADIATOR, K_WEIGHTS,
+    K_INIT, K_SYMMETRIC, K_REL_STEP, NKEYS
 };
 static const char *const key_names[NKEYS] = {
     "population", "duels", "depth", "selection", "mutation", "stop", "openings", "seed",
     "generation", "elapsed", "games", "rng", "best_generation", "best", "yardstick_every", "yardstick_games",
     "algorithm", "ballots", "elite", "tournament", "fresh", "step", "gauss", "gladiator", "weights",
+    "init", "symmetric", "rel_step",
 };
 /* The format version that brought each key: older files must not have it
  * (and get its default), newer ones must. */
-static const int key_since[NKEYS] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4};
+static const int key_since[NKEYS] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 5, 5, 5};
 
 #define MAX_TOKENS (EVAL_NTERMS + 8)
 
@@ -377,6 +386,21 @@ static int parse_key(const Parse *p, int k, char **tok, TuneSession *t)
             r = perr(p, "weights '%s': the vector length is %d or %d", v, EVAL_NPARAMS, EVAL_NTERMS);
         t->c.nweights = (int)n;
         break;
+    case K_INIT:
+        if (strcmp(v, "uniform") == 0) t->c.init = TUNE_INIT_UNIFORM;
+        else if (strcmp(v, "heavy") == 0) t->c.init = TUNE_INIT_HEAVY;
+        else r = perr(p, "init is 'uniform' or 'heavy', not '%s'", v);
+        break;
+    case K_SYMMETRIC:
+        if (strcmp(v, "yes") == 0) t->c.symmetric = true;
+        else if (strcmp(v, "no") == 0) t->c.symmetric = false;
+        else r = perr(p, "symmetric is 'yes' or 'no', not '%s'", v);
+        break;
+    case K_REL_STEP:
+        if (!parse_real(v, 0, TUNE_REL_STEP_MAX, &x))
+            r = perr(p, "rel_step '%s' is not a number from 0 to %g", v, (double)TUNE_REL_STEP_MAX);
+        t->c.rel_step = x;
+        break;
     case K_YARD_GAMES:
         if (!km_parse_ll(v, 2, TUNE_YARD_MAX_GAMES, &n) || n % 2)
             r = perr(p, "yardstick_games '%s' is not an even number from 2 to %d", v, TUNE_YARD_MAX_GAMES);
@@ -552,6 +576,9 @@ int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
     TuneSession t;
     memset(&t, 0, sizeof t);
     tune_controls_thesis(&t.c); /* what older formats leave out: they were the thesis algorithm */
+    t.c.init = TUNE_INIT_UNIFORM; /* and learn before format 5: uniform, not symmetric, no relative step */
+    t.c.symmetric = false;
+    t.c.rel_step = 0;
     t.c.nyard = 0;
     TuneIndividual *ind = NULL;
     int nind = 0, cap = 0;

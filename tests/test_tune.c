@@ -37,6 +37,22 @@ static bool same_session(const TuneSession *a, const TuneSession *b)
     return true;
 }
 
+/* Whether the first n weights are antisymmetric: each opp_X weight is minus own_X's. */
+static bool antisymmetric(const Weights *w, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const char *name = eval_params[i].name;
+        if (strncmp(name, "own_", 4) != 0) continue;
+        int j = 0;
+        while (j < n && !(strncmp(eval_params[j].name, "opp_", 4) == 0 && strcmp(eval_params[j].name + 4, name + 4) == 0))
+            j++;
+        if (j == n || w->w[j] != -w->w[i]) return false;
+    }
+    return true;
+}
+
+static char *edit_line(const char *text, const char *key, const char *with);
+
 /* Is w equal to some individual of pop? */
 static int find_vector(const TuneIndividual *pop, int n, const Weights *w)
 {
@@ -205,6 +221,15 @@ TEST(tune_learn_generations)
     CHECK_INT(tune_new(&a, &c, err), 0);
     CHECK_INT(tune_new(&b, &c, err), 0);
     for (int i = 0; i < 10; i++) CHECK_MSG(fabs(norm(&a.pop[i].w) - TUNE_NORM) < 8, "norm %.1f", norm(&a.pop[i].w));
+    /* the defaults: heavy-tailed, antisymmetric first vectors (most weights
+     * small: the median |weight| well below the uniform draw's) */
+    CHECK(c.init == TUNE_INIT_HEAVY && c.symmetric && c.rel_step == 0.5);
+    int small = 0;
+    for (int i = 0; i < 10; i++) {
+        CHECK(antisymmetric(&a.pop[i].w, EVAL_NPARAMS));
+        for (int k = 0; k < EVAL_NPARAMS; k++) small += abs(a.pop[i].w.w[k]) < TUNE_NORM / 16;
+    }
+    CHECK_MSG(small > 10 * EVAL_NPARAMS / 2, "%d of %d weights below norm/16", small, 10 * EVAL_NPARAMS);
     TuneGenStats sa, sb;
     for (int g = 1; g <= 3; g++) {
         TuneIndividual prev[10];
@@ -236,6 +261,7 @@ TEST(tune_learn_generations)
         bool stepped = false;
         for (int k = 3; k < 10; k++) {
             CHECK_MSG(fabs(norm(&a.pop[k].w) - TUNE_NORM) < 8, "child %d norm %.1f", k, norm(&a.pop[k].w));
+            CHECK_MSG(antisymmetric(&a.pop[k].w, EVAL_NPARAMS), "child %d", k);
             CHECK(a.pop[k].step >= TUNE_STEP_MIN && a.pop[k].step <= TUNE_STEP_MAX);
             stepped |= k < 8 && a.pop[k].step != c.step;
         }
@@ -249,11 +275,45 @@ TEST(tune_learn_generations)
     if (pr == 0) {
         CHECK(same_session(&a, &r));
         CHECK(r.c.algorithm == TUNE_ALG_LEARN && r.c.elite == 3 && r.c.fresh == 2 && r.c.gladiator == 24 &&
-              r.c.gauss == 0.5 && r.c.ballots == 2);
+              r.c.gauss == 0.5 && r.c.ballots == 2 && r.c.init == TUNE_INIT_HEAVY && r.c.symmetric &&
+              r.c.rel_step == 0.5);
         for (int i = 0; i < 10; i++) CHECK(r.pop[i].step == a.pop[i].step);
         tune_free(&r);
     }
+    /* a learn session of format 4 (before init, symmetric and rel_step) is
+     * read as it was played: uniform, not symmetric, additive steps only */
+    {
+        char *t4 = edit_line(t, "kingme-population", "kingme-population 4"), *t5 = edit_line(t4, "init", NULL);
+        char *t6 = edit_line(t5, "symmetric", NULL), *t7 = edit_line(t6, "rel_step", NULL);
+        pr = tune_parse(&r, t7, "l4.pop", err);
+        CHECK_MSG(pr == 0, "%s", err);
+        if (pr == 0) {
+            CHECK(r.c.algorithm == TUNE_ALG_LEARN && r.c.init == TUNE_INIT_UNIFORM && !r.c.symmetric &&
+                  r.c.rel_step == 0);
+            tune_free(&r);
+        }
+        free(t4), free(t5), free(t6), free(t7);
+    }
     free(t);
+    /* the documents' choices: uniform over 16 bits, no symmetry (each weight
+     * its own), and the steps never multiply */
+    {
+        TuneControls u = c;
+        u.init = TUNE_INIT_UNIFORM, u.symmetric = false, u.rel_step = 0;
+        TuneSession x;
+        CHECK_INT(tune_new(&x, &u, err), 0);
+        int asym = 0, big = 0;
+        for (int i = 0; i < 10; i++) {
+            asym += !antisymmetric(&x.pop[i].w, EVAL_NPARAMS);
+            for (int k = 0; k < EVAL_NPARAMS; k++) big += abs(x.pop[i].w.w[k]) >= TUNE_NORM / 16;
+        }
+        CHECK_INT(asym, 10);
+        CHECK_MSG(big > 10 * EVAL_NPARAMS / 2, "%d of %d weights at norm/16 or more", big, 10 * EVAL_NPARAMS);
+        tune_free(&x);
+        u.rel_step = 2.5;
+        CHECK_INT(tune_controls_check(&u, err), -1);
+        CHECK_MSG(strstr(err, "rel-step 2.5 is outside 0..2"), "%s", err);
+    }
     /* bad learn controls */
     c.elite = 5, c.fresh = 4;
     CHECK_INT(tune_controls_check(&c, err), -1);
@@ -340,7 +400,8 @@ TEST(tune_population_file_version1)
     char *t = tune_format(&a);
     /* what version 1 wrote: no yardstick or learn lines, no steps */
     static const char *const newer[] = {"yardstick", "algorithm ", "ballots ", "elite ", "tournament ",
-                                        "fresh ", "step ", "gauss ", "gladiator ", "weights "};
+                                        "fresh ", "step ", "gauss ", "gladiator ", "weights ", "init ",
+                                        "symmetric ", "rel_step "};
     char *v1 = malloc(strlen(t) + 1), *o = v1;
     for (const char *q = t; *q;) {
         size_t len = strcspn(q, "\n") + 1;
@@ -472,6 +533,11 @@ static const BadCase bad_cases[] = {
     {"games", "games 9223372036854775807", "games",
      "games 9223372036854775807 is more than 1 generations can have played (at most 58)"},
     {"games", "games 59", "games", "games 59 is more than 1 generations can have played (at most 58)"},
+    {"init", "init gaussian", "init", "init is 'uniform' or 'heavy', not 'gaussian'"},
+    {"symmetric", "symmetric maybe", "symmetric", "symmetric is 'yes' or 'no', not 'maybe'"},
+    {"rel_step", "rel_step -1", "rel_step", "rel_step '-1' is not a number from 0 to 2"},
+    {"rel_step", NULL, "end", "missing 'rel_step'"},
+    {"kingme-population", "kingme-population 4", "init", "unknown key 'init'"},
 };
 
 /* Each kind of damage is refused with FILE:LINE: and what. */
@@ -583,7 +649,7 @@ TEST(tune_74_weights)
         CHECK(moved);
     }
     char *t1 = tune_format(&a);
-    CHECK(strstr(t1, "\nkingme-population 4\n") != NULL && strstr(t1, "\nweights 74\n") != NULL);
+    CHECK(strstr(t1, "\nkingme-population 5\n") != NULL && strstr(t1, "\nweights 74\n") != NULL);
     CHECK(strstr(t1, "\nyardstick terms-flat 1000 1300 ") != NULL);
     TuneSession r;
     int pr = tune_parse(&r, t1, "x74.pop", err);
@@ -602,7 +668,7 @@ TEST(tune_74_weights)
     static const char *const edits[][3] = {
         {"weights 74", "weights 75", "weights '75': the vector length is 60 or 74"},
         {"weights 74", "weights 60", "'best' needs a score and 60 weights, found 75 numbers"},
-        {"kingme-population 4", "kingme-population 3", "unknown key 'weights'"},
+        {"kingme-population 5", "kingme-population 3", "unknown key 'weights'"},
     };
     for (int k = 0; k < 3; k++) {
         char *t = edit_line(t1, edits[k][0], edits[k][1]);

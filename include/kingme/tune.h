@@ -18,10 +18,13 @@
  * best so far, then the best-scoring distinct ones), `fresh` random vectors,
  * and children of parents picked by tournament (the best of `tournament`
  * drawn), made by uniform crossover (each weight from either parent) and
- * Gaussian steps (each weight with chance `gauss` moves by step x TUNE_NORM x
- * N(0,1); the step is the parents' geometric mean times exp(0.2 N(0,1)), so
- * it adapts), plus the documents' uniform replacement of one weight with
- * chance `mutation`. Every bred vector is scaled to the Euclidean norm
+ * Gaussian steps (each weight with chance `gauss` is multiplied by
+ * exp(rel_step N(0,1)), then moves by step x TUNE_NORM x N(0,1); the step is
+ * the parents' geometric mean times exp(0.2 N(0,1)), so it adapts), plus the
+ * documents' uniform replacement of one weight with chance `mutation`.
+ * Random vectors follow `init`. With `symmetric`, every vector is made
+ * antisymmetric (each opp_X weight minus own_X's; a bred vector's pair gets
+ * the mean of own_X and -opp_X). Every bred vector is scaled to the Euclidean norm
  * TUNE_NORM: multiplying all weights by a positive constant changes no game,
  * so the scale is not left to drift. The gladiator test is sequential: the
  * generation's best plays the best so far in batches of 8 games (4 ballots,
@@ -52,7 +55,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define TUNE_FORMAT_VERSION 4
+#define TUNE_FORMAT_VERSION 5
 #define TUNE_MAX_POPULATION 1024
 #define TUNE_MAX_YARDSTICKS 8
 #define TUNE_YARD_NAME_MAX 64   /* a reference's name (its file name), no blanks */
@@ -63,6 +66,11 @@
 typedef enum TuneStopKind { TUNE_STOP_GENERATIONS = 0, TUNE_STOP_SECONDS = 1 } TuneStopKind;
 typedef enum TuneOpenings { TUNE_OPENINGS_BALLOTS = 0, TUNE_OPENINGS_START = 1 } TuneOpenings;
 
+/* learn: the first population and the fresh vectors: every weight uniform
+ * over -32768..32767 (the documents' way), or heavy tailed (a standard normal
+ * cubed, x 4000, clamped to +-32767: most weights small, a few large). */
+typedef enum TuneInit { TUNE_INIT_UNIFORM = 0, TUNE_INIT_HEAVY = 1 } TuneInit;
+
 /* learn: the default (see below); thesis: docs/tuning.md as written. */
 typedef enum TuneAlgorithm { TUNE_ALG_LEARN = 0, TUNE_ALG_THESIS = 1 } TuneAlgorithm;
 
@@ -71,6 +79,7 @@ typedef enum TuneAlgorithm { TUNE_ALG_LEARN = 0, TUNE_ALG_THESIS = 1 } TuneAlgor
 #define TUNE_NORM 16384         /* learn: every bred vector has this Euclidean norm */
 #define TUNE_STEP_MIN 0.001     /* learn: bounds of the self-adapting step (a fraction of TUNE_NORM) */
 #define TUNE_STEP_MAX 0.5
+#define TUNE_REL_STEP_MAX 2     /* learn: the largest relative step (rel_step) */
 
 /* A reference vector of the yardstick, kept in the population file. */
 typedef struct TuneYardstick {
@@ -96,6 +105,9 @@ typedef struct TuneControls {
     double step;           /* first individuals' Gaussian step, a fraction of TUNE_NORM */
     double gauss;          /* chance of each weight of a child to take a Gaussian step */
     int gladiator;         /* most games of the sequential test (even) */
+    TuneInit init;         /* the first population's and the fresh vectors' distribution */
+    bool symmetric;        /* every vector antisymmetric: weight(opp_x) = -weight(own_x) */
+    double rel_step;       /* a Gaussian step also multiplies the weight by exp(rel_step N(0,1)) */
     TuneStopKind stop;
     double limit;          /* generations (a whole number) or seconds of play */
     TuneOpenings openings; /* a random crossboard ballot per pairing, or the initial position */
@@ -110,15 +122,16 @@ typedef struct TuneControls {
 } TuneControls;
 
 /* Defaults for everything but the stop (the learn algorithm): 60 weights, population 16,
- * round robin, 2 ballots per pairing, depth 4, elite 4, tournament 3, fresh
- * 1, step 0.05, gauss 0.2, mutation 0.1, gladiator 64 (selection 10 unused),
+ * round robin, 2 ballots per pairing, depth 2, elite 4, tournament 3, fresh
+ * 1, init heavy, symmetric, step 0.05, rel_step 0.5, gauss 0.2, mutation
+ * 0.1, gladiator 64 (selection 10 unused),
  * ballots, seed 1; stop after 100 generations; a yardstick every 5
  * generations of 64 games per reference, but no reference (the command adds
  * weights/material.w and weights/handset.w). */
 void tune_controls_default(TuneControls *c);
 
 /* The same for the documents' algorithm: population 32, 1 ballot per
- * pairing, selection 10, mutation 0.1; the learn-only controls keep their
+ * pairing, depth 4, selection 10, mutation 0.1; the learn-only controls keep their
  * defaults and are unused. */
 void tune_controls_thesis(TuneControls *c);
 
@@ -266,8 +279,9 @@ char *tune_describe(const TuneSession *s);
 /* ---- population files --------------------------------------------------------
  * Plain text, one item per line, '#' comments and blank lines ignored:
  *
- *   kingme-population 4             format version (1-3 are read too: 1 no yardstick,
- *                                   1-2 no algorithm, 1-3 60 weights)
+ *   kingme-population 5             format version (1-4 are read too: 1 no yardstick,
+ *                                   1-2 no algorithm, 1-3 60 weights, 1-4 learn
+ *                                   sessions uniform, not symmetric, rel_step 0)
  *   algorithm learn                 (3) learn or thesis
  *   weights 74                      (4) the vector length, 60 or 74
  *   population 32                   the controls ...
@@ -275,6 +289,9 @@ char *tune_describe(const TuneSession *s);
  *   depth 4
  *   selection 10
  *   mutation 0.1
+ *   init heavy                      (5) learn: heavy or uniform random vectors,
+ *   symmetric yes                   (5) antisymmetric vectors (yes or no),
+ *   rel_step 0.5                    (5) the relative step
  *   stop generations 100            or: stop seconds 3600
  *   openings ballots                or: openings start
  *   seed 12345

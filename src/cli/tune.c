@@ -317,8 +317,8 @@ static void print_chart(const char *csv)
 enum { C_POPULATION = 1, C_DUELS = 2, C_DEPTH = 4, C_SELECTION = 8, C_MUTATION = 16, C_STOP = 32,
        C_OPENINGS = 64, C_SEED = 128, C_YARD = 256, C_YARD_EVERY = 512, C_YARD_GAMES = 1024, C_ALGORITHM = 2048,
        C_BALLOTS = 4096, C_ELITE = 8192, C_TOURNAMENT = 16384, C_FRESH = 32768, C_STEP = 65536, C_GAUSS = 131072,
-       C_GLADIATOR = 262144 };
-#define NCONTROLS 19
+       C_GLADIATOR = 262144, C_INIT = 524288, C_SYMMETRIC = 1048576, C_REL_STEP = 2097152 };
+#define NCONTROLS 22
 
 /* The controls that are one number: option, bit, field (int or double). */
 typedef struct NumCtl {
@@ -343,6 +343,7 @@ static const NumCtl num_ctls[] = {
     {"--step", C_STEP, offsetof(TuneControls, step), true},
     {"--gauss", C_GAUSS, offsetof(TuneControls, gauss), true},
     {"--gladiator", C_GLADIATOR, offsetof(TuneControls, gladiator), false},
+    {"--rel-step", C_REL_STEP, offsetof(TuneControls, rel_step), true},
 };
 #define NNUM (sizeof num_ctls / sizeof *num_ctls)
 
@@ -398,7 +399,7 @@ static unsigned read_controls(const Opts *o, TuneControls *c)
     static const char *const names[NCONTROLS] = {
         "--population", "--duels", "--depth", "--selection", "--mutation", NULL, "--openings", "--seed",
         "--yardstick", "--yardstick-every", "--yardstick-games", "--algorithm", "--ballots", "--elite",
-        "--tournament", "--fresh", "--step", "--gauss", "--gladiator"};
+        "--tournament", "--fresh", "--step", "--gauss", "--gladiator", "--init", "--symmetric", "--rel-step"};
     unsigned given = 0;
     for (int k = 0; k < NCONTROLS; k++)
         if (names[k] && opt_given(o, names[k])) given |= 1u << k;
@@ -413,6 +414,8 @@ static unsigned read_controls(const Opts *o, TuneControls *c)
     }
     if (given & C_OPENINGS)
         c->openings = opt_choice(o, "--openings") == 1 ? TUNE_OPENINGS_START : TUNE_OPENINGS_BALLOTS;
+    if (given & C_INIT) c->init = opt_choice(o, "--init") == 1 ? TUNE_INIT_UNIFORM : TUNE_INIT_HEAVY;
+    if (given & C_SYMMETRIC) c->symmetric = opt_choice(o, "--symmetric") == 0;
     c->seed = opt_given(o, "--seed") ? (uint64_t)opt_int(o, "--seed")
                                      : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     if (opt_given(o, "--generations")) {
@@ -489,6 +492,8 @@ static int open_continued(const Opts *o, TuneControls *c, unsigned given, TuneSe
         }
     if (!(given & C_STOP)) c->stop = from.c.stop, c->limit = from.c.limit;
     if (!(given & C_OPENINGS)) c->openings = from.c.openings;
+    if (!(given & C_INIT)) c->init = from.c.init;
+    if (!(given & C_SYMMETRIC)) c->symmetric = from.c.symmetric;
     c->nweights = from.c.nweights;
     if (!(given & C_YARD) && from.c.nyard) {
         c->nyard = from.c.nyard;
@@ -685,7 +690,8 @@ static const Opt options[] = {
     {"--duels", NULL, NULL, OPT_INT, "K", 0, 1e6, "0", "opponents per individual; 0 = round robin"},
     {"--ballots", NULL, NULL, OPT_INT, "B", 1, TUNE_MAX_BALLOTS, DESCRIBED("learn 2, thesis 1"),
      "openings per pairing, each played with both colours"},
-    {"--depth", NULL, NULL, OPT_INT, "D", 1, TUNE_MAX_DEPTH, "4", "search depth of every game"},
+    {"--depth", NULL, NULL, OPT_INT, "D", 1, TUNE_MAX_DEPTH, DESCRIBED("learn 2, thesis 4"),
+     "search depth of every game"},
     {"--elite", NULL, NULL, OPT_INT, "E", 0, 1e6, "4",
      "(learn) the best so far and the best-scoring vectors kept unchanged"},
     {"--tournament", NULL, NULL, OPT_INT, "T", 1, 1e6, "3", "(learn) a parent is the best of T drawn at random"},
@@ -695,6 +701,13 @@ static const Opt options[] = {
     {"--gauss", NULL, NULL, OPT_REAL, "P", 0, 1, "0.2", "(learn) chance of each weight of a child to take a Gaussian step"},
     {"--gladiator", NULL, NULL, OPT_INT, "G", 8, TUNE_MAX_GLADIATOR, "64",
      "(learn) most games of the sequential test of a new best (a multiple of 8)"},
+    {"--init", NULL, NULL, OPT_CHOICE, "heavy|uniform", 0, 0, "heavy",
+     "(learn) random vectors: heavy, each weight a standard normal cubed (most small, a few large); "
+     "uniform, each over the whole 16-bit range"},
+    {"--symmetric", NULL, NULL, OPT_CHOICE, "yes|no", 0, 0, "yes",
+     "(learn) every vector antisymmetric: each opponent weight the negative of the player's (opp_men = -own_men)"},
+    {"--rel-step", NULL, NULL, OPT_REAL, "R", 0, TUNE_REL_STEP_MAX, "0.5",
+     "(learn) a Gaussian step also multiplies the weight by exp(R N(0,1)) (0: additive steps only)"},
     {"--selection", NULL, NULL, OPT_REAL, "F", 0, 1e9, "10",
      "(thesis) roulette bonus drawn from [0, F] points (a win is 2)"},
     {"--mutation", NULL, NULL, OPT_REAL, "P", 0, 1, "0.1", "chance that a child gets one random weight"},
