@@ -1,6 +1,8 @@
 /* search.c - negamax alpha-beta (PVS) with iterative deepening, a
  * transposition table, killers and history, quiescence on pending captures,
- * forced-move extension, and draw/win knowledge. */
+ * forced-move extension, draw/win knowledge, and the selective search:
+ * late-move reductions, ProbCut, futility pruning near the leaves and
+ * enhanced transposition cutoffs (all off with search_limits_exact). */
 #include "kingme/search.h"
 #include "kingme/egdb.h"
 #include "kingme/base.h"
@@ -18,14 +20,15 @@ void search_limits_default(SearchLimits *l)
     memset(l, 0, sizeof *l);
     l->tiebreak = TIEBREAK_RANDOM;
     l->use_tt = l->quiescence = l->extensions = l->ordering = true;
-    l->lmr = l->probcut = true;
+    l->lmr = l->probcut = l->futility = l->etc = true;
 }
 
-void search_limits_exact(SearchLimits *l) { l->lmr = l->probcut = false; }
+void search_limits_exact(SearchLimits *l) { l->lmr = l->probcut = l->futility = l->etc = false; }
 
 /* Reductions grow with the logarithms of the depth and of the move's place
  * in the order. */
 #define LMR_DIV 3.0
+#define LMR_FROM 3 /* the first move (counting from 0) that may be reduced */
 static void init_lmr(Searcher *s)
 {
     for (int d = 0; d < 64; d++)
@@ -222,6 +225,54 @@ static int probcut(Searcher *s, const Board *b, uint64_t key, int depth, int ply
     return v <= la ? -1 : 0;
 }
 
+#define ETC_DEPTH 4 /* the shallowest node it is tried at */
+
+/* Enhanced transposition cutoff (Plaat, Schaeffer et al.): before searching
+ * the moves, look each child up in the table; one already known to be bad
+ * enough for the opponent (an upper bound at or below -beta, deep enough)
+ * cuts the node without a search. */
+static bool etc_cutoff(Searcher *s, const Board *b, const MoveList *ml, uint64_t key, int depth, int ply,
+                       int32_t beta, int32_t *v)
+{
+    for (int i = 0; i < ml->count; i++) {
+        uint64_t ck = move_key_after(b, &ml->moves[i], key);
+        TTEntry *e = tt_probe(s->tt, ck ^ s->salt);
+        if (!e || e->depth < depth - 1) continue;
+        int f = tt_flag(e);
+        if (f != TT_UPPER && f != TT_EXACT) continue;
+        int32_t cv = -score_from_tt(e->score, ply + 1);
+        if (cv >= beta) {
+            *v = cv;
+            return true;
+        }
+    }
+    return false;
+}
+
+#define FUTILITY_DEPTH 2    /* the deepest node it is tried at */
+#define FUTILITY_MARGIN 200 /* per ply of depth (a man is 1000 in the default weights) */
+
+/* Futility pruning near the leaves, at a quiet null-window node of depth 1
+ * or 2: when the static evaluation is so far below alpha that no quiet move
+ * is likely to bring it back, the node fails low at once. Not when either
+ * side can capture, when a man can crown, in endings of PROBCUT_PIECES or
+ * fewer, or near a proven score. Returns true with *v (the bound) when it
+ * decides the node. */
+static bool futility(Searcher *s, const Board *b, const MoveList *ml, int depth, int32_t alpha, int32_t *v)
+{
+    if (alpha >= SCORE_DB_MIN - 1000 || alpha <= -SCORE_DB_MIN + 1000 ||
+        popcount32(board_occupied(b)) <= PROBCUT_PIECES || mg_can_capture(b, !b->stm))
+        return false;
+    /* a man about to crown gains more than the margin */
+    uint32_t crown = km_promotion_row(b->stm);
+    for (int i = 0; i < ml->count; i++)
+        if ((1u << ml->moves[i].to) & crown && !(b->kings & (1u << ml->moves[i].from))) return false;
+    int32_t e = eval_for_search(b, s->root_side, &s->weights) + FUTILITY_MARGIN * depth;
+    if (e > alpha) return false;
+    *v = e;
+    return true;
+}
+
 /* How much a late quiet move m (the n-th, leading to c) is reduced: not a
  * killer, not a crowning move, not into a capture. */
 static int lmr_reduction(const Searcher *s, const Board *b, const Board *c, const Move *m, int depth, int ply,
@@ -234,6 +285,11 @@ static int lmr_reduction(const Searcher *s, const Board *b, const Board *c, cons
     return r > depth - 2 ? depth - 2 : r;
 }
 
+static void halve_history(Searcher *s)
+{
+    for (int x = 0; x < 2 * 32 * 32; x++) (&s->history[0][0][0])[x] /= 2;
+}
+
 /* A quiet move that cut off: a killer of its ply, and history. */
 static void reward_cutoff(Searcher *s, const Board *b, const Move *m, int depth, int ply)
 {
@@ -243,8 +299,7 @@ static void reward_cutoff(Searcher *s, const Board *b, const Move *m, int depth,
     }
     int32_t *h = &s->history[b->stm][m->from][m->to];
     *h += depth * depth;
-    if (*h > 100000000) /* keep below the killers' order score */
-        for (int x = 0; x < 2 * 32 * 32; x++) (&s->history[0][0][0])[x] /= 2;
+    if (*h > 100000000) halve_history(s); /* keep below the killers' order score */
 }
 
 /* A leaf with no capture to play out (the common node): the same answers as
@@ -304,6 +359,13 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
     int32_t tv;
     if (use_tt && tt_lookup(s, &ml, tkey, depth, ply, alpha, beta, &tt_move, &tv)) return tv;
 
+    if (use_tt && s->limits.etc && depth >= ETC_DEPTH && etc_cutoff(s, b, &ml, key, depth, ply, beta, &tv))
+        return tv;
+
+    if (s->limits.futility && beta - alpha == 1 && depth <= FUTILITY_DEPTH && !capture &&
+        futility(s, b, &ml, depth, alpha, &tv))
+        return tv;
+
     if (s->limits.probcut && beta - alpha == 1) {
         int cut = probcut(s, b, key, depth, ply, alpha, beta, quiet);
         if (s->stopped) return 0;
@@ -332,7 +394,7 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
         if (n == 0) {
             v = -negamax(s, &c, ck, depth - 1, ply + 1, -beta, -alpha, cq);
         } else {
-            int r = may_reduce && !pv_node && n >= 3 ? lmr_reduction(s, b, &c, m, depth, ply, n) : 0;
+            int r = may_reduce && !pv_node && n >= LMR_FROM ? lmr_reduction(s, b, &c, m, depth, ply, n) : 0;
             v = alpha + 1;
             if (r > 0) v = -negamax(s, &c, ck, depth - 1 - r, ply + 1, -alpha - 1, -alpha, cq);
             if (v > alpha && !s->stopped)

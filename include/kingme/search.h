@@ -55,6 +55,10 @@ typedef struct SearchLimits {
     bool lmr;           /* late-move reductions of quiet moves, re-searched at full depth
                          * when they beat alpha */
     bool probcut;       /* ProbCut: a shallow search far outside the window cuts */
+    bool etc;           /* enhanced transposition cutoffs (exact: the table's
+                         * bounds are the search's own) */
+    bool futility;      /* near the leaves, a static evaluation far outside the
+                         * window decides a quiet null-window node */
 } SearchLimits;
 
 void search_limits_default(SearchLimits *l);

@@ -51,6 +51,8 @@ static int run(const Opts *o)
     if (opt_flag(o, "--plain")) lim.use_tt = lim.quiescence = lim.extensions = false;
     if (opt_flag(o, "--no-lmr")) lim.lmr = false;
     if (opt_flag(o, "--no-probcut")) lim.probcut = false;
+    if (opt_flag(o, "--no-futility")) lim.futility = false;
+    if (opt_flag(o, "--no-etc")) lim.etc = false;
     if (opt_flag(o, "--no-hash")) lim.use_tt = false;
     if (opt_flag(o, "--no-quiescence")) lim.quiescence = false;
     if (opt_flag(o, "--no-extensions")) lim.extensions = false;
@@ -124,6 +126,8 @@ static const Opt options[] = {
      "quiescence and extensions unless turned off; --plain implies it)"},
     {"--no-lmr", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no late-move reductions"},
     {"--no-probcut", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no ProbCut"},
+    {"--no-futility", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no futility pruning near the leaves"},
+    {"--no-etc", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no enhanced transposition cutoffs"},
     {"--no-hash", NULL, "--no-tt --nohash", OPT_FLAG, NULL, 0, 0, NULL, "no transposition table"},
     {"--no-quiescence", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no quiescence search of captures"},
     {"--no-extensions", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no extension of forced moves"},
