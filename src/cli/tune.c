@@ -749,7 +749,8 @@ static const Opt options[] = {
         "game with each colour from the same opening, B openings per pairing) with every other one, "  \
         "or with K opponents it draws; the generation's best duels the best so far. learn (the "       \
         "default): the next generation is the elite, children of tournament winners by uniform "       \
-        "crossover and self-adapting Gaussian steps (vectors kept at one norm), and fresh vectors; "    \
+        "crossover and self-adapting Gaussian steps, relative and absolute (vectors antisymmetric and " \
+        "kept at one norm), and fresh heavy-tailed random vectors; "                                    \
         "the duel with the best so far is a sequential test. thesis (docs/tuning.md): roulette "        \
         "selection, one-point crossover and mutation make half the next generation, the best quarter " \
         "of the parents and a quarter of fresh random vectors the rest.\n"                              \
