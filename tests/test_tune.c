@@ -784,15 +784,18 @@ TEST(tune_command_session_resume_threads)
     CHECK(read_output("b", &wb, NULL));
     CHECK(memcmp(&wa, &wb, sizeof wa) == 0);
 
-    /* the learn algorithm (the default): the same weights with -j 1 and -j 2 */
+    /* the learn algorithm with its default controls (heavy, symmetric,
+     * relative steps): the same weights with -j 1 and -j 2 */
     {
         const char *lc = "--population 8 --depth 2 --elite 2 --gladiator 16 --seed 9 --yardstick none";
         CHECK_INT(kingme(out, sizeof out, "tune %s --generations 3 -j 1 --dir %s --name l1", lc, tdir), 0);
         CHECK_MSG(strstr(out, "algorithm learn, population 8"), "%s", out);
+        CHECK_MSG(strstr(out, "init heavy, symmetric yes") && strstr(out, "rel-step 0.5"), "%s", out);
         CHECK_INT(kingme(out, sizeof out, "tune %s --generations 3 -j 2 --dir %s --name l2", lc, tdir), 0);
         Weights l1, l2;
         CHECK(read_output("l1", &l1, NULL) && read_output("l2", &l2, NULL));
         CHECK(memcmp(&l1, &l2, sizeof l1) == 0);
+        CHECK(antisymmetric(&l1, EVAL_NPARAMS));
         /* and a resumed one ends where an uninterrupted one does */
         CHECK_INT(kingme(out, sizeof out, "tune %s --generations 2 -j 2 --dir %s --name l3", lc, tdir), 0);
         CHECK_INT(kingme(out, sizeof out, "tune --resume l3 --generations 3 -j 1 --dir %s", tdir), 0);
