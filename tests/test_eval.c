@@ -724,7 +724,9 @@ TEST(eval_score_equals_dot_product)
             for (int i = 0; i < EVAL_NPARAMS; i++) dot += (int64_t)f[i] * w.w[i];
             CHECK_INT(eval_dot(f, &w), dot);
             CHECK_INT(eval_score(&b, side, &w), dot);
-            CHECK_INT(eval_score(&b, side, &def), eval_dot(f, &def));
+            int fa[EVAL_NTERMS]; /* the default weights have terms beyond the 60 */
+            eval_features_all(&b, side, fa);
+            CHECK_INT(eval_score(&b, side, &def), eval_dot_all(fa, &def));
             /* the search's view: negated when the other side is to move */
             int32_t s = eval_score(&b, side, &w);
             CHECK_INT(eval_for_search(&b, side, &w), b.stm == side ? s : -s);

@@ -237,7 +237,7 @@ TEST(weights_beyond_60_refused_where_only_60_travel)
 {
     char err[KM_ERR_MAX];
     Weights w;
-    CHECK_INT(weights_read(&w, "weights/default.w", NULL, err), 0);
+    CHECK_INT(weights_read(&w, "weights/default-60.w", NULL, err), 0);
     CHECK(!weights_beyond_60(&w));
     w.w[EP_opp_trade_lead] = -1;
     CHECK(weights_beyond_60(&w));

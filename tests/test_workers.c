@@ -22,8 +22,9 @@ typedef struct Fixture {
 static bool fixture(Fixture *f)
 {
     char err[KM_ERR_MAX];
-    weights_default(&f->a);
-    if (weights_read(&f->b, "weights/material.w", NULL, err) || openings_crossboard(&f->op, &f->nop, err)) {
+    /* 60-weight vectors: protocol 1 workers must be able to play them */
+    if (weights_read(&f->a, "weights/default-60.w", NULL, err) ||
+        weights_read(&f->b, "weights/material.w", NULL, err) || openings_crossboard(&f->op, &f->nop, err)) {
         CHECK_MSG(false, "%s", err);
         return false;
     }

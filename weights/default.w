@@ -1,24 +1,18 @@
-# kingme default weights, made by kingme's own tuner (kingme tune) in two sessions
-# on the project machine (x86_64 Intel Xeon, 2 cores, games on 2 threads):
-#  1. ga-d4: kingme tune --population 32 --duels 0 --depth 4 --selection 10
-#     --mutation 0.1 --seconds 2400 --openings ballots --seed 20261122 -j 2
-#     --include weights/default.w --include weights/material.w
-#     (the first population: 30 random vectors, the hand-set vector, now
-#     weights/handset.w, and weights/material.w); 424 generations, 421376 games,
-#     2404 s of play (40 min wall).
-#  2. ga-d6: kingme tune --continue weights/population/ga-d4.pop --depth 6
-#     --seconds 1500 --seed 20261123 -j 2; 47 generations, 46712 games,
-#     1508 s of play (25 min wall). This is its best so far (generation 46).
-# Checked with kingme match at depth 6 over the 144 crossboard ballots, both
-# colours (288 games, seed 1): 85.4% against material.w, 47.6% against
-# handset.w (-17 Elo, 95% -47..+13: no significant difference). See README.
-#
-# The tuner's own header follows.
-#   made by kingme 0.1.0 tune, session ga-d6 (population file weights/population/ga-d6.pop), run started 2026-11-22 11:15:47
-#   machine: x86_64, 2 cores online; games played on 2 threads
-#   population 32, duels 0 (round robin), depth 6, selection 10, mutation 0.1, openings ballots, seed 20261123
-#   stop after 1500 seconds; 47 generations done, 1508.4 s of play, 46712 games
-#   best so far: from generation 46, score 91 of 124
+# weights/default.w: kingme's default weights (compiled into the program), the
+# same vector as weights/terms-flat.w:
+#  - the 60 parameters of the documents, tuned by kingme's own GA (kingme tune,
+#    two sessions; weights/default-60.w holds them alone, with the commands);
+#  - six pairs of the new terms 61-74 (issue 16), set by hand: runaway men
+#    120, back-rank men 20, kings in the centre 60, sole kings 100, trade lead
+#    25 (opp_ weights the negatives). A GA session seeded with this vector
+#    and the 60 alone (kingme tune --include weights/terms-flat.w --include
+#    weights/default-60.w --depth 6 --step 0.02 --seconds 3300 --seed 16074
+#    --yardstick weights/terms-flat.w --yardstick weights/default-60.w
+#    --yardstick-every 10 --yardstick-games 64 -j 2; 27 generations in 55
+#    minutes on a loaded machine) kept it unchanged as its best.
+# Measured against weights/default-60.w: 62.2% (+86 Elo, 95% +54 .. +120) at
+# depth 6 over the 144 ballots, both colours (288 games); between engine
+# processes at 0.05 s a move: see README, "Evaluation terms beyond the 60".
 own_men                   1000
 own_kings                 1300
 opp_men                  -1000
@@ -79,3 +73,13 @@ own_longest_block_line       0
 opp_blockers                 0
 opp_block_lines              0
 opp_longest_block_line       0
+own_runaway_men            120
+opp_runaway_men           -120
+own_back_men                20
+opp_back_men               -20
+own_kings_centre            60
+opp_kings_centre           -60
+own_sole_kings             100
+opp_sole_kings            -100
+own_trade_lead              25
+opp_trade_lead             -25
