@@ -4,13 +4,15 @@
 # curves, on the shared 2-core machine (load average 12 to 17):
 #   kingme tune --seconds 1800 -j 2 --seed 2 --name learn-s2
 # 862 generations, 458656 games, 1802 s of play. The session is deterministic
-# given its seed and number of generations, so `kingme tune --generations 862
-# --seed 2` makes the same vector on any machine (not re-run here).
+# given its seed and number of generations: `kingme tune --generations 862
+# --seed 2 -j 2 --yardstick none` made the same vector again (458656 games,
+# 1563 s of play on the same machine).
 # Its scale is the tuner's (Euclidean norm 16384: a man about 6500), not the
 # 1000-per-man of the other files; the search's margins were set for those.
 # Checked with kingme match at depth 6 over the 144 crossboard ballots, both
 # colours (288 games, seed 1): 94.1% against material.w, 67.2% against
-# handset.w, 73.6% against default.w (+170 =84 -34). See README, "Tune".
+# handset.w, 73.6% against default.w of the time, now default-60.w
+# (+170 =84 -34). See README, "Tune".
 #
 # The tuner's own header follows.
 #   made by kingme 0.1.0 tune, session learn-s2 (population file /tmp/ga2/runs/population/learn-s2.pop), run started 2026-11-22 20:35:26
