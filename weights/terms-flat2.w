@@ -7,6 +7,11 @@
 # Screened: kingme match weights/terms-flat2.w weights/terms-flat.w --depth 6 -j 2
 #   (seed 1) +26.6 Elo (-4.5 .. +58.1), 288 games; with --seed 2 -j 1 +42.4
 #   (+12.3 .. +73.3), 288 games. Trade lead 200 instead: +3.6, 288 games.
+# Between engine processes, against the 60 alone (weights/default-60.w),
+# build 077e8fa, 400 games, load average 7-12:
+#   kingme match engine:"./kingme engine --weights weights/terms-flat2.w"
+#     engine:"./kingme engine --weights weights/default-60.w" --time 0.05 --games 400 -j 1
+#   156 wins, 200 draws, 44 losses: +100.0 Elo (+76.4 .. +124.5).
 own_men                   1000
 own_kings                 1300
 opp_men                  -1000
