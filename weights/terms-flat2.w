@@ -14,7 +14,7 @@
 #   156 wins, 200 draws, 44 losses: +100.0 Elo (+76.4 .. +124.5).
 # Against terms-flat.w (the built-in default at 3042373), that build, 200 games:
 #   kingme match engine:"./kingme engine --weights weights/terms-flat2.w"
-#     engine:"./kingme engine" --time 0.05 --games 200 -j 1
+#     engine:"./kingme engine --weights weights/terms-flat.w" --time 0.05 --games 200 -j 1
 #   64 wins, 107 draws, 29 losses: +61.4 Elo (+29.1 .. +94.8).
 own_men                   1000
 own_kings                 1300
