@@ -264,9 +264,8 @@ static bool futility(Searcher *s, const Board *b, const MoveList *ml, int depth,
         popcount32(board_occupied(b)) <= PROBCUT_PIECES || mg_can_capture(b, !b->stm))
         return false;
     /* a man about to crown gains more than the margin */
-    uint32_t crown = km_promotion_row(b->stm);
     for (int i = 0; i < ml->count; i++)
-        if ((1u << ml->moves[i].to) & crown && !(b->kings & (1u << ml->moves[i].from))) return false;
+        if (move_promotes(b, &ml->moves[i])) return false;
     int32_t e = eval_for_search(b, s->root_side, &s->weights) + FUTILITY_MARGIN * depth;
     if (e > alpha) return false;
     *v = e;
@@ -279,7 +278,7 @@ static int lmr_reduction(const Searcher *s, const Board *b, const Board *c, cons
                          int n)
 {
     if (same_move(m, &s->killers[ply][0]) || same_move(m, &s->killers[ply][1])) return 0;
-    if (!(b->kings & (1u << m->from)) && ((1u << m->to) & km_promotion_row(b->stm))) return 0;
+    if (move_promotes(b, m)) return 0;
     if (mg_can_capture(c, c->stm)) return 0;
     int r = s->lmr[depth < 64 ? depth : 63][n < 64 ? n : 63];
     return r > depth - 2 ? depth - 2 : r;
@@ -302,6 +301,19 @@ static void reward_cutoff(Searcher *s, const Board *b, const Move *m, int depth,
     if (*h > 100000000) halve_history(s); /* keep below the killers' order score */
 }
 
+/* The endgame database's verdict on b (no capture pending) as a score at
+ * ply: true with *v when the database holds the position. */
+static inline bool database_score(const Searcher *s, const Board *b, int ply, int32_t *v)
+{
+    if (!s->limits.egdb) return false;
+    int d, r = egdb_probe(s->limits.egdb, b, &d);
+    if (r == EGDB_DRAW) *v = 0;
+    else if (r == EGDB_WIN) *v = SCORE_DB_WIN - ply - d;
+    else if (r == EGDB_LOSS) *v = -(SCORE_DB_WIN - ply - d);
+    else return false;
+    return true;
+}
+
 /* A leaf with no capture to play out (the common node): the same answers as
  * the general node below, in the same order, without generating the moves. */
 static int32_t leaf(Searcher *s, const Board *b, int ply, int quiet, int idx)
@@ -310,12 +322,8 @@ static int32_t leaf(Searcher *s, const Board *b, int ply, int quiet, int idx)
     if (!capture && !mg_can_step(b, b->stm)) return -(SCORE_WIN - ply);
     if (quiet >= GAME_QUIET_LIMIT) return 0;
     if (quiet >= 4 && is_repetition(s, idx, quiet)) return 0;
-    if (s->limits.egdb && !capture) {
-        int d, v = egdb_probe(s->limits.egdb, b, &d);
-        if (v == EGDB_DRAW) return 0;
-        if (v == EGDB_WIN) return SCORE_DB_WIN - ply - d;
-        if (v == EGDB_LOSS) return -(SCORE_DB_WIN - ply - d);
-    }
+    int32_t dv;
+    if (!capture && database_score(s, b, ply, &dv)) return dv;
     return eval_for_search(b, s->root_side, &s->weights);
 }
 
@@ -341,12 +349,8 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
     if (quiet >= 4 && is_repetition(s, idx, quiet)) return 0;
     bool capture = ml.moves[0].njumps > 0;
     /* the endgame database, once the captures are played out */
-    if (s->limits.egdb && !capture) {
-        int d, v = egdb_probe(s->limits.egdb, b, &d);
-        if (v == EGDB_DRAW) return 0;
-        if (v == EGDB_WIN) return SCORE_DB_WIN - ply - d;
-        if (v == EGDB_LOSS) return -(SCORE_DB_WIN - ply - d);
-    }
+    int32_t dv;
+    if (!capture && database_score(s, b, ply, &dv)) return dv;
     if (ply >= SEARCH_MAX_PLY - 1) return eval_for_search(b, s->root_side, &s->weights);
     if (depth <= 0 && !(capture && s->limits.quiescence))
         return eval_for_search(b, s->root_side, &s->weights);
