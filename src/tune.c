@@ -25,10 +25,24 @@ static double rng_unit(uint64_t *s) { return (double)(km_rng_next(s) >> 11) * 0x
 
 static int16_t rng_weight(uint64_t *s) { return (int16_t)(uint16_t)(km_rng_next(s) >> 48); }
 
+/* Weight i of a bred vector of n weights: the opening vector w[] (i <
+ * EVAL_NTERMS), then with n = TUNE_NWEIGHTS_PHASE the ending vector end[]
+ * (i - EVAL_NTERMS). Every operator reads and writes through these, so the
+ * 148 are bred alike and nothing reads past w[]. */
+static int16_t *wref(Weights *w, int i) { return i < EVAL_NTERMS ? &w->w[i] : &w->end[i - EVAL_NTERMS]; }
+static int16_t wval(const Weights *w, int i) { return i < EVAL_NTERMS ? w->w[i] : w->end[i - EVAL_NTERMS]; }
+
+/* A vector of a session of n weights: with the ending half it has a phase. */
+static void mark_phase(int n, Weights *w)
+{
+    if (n > EVAL_NTERMS) w->phased = 1;
+}
+
 /* The first n weights (the session's vector length) random; the rest stay 0. */
 static void random_weights(uint64_t *s, int n, Weights *w)
 {
-    for (int i = 0; i < n; i++) w->w[i] = rng_weight(s);
+    for (int i = 0; i < n; i++) *wref(w, i) = rng_weight(s);
+    mark_phase(n, w);
 }
 
 static bool same_weights(const Weights *a, const Weights *b) { return memcmp(a, b, sizeof *a) == 0; }
@@ -63,28 +77,33 @@ static int term_partner(int i)
 }
 
 /* Antisymmetric: each own weight becomes the mean of itself and minus its
- * partner's, the partner its negative. A vector that is already stays. */
+ * partner's, the partner its negative (in each half of a phased vector:
+ * end.opp_X = -end.own_X). A vector that is already stays. */
 static void antisymmetrise(Weights *w, int n)
 {
     for (int i = 0; i < n; i++) {
-        int j = term_partner(i);
-        if (j < 0 || j >= n) continue;
-        double m = round((w->w[i] - (double)w->w[j]) / 2);
-        w->w[i] = clamp_weight(m);
-        w->w[j] = (int16_t)-w->w[i];
+        int half = i < EVAL_NTERMS ? 0 : EVAL_NTERMS, j = term_partner(i - half);
+        if (j < 0 || half + j >= n) continue;
+        j += half;
+        double m = round((wval(w, i) - (double)wval(w, j)) / 2);
+        *wref(w, i) = clamp_weight(m);
+        *wref(w, j) = (int16_t)-wval(w, i);
     }
 }
 
 /* Scale w to the Euclidean norm TUNE_NORM (positive factor: the same games).
  * An all-zero vector stays zero. Rounding keeps a symmetric vector symmetric
- * (round() is odd). */
+ * (round() is odd). A phased vector has one norm over both halves: scaling
+ * the whole vector is the one change that changes no game, while scaling
+ * one half alone would change the blend (the weight of the opening against
+ * the ending at a given number of pieces), which is the GA's to breed. */
 static void normalise(Weights *w, int n)
 {
     double sq = 0;
-    for (int i = 0; i < n; i++) sq += (double)w->w[i] * w->w[i];
+    for (int i = 0; i < n; i++) sq += (double)wval(w, i) * wval(w, i);
     if (sq <= 0) return;
     double f = TUNE_NORM / sqrt(sq);
-    for (int i = 0; i < n; i++) w->w[i] = clamp_weight(round(w->w[i] * f));
+    for (int i = 0; i < n; i++) *wref(w, i) = clamp_weight(round(wval(w, i) * f));
 }
 
 /* A bred or fresh vector of the learn algorithm: symmetric if asked, then normalised. */
@@ -92,6 +111,7 @@ static void finish_learn(const TuneControls *c, Weights *w)
 {
     if (c->symmetric) antisymmetrise(w, c->nweights);
     normalise(w, c->nweights);
+    mark_phase(c->nweights, w);
 }
 
 /* A random vector of the learn algorithm (c->init), finished. */
@@ -100,7 +120,7 @@ static void random_learn(const TuneControls *c, uint64_t *s, Weights *w)
     if (c->init == TUNE_INIT_HEAVY) {
         for (int i = 0; i < c->nweights; i++) {
             double g = rng_gauss(s);
-            w->w[i] = clamp_weight(round(g * g * g * 4000));
+            *wref(w, i) = clamp_weight(round(g * g * g * 4000));
         }
     } else {
         random_weights(s, c->nweights, w);
@@ -166,9 +186,10 @@ void tune_controls_thesis(TuneControls *c)
 
 int tune_controls_check(const TuneControls *c, char *err)
 {
-    if (c->nweights != EVAL_NPARAMS && c->nweights != EVAL_NTERMS)
-        return km_fail(err, "a vector of %d weights: the tuner breeds %d (the documents' parameters) or %d (with the "
-                       "terms 61-%d)", c->nweights, EVAL_NPARAMS, EVAL_NTERMS, EVAL_NTERMS);
+    if (c->nweights != EVAL_NPARAMS && c->nweights != EVAL_NTERMS && c->nweights != TUNE_NWEIGHTS_PHASE)
+        return km_fail(err, "a vector of %d weights: the tuner breeds %d (the documents' parameters), %d (with the "
+                       "terms 61-%d) or %d (with a phase)", c->nweights, EVAL_NPARAMS, EVAL_NTERMS, EVAL_NTERMS,
+                       TUNE_NWEIGHTS_PHASE);
     if (c->population < 4 || c->population > TUNE_MAX_POPULATION)
         return km_fail(err, "population %d is outside 4..%d", c->population, TUNE_MAX_POPULATION);
     if (c->algorithm != TUNE_ALG_LEARN && c->algorithm != TUNE_ALG_THESIS)
@@ -229,8 +250,6 @@ int tune_controls_check(const TuneControls *c, char *err)
         if (!nm[0] || strlen(nm) >= TUNE_YARD_NAME_MAX || strpbrk(nm, " \t\r\n,"))
             return km_fail(err, "yardstick name '%s': 1 to %d characters, no blanks or commas", nm,
                            TUNE_YARD_NAME_MAX - 1);
-        if (c->yard[k].w.phased)
-            return km_fail(err, "yardstick %s has a phase (end. weights): the tuner keeps one vector", nm);
     }
     return 0;
 }
@@ -334,15 +353,17 @@ static void breed(const TuneIndividual *pop, const TuneControls *c, uint64_t *rn
         const Weights *a = &pop[parents[k]].w, *b = &pop[parents[k + 1]].w;
         int cut = 1 + rng_below(rng, nw - 1);
         for (int i = 0; i < nw; i++) {
-            next[k].w.w[i] = i < cut ? a->w[i] : b->w[i];
-            next[k + 1].w.w[i] = i < cut ? b->w[i] : a->w[i];
+            *wref(&next[k].w, i) = i < cut ? wval(a, i) : wval(b, i);
+            *wref(&next[k + 1].w, i) = i < cut ? wval(b, i) : wval(a, i);
         }
+        mark_phase(nw, &next[k].w);
+        mark_phase(nw, &next[k + 1].w);
     }
     /* mutation: one weight of a child replaced by a uniform random value */
     for (int k = 0; k < half; k++)
         if (rng_unit(rng) < c->mutation) {
             int i = rng_below(rng, nw);
-            next[k].w.w[i] = rng_weight(rng);
+            *wref(&next[k].w, i) = rng_weight(rng);
         }
     /* the best quarter of the parents by tournament score (ties: selection order) */
     for (int x = 1; x < half; x++) {
@@ -403,21 +424,24 @@ static void breed_learn(const TuneSession *s, uint64_t *rng, TuneIndividual *nex
     /* children */
     for (int k = m; k < nchild_end; k++) {
         const TuneIndividual *a = &pop[tournament(pop, c, rng)], *b = &pop[tournament(pop, c, rng)];
-        uint64_t bits = km_rng_next(rng), bits2 = nw > 64 ? km_rng_next(rng) : 0; /* 60: one draw, as always */
+        /* one bit a weight: 60 one draw, as always; 74 two; 148 three */
+        uint64_t bits[3] = {km_rng_next(rng), 0, 0};
+        if (nw > 64) bits[1] = km_rng_next(rng);
+        if (nw > 128) bits[2] = km_rng_next(rng);
         for (int i = 0; i < nw; i++)
-            next[k].w.w[i] = ((i < 64 ? bits >> i : bits2 >> (i - 64)) & 1) ? b->w.w[i] : a->w.w[i];
+            *wref(&next[k].w, i) = (bits[i / 64] >> (i % 64) & 1) ? wval(&b->w, i) : wval(&a->w, i);
         double step = sqrt(a->step * b->step) * exp(0.2 * rng_gauss(rng));
         step = step < TUNE_STEP_MIN ? TUNE_STEP_MIN : step > TUNE_STEP_MAX ? TUNE_STEP_MAX : step;
         next[k].step = step;
         for (int i = 0; i < nw; i++)
             if (rng_unit(rng) < c->gauss) {
-                double x = next[k].w.w[i];
+                double x = wval(&next[k].w, i);
                 if (c->rel_step > 0) x = round(x * exp(c->rel_step * rng_gauss(rng))); /* a relative step */
-                next[k].w.w[i] = clamp_weight(x + round(step * TUNE_NORM * rng_gauss(rng)));
+                *wref(&next[k].w, i) = clamp_weight(x + round(step * TUNE_NORM * rng_gauss(rng)));
             }
         if (rng_unit(rng) < c->mutation) {
             int i = rng_below(rng, nw);
-            next[k].w.w[i] = (int16_t)(rng_below(rng, TUNE_NORM + 1) - TUNE_NORM / 2);
+            *wref(&next[k].w, i) = (int16_t)(rng_below(rng, TUNE_NORM + 1) - TUNE_NORM / 2);
         }
         finish_learn(c, &next[k].w);
     }

@@ -65,7 +65,10 @@ char *tune_describe(const TuneSession *s)
                       c->symmetric ? "yes" : "no", step, rel, gauss, mut, c->gladiator,
                       c->openings == TUNE_OPENINGS_BALLOTS ? "ballots" : "start", (unsigned long long)c->seed);
     }
-    if (c->nweights != EVAL_NPARAMS)
+    if (c->nweights == TUNE_NWEIGHTS_PHASE)
+        km_buf_printf(&b, "vectors of %d weights: a phase, the opening's %d (the documents' 60 and the terms 61-%d) "
+                      "and the ending's %d\n", c->nweights, EVAL_NTERMS, EVAL_NTERMS, EVAL_NTERMS);
+    else if (c->nweights != EVAL_NPARAMS)
         km_buf_printf(&b, "vectors of %d weights: the documents' 60 and the terms 61-%d\n", c->nweights, c->nweights);
     km_buf_printf(&b, "stop after %s %s; %d generations done, %.1f s of play, %lld games\n", lim,
                   c->stop == TUNE_STOP_GENERATIONS ? "generations" : "seconds", s->generation, s->elapsed,
@@ -86,6 +89,25 @@ char *tune_describe(const TuneSession *s)
 
 /* ---- population files ------------------------------------------------------------ */
 
+/* Weight i of a vector line: the opening's 74, then the ending's (i >= EVAL_NTERMS). */
+static int16_t wval(const Weights *w, int i) { return i < EVAL_NTERMS ? w->w[i] : w->end[i - EVAL_NTERMS]; }
+
+/* How many weights a yardstick's line carries: 148 with a phase, 74 with a
+ * term 61-74, else the 60. */
+static int yard_length(const Weights *w)
+{
+    return w->phased ? TUNE_NWEIGHTS_PHASE : weights_beyond_60(w) ? EVAL_NTERMS : EVAL_NPARAMS;
+}
+
+/* The format a session is written in: 6 when it has a phase (its vectors
+ * or a yardstick's), else 5, which kingme before the phase reads too. */
+static int format_version(const TuneControls *c)
+{
+    bool phase = c->nweights == TUNE_NWEIGHTS_PHASE;
+    for (int k = 0; k < c->nyard; k++) phase |= c->yard[k].w.phased != 0;
+    return phase ? TUNE_FORMAT_VERSION : 5;
+}
+
 /* "KEY SCORE [STEP] W1 ... Wn"; step < 0: none. */
 static void format_vector(KmBuf *b, const char *key, int score, double step, const Weights *w, int n)
 {
@@ -95,7 +117,7 @@ static void format_vector(KmBuf *b, const char *key, int score, double step, con
         fmt_double(step, st);
         km_buf_printf(b, " %s", st);
     }
-    for (int i = 0; i < n; i++) km_buf_printf(b, " %d", w->w[i]);
+    for (int i = 0; i < n; i++) km_buf_printf(b, " %d", wval(w, i));
     km_buf_printf(b, "\n");
 }
 
@@ -109,9 +131,10 @@ char *tune_format(const TuneSession *s)
                   "# kingme population file: a tuning session's controls, progress, random\n"
                   "# generator state, best vector so far, and its last generation (score and\n"
                   "# its step and its weights per individual: the 60 of docs/eval-params.md, then\n"
-                  "# with 'weights 74' the terms 61-74 of the README).\n"
+                  "# with 'weights 74' the terms 61-74 of the README; with 'weights 148' those 74\n"
+                  "# of the opening, then the 74 of the ending, the end. weights).\n"
                   "# Go on with: kingme tune --resume FILE\n");
-    km_buf_printf(&b, "kingme-population %d\n", TUNE_FORMAT_VERSION);
+    km_buf_printf(&b, "kingme-population %d\n", format_version(c));
     char step[32], gauss[32];
     fmt_double(c->step, step);
     fmt_double(c->gauss, gauss);
@@ -131,8 +154,8 @@ char *tune_format(const TuneSession *s)
     km_buf_printf(&b, "yardstick_every %d\nyardstick_games %d\n", c->yard_every, c->yard_games);
     for (int k = 0; k < c->nyard; k++) {
         km_buf_printf(&b, "yardstick %s", c->yard[k].name);
-        int n = weights_beyond_60(&c->yard[k].w) ? EVAL_NTERMS : EVAL_NPARAMS;
-        for (int i = 0; i < n; i++) km_buf_printf(&b, " %d", c->yard[k].w.w[i]);
+        int n = yard_length(&c->yard[k].w);
+        for (int i = 0; i < n; i++) km_buf_printf(&b, " %d", wval(&c->yard[k].w, i));
         km_buf_printf(&b, "\n");
     }
     km_buf_printf(&b, "generation %d\nelapsed %.3f\ngames %lld\nrng %016llx\n", s->generation, s->elapsed, s->games,
@@ -171,7 +194,7 @@ static const char *const key_names[NKEYS] = {
  * (and get its default), newer ones must. */
 static const int key_since[NKEYS] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 5, 5, 5};
 
-#define MAX_TOKENS (EVAL_NTERMS + 8)
+#define MAX_TOKENS (TUNE_NWEIGHTS_PHASE + 8)
 
 typedef struct Parse {
     const char *where;
@@ -224,13 +247,16 @@ static int parse_vector(const Parse *p, char **tok, int ntok, int *score, Weight
     *score = (int)v;
     memset(w, 0, sizeof *w); /* the terms beyond n and the phase: none */
     for (int i = 0; i < ntok - 2; i++) {
-        const char *t = tok[2 + i];
+        const char *t = tok[2 + i], *end = i < EVAL_NTERMS ? "" : "end.";
+        const char *nm = eval_params[i % EVAL_NTERMS].name;
         if (!km_parse_ll(t, INT64_MIN, INT64_MAX, &v))
-            return perr(p, "weight %d (%s) '%s' is not a whole number", i + 1, eval_params[i].name, t);
+            return perr(p, "weight %d (%s%s) '%s' is not a whole number", i + 1, end, nm, t);
         if (v < -32768 || v > 32767)
-            return perr(p, "weight %d (%s) is %s, outside -32768..32767", i + 1, eval_params[i].name, t);
-        w->w[i] = (int16_t)v;
+            return perr(p, "weight %d (%s%s) is %s, outside -32768..32767", i + 1, end, nm, t);
+        if (i < EVAL_NTERMS) w->w[i] = (int16_t)v;
+        else w->end[i - EVAL_NTERMS] = (int16_t)v;
     }
+    if (ntok - 2 > EVAL_NTERMS) w->phased = 1; /* 148: the ending's too */
     return 0;
 }
 
@@ -382,8 +408,11 @@ static int parse_key(const Parse *p, int k, char **tok, TuneSession *t)
         t->c.yard_every = (int)n;
         break;
     case K_WEIGHTS:
-        if (!km_parse_ll(v, 0, 1000, &n) || (n != EVAL_NPARAMS && n != EVAL_NTERMS))
-            r = perr(p, "weights '%s': the vector length is %d or %d", v, EVAL_NPARAMS, EVAL_NTERMS);
+        if (!km_parse_ll(v, 0, 1000, &n) || (n != EVAL_NPARAMS && n != EVAL_NTERMS && n != TUNE_NWEIGHTS_PHASE))
+            r = perr(p, "weights '%s': the vector length is %d or %d, or %d with a phase", v, EVAL_NPARAMS,
+                     EVAL_NTERMS, TUNE_NWEIGHTS_PHASE);
+        else if (n == TUNE_NWEIGHTS_PHASE && p->version < 6)
+            r = perr(p, "weights %s (a phase) is not part of population file format %d (6 on)", v, p->version);
         t->c.nweights = (int)n;
         break;
     case K_INIT:
@@ -484,30 +513,35 @@ static int add_individual(const Parse *p, char **tok, int ntok, TuneIndividual *
         return perr(p, "'individual' needs a score, a step and %d weights, found %d numbers", p->nweights, ntok - 1);
     if (!parse_real(tok[2], TUNE_STEP_MIN, TUNE_STEP_MAX, &x->step))
         return perr(p, "individual step '%s' is not a number from %g to %g", tok[2], TUNE_STEP_MIN, TUNE_STEP_MAX);
-    char *vt[2 + EVAL_NTERMS];
+    char *vt[2 + TUNE_NWEIGHTS_PHASE];
     vt[0] = tok[0];
     vt[1] = tok[1];
     for (int i = 0; i < p->nweights; i++) vt[2 + i] = tok[3 + i];
     return parse_vector(p, vt, 2 + p->nweights, &x->score, &x->w);
 }
 
-/* A "yardstick NAME W1 ... W60" line (version 2; version 4: or 74 weights). */
+/* A "yardstick NAME W1 ... W60" line (version 2; version 4: or 74 weights;
+ * version 6: or 148, a phase). */
 static int parse_yardstick(const Parse *p, char **tok, int ntok, TuneControls *c)
 {
     if (p->version < 2) return perr(p, "'yardstick' is not part of population file format %d", p->version);
     if (c->nyard >= TUNE_MAX_YARDSTICKS) return perr(p, "more than %d yardsticks", TUNE_MAX_YARDSTICKS);
-    if (ntok != 2 + EVAL_NPARAMS && (p->version < 4 || ntok != 2 + EVAL_NTERMS)) {
+    if (ntok != 2 + EVAL_NPARAMS && (p->version < 4 || ntok != 2 + EVAL_NTERMS) &&
+        (p->version < 6 || ntok != 2 + TUNE_NWEIGHTS_PHASE)) {
         if (p->version < 4)
             return perr(p, "'yardstick' needs a name and %d weights, found %d fields", EVAL_NPARAMS, ntok - 1);
-        return perr(p, "'yardstick' needs a name and %d or %d weights, found %d fields", EVAL_NPARAMS, EVAL_NTERMS,
-                    ntok - 1);
+        if (p->version < 6)
+            return perr(p, "'yardstick' needs a name and %d or %d weights, found %d fields", EVAL_NPARAMS,
+                        EVAL_NTERMS, ntok - 1);
+        return perr(p, "'yardstick' needs a name and %d or %d weights, or %d with a phase, found %d fields",
+                    EVAL_NPARAMS, EVAL_NTERMS, TUNE_NWEIGHTS_PHASE, ntok - 1);
     }
     if (strlen(tok[1]) >= TUNE_YARD_NAME_MAX || strchr(tok[1], ','))
         return perr(p, "yardstick name '%s': up to %d characters, no commas", tok[1], TUNE_YARD_NAME_MAX - 1);
     TuneYardstick *y = &c->yard[c->nyard];
     snprintf(y->name, sizeof y->name, "%s", tok[1]);
     /* the weights as in a vector line, with a dummy score */
-    char *vt[2 + EVAL_NTERMS];
+    char *vt[2 + TUNE_NWEIGHTS_PHASE];
     char zero[] = "0";
     vt[0] = tok[0];
     vt[1] = zero;
@@ -559,7 +593,7 @@ static int prescan_nweights(const char *text)
             size_t l = strcspn(t, " \t\r\n");
             snprintf(v, sizeof v, "%.*s", (int)(l < 15 ? l : 15), t);
             long long n;
-            if (km_parse_ll(v, 0, 1000, &n) && n == EVAL_NTERMS) return EVAL_NTERMS;
+            if (km_parse_ll(v, 0, 1000, &n) && (n == EVAL_NTERMS || n == TUNE_NWEIGHTS_PHASE)) return (int)n;
             return EVAL_NPARAMS;
         }
         q += len;

@@ -691,6 +691,215 @@ TEST(tune_74_weights)
     tune_free(&s60);
 }
 
+/* The Euclidean norm of the 148 weights: the opening's 74 and the ending's. */
+static double norm148(const Weights *w)
+{
+    double sq = 0;
+    for (int i = 0; i < EVAL_NTERMS; i++) sq += (double)w->w[i] * w->w[i] + (double)w->end[i] * w->end[i];
+    return sqrt(sq);
+}
+
+/* Antisymmetric in both halves: opp_X = -own_X and end.opp_X = -end.own_X. */
+static bool antisymmetric_phase(const Weights *w)
+{
+    Weights e;
+    memset(&e, 0, sizeof e);
+    memcpy(e.w, w->end, sizeof e.w);
+    return antisymmetric(w, EVAL_NTERMS) && antisymmetric(&e, EVAL_NTERMS);
+}
+
+/* A session of 148 weights (a phase: the 74 of the opening, then the 74 of
+ * the ending): every vector has phased = 1, one norm over the 148, both
+ * halves antisymmetric; children differ in the ending half; the same on 1
+ * and 3 threads; the population file (format 6, 'weights 148') round-trips,
+ * with a yardstick that has a phase; a session resumed from its file after
+ * one generation ends where a straight one does; the documents' algorithm
+ * breeds the 148 too; malformed lines are refused with the line. */
+TEST(tune_148_weights_phase)
+{
+    TuneControls c;
+    char err[KM_ERR_MAX];
+    tune_controls_default(&c);
+    c.population = 8;
+    c.depth = 1;
+    c.gauss = 0.5;
+    c.gladiator = 16;
+    c.seed = 148;
+    c.limit = 3;
+    c.nyard = 1;
+    snprintf(c.yard[0].name, sizeof c.yard[0].name, "terms");
+    CHECK_INT(weights_read(&c.yard[0].w, "weights/terms.w", NULL, err), 0);
+    CHECK(c.yard[0].w.phased);
+    c.nweights = TUNE_NWEIGHTS_PHASE;
+    CHECK_MSG(tune_controls_check(&c, err) == 0, "%s", err);
+    TuneSession a, b;
+    CHECK_INT(tune_new(&a, &c, err), 0);
+    CHECK_INT(tune_new(&b, &c, err), 0);
+    for (int i = 0; i < 8; i++) {
+        const Weights *w = &a.pop[i].w;
+        CHECK_INT(w->phased, 1);
+        CHECK_MSG(fabs(norm148(w) - TUNE_NORM) < 8, "norm over 148: %.1f",
+                  norm148(w));
+        CHECK_MSG(antisymmetric_phase(w), "individual %d", i);
+        CHECK(memcmp(w->w, w->end, sizeof w->w) != 0); /* the ending drawn on its own */
+    }
+    TuneGenStats sa, sb;
+    for (int g = 0; g < 2; g++) {
+        TuneIndividual prev[8];
+        memcpy(prev, a.pop, sizeof prev);
+        CHECK_INT(tune_generation(&a, 1, NULL, NULL, NULL, &sa, err), 0);
+        CHECK_INT(tune_generation(&b, 3, NULL, NULL, NULL, &sb, err), 0);
+        CHECK(same_session(&a, &b));
+        if (g == 0) continue;
+        /* the children (after the elite of 4, before the fresh one): phased,
+         * at the norm, antisymmetric in both halves, ending weights bred */
+        bool moved = false;
+        for (int k = 4; k < 7; k++) {
+            const Weights *w = &a.pop[k].w;
+            CHECK_INT(w->phased, 1);
+            CHECK_MSG(fabs(norm148(w) - TUNE_NORM) < 8, "child %d norm %.1f", k,
+                      norm148(w));
+            CHECK_MSG(antisymmetric_phase(w), "child %d", k);
+            CHECK(memcmp(w->w, w->end, sizeof w->w) != 0);
+            for (int j = 0; j < EVAL_NTERMS; j++) {
+                bool inherited = false;
+                for (int p = 0; p < 8; p++) inherited |= prev[p].w.end[j] == w->end[j];
+                moved |= !inherited;
+            }
+        }
+        CHECK(moved);
+    }
+    for (int i = 0; i < 8; i++) CHECK_INT(a.pop[i].w.phased, 1);
+    CHECK_INT(a.best.phased, 1);
+
+    /* the file: format 6, the 148 on each line, the yardstick's phase kept */
+    char *t1 = tune_format(&a);
+    CHECK(strstr(t1, "\nkingme-population 6\n") != NULL && strstr(t1, "\nweights 148\n") != NULL);
+    TuneSession r;
+    int pr = tune_parse(&r, t1, "x148.pop", err);
+    CHECK_MSG(pr == 0, "%s", err);
+    if (pr == 0) {
+        CHECK(same_session(&a, &r));
+        CHECK_INT(r.c.nweights, TUNE_NWEIGHTS_PHASE);
+        CHECK(memcmp(&r.c.yard[0].w, &c.yard[0].w, sizeof c.yard[0].w) == 0);
+        char *t2 = tune_format(&r);
+        CHECK_STR(t1, t2);
+        free(t2);
+        tune_free(&r);
+    }
+    /* resumed from the file after 1 generation: the same 3rd generation as
+     * the straight session (a played 2; one more each) */
+    {
+        TuneSession x;
+        CHECK_INT(tune_new(&x, &c, err), 0);
+        CHECK_INT(tune_generation(&x, 1, NULL, NULL, NULL, &sa, err), 0);
+        char *tx = tune_format(&x);
+        tune_free(&x);
+        pr = tune_parse(&x, tx, "x1.pop", err);
+        CHECK_MSG(pr == 0, "%s", err);
+        free(tx);
+        if (pr == 0) {
+            CHECK_INT(tune_generation(&x, 2, NULL, NULL, NULL, &sa, err), 0);
+            CHECK_INT(tune_generation(&x, 1, NULL, NULL, NULL, &sa, err), 0);
+            CHECK_INT(tune_generation(&a, 1, NULL, NULL, NULL, &sb, err), 0);
+            CHECK(same_session(&a, &x));
+            tune_free(&x);
+        }
+    }
+    /* refused, with the line: a 148 file read as 74, as format 5, a line of
+     * 147 weights, an ending weight out of range (named end.) */
+    static const char *const edits[][3] = {
+        {"weights 148", "weights 74", "'best' needs a score and 74 weights, found 149 numbers"},
+        {"kingme-population 6", "kingme-population 5", "weights 148 (a phase) is not part of population file "
+                                                       "format 5"},
+        {"weights 148", "weights 150", "weights '150': the vector length is 60 or 74, or 148 with a phase"},
+    };
+    for (int k = 0; k < 3; k++) {
+        char *t = edit_line(t1, edits[k][0], edits[k][1]);
+        int line = line_of(t, k == 0 ? "best " : "weights");
+        char want[64];
+        snprintf(want, sizeof want, "x148.pop:%d: ", line);
+        CHECK_INT(tune_parse(&r, t, "x148.pop", err), -1);
+        CHECK_MSG(strncmp(err, want, strlen(want)) == 0 && strstr(err, edits[k][2]), "edit %d: '%s'", k, err);
+        free(t);
+    }
+    {
+        /* the last individual without its last weight; then with end.opp_trade_lead 40000 */
+        char *t = malloc(strlen(t1) + 16);
+        strcpy(t, t1);
+        char *last = strstr(t, "\nend\n"), *sp = last;
+        while (sp[-1] != ' ') sp--;
+        int line = line_of(t, "end") - 1;
+        char *cut = malloc(strlen(t) + 1);
+        memcpy(cut, t, (size_t)(sp - 1 - t));
+        strcpy(cut + (sp - 1 - t), last);
+        char want[64];
+        snprintf(want, sizeof want, "x148.pop:%d: ", line);
+        CHECK_INT(tune_parse(&r, cut, "x148.pop", err), -1);
+        CHECK_MSG(strncmp(err, want, strlen(want)) == 0 &&
+                      strstr(err, "'individual' needs a score, a step and 148 weights, found 149 numbers"),
+                  "'%s'", err);
+        free(cut);
+        memmove(sp + 5, last, strlen(last) + 1);
+        memcpy(sp, "40000", 5);
+        CHECK_INT(tune_parse(&r, t, "x148.pop", err), -1);
+        CHECK_MSG(strncmp(err, want, strlen(want)) == 0 &&
+                      strstr(err, "weight 148 (end.opp_trade_lead) is 40000, outside -32768..32767"),
+                  "'%s'", err);
+        free(t);
+    }
+    TuneControls c74 = c;
+    c74.nweights = EVAL_NTERMS;
+    CHECK_INT(tune_continue(&r, &a, &c74, err), -1);
+    CHECK_MSG(strstr(err, "vectors of 74 weights: the saved population's have 148") != NULL, "%s", err);
+    free(t1);
+
+    /* a session without a phase writes format 5 (older kingme reads it),
+     * even with a phased yardstick it is 6 */
+    {
+        TuneControls c60 = c;
+        c60.nweights = EVAL_NPARAMS;
+        c60.nyard = 0;
+        TuneSession x;
+        CHECK_INT(tune_new(&x, &c60, err), 0);
+        for (int i = 0; i < 8; i++) CHECK_INT(x.pop[i].w.phased, 0);
+        char *t = tune_format(&x);
+        CHECK(strstr(t, "\nkingme-population 5\n") != NULL);
+        free(t);
+        x.c.nyard = 1;
+        t = tune_format(&x);
+        CHECK(strstr(t, "\nkingme-population 6\n") != NULL && strstr(t, "\nweights 60\n") != NULL);
+        pr = tune_parse(&r, t, "y.pop", err);
+        CHECK_MSG(pr == 0, "%s", err);
+        if (pr == 0) {
+            CHECK(memcmp(&r.c.yard[0].w, &c.yard[0].w, sizeof c.yard[0].w) == 0);
+            tune_free(&r);
+        }
+        free(t);
+        tune_free(&x);
+    }
+    /* the documents' algorithm over the 148: random, crossed at a cut in
+     * either half, all phased */
+    {
+        TuneControls ct;
+        small_controls(&ct, 8, 1);
+        ct.nweights = TUNE_NWEIGHTS_PHASE;
+        ct.limit = 2;
+        TuneSession x;
+        CHECK_INT(tune_new(&x, &ct, err), 0);
+        for (int g = 0; g < 2; g++) CHECK_INT(tune_generation(&x, 2, NULL, NULL, NULL, &sa, err), 0);
+        int ends = 0;
+        for (int i = 0; i < 8; i++) {
+            CHECK_INT(x.pop[i].w.phased, 1);
+            for (int j = 0; j < EVAL_NTERMS; j++) ends += x.pop[i].w.end[j] != 0;
+        }
+        CHECK(ends > 8 * EVAL_NTERMS / 2);
+        tune_free(&x);
+    }
+    tune_free(&a);
+    tune_free(&b);
+}
+
 /* ---- the command ------------------------------------------------------------------ */
 
 static char tdir[128];
@@ -849,6 +1058,77 @@ TEST(tune_command_session_resume_threads)
     CHECK_INT(kingme(out, sizeof out, "tune %s --generations 1 --dir %s --name a", ctl, tdir), 1);
     CHECK_MSG(strstr(out, "exists"), "%s", out);
     CHECK_INT(kingme(out, sizeof out, "tune --resume nosuch --dir %s", tdir), 1);
+    rm_tdir();
+}
+
+/* --include with a phase (end. weights): the session breeds 148 weights;
+ * an --include file without one joins with its ending equal to its opening;
+ * a --yardstick file may have a phase; the output file has the end. lines;
+ * -j 1 and -j 2 and a resumed session give the same population. */
+TEST(tune_command_phase)
+{
+    snprintf(tdir, sizeof tdir, "/tmp/kingme-tune-phase-%d", (int)getpid());
+    rm_tdir();
+    static char out[65536];
+    char err[KM_ERR_MAX];
+    const char *ctl = "--include weights/terms.w --include weights/default-60.w --population 8 --depth 1 "
+                      "--gladiator 16 --seed 16 --yardstick weights/terms.w --yardstick-games 8";
+    CHECK_INT(kingme(out, sizeof out, "tune %s --generations 3 -j 1 --dir %s --name p1", ctl, tdir), 0);
+    CHECK_MSG(strstr(out, "vectors of 148 weights: a phase"), "%s", out);
+    CHECK_MSG(strstr(out, "(terms "), "%s", out); /* the yardstick with a phase */
+    CHECK_INT(kingme(out, sizeof out, "tune %s --generations 3 -j 2 --dir %s --name p2", ctl, tdir), 0);
+    CHECK_INT(kingme(out, sizeof out, "tune %s --generations 1 -j 2 --dir %s --name p3", ctl, tdir), 0);
+    CHECK_INT(kingme(out, sizeof out, "tune --resume p3 --generations 3 -j 1 --dir %s", tdir), 0);
+    TuneSession s[3];
+    char path[512];
+    bool ok = true;
+    for (int k = 0; k < 3; k++) {
+        snprintf(path, sizeof path, "%s/population/p%d.pop", tdir, k + 1);
+        int r = tune_read(&s[k], path, err);
+        CHECK_MSG(r == 0, "%s", err);
+        ok &= r == 0;
+    }
+    if (!ok) return;
+    CHECK_INT(s[0].c.nweights, TUNE_NWEIGHTS_PHASE);
+    CHECK_INT(s[0].generation, 3);
+    CHECK(same_session(&s[0], &s[1]));
+    CHECK(same_session(&s[0], &s[2]));
+    CHECK(s[0].c.nyard == 1 && s[0].c.yard[0].w.phased);
+    Weights best, terms, d60;
+    CHECK_INT(weights_read(&terms, "weights/terms.w", NULL, err), 0);
+    CHECK_INT(weights_read(&d60, "weights/default-60.w", NULL, err), 0);
+    memcpy(d60.end, d60.w, sizeof d60.end);
+    d60.phased = 1;
+    /* every vector phased; the bred ones (not the two files, kept as given) antisymmetric */
+    for (int i = 0; i < 8; i++) {
+        const Weights *w = &s[0].pop[i].w;
+        CHECK(w->phased);
+        bool given = memcmp(w, &terms, sizeof *w) == 0 || memcmp(w, &d60, sizeof *w) == 0;
+        CHECK_MSG(given || antisymmetric_phase(w), "individual %d", i);
+    }
+    char *comments = NULL;
+    CHECK(read_output("p1", &best, &comments));
+    CHECK(memcmp(&best, &s[0].best, sizeof best) == 0);
+    CHECK_MSG(comments && strstr(comments, "vectors of 148 weights"), "%s", comments ? comments : "");
+    free(comments);
+    /* the first population: the two files (default-60.w with end. = its 60) */
+    CHECK_INT(kingme(out, sizeof out, "tune %s --generations 1 -j 2 --dir %s --name p4 --population 4 --elite 1 "
+                     "--fresh 1 --tournament 2", ctl, tdir), 0);
+    snprintf(path, sizeof path, "%s/population/p4.pop", tdir);
+    TuneSession p4;
+    if (tune_read(&p4, path, err) == 0) {
+        CHECK(memcmp(&p4.pop[0].w, &terms, sizeof terms) == 0);
+        CHECK(memcmp(&p4.pop[1].w, &d60, sizeof d60) == 0);
+        tune_free(&p4);
+    } else {
+        CHECK_MSG(false, "%s", err);
+    }
+    /* a session without a phased file breeds no phase */
+    CHECK_INT(kingme(out, sizeof out, "tune --include weights/terms-flat.w --population 4 --elite 1 --fresh 1 "
+                     "--tournament 2 --depth 1 --generations 1 --yardstick weights/terms.w --yardstick-games 2 "
+                     "-j 1 --dir %s --name q", tdir), 0);
+    CHECK_MSG(strstr(out, "vectors of 74 weights") && !strstr(out, "148"), "%s", out);
+    for (int k = 0; k < 3; k++) tune_free(&s[k]);
     rm_tdir();
 }
 

@@ -231,9 +231,9 @@ TEST(weights_new_terms_and_phase)
     CHECK_STR(err, "f:2: duplicate parameter 'own_sole_kings' (first given on line 1)");
 }
 
-/* What the GA's files cannot carry (a phase) is refused, not silently
- * dropped; the terms 61-74 travel. */
-TEST(weights_beyond_60_refused_where_only_60_travel)
+/* weights_beyond_60: what makes the tuner breed more than the 60 (the
+ * terms 61-74, or a phase: test_tune.c has the sessions). */
+TEST(weights_beyond_60_terms_or_phase)
 {
     char err[KM_ERR_MAX];
     Weights w;
@@ -246,16 +246,6 @@ TEST(weights_beyond_60_refused_where_only_60_travel)
     CHECK(weights_beyond_60(&w));
     CHECK_INT(weights_read(&w, "weights/terms.w", NULL, err), 0);
     CHECK(weights_beyond_60(&w));
-
-    static char out[8192];
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s tune --include weights/terms.w --seconds 1 --depth 1 2>&1", test_kingme());
-    CHECK_INT(test_run(cmd, out, sizeof out), 1);
-    CHECK_MSG(strstr(out, "kingme: weights/terms.w: the tuner breeds no phase, and this file has end. weights\n") ==
-                  out, "%s", out);
-    snprintf(cmd, sizeof cmd, "%s tune --yardstick weights/terms.w --seconds 1 --depth 1 2>&1", test_kingme());
-    CHECK_INT(test_run(cmd, out, sizeof out), 1);
-    CHECK_MSG(strstr(out, "kingme: weights/terms.w: a yardstick has no phase (end. weights)") == out, "%s", out);
 }
 
 TEST(weights_file_errors)

@@ -55,7 +55,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define TUNE_FORMAT_VERSION 5
+#define TUNE_FORMAT_VERSION 6
+#define TUNE_NWEIGHTS_PHASE (2 * EVAL_NTERMS) /* a vector with a phase: the 74 opening weights, then the 74 ending */
 #define TUNE_MAX_POPULATION 1024
 #define TUNE_MAX_YARDSTICKS 8
 #define TUNE_YARD_NAME_MAX 64   /* a reference's name (its file name), no blanks */
@@ -90,8 +91,11 @@ typedef struct TuneYardstick {
 typedef struct TuneControls {
     TuneAlgorithm algorithm;
     int nweights;          /* the vector's length: EVAL_NPARAMS (the documents' 60, the
-                            * default) or EVAL_NTERMS (the 60 and the terms 61-74); the
-                            * weights beyond it stay 0. Never a phase. */
+                            * default), EVAL_NTERMS (the 60 and the terms 61-74; the
+                            * weights beyond it stay 0), or TUNE_NWEIGHTS_PHASE (148: the
+                            * 74 of Weights.w, then the 74 of Weights.end; every vector
+                            * has phased = 1, one norm over the 148, antisymmetric in
+                            * each half) */
     int population;        /* thesis: a multiple of 4, 4..TUNE_MAX_POPULATION; learn: 4.. */
     int duels;             /* opponents drawn per individual; 0 = full round robin */
     int depth;             /* search depth of every game, 1..TUNE_MAX_DEPTH */
@@ -279,11 +283,15 @@ char *tune_describe(const TuneSession *s);
 /* ---- population files --------------------------------------------------------
  * Plain text, one item per line, '#' comments and blank lines ignored:
  *
- *   kingme-population 5             format version (1-4 are read too: 1 no yardstick,
+ *   kingme-population 6             format version (1-5 are read too: 1 no yardstick,
  *                                   1-2 no algorithm, 1-3 60 weights, 1-4 learn
- *                                   sessions uniform, not symmetric, rel_step 0)
+ *                                   sessions uniform, not symmetric, rel_step 0,
+ *                                   1-5 no phase). A session without a phase (its
+ *                                   vectors and its yardsticks) is written as
+ *                                   format 5, which older kingme read.
  *   algorithm learn                 (3) learn or thesis
- *   weights 74                      (4) the vector length, 60 or 74
+ *   weights 74                      (4) the vector length, 60 or 74; (6) or 148: the
+ *                                   74 opening weights then the 74 ending ones
  *   population 32                   the controls ...
  *   duels 0
  *   depth 4
@@ -298,7 +306,8 @@ char *tune_describe(const TuneSession *s);
  *   yardstick_every 5               (version 2) the yardstick's controls
  *   yardstick_games 64
  *   yardstick material.w W1 ... W60 (version 2) one line per reference, 0..8;
- *                                   (version 4) 60 or 74 weights, whatever the session's
+ *                                   (version 4) 60 or 74 weights, whatever the session's;
+ *                                   (version 6) 148 for a reference with a phase
  *   generation 5                    progress: generations completed,
  *   elapsed 61.25                   seconds of play,
  *   games 4970                      games played

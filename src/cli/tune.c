@@ -369,11 +369,7 @@ static bool read_yardsticks(const Opts *o, TuneControls *c)
             return true;
         }
         TuneYardstick *y = &c->yard[c->nyard];
-        if (!cli_weights(path, &y->w)) return false;
-        if (y->w.phased) {
-            cli_error("%s: a yardstick has no phase (end. weights): the tuner keeps one vector", path);
-            return false;
-        }
+        if (!cli_weights(path, &y->w)) return false; /* with or without a phase */
         /* the name: the file name without its folder and .w, blanks and commas made '_' */
         const char *base = strrchr(path, '/');
         base = base ? base + 1 : path;
@@ -520,15 +516,21 @@ static int open_new(const Opts *o, const TuneControls *c, TuneSession *s)
             free(inc);
             return 1;
         }
-        if (inc[k].phased) {
-            free(inc);
-            return cli_error("%s: the tuner breeds no phase, and this file has end. weights", path);
-        }
     }
-    /* the vector's length: 74 when an --include file gives one of the terms 61-74 a weight */
+    /* the vector's length: 74 when an --include file gives one of the terms
+     * 61-74 a weight, 148 (a phase) when one has end. weights */
     TuneControls cc = *c;
     for (int k = 0; k < ninclude; k++)
-        if (weights_beyond_60(&inc[k])) cc.nweights = EVAL_NTERMS;
+        if (weights_beyond_60(&inc[k]) && cc.nweights < EVAL_NTERMS) cc.nweights = EVAL_NTERMS;
+    for (int k = 0; k < ninclude; k++)
+        if (inc[k].phased) cc.nweights = TUNE_NWEIGHTS_PHASE;
+    /* in a session with a phase, a file without one plays as it would with
+     * its ending equal to its opening: the same score at every number of pieces */
+    for (int k = 0; k < ninclude && cc.nweights == TUNE_NWEIGHTS_PHASE; k++)
+        if (!inc[k].phased) {
+            memcpy(inc[k].end, inc[k].w, sizeof inc[k].end);
+            inc[k].phased = 1;
+        }
     int r = tune_new(s, &cc, err);
     if (!r) /* the given vectors take the places of the first random ones */
         for (int k = 0; k < ninclude; k++) s->pop[k].w = inc[k];
@@ -738,7 +740,8 @@ static const Opt options[] = {
     {"--report", NULL, NULL, OPT_OPTSTR, "NAME|FILE", 0, 0, NULL,
      "print a finished or running session's curves (the newest session when none is given)"},
     {"--include", NULL, NULL, OPT_LIST, "FILE", 0, 0, NULL,
-     "(new sessions, repeatable) put this weights file in the first population in place of a random vector"},
+     "(new sessions, repeatable) put this weights file in the first population in place of a random vector; "
+     "one with the terms 61-74 makes the session breed 74 weights, one with end. weights 148 (a phase)"},
     OPTS_END,
 };
 
