@@ -29,13 +29,23 @@ uint64_t workers_weights_id(const Weights *w)
     /* the terms 61-74 (protocol 2) where not 0: a 60-weight vector keeps its ID */
     for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++)
         if (w->w[i]) h = km_mix64(h ^ (uint16_t)w->w[i] ^ ((uint64_t)i << 16));
+    /* a phase (protocol 3): a mark, then the ending's 74 (numbered after the
+     * opening's), so that a vector without one keeps its ID */
+    if (w->phased) {
+        h = km_mix64(h ^ 0x7068617365ull);
+        for (int i = 0; i < EVAL_NTERMS; i++)
+            h = km_mix64(h ^ (uint16_t)w->end[i] ^ ((uint64_t)(EVAL_NTERMS + i) << 16));
+    }
     return h;
 }
 
-/* How many weights a vector's weights line carries: 74 when a term 61-74 is
- * not 0 (protocol 2), else the 60. */
+/* How many weights a vector's weights line carries: 148 with a phase (the
+ * opening's 74, then the ending's: protocol 3), 74 when a term 61-74 is not
+ * 0 (protocol 2), else the 60. */
+#define PHASE_LENGTH (2 * EVAL_NTERMS)
 static int vector_length(const Weights *w)
 {
+    if (w->phased) return PHASE_LENGTH;
     for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++)
         if (w->w[i]) return EVAL_NTERMS;
     return EVAL_NPARAMS;
@@ -285,15 +295,18 @@ static char *answer(const char *fmt, ...)
 static char *handle_weights(WorkerState *ws, char **tok, int nt)
 {
     uint64_t id;
-    if ((nt != 2 + EVAL_NPARAMS && nt != 2 + EVAL_NTERMS) || !parse_hex64(tok[1], &id))
-        return answer("error - a weights line is 'weights ID' and %d or %d values", EVAL_NPARAMS, EVAL_NTERMS);
+    if ((nt != 2 + EVAL_NPARAMS && nt != 2 + EVAL_NTERMS && nt != 2 + PHASE_LENGTH) || !parse_hex64(tok[1], &id))
+        return answer("error - a weights line is 'weights ID' and %d, %d or %d values", EVAL_NPARAMS, EVAL_NTERMS,
+                      PHASE_LENGTH);
     Weights w = {0};
     for (int i = 0; i < nt - 2; i++) {
         long long v;
         if (!km_parse_ll(tok[2 + i], -32768, 32767, &v))
             return answer("error - weight %d '%.20s' is not a number from -32768 to 32767", i + 1, tok[2 + i]);
-        w.w[i] = (int16_t)v;
+        if (i < EVAL_NTERMS) w.w[i] = (int16_t)v;
+        else w.end[i - EVAL_NTERMS] = (int16_t)v;
     }
+    w.phased = nt == 2 + PHASE_LENGTH;
     if (workers_weights_id(&w) != id) return answer("error - the ID %s does not match the values", tok[1]);
     if (find_vector(ws, id)) return NULL;
     if (ws->n == WORKER_MAX_VECTORS) return answer("error - more than %d vectors", WORKER_MAX_VECTORS);
@@ -380,6 +393,7 @@ typedef struct Worker {
     int inflight[WORKER_INFLIGHT], ninflight;
     double deadline;     /* of the hello, or of the oldest job in flight */
     bool terms;          /* it speaks protocol 2 (vectors with the terms 61-74) */
+    bool phase;          /* it speaks protocol 3 (vectors with a phase) */
     uint64_t *sent;      /* vectors it has */
     int nsent, capsent;
     int failures;        /* in a row */
@@ -600,6 +614,7 @@ typedef struct Run {
     atomic_bool failed;
     char err[KM_ERR_MAX];
     bool terms;               /* a vector has the terms 61-74: protocol 2 workers only */
+    bool phase;               /* a vector has a phase: protocol 3 workers only */
 } Run;
 
 static bool run_stopped(const Run *r) { return (r->stop && atomic_load(r->stop)) || atomic_load(&r->failed); }
@@ -714,10 +729,10 @@ static bool send_vector(WorkerStats *st, Worker *w, const Weights *v)
 {
     uint64_t id = workers_weights_id(v);
     if (has_vector(w, id)) return true;
-    char line[64 + EVAL_NTERMS * 8];
+    char line[64 + PHASE_LENGTH * 8];
     int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)id);
     for (int i = 0, n = vector_length(v); i < n; i++)
-        at += snprintf(line + at, sizeof line - (size_t)at, " %d", v->w[i]);
+        at += snprintf(line + at, sizeof line - (size_t)at, " %d", i < EVAL_NTERMS ? v->w[i] : v->end[i - EVAL_NTERMS]);
     if (!send_line(st, w, line)) return false;
     if (w->nsent == w->capsent) {
         int cap = w->capsent ? 2 * w->capsent : 64;
@@ -738,6 +753,14 @@ static void feed(Run *r, int k)
         char msg[KM_ERR_MAX];
         snprintf(msg, sizeof msg, "worker %d (%.60s) speaks protocol 1 (60 weights); this run's vectors have "
                  "terms 61-74: give it a kingme that speaks protocol 2", k + 1, w->cmd);
+        run_fail(r, msg);
+        return;
+    }
+    if (r->phase && !w->phase) {
+        char msg[KM_ERR_MAX];
+        snprintf(msg, sizeof msg, "worker %d (%.60s) speaks protocol %s (no phase); this run's vectors have a "
+                 "phase (end. weights): give it a kingme that speaks protocol 3", k + 1, w->cmd,
+                 w->terms ? "2" : "1");
         run_fail(r, msg);
         return;
     }
@@ -849,12 +872,21 @@ static void read_worker(Run *r, int k)
         char why[KM_ERR_MAX];
         bool ok;
         if (w->st == W_STARTING) {
-            /* "protocol 1 2": the versions it speaks (protocol 1 alone: before the terms 61-74) */
+            /* "protocol 1 2 3": the versions it speaks (protocol 1 alone: before
+             * the terms 61-74; 1 2: before the phase) */
             const char *pv = strstr(w->buf, " protocol 1");
             ok = strncmp(w->buf, "worker kingme ", 14) == 0 && pv != NULL;
             if (!ok) snprintf(why, sizeof why, "did not say hello: '%.60s'", w->buf);
             else {
-                w->terms = strcmp(pv, " protocol 1 2") == 0 || strncmp(pv, " protocol 1 2 ", 14) == 0;
+                w->terms = w->phase = false;
+                for (const char *q = pv + 9; *q == ' ';) {
+                    char *e;
+                    long v = strtol(q + 1, &e, 10);
+                    if (e == q + 1 || (*e && *e != ' ')) break;
+                    w->terms |= v == 2;
+                    w->phase |= v == 3;
+                    q = e;
+                }
                 w->st = W_READY;
                 event(r->ws, k, WORKER_STARTED, NULL);
             }
@@ -913,18 +945,16 @@ int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *sp
     if (n <= 0) return 0;
     if (!limits_travel(set, err)) return -1;
     /* the protocol's weights lines carry the 60 parameters, or (protocol 2)
-     * the terms 61-74 too; never a phase */
-    bool terms = false;
+     * the terms 61-74 too, or (protocol 3) a phase: 148 */
+    bool terms = false, phase = false;
     for (int i = 0; i < n; i++)
         for (int c = 0; c < 2; c++) {
             const Weights *v = spec_weights(set, &specs[i], c);
-            if (v && v->phased)
-                return km_fail(err, "workers play one vector per side: a vector with a phase (end. weights) "
-                                    "cannot be sent; play without --workers");
-            terms |= v && vector_length(v) > EVAL_NPARAMS;
+            terms |= v && vector_length(v) == EVAL_NTERMS;
+            phase |= v && v->phased;
         }
     Run r = {.ws = ws, .set = set, .specs = specs, .n = n, .keep = keep_games, .out = out,
-             .progress = progress, .user = user, .stop = stop, .terms = terms};
+             .progress = progress, .user = user, .stop = stop, .terms = terms, .phase = phase};
     atomic_init(&r.failed, false);
     r.requeue = malloc((size_t)n * sizeof *r.requeue);
     if (!r.requeue) return km_fail(err, "out of memory");

@@ -244,7 +244,7 @@ TEST(workers_tune_session_same_weights)
 /* Protocol 2: vectors with the terms 61-74 travel (74 weights on the line,
  * an ID of their own) and give the games of one thread; a worker that speaks
  * protocol 1 only stops such a run with one message and plays none of its
- * games; a phase is refused before anything starts. */
+ * games; so does one of protocol 2 when a vector has a phase (protocol 3). */
 TEST(workers_74_weights)
 {
     Fixture f;
@@ -265,7 +265,7 @@ TEST(workers_74_weights)
     ans = worker_handle_line(st, "weights 0123456789abcdef 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 "
                                  "22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 "
                                  "49 50 51 52 53 54 55 56 57 58 59 60 61");
-    CHECK_MSG(ans && strcmp(ans, "error - a weights line is 'weights ID' and 60 or 74 values") == 0, "%s",
+    CHECK_MSG(ans && strcmp(ans, "error - a weights line is 'weights ID' and 60, 74 or 148 values") == 0, "%s",
               ans ? ans : "");
     free(ans);
     worker_state_free(st);
@@ -278,7 +278,8 @@ TEST(workers_74_weights)
         FILE *fp = fopen(path, "w");
         if (!fp) break;
         if (run == 0) fprintf(fp, "%s worker\n%s worker\n", k, k);
-        else fprintf(fp, "%s worker 2>/dev/null\nsh -c 'echo worker kingme 0.0.9 protocol 1; cat >/dev/null'\n", k);
+        else if (run == 1) fprintf(fp, "%s worker 2>/dev/null\nsh -c 'echo worker kingme 0.0.9 protocol 1; cat >/dev/null'\n", k);
+        else fprintf(fp, "%s worker 2>/dev/null\nsh -c 'echo worker kingme 0.1.0 protocol 1 2; cat >/dev/null'\n", k);
         fclose(fp);
         WorkerSet *ws = workers_from_file(path, err);
         CHECK_MSG(ws != NULL, "%s", err);
@@ -295,7 +296,11 @@ TEST(workers_74_weights)
                       "%s", err);
         } else {
             CHECK_INT(rc, -1);
-            CHECK_MSG(strstr(err, "a vector with a phase (end. weights) cannot be sent") != NULL, "%s", err);
+            static const char head[] = "worker 2 (sh -c 'echo worker kingme 0.1.0 protocol 1 2;";
+            CHECK_MSG(strncmp(err, head, strlen(head)) == 0 &&
+                          strstr(err, ") speaks protocol 2 (no phase); this run's vectors have a phase (end. "
+                                      "weights): give it a kingme that speaks protocol 3"),
+                      "%s", err);
         }
         match_outcomes_free(remote, 16);
         workers_free(ws);
@@ -336,6 +341,99 @@ TEST(workers_tune_session_74_weights)
     int nonzero = 0;
     for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++) nonzero += w[0].w[i] != 0;
     CHECK(nonzero > 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    test_run(cmd, out, sizeof out);
+}
+
+/* Protocol 3: a vector with a phase travels as 148 weights (the opening's
+ * 74, then the ending's) with an ID of its own, the worker says it speaks 3,
+ * the games are those of one local thread, and a tuning session that breeds
+ * the phase gives the same weights with -j 1 and with workers. */
+TEST(workers_phase)
+{
+    Fixture f;
+    if (!fixture(&f)) return;
+    char err[KM_ERR_MAX], path[256], cmd[2048];
+    static char out[1 << 16];
+    CHECK_INT(weights_read(&f.b, "weights/terms.w", NULL, err), 0); /* a phase, against default-60.w */
+    CHECK(f.b.phased);
+    Weights flat = f.b, other = f.b;
+    flat.phased = 0;
+    other.end[EP_opp_trade_lead]++;
+    CHECK(workers_weights_id(&flat) != workers_weights_id(&f.b));
+    CHECK(workers_weights_id(&other) != workers_weights_id(&f.b));
+    /* the hello */
+    const char *k = test_kingme();
+    snprintf(cmd, sizeof cmd, "%s worker </dev/null", k);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strncmp(out, "worker kingme ", 14) == 0 && strstr(out, " protocol 1 2 3\n"), "%s", out);
+    /* the worker side: 148 values, a job with them plays the local game */
+    WorkerState *st = worker_state_new();
+    char line[4096];
+    int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)workers_weights_id(&f.b));
+    for (int i = 0; i < 2 * EVAL_NTERMS; i++)
+        at += snprintf(line + at, sizeof line - (size_t)at, " %d", i < EVAL_NTERMS ? f.b.w[i] : f.b.end[i - EVAL_NTERMS]);
+    char *ans = worker_handle_line(st, line);
+    CHECK_MSG(ans == NULL, "%s", ans);
+    free(ans);
+    *strrchr(line, ' ') = '\0'; /* 147 values */
+    ans = worker_handle_line(st, line);
+    CHECK_MSG(ans && strcmp(ans, "error - a weights line is 'weights ID' and 60, 74 or 148 values") == 0, "%s",
+              ans ? ans : "");
+    free(ans);
+    at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)workers_weights_id(&f.a));
+    for (int i = 0; i < EVAL_NPARAMS; i++) at += snprintf(line + at, sizeof line - (size_t)at, " %d", f.a.w[i]);
+    ans = worker_handle_line(st, line);
+    CHECK_MSG(ans == NULL, "%s", ans);
+    free(ans);
+    MatchOutcome local[16], remote[16];
+    CHECK(match_run(&f.set, f.specs, 16, 1, true, local, NULL, NULL, NULL, err) == 0);
+    char *job = workers_job_line(3, &f.set, &f.specs[3], true);
+    ans = job ? worker_handle_line(st, job) : NULL;
+    char want[64];
+    snprintf(want, sizeof want, "result 3 %s %d %d %016llx ", game_result_text(local[3].result), (int)local[3].reason,
+             local[3].nply, (unsigned long long)workers_moves_checksum(&local[3].game));
+    CHECK_MSG(ans && strncmp(ans, want, strlen(want)) == 0, "%s, expected %s", ans ? ans : "", want);
+    free(ans);
+    free(job);
+    worker_state_free(st);
+    /* two worker processes: the same 16 games */
+    snprintf(path, sizeof path, "/tmp/kingme-workers-phase-%d.txt", (int)getpid());
+    FILE *fp = fopen(path, "w");
+    if (fp) {
+        fprintf(fp, "%s worker\n%s worker\n", k, k);
+        fclose(fp);
+        WorkerSet *ws = workers_from_file(path, err);
+        CHECK_MSG(ws != NULL, "%s", err);
+        if (ws) {
+            int rc = workers_run(ws, &f.set, f.specs, 16, 0, true, remote, NULL, NULL, NULL, err);
+            CHECK_MSG(rc == 0, "%s", err);
+            if (rc == 0) CHECK(same_games(local, remote, 16));
+            match_outcomes_free(remote, 16);
+            workers_free(ws);
+        }
+    }
+    match_outcomes_free(local, 16);
+    free(f.op);
+
+    /* a session breeding the phase: -j 1 and workers give the same weights */
+    char dir[256];
+    snprintf(dir, sizeof dir, "/tmp/kingme-tunewph-%d", (int)getpid());
+    Weights w[2];
+    for (int r = 0; r < 2; r++) {
+        snprintf(cmd, sizeof cmd,
+                 "%s tune --include weights/terms.w --population 8 --depth 2 --generations 2 --seed 148 "
+                 "--gladiator 16 --yardstick none %s%s --dir %s --name r%d",
+                 k, r ? "--workers " : "-j 1", r ? path : "", dir, r);
+        CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s\n%s", cmd, out);
+        CHECK_MSG(strstr(out, "vectors of 148 weights") != NULL, "%s", out);
+        char wp[512];
+        snprintf(wp, sizeof wp, "%s/output/r%d.w", dir, r);
+        CHECK_MSG(weights_read(&w[r], wp, NULL, err) == 0, "%s", err);
+    }
+    CHECK_MSG(memcmp(&w[0], &w[1], sizeof w[0]) == 0, "workers: other weights than -j 1");
+    CHECK(w[0].phased);
+    remove(path);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd, out, sizeof out);
 }

@@ -3,12 +3,16 @@
  * plain local processes: each is started with /bin/sh -c COMMAND and spoken
  * to through its stdin and stdout).
  *
- * The worker protocol (version 2; version 1 had 60 weights only), one line each way:
- *   worker -> `worker kingme VERSION protocol 1 2` when it starts (the versions it
- *              speaks; a coordinator of version 1 looks for "protocol 1")
+ * The worker protocol (version 3; version 1 had 60 weights only, version 2 no
+ * phase), one line each way:
+ *   worker -> `worker kingme VERSION protocol 1 2 3` when it starts (the versions it
+ *              speaks; a coordinator of version 1 looks for "protocol 1", one of
+ *              version 2 for "protocol 1 2")
  *   coord  -> `weights ID W1 ... W60`   a vector, once per worker (ID: 16 hex digits)
  *          or `weights ID W1 ... W74`   (version 2) a vector with the terms 61-74,
  *              sent only when one of them is not 0, only to a worker that speaks 2
+ *          or `weights ID W1 ... W148`  (version 3) a vector with a phase: the
+ *              opening's 74, then the ending's (end.), only to a worker that speaks 3
  *   coord  -> `job N BLACK-ID WHITE-ID depth D time S nodes K cap C hash MB share 0|1
  *              tiebreak first|random flags F seed X keep 0|1 fen FEN [moves M1 M2 M3 ...]`
  *   worker -> `result N RESULT REASON PLIES CHECKSUM [moves M1 ...]`   (moves: when keep 1)
@@ -25,7 +29,8 @@
  * again later (back-off 1, 2, 4 ... 60 s; after 8 failures in a row it is
  * dropped). Local threads, when asked for, play from the same queue. A run
  * whose vectors have terms 61-74 fails, with one message naming the worker,
- * when a worker speaks protocol 1 only (it would refuse the 74 weights). */
+ * when a worker speaks protocol 1 only (it would refuse the 74 weights); one
+ * whose vectors have a phase, when a worker does not speak protocol 3. */
 #ifndef KINGME_WORKERS_H
 #define KINGME_WORKERS_H
 
@@ -35,7 +40,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define WORKERS_PROTOCOL 2
+#define WORKERS_PROTOCOL 3
 #define WORKERS_MAX 256
 #define WORKERS_LINE_MAX 65536
 

@@ -20,7 +20,9 @@ static int run(const Opts *o)
         free(line);
         return cli_error("out of memory");
     }
-    printf("worker kingme %s protocol 1 %d\n", KINGME_VERSION, WORKERS_PROTOCOL);
+    printf("worker kingme %s protocol", KINGME_VERSION); /* every version it speaks: 1 2 3 */
+    for (int v = 1; v <= WORKERS_PROTOCOL; v++) printf(" %d", v);
+    printf("\n");
     bool write_ok = fflush(stdout) == 0;
     int c = 0;
     while (write_ok && c != EOF) {
