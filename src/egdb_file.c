@@ -646,8 +646,6 @@ typedef struct CacheEntry {
 struct Egdb {
     SliceFile *slice[EGDB_NSLICE_IDS];
     int pieces;
-    int ninfo;
-    EgdbSliceInfo *info;
     CacheEntry *cache;
     size_t ncache;
     uint8_t *cache_data;
@@ -675,7 +673,6 @@ void egdb_close(Egdb *db)
     for (size_t i = 0; i < db->ncache; i++) pthread_mutex_destroy(&db->cache[i].lock);
     free(db->cache);
     free(db->cache_data);
-    free(db->info);
     free(db);
 }
 
@@ -737,9 +734,6 @@ Egdb *egdb_open(const char *dir, size_t cache_mb, char *err)
         egdb_close(db);
         return NULL;
     }
-    int total = 0;
-    for (int n = 1; n <= db->pieces; n++) total += egdb_slice_count(n);
-    db->info = malloc((size_t)total * sizeof *db->info);
     uint32_t block = 1;
     for (int i = 0; i < EGDB_NSLICE_IDS; i++)
         if (db->slice[i] && db->slice[i]->block > block) block = db->slice[i]->block;
@@ -747,16 +741,13 @@ Egdb *egdb_open(const char *dir, size_t cache_mb, char *err)
     if (entries < 16) entries = 16;
     db->cache = malloc(entries * sizeof *db->cache);
     db->cache_data = malloc(entries * block);
-    if (!db->info || !db->cache || !db->cache_data) {
+    if (!db->cache || !db->cache_data) {
         free(db->cache);
         db->cache = NULL;
         km_fail(err, "out of memory");
         egdb_close(db);
         return NULL;
     }
-    for (int n = 1; n <= db->pieces; n++)
-        for (int i = 0; i < egdb_slice_count(n); i++)
-            db->info[db->ninfo++] = db->slice[egdb_slice_id(egdb_slice_at(n, i))]->info;
     for (size_t i = 0; i < entries; i++) {
         pthread_mutex_init(&db->cache[i].lock, NULL);
         db->cache[i].slice = -1;
@@ -767,8 +758,6 @@ Egdb *egdb_open(const char *dir, size_t cache_mb, char *err)
 }
 
 int egdb_pieces(const Egdb *db) { return db ? db->pieces : 0; }
-int egdb_nslices(const Egdb *db) { return db ? db->ninfo : 0; }
-const EgdbSliceInfo *egdb_slice_info(const Egdb *db, int i) { return &db->info[i]; }
 
 /* The stored code of b (Black to move, no capture for Black); -1 when the
  * slice is missing or its block does not decode. */

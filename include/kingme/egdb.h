@@ -117,8 +117,4 @@ typedef struct EgdbSliceInfo {
  * 0, or -1 with err ("DIR/b1k0w1k0.kdb: truncated (...)"). */
 int egdb_file_info(const char *path, EgdbSliceInfo *info, char *err);
 
-/* Slices known to the opened database (for kingme egdb info). */
-int egdb_nslices(const Egdb *db);
-const EgdbSliceInfo *egdb_slice_info(const Egdb *db, int i);
-
 #endif
