@@ -37,6 +37,15 @@ static bool same_session(const TuneSession *a, const TuneSession *b)
     return true;
 }
 
+/* One generation of a on one thread and of b on n threads: the same session. */
+static void generation_both(TuneSession *a, TuneSession *b, int n, TuneGenStats *sa, TuneGenStats *sb)
+{
+    char err[KM_ERR_MAX];
+    CHECK_MSG(tune_generation(a, 1, NULL, NULL, NULL, sa, err) == 0, "%s", err);
+    CHECK_MSG(tune_generation(b, n, NULL, NULL, NULL, sb, err) == 0, "%s", err);
+    CHECK(same_session(a, b));
+}
+
 /* Whether the first n weights are antisymmetric: each opp_X weight is minus own_X's. */
 static bool antisymmetric(const Weights *w, int n)
 {
@@ -115,9 +124,7 @@ TEST(tune_generations_threads_and_breeding)
     CHECK_INT(tune_new(&a, &c, err), 0);
     CHECK_INT(tune_new(&b, &c, err), 0);
     TuneGenStats sa, sb;
-    CHECK_INT(tune_generation(&a, 1, NULL, NULL, NULL, &sa, err), 0);
-    CHECK_INT(tune_generation(&b, 3, NULL, NULL, NULL, &sb, err), 0);
-    CHECK(same_session(&a, &b));
+    generation_both(&a, &b, 3, &sa, &sb);
     CHECK_INT(sa.games, 56); /* round robin of 8: 28 pairs x 2; no gladiator duel yet */
     CHECK(sa.best_changed && !sa.duel_played && a.has_best);
     int sum = 0, best = 0;
@@ -131,9 +138,7 @@ TEST(tune_generations_threads_and_breeding)
 
     TuneIndividual prev[8];
     memcpy(prev, a.pop, sizeof prev);
-    CHECK_INT(tune_generation(&a, 1, NULL, NULL, NULL, &sa, err), 0);
-    CHECK_INT(tune_generation(&b, 2, NULL, NULL, NULL, &sb, err), 0);
-    CHECK(same_session(&a, &b));
+    generation_both(&a, &b, 2, &sa, &sb);
     CHECK_INT(a.generation, 2);
     CHECK(tune_finished(&a));
     CHECK_INT(sa.games, sa.duel_played ? 58 : 56);
@@ -235,9 +240,7 @@ TEST(tune_learn_generations)
         TuneIndividual prev[10];
         Weights prev_best = a.best;
         memcpy(prev, a.pop, sizeof prev);
-        CHECK_INT(tune_generation(&a, 1, NULL, NULL, NULL, &sa, err), 0);
-        CHECK_INT(tune_generation(&b, 3, NULL, NULL, NULL, &sb, err), 0);
-        CHECK(same_session(&a, &b));
+        generation_both(&a, &b, 3, &sa, &sb);
         int ngames = 45 * 2 * 2; /* 45 pairings x 2 ballots x 2 colours */
         int sum = 0;
         for (int i = 0; i < 10; i++) sum += a.pop[i].score;
@@ -634,9 +637,7 @@ TEST(tune_74_weights)
     for (int g = 0; g < 2; g++) {
         TuneIndividual prev[8];
         memcpy(prev, a.pop, sizeof prev);
-        CHECK_INT(tune_generation(&a, 1, NULL, NULL, NULL, &sa, err), 0);
-        CHECK_INT(tune_generation(&b, 3, NULL, NULL, NULL, &sb, err), 0);
-        CHECK(same_session(&a, &b));
+        generation_both(&a, &b, 3, &sa, &sb);
         if (g == 0) continue;
         /* a child's new terms come from its parents or moved by a step */
         bool moved = false;
@@ -747,9 +748,7 @@ TEST(tune_148_weights_phase)
     for (int g = 0; g < 2; g++) {
         TuneIndividual prev[8];
         memcpy(prev, a.pop, sizeof prev);
-        CHECK_INT(tune_generation(&a, 1, NULL, NULL, NULL, &sa, err), 0);
-        CHECK_INT(tune_generation(&b, 3, NULL, NULL, NULL, &sb, err), 0);
-        CHECK(same_session(&a, &b));
+        generation_both(&a, &b, 3, &sa, &sb);
         if (g == 0) continue;
         /* the children (after the elite of 4, before the fresh one): phased,
          * at the norm, antisymmetric in both halves, ending weights bred */

@@ -310,11 +310,30 @@ TEST(workers_74_weights)
     free(f.op);
 }
 
+/* The tuning session OPTS (no yardstick) with -j 1 and with the workers of
+ * the file PATH, its files in DIR: each says EXPECT, and the two give the
+ * same weights (read into w[0] and w[1]). */
+static void tune_local_and_workers(const char *opts, const char *path, const char *dir, const char *expect,
+                                   Weights w[2])
+{
+    char cmd[2048], wp[512], err[KM_ERR_MAX];
+    static char out[1 << 16];
+    for (int r = 0; r < 2; r++) {
+        snprintf(cmd, sizeof cmd, "%s tune %s --yardstick none %s%s --dir %s --name r%d", test_kingme(), opts,
+                 r ? "--workers " : "-j 1", r ? path : "", dir, r);
+        CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s\n%s", cmd, out);
+        CHECK_MSG(strstr(out, expect) != NULL, "%s", out);
+        snprintf(wp, sizeof wp, "%s/output/r%d.w", dir, r);
+        CHECK_MSG(weights_read(&w[r], wp, NULL, err) == 0, "%s", err);
+    }
+    CHECK_MSG(memcmp(&w[0], &w[1], sizeof w[0]) == 0, "workers: other weights than -j 1");
+}
+
 /* A short tuning session of 74 weights (an --include file with the terms
  * 61-74) gives the same weights with -j 1 and with local workers. */
 TEST(workers_tune_session_74_weights)
 {
-    char dir[256], cmd[2048], path[512], err[KM_ERR_MAX];
+    char dir[256], cmd[2048], path[512];
     static char out[1 << 16];
     snprintf(dir, sizeof dir, "/tmp/kingme-tunew74-%d", (int)getpid());
     snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
@@ -326,18 +345,8 @@ TEST(workers_tune_session_74_weights)
     fprintf(f, "%s worker\n%s worker\n", k, k);
     fclose(f);
     Weights w[2];
-    for (int r = 0; r < 2; r++) {
-        snprintf(cmd, sizeof cmd,
-                 "%s tune --include weights/terms-flat.w --population 8 --depth 2 --generations 2 --seed 74 "
-                 "--yardstick none %s%s --dir %s --name r%d",
-                 k, r ? "--workers " : "-j 1", r ? path : "", dir, r);
-        CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s\n%s", cmd, out);
-        CHECK_MSG(strstr(out, "vectors of 74 weights") != NULL, "%s", out);
-        char wp[512];
-        snprintf(wp, sizeof wp, "%s/output/r%d.w", dir, r);
-        CHECK_MSG(weights_read(&w[r], wp, NULL, err) == 0, "%s", err);
-    }
-    CHECK_MSG(memcmp(&w[0], &w[1], sizeof w[0]) == 0, "workers: other weights than -j 1");
+    tune_local_and_workers("--include weights/terms-flat.w --population 8 --depth 2 --generations 2 --seed 74",
+                           path, dir, "vectors of 74 weights", w);
     int nonzero = 0;
     for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++) nonzero += w[0].w[i] != 0;
     CHECK(nonzero > 0);
@@ -420,18 +429,9 @@ TEST(workers_phase)
     char dir[256];
     snprintf(dir, sizeof dir, "/tmp/kingme-tunewph-%d", (int)getpid());
     Weights w[2];
-    for (int r = 0; r < 2; r++) {
-        snprintf(cmd, sizeof cmd,
-                 "%s tune --include weights/terms.w --population 8 --depth 2 --generations 2 --seed 148 "
-                 "--gladiator 16 --yardstick none %s%s --dir %s --name r%d",
-                 k, r ? "--workers " : "-j 1", r ? path : "", dir, r);
-        CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s\n%s", cmd, out);
-        CHECK_MSG(strstr(out, "vectors of 148 weights") != NULL, "%s", out);
-        char wp[512];
-        snprintf(wp, sizeof wp, "%s/output/r%d.w", dir, r);
-        CHECK_MSG(weights_read(&w[r], wp, NULL, err) == 0, "%s", err);
-    }
-    CHECK_MSG(memcmp(&w[0], &w[1], sizeof w[0]) == 0, "workers: other weights than -j 1");
+    tune_local_and_workers("--include weights/terms.w --population 8 --depth 2 --generations 2 --seed 148 "
+                           "--gladiator 16",
+                           path, dir, "vectors of 148 weights", w);
     CHECK(w[0].phased);
     remove(path);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
