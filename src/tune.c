@@ -25,12 +25,10 @@ static double rng_unit(uint64_t *s) { return (double)(km_rng_next(s) >> 11) * 0x
 
 static int16_t rng_weight(uint64_t *s) { return (int16_t)(uint16_t)(km_rng_next(s) >> 48); }
 
-/* Weight i of a bred vector of n weights: the opening vector w[] (i <
- * EVAL_NTERMS), then with n = TUNE_NWEIGHTS_PHASE the ending vector end[]
- * (i - EVAL_NTERMS). Every operator reads and writes through these, so the
- * 148 are bred alike and nothing reads past w[]. */
-static int16_t *wref(Weights *w, int i) { return i < EVAL_NTERMS ? &w->w[i] : &w->end[i - EVAL_NTERMS]; }
-static int16_t wval(const Weights *w, int i) { return i < EVAL_NTERMS ? w->w[i] : w->end[i - EVAL_NTERMS]; }
+/* Weight i of a bred vector of n weights is weights_at / weights_ref (eval.h):
+ * the opening vector w[], then with n = TUNE_NWEIGHTS_PHASE the ending
+ * vector end[]. Every operator reads and writes through them, so the 148
+ * are bred alike and nothing reads past w[]. */
 
 /* A vector of a session of n weights: with the ending half it has a phase. */
 static void mark_phase(int n, Weights *w)
@@ -41,7 +39,7 @@ static void mark_phase(int n, Weights *w)
 /* The first n weights (the session's vector length) random; the rest stay 0. */
 static void random_weights(uint64_t *s, int n, Weights *w)
 {
-    for (int i = 0; i < n; i++) *wref(w, i) = rng_weight(s);
+    for (int i = 0; i < n; i++) *weights_ref(w, i) = rng_weight(s);
     mark_phase(n, w);
 }
 
@@ -85,9 +83,9 @@ static void antisymmetrise(Weights *w, int n)
         int half = i < EVAL_NTERMS ? 0 : EVAL_NTERMS, j = term_partner(i - half);
         if (j < 0 || half + j >= n) continue;
         j += half;
-        double m = round((wval(w, i) - (double)wval(w, j)) / 2);
-        *wref(w, i) = clamp_weight(m);
-        *wref(w, j) = (int16_t)-wval(w, i);
+        double m = round((weights_at(w, i) - (double)weights_at(w, j)) / 2);
+        *weights_ref(w, i) = clamp_weight(m);
+        *weights_ref(w, j) = (int16_t)-weights_at(w, i);
     }
 }
 
@@ -100,10 +98,10 @@ static void antisymmetrise(Weights *w, int n)
 static void normalise(Weights *w, int n)
 {
     double sq = 0;
-    for (int i = 0; i < n; i++) sq += (double)wval(w, i) * wval(w, i);
+    for (int i = 0; i < n; i++) sq += (double)weights_at(w, i) * weights_at(w, i);
     if (sq <= 0) return;
     double f = TUNE_NORM / sqrt(sq);
-    for (int i = 0; i < n; i++) *wref(w, i) = clamp_weight(round(wval(w, i) * f));
+    for (int i = 0; i < n; i++) *weights_ref(w, i) = clamp_weight(round(weights_at(w, i) * f));
 }
 
 /* A bred or fresh vector of the learn algorithm: symmetric if asked, then normalised. */
@@ -120,7 +118,7 @@ static void random_learn(const TuneControls *c, uint64_t *s, Weights *w)
     if (c->init == TUNE_INIT_HEAVY) {
         for (int i = 0; i < c->nweights; i++) {
             double g = rng_gauss(s);
-            *wref(w, i) = clamp_weight(round(g * g * g * 4000));
+            *weights_ref(w, i) = clamp_weight(round(g * g * g * 4000));
         }
     } else {
         random_weights(s, c->nweights, w);
@@ -353,8 +351,8 @@ static void breed(const TuneIndividual *pop, const TuneControls *c, uint64_t *rn
         const Weights *a = &pop[parents[k]].w, *b = &pop[parents[k + 1]].w;
         int cut = 1 + rng_below(rng, nw - 1);
         for (int i = 0; i < nw; i++) {
-            *wref(&next[k].w, i) = i < cut ? wval(a, i) : wval(b, i);
-            *wref(&next[k + 1].w, i) = i < cut ? wval(b, i) : wval(a, i);
+            *weights_ref(&next[k].w, i) = i < cut ? weights_at(a, i) : weights_at(b, i);
+            *weights_ref(&next[k + 1].w, i) = i < cut ? weights_at(b, i) : weights_at(a, i);
         }
         mark_phase(nw, &next[k].w);
         mark_phase(nw, &next[k + 1].w);
@@ -363,7 +361,7 @@ static void breed(const TuneIndividual *pop, const TuneControls *c, uint64_t *rn
     for (int k = 0; k < half; k++)
         if (rng_unit(rng) < c->mutation) {
             int i = rng_below(rng, nw);
-            *wref(&next[k].w, i) = rng_weight(rng);
+            *weights_ref(&next[k].w, i) = rng_weight(rng);
         }
     /* the best quarter of the parents by tournament score (ties: selection order) */
     for (int x = 1; x < half; x++) {
@@ -429,19 +427,19 @@ static void breed_learn(const TuneSession *s, uint64_t *rng, TuneIndividual *nex
         if (nw > 64) bits[1] = km_rng_next(rng);
         if (nw > 128) bits[2] = km_rng_next(rng);
         for (int i = 0; i < nw; i++)
-            *wref(&next[k].w, i) = (bits[i / 64] >> (i % 64) & 1) ? wval(&b->w, i) : wval(&a->w, i);
+            *weights_ref(&next[k].w, i) = (bits[i / 64] >> (i % 64) & 1) ? weights_at(&b->w, i) : weights_at(&a->w, i);
         double step = sqrt(a->step * b->step) * exp(0.2 * rng_gauss(rng));
         step = step < TUNE_STEP_MIN ? TUNE_STEP_MIN : step > TUNE_STEP_MAX ? TUNE_STEP_MAX : step;
         next[k].step = step;
         for (int i = 0; i < nw; i++)
             if (rng_unit(rng) < c->gauss) {
-                double x = wval(&next[k].w, i);
+                double x = weights_at(&next[k].w, i);
                 if (c->rel_step > 0) x = round(x * exp(c->rel_step * rng_gauss(rng))); /* a relative step */
-                *wref(&next[k].w, i) = clamp_weight(x + round(step * TUNE_NORM * rng_gauss(rng)));
+                *weights_ref(&next[k].w, i) = clamp_weight(x + round(step * TUNE_NORM * rng_gauss(rng)));
             }
         if (rng_unit(rng) < c->mutation) {
             int i = rng_below(rng, nw);
-            *wref(&next[k].w, i) = (int16_t)(rng_below(rng, TUNE_NORM + 1) - TUNE_NORM / 2);
+            *weights_ref(&next[k].w, i) = (int16_t)(rng_below(rng, TUNE_NORM + 1) - TUNE_NORM / 2);
         }
         finish_learn(c, &next[k].w);
     }

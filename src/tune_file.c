@@ -89,9 +89,6 @@ char *tune_describe(const TuneSession *s)
 
 /* ---- population files ------------------------------------------------------------ */
 
-/* Weight i of a vector line: the opening's 74, then the ending's (i >= EVAL_NTERMS). */
-static int16_t wval(const Weights *w, int i) { return i < EVAL_NTERMS ? w->w[i] : w->end[i - EVAL_NTERMS]; }
-
 /* How many weights a yardstick's line carries: 148 with a phase, 74 with a
  * term 61-74, else the 60. */
 static int yard_length(const Weights *w)
@@ -117,7 +114,7 @@ static void format_vector(KmBuf *b, const char *key, int score, double step, con
         fmt_double(step, st);
         km_buf_printf(b, " %s", st);
     }
-    for (int i = 0; i < n; i++) km_buf_printf(b, " %d", wval(w, i));
+    for (int i = 0; i < n; i++) km_buf_printf(b, " %d", weights_at(w, i));
     km_buf_printf(b, "\n");
 }
 
@@ -155,7 +152,7 @@ char *tune_format(const TuneSession *s)
     for (int k = 0; k < c->nyard; k++) {
         km_buf_printf(&b, "yardstick %s", c->yard[k].name);
         int n = yard_length(&c->yard[k].w);
-        for (int i = 0; i < n; i++) km_buf_printf(&b, " %d", wval(&c->yard[k].w, i));
+        for (int i = 0; i < n; i++) km_buf_printf(&b, " %d", weights_at(&c->yard[k].w, i));
         km_buf_printf(&b, "\n");
     }
     km_buf_printf(&b, "generation %d\nelapsed %.3f\ngames %lld\nrng %016llx\n", s->generation, s->elapsed, s->games,
@@ -253,8 +250,7 @@ static int parse_vector(const Parse *p, char **tok, int ntok, int *score, Weight
             return perr(p, "weight %d (%s%s) '%s' is not a whole number", i + 1, end, nm, t);
         if (v < -32768 || v > 32767)
             return perr(p, "weight %d (%s%s) is %s, outside -32768..32767", i + 1, end, nm, t);
-        if (i < EVAL_NTERMS) w->w[i] = (int16_t)v;
-        else w->end[i - EVAL_NTERMS] = (int16_t)v;
+        *weights_ref(w, i) = (int16_t)v;
     }
     if (ntok - 2 > EVAL_NTERMS) w->phased = 1; /* 148: the ending's too */
     return 0;

@@ -42,10 +42,9 @@ uint64_t workers_weights_id(const Weights *w)
 /* How many weights a vector's weights line carries: 148 with a phase (the
  * opening's 74, then the ending's: protocol 3), 74 when a term 61-74 is not
  * 0 (protocol 2), else the 60. */
-#define PHASE_LENGTH (2 * EVAL_NTERMS)
 static int vector_length(const Weights *w)
 {
-    if (w->phased) return PHASE_LENGTH;
+    if (w->phased) return EVAL_NWEIGHTS_PHASE;
     for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++)
         if (w->w[i]) return EVAL_NTERMS;
     return EVAL_NPARAMS;
@@ -295,18 +294,17 @@ static char *answer(const char *fmt, ...)
 static char *handle_weights(WorkerState *ws, char **tok, int nt)
 {
     uint64_t id;
-    if ((nt != 2 + EVAL_NPARAMS && nt != 2 + EVAL_NTERMS && nt != 2 + PHASE_LENGTH) || !parse_hex64(tok[1], &id))
+    if ((nt != 2 + EVAL_NPARAMS && nt != 2 + EVAL_NTERMS && nt != 2 + EVAL_NWEIGHTS_PHASE) || !parse_hex64(tok[1], &id))
         return answer("error - a weights line is 'weights ID' and %d, %d or %d values", EVAL_NPARAMS, EVAL_NTERMS,
-                      PHASE_LENGTH);
+                      EVAL_NWEIGHTS_PHASE);
     Weights w = {0};
     for (int i = 0; i < nt - 2; i++) {
         long long v;
         if (!km_parse_ll(tok[2 + i], -32768, 32767, &v))
             return answer("error - weight %d '%.20s' is not a number from -32768 to 32767", i + 1, tok[2 + i]);
-        if (i < EVAL_NTERMS) w.w[i] = (int16_t)v;
-        else w.end[i - EVAL_NTERMS] = (int16_t)v;
+        *weights_ref(&w, i) = (int16_t)v;
     }
-    w.phased = nt == 2 + PHASE_LENGTH;
+    w.phased = nt == 2 + EVAL_NWEIGHTS_PHASE;
     if (workers_weights_id(&w) != id) return answer("error - the ID %s does not match the values", tok[1]);
     if (find_vector(ws, id)) return NULL;
     if (ws->n == WORKER_MAX_VECTORS) return answer("error - more than %d vectors", WORKER_MAX_VECTORS);
@@ -729,10 +727,10 @@ static bool send_vector(WorkerStats *st, Worker *w, const Weights *v)
 {
     uint64_t id = workers_weights_id(v);
     if (has_vector(w, id)) return true;
-    char line[64 + PHASE_LENGTH * 8];
+    char line[64 + EVAL_NWEIGHTS_PHASE * 8];
     int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)id);
     for (int i = 0, n = vector_length(v); i < n; i++)
-        at += snprintf(line + at, sizeof line - (size_t)at, " %d", i < EVAL_NTERMS ? v->w[i] : v->end[i - EVAL_NTERMS]);
+        at += snprintf(line + at, sizeof line - (size_t)at, " %d", weights_at(v, i));
     if (!send_line(st, w, line)) return false;
     if (w->nsent == w->capsent) {
         int cap = w->capsent ? 2 * w->capsent : 64;

@@ -381,7 +381,7 @@ TEST(workers_phase)
     char line[4096];
     int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)workers_weights_id(&f.b));
     for (int i = 0; i < 2 * EVAL_NTERMS; i++)
-        at += snprintf(line + at, sizeof line - (size_t)at, " %d", i < EVAL_NTERMS ? f.b.w[i] : f.b.end[i - EVAL_NTERMS]);
+        at += snprintf(line + at, sizeof line - (size_t)at, " %d", weights_at(&f.b, i));
     char *ans = worker_handle_line(st, line);
     CHECK_MSG(ans == NULL, "%s", ans);
     free(ans);

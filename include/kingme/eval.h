@@ -129,6 +129,13 @@ typedef struct Weights {
     int16_t phased; /* 1: interpolate w and end by the number of pieces; 0: w alone */
 } Weights;
 
+/* The weights of a vector with a phase as one list of EVAL_NWEIGHTS_PHASE:
+ * the opening's EVAL_NTERMS (w), then the ending's (end). Weight i of that
+ * list, to read or to write. */
+#define EVAL_NWEIGHTS_PHASE (2 * EVAL_NTERMS)
+static inline int16_t *weights_ref(Weights *w, int i) { return i < EVAL_NTERMS ? &w->w[i] : &w->end[i - EVAL_NTERMS]; }
+static inline int16_t weights_at(const Weights *w, int i) { return i < EVAL_NTERMS ? w->w[i] : w->end[i - EVAL_NTERMS]; }
+
 /* The interpolation factor t (0..EVAL_PHASE_SPAN) of a position with n pieces. */
 static inline int eval_phase(int npieces)
 {

@@ -56,7 +56,7 @@
 #include <stdint.h>
 
 #define TUNE_FORMAT_VERSION 6
-#define TUNE_NWEIGHTS_PHASE (2 * EVAL_NTERMS) /* a vector with a phase: the 74 opening weights, then the 74 ending */
+#define TUNE_NWEIGHTS_PHASE EVAL_NWEIGHTS_PHASE /* a vector with a phase: the 74 opening weights, then the 74 ending */
 #define TUNE_MAX_POPULATION 1024
 #define TUNE_MAX_YARDSTICKS 8
 #define TUNE_YARD_NAME_MAX 64   /* a reference's name (its file name), no blanks */

@@ -30,7 +30,7 @@ typedef struct Shown {
  * ending weight of term i. Shown: the 60; the new terms when a file gives one
  * a weight or has a phase; the ending vector when a file has a phase. */
 static int nrows;
-static int weight(const Shown *f, int k) { return k < EVAL_NTERMS ? f->w.w[k] : f->w.end[k - EVAL_NTERMS]; }
+static int weight(const Shown *f, int k) { return weights_at(&f->w, k); }
 static int term(int k) { return k % EVAL_NTERMS; }
 static const char *row_name(int k, char buf[48])
 {
