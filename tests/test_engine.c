@@ -372,3 +372,42 @@ TEST(engine_option_egdb)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd, out, sizeof out);
 }
+
+TEST(engine_egdb_beside_the_program)
+{
+    /* the engine and play use the database in egdb/ beside the program with
+     * no option (KINGME_EGDB unset), none with --no-egdb or KINGME_EGDB=none,
+     * and a damaged one costs a warning, not the command */
+    char dir[128], cmd[2048];
+    static char out[65536];
+    snprintf(dir, sizeof dir, "/tmp/kingme-beside-%d", (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir %s && cp %s %s/kingme && %s/kingme egdb build --pieces 3 --dir %s/egdb",
+             dir, dir, test_kingme(), dir, dir, dir);
+    CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
+    const char *go = "printf 'position fen W:WK32:BK1,K2\\ngo depth 2\\nquit\\n'";
+    /* beside the program: a database loss for White */
+    snprintf(cmd, sizeof cmd, "%s | env -u KINGME_EGDB %s/kingme engine --hash 1 | grep '^info' | tail -1", go, dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    long sc = info_score(out);
+    CHECK_MSG(sc < -400000000 && sc > -500000000, "%s", out);
+    /* --no-egdb, KINGME_EGDB=none: the evaluation's score */
+    snprintf(cmd, sizeof cmd, "%s | env -u KINGME_EGDB %s/kingme engine --hash 1 --no-egdb | grep '^info' | tail -1", go, dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    sc = info_score(out);
+    CHECK_MSG(sc > -100000 && sc < 0, "--no-egdb: %s", out);
+    snprintf(cmd, sizeof cmd, "%s | KINGME_EGDB=none %s/kingme engine --hash 1 | grep '^info' | tail -1", go, dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    sc = info_score(out);
+    CHECK_MSG(sc > -100000 && sc < 0, "KINGME_EGDB=none: %s", out);
+    /* play says what the database knows of the position */
+    snprintf(cmd, sizeof cmd, "printf 'quit\\n' | env -u KINGME_EGDB %s/kingme play --fen W:WK32:BK1,K2 --no-color | grep 'Endgame database'", dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strstr(out, "Endgame database: White, to move, loses") != NULL, "%s", out);
+    /* a damaged slice: one warning line, and the engine plays on without it */
+    snprintf(cmd, sizeof cmd, "truncate -s 100 %s/egdb/b0k2w0k1.kdb && %s | env -u KINGME_EGDB %s/kingme engine --hash 1 2>&1 | grep -c -e '^kingme: .*going on without the endgame database$' -e '^bestmove '",
+             dir, go, dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strcmp(out, "2\n") == 0, "%s", out);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    test_run(cmd, out, sizeof out);
+}

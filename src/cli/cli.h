@@ -85,6 +85,18 @@ const char *cli_egdb_dir(const char *given);
 struct Egdb;
 bool cli_egdb(const Opts *o, struct Egdb **db);
 
+/* The database of the user's doors, play and engine: as cli_egdb when
+ * --egdb is given or KINGME_EGDB is set (KINGME_EGDB=none: no database);
+ * else the directory egdb beside the program (where `make` and `make egdb`
+ * build it) when there is one, a database that cannot be opened costing a
+ * warning on stderr, not the command; none with --no-egdb. */
+#define CLI_EGDB_AUTO_OPTS                                                                        \
+    {"--egdb", NULL, NULL, OPT_OPTSTR, "DIR", 0, 0, NULL,                                         \
+     "use the endgame database in DIR (alone: $KINGME_EGDB or egdb/); without it, $KINGME_EGDB, " \
+     "else the egdb directory beside the program when there is one"},                              \
+    {"--no-egdb", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no endgame database, even beside the program"}
+bool cli_egdb_auto(const Opts *o, struct Egdb **db);
+
 const CliCommand *cli_find(const char *name);
 
 #endif

@@ -16,7 +16,7 @@ const char *cli_egdb_dir(const char *given)
 {
     if (given) return given;
     const char *env = getenv(EGDB_ENV);
-    return env && *env ? env : EGDB_DEFAULT_DIR;
+    return env && *env && strcmp(env, "none") != 0 ? env : EGDB_DEFAULT_DIR;
 }
 
 bool cli_egdb(const Opts *o, Egdb **db)
@@ -24,12 +24,41 @@ bool cli_egdb(const Opts *o, Egdb **db)
     *db = NULL;
     const char *dir = NULL, *env = getenv(EGDB_ENV);
     if (opt_given(o, "--egdb")) dir = cli_egdb_dir(opt_str(o, "--egdb"));
-    else if (env && *env) dir = env;
+    else if (env && *env && strcmp(env, "none") != 0) dir = env; /* KINGME_EGDB=none: no database */
     if (!dir) return true;
     char err[KM_ERR_MAX];
     *db = egdb_open(dir, 0, err);
     if (!*db) cli_error("%s", err);
     return *db != NULL;
+}
+
+/* The directory egdb next to the running program (/proc/self/exe), in buf;
+ * false when it cannot be found. */
+static bool egdb_beside_program(char *buf, size_t len)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return false;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash) return false;
+    *slash = '\0';
+    return snprintf(buf, len, "%s/%s", exe, EGDB_DEFAULT_DIR) < (int)len;
+}
+
+bool cli_egdb_auto(const Opts *o, Egdb **db)
+{
+    *db = NULL;
+    if (opt_given(o, "--no-egdb")) return true;
+    const char *env = getenv(EGDB_ENV);
+    if (opt_given(o, "--egdb") || (env && *env)) return cli_egdb(o, db); /* none: none */
+    char dir[4200];
+    struct stat st;
+    if (!egdb_beside_program(dir, sizeof dir) || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) return true;
+    char err[KM_ERR_MAX];
+    *db = egdb_open(dir, 0, err);
+    if (!*db) fprintf(stderr, "kingme: %s; going on without the endgame database\n", err);
+    return true;
 }
 
 static const char *value_name(int v)

@@ -46,7 +46,7 @@ static int run(const Opts *o)
     Engine *e = engine_new((size_t)hash_mb, KINGME_VERSION, write_line, NULL, err);
     if (!e) return cli_error("%s", err);
     struct Egdb *db;
-    if (!cli_egdb(o, &db)) {
+    if (!cli_egdb_auto(o, &db)) {
         engine_free(e);
         return 1;
     }
@@ -78,7 +78,7 @@ static int run(const Opts *o)
 
 static const Opt options[] = {
     {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
-    CLI_EGDB_OPT,
+    CLI_EGDB_AUTO_OPTS,
     {"--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, ENGINE_HASH_TEXT, "transposition table size (0: none), kept for the whole session"},
     OPTS_END,
 };

@@ -113,7 +113,7 @@ static int read_options(const Opts *o, Play *P)
         P->lim.seconds = 0;
         snprintf(P->limit_text, sizeof P->limit_text, "clock %g+%g", m, i);
     }
-    if (!cli_egdb(o, &P->egdb)) return 1;
+    if (!cli_egdb_auto(o, &P->egdb)) return 1;
     P->lim.egdb = P->egdb;
     P->hash_mb = (size_t)opt_int(o, "--hash");
     P->seed_given = opt_given(o, "--seed");
@@ -385,7 +385,7 @@ static const Opt options[] = {
      "stop at N plies, scored a draw (0: no cap)"},
     {"--out", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("games/kingme-YYYYMMDD-HHMMSS.pdn"),
      "where the game is saved (- for standard output, written at the end)"},
-    CLI_EGDB_OPT,
+    CLI_EGDB_AUTO_OPTS,
     {"--flip", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "turn the board round"},
     {"--no-color", NULL, "--no-colour", OPT_FLAG, NULL, 0, 0, NULL,
      "plain ASCII (as when NO_COLOR is set or the output is not a terminal)"},
