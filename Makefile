@@ -88,10 +88,12 @@ egdb: kingme
 # minute on two cores, 12 MB; then nothing to do): play and engine use the
 # database beside the program (README, "egdb"). The progress lines go to
 # build/egdb.log.
+# (A probe of a 5-piece position tells whether it is there.)
 db: kingme
-	@mkdir -p build
-	@echo "kingme egdb build --pieces $(EGDB_PIECES) --dir $(EGDB_DIR) (once: about a minute; progress in build/egdb.log)"
-	@./kingme egdb build --pieces $(EGDB_PIECES) --dir $(EGDB_DIR) -j 2 2>build/egdb.log || { cat build/egdb.log; exit 1; }
+	@./kingme egdb probe --dir $(EGDB_DIR) --fen B:WK30,K31:BK1,K2,K3 >/dev/null 2>&1 || { \
+	  mkdir -p build && \
+	  echo "kingme egdb build --pieces 5 --dir $(EGDB_DIR) (once: about a minute; progress in build/egdb.log)" && \
+	  ./kingme egdb build --pieces 5 --dir $(EGDB_DIR) -j 2 2>build/egdb.log || { cat build/egdb.log; exit 1; }; }
 
 clean:
 	rm -rf build kingme tools/gen_tactics
