@@ -84,16 +84,14 @@ EGDB_DIR    ?= egdb
 egdb: kingme
 	nice -n 10 ./kingme egdb build --pieces $(EGDB_PIECES) --dir $(EGDB_DIR) -j 2
 
-# `make` also builds the 5-piece database into egdb/ (the first time about a
-# minute on two cores, 12 MB; then nothing to do): play and engine use the
-# database beside the program (README, "egdb"). The progress lines go to
-# build/egdb.log.
-# (A probe of a 5-piece position tells whether it is there.)
+# `make` also builds the 5-piece database into egdb/ with the rule above (the
+# first time about a minute on two cores, 12 MB): play and engine use the
+# database beside the program (README, "egdb"). A probe of a 5-piece position
+# says whether it is there already; the progress lines go to build/egdb.log.
 db: kingme
 	@./kingme egdb probe --dir $(EGDB_DIR) --fen B:WK30,K31:BK1,K2,K3 >/dev/null 2>&1 || { \
-	  mkdir -p build && \
-	  echo "kingme egdb build --pieces 5 --dir $(EGDB_DIR) (once: about a minute; progress in build/egdb.log)" && \
-	  ./kingme egdb build --pieces 5 --dir $(EGDB_DIR) -j 2 2>build/egdb.log || { cat build/egdb.log; exit 1; }; }
+	  mkdir -p build && echo "make egdb (once: about a minute; progress in build/egdb.log)" && \
+	  $(MAKE) -s egdb EGDB_PIECES=5 2>build/egdb.log || { cat build/egdb.log; exit 1; }; }
 
 clean:
 	rm -rf build kingme tools/gen_tactics

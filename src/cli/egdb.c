@@ -12,19 +12,29 @@
 #include <time.h>
 #include <unistd.h>
 
+/* KINGME_EGDB when it is set and not empty (NULL otherwise), and whether it
+ * names a directory (false for "none": no database). */
+static const char *egdb_env(bool *names_dir)
+{
+    const char *env = getenv(EGDB_ENV);
+    if (!env || !*env) env = NULL;
+    *names_dir = env && strcmp(env, "none") != 0;
+    return env;
+}
+
 const char *cli_egdb_dir(const char *given)
 {
-    if (given) return given;
-    const char *env = getenv(EGDB_ENV);
-    return env && *env && strcmp(env, "none") != 0 ? env : EGDB_DEFAULT_DIR;
+    bool dir;
+    const char *env = egdb_env(&dir);
+    return given ? given : dir ? env : EGDB_DEFAULT_DIR;
 }
 
 bool cli_egdb(const Opts *o, Egdb **db)
 {
     *db = NULL;
-    const char *dir = NULL, *env = getenv(EGDB_ENV);
-    if (opt_given(o, "--egdb")) dir = cli_egdb_dir(opt_str(o, "--egdb"));
-    else if (env && *env && strcmp(env, "none") != 0) dir = env; /* KINGME_EGDB=none: no database */
+    bool env_dir;
+    const char *env = egdb_env(&env_dir);
+    const char *dir = opt_given(o, "--egdb") ? cli_egdb_dir(opt_str(o, "--egdb")) : env_dir ? env : NULL;
     if (!dir) return true;
     char err[KM_ERR_MAX];
     *db = egdb_open(dir, 0, err);
@@ -50,8 +60,8 @@ bool cli_egdb_auto(const Opts *o, Egdb **db)
 {
     *db = NULL;
     if (opt_given(o, "--no-egdb")) return true;
-    const char *env = getenv(EGDB_ENV);
-    if (opt_given(o, "--egdb") || (env && *env)) return cli_egdb(o, db); /* none: none */
+    bool env_dir;
+    if (opt_given(o, "--egdb") || egdb_env(&env_dir)) return cli_egdb(o, db); /* KINGME_EGDB=none: none */
     char dir[4200];
     struct stat st;
     if (!egdb_beside_program(dir, sizeof dir) || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) return true;
