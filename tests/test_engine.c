@@ -400,7 +400,7 @@ TEST(engine_egdb_beside_the_program)
     sc = info_score(out);
     CHECK_MSG(sc > -100000 && sc < 0, "KINGME_EGDB=none: %s", out);
     /* play says what the database knows of the position */
-    snprintf(cmd, sizeof cmd, "printf 'quit\\n' | env -u KINGME_EGDB %s/kingme play --fen W:WK32:BK1,K2 --no-color | grep 'Endgame database'", dir);
+    snprintf(cmd, sizeof cmd, "printf 'quit\\n' | env -u KINGME_EGDB %s/kingme play --fen W:WK32:BK1,K2 --no-color --out %s/game.pdn | grep 'Endgame database'", dir, dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(strstr(out, "Endgame database: White, to move, loses") != NULL, "%s", out);
     /* a damaged slice: one warning line, and the engine plays on without it */
