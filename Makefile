@@ -66,6 +66,10 @@ sanitize:
 tools/gen_tactics: tools/gen_tactics.c $(LIB) $(HEADERS)
 	$(CC) $(ALLCFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
+# tools/fit_eval fits weights to game results (see its header)
+tools/fit_eval: tools/fit_eval.c $(LIB) $(HEADERS)
+	$(CC) $(ALLCFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
 bench: kingme
 	./kingme bench
 
@@ -94,4 +98,4 @@ db: kingme
 	  $(MAKE) -s egdb EGDB_PIECES=5 2>build/egdb.log || { cat build/egdb.log; exit 1; }; }
 
 clean:
-	rm -rf build kingme tools/gen_tactics
+	rm -rf build kingme tools/gen_tactics tools/fit_eval
