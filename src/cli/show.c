@@ -30,6 +30,8 @@ typedef struct Shown {
  * ending weight of term i. Shown: the 60; the new terms when a file gives one
  * a weight or has a phase; the ending vector when a file has a phase. */
 static int nrows;
+/* the name column: 23 fits every name, 27 the ending vector's end.NAME too */
+#define NAME_W (nrows > EVAL_NTERMS ? 27 : 23)
 static int weight(const Shown *f, int k) { return weights_at(&f->w, k); }
 static int term(int k) { return k % EVAL_NTERMS; }
 static const char *row_name(int k, char buf[48])
@@ -141,11 +143,11 @@ static const char *typ_text(const Shown *f, int i, char buf[16])
 static void show_one(const Shown *f, const int *order)
 {
     printf("%s\n", f->label);
-    printf("%2s  %-23s  %6s  %-15s  %8s  %s\n", "nr", "name", "weight", "class", "typ", "description");
+    printf("%2s  %-*s  %6s  %-15s  %8s  %s\n", "nr", NAME_W, "name", "weight", "class", "typ", "description");
     for (int k = 0; k < nrows; k++) {
         int i = order[k];
         char t[16], nm[48];
-        printf("%2d  %-23s  %6d  %-15s  %s  %s\n", eval_params[term(i)].nr, row_name(i, nm), weight(f, i),
+        printf("%2d  %-*s  %6d  %-15s  %s  %s\n", eval_params[term(i)].nr, NAME_W, row_name(i, nm), weight(f, i),
                class_name[classify(weight(f, i), f->max_abs)], typ_text(f, i, t), eval_params[term(i)].desc);
     }
     print_thresholds("", f->max_abs);
@@ -156,7 +158,7 @@ static void show_two(const Shown f[2], const int *order)
 {
     int ndiff = 0, nclass = 0, nflip = 0;
     printf("A = %s\nB = %s\n", f[0].label, f[1].label);
-    printf("%2s  %-23s  %6s  %-7s  %8s  %6s  %-7s  %8s  %6s\n", "nr", "name", "A", "class", "typ", "B",
+    printf("%2s  %-*s  %6s  %-7s  %8s  %6s  %-7s  %8s  %6s\n", "nr", NAME_W, "name", "A", "class", "typ", "B",
            "class", "typ", "B - A");
     for (int k = 0; k < nrows; k++) {
         int i = order[k], a = weight(&f[0], i), b = weight(&f[1], i);
@@ -168,7 +170,7 @@ static void show_two(const Shown f[2], const int *order)
         char ta[16], tb[16], d[16], nm[48];
         if (a == b) snprintf(d, sizeof d, "%6s", "0");
         else snprintf(d, sizeof d, "%+6d", b - a);
-        printf("%2d  %-23s  %6d  %-7s  %s  %6d  %-7s  %s  %s  %s%s\n", eval_params[term(i)].nr, row_name(i, nm),
+        printf("%2d  %-*s  %6d  %-7s  %s  %6d  %-7s  %s  %s  %s%s\n", eval_params[term(i)].nr, NAME_W, row_name(i, nm),
                a, class_short[ca], typ_text(&f[0], i, ta), b, class_short[cb], typ_text(&f[1], i, tb), d,
                ca != cb ? "*" : " ", flip ? "!" : "");
     }
