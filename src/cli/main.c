@@ -231,6 +231,14 @@ static int check_stdout(int status)
     int e = errno;
     failed = ferror(stdout) || failed;
     if (!failed || status != 0) return status;
+    /* a write that failed while the command was still printing (a long
+     * output fills the buffer) left no errno here: write once more to learn
+     * why (the output is lost already) */
+    if (!e) {
+        clearerr(stdout);
+        errno = 0;
+        if (fputc('\n', stdout) == EOF || fflush(stdout) != 0) e = errno;
+    }
     if (e) cli_error("write error: %s", strerror(e));
     else cli_error("write error on standard output");
     return 1;
