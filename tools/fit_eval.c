@@ -145,7 +145,11 @@ static void label_by_search(const Weights *w, int depth, double lk, int every)
     ns = n;
     pthread_t t[2];
     Job j[2] = {{w, depth, lk, 0, ns / 2}, {w, depth, lk, ns / 2, ns}};
-    for (int k = 0; k < 2; k++) pthread_create(&t[k], NULL, label_job, &j[k]);
+    for (int k = 0; k < 2; k++)
+        if (pthread_create(&t[k], NULL, label_job, &j[k])) {
+            fprintf(stderr, "fit_eval: cannot start a thread\n");
+            exit(1);
+        }
     for (int k = 0; k < 2; k++) pthread_join(t[k], NULL);
     fprintf(stderr, "fit_eval: %zu positions labelled by depth-%d searches\n", ns, depth);
 }
@@ -263,6 +267,10 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "fit_eval: %ld games (%ld skipped), %zu positions, %d pairs, %d weights free\n", games, skipped, ns,
             npairs, nvar);
+    if (ns == 0) {
+        fprintf(stderr, "fit_eval: no positions to fit (games with a result, from ply %d on)\n", min_ply);
+        return 1;
+    }
     if (label_depth > 0) label_by_search(&prior, label_depth, label_k, every);
     /* K for the prior: golden-section search on log K */
     double lo = log(50), hi = log(20000);
