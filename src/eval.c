@@ -34,6 +34,23 @@ const EvalParamInfo eval_params[EVAL_NTERMS] = {
 #undef PARAM_INFO
 };
 
+/* Each term's quantity and role, from the list: the pairs own_X / opp_X. */
+static const struct {
+    const char *quantity, *role;
+} term_kind[EVAL_NTERMS] = {
+#define TERM_KIND_(nr, name, q, role, desc) {#q, #role},
+    EVAL_TERM_LIST(TERM_KIND_)
+#undef TERM_KIND_
+};
+
+int eval_term_partner(int i)
+{
+    if (i < 0 || i >= EVAL_NTERMS || strcmp(term_kind[i].role, "OWN") != 0) return -1;
+    for (int j = 0; j < EVAL_NTERMS; j++)
+        if (j != i && strcmp(term_kind[j].quantity, term_kind[i].quantity) == 0) return j;
+    return -1;
+}
+
 /* The list must be in the documents' order: EP_x is the index of number nr. */
 #define PARAM_ORDER(nr, name, q, role, desc) \
     _Static_assert(EP_##name == (nr) - 1, "EVAL_PARAM_LIST: " #name " is not number " #nr);

@@ -54,33 +54,13 @@ static double rng_gauss(uint64_t *s)
 
 static int16_t clamp_weight(double x) { return (int16_t)(x > 32767 ? 32767 : x < -32767 ? -32767 : x); }
 
-/* The same quantity of each term for the other side (own_men <-> opp_men),
- * from the terms' table: the pairs of a symmetric vector. */
-typedef struct TermKind {
-    const char *quantity, *role;
-} TermKind;
-static const TermKind term_kind[EVAL_NTERMS] = {
-#define TERM_KIND_(nr, name, q, role, desc) {#q, #role},
-    EVAL_TERM_LIST(TERM_KIND_)
-#undef TERM_KIND_
-};
-
-/* The partner of own term i (-1 for an opp term or none). */
-static int term_partner(int i)
-{
-    if (strcmp(term_kind[i].role, "OWN") != 0) return -1;
-    for (int j = 0; j < EVAL_NTERMS; j++)
-        if (j != i && strcmp(term_kind[j].quantity, term_kind[i].quantity) == 0) return j;
-    return -1;
-}
-
 /* Antisymmetric: each own weight becomes the mean of itself and minus its
  * partner's, the partner its negative (in each half of a phased vector:
  * end.opp_X = -end.own_X). A vector that is already stays. */
 static void antisymmetrise(Weights *w, int n)
 {
     for (int i = 0; i < n; i++) {
-        int half = i < EVAL_NTERMS ? 0 : EVAL_NTERMS, j = term_partner(i - half);
+        int half = i < EVAL_NTERMS ? 0 : EVAL_NTERMS, j = eval_term_partner(i - half);
         if (j < 0 || half + j >= n) continue;
         j += half;
         double m = round((weights_at(w, i) - (double)weights_at(w, j)) / 2);

@@ -203,13 +203,11 @@ int main(int argc, char **argv)
     /* the own/opp pairs among the free terms */
     if (new_only) terms = EVAL_NTERMS;
     for (int i = new_only ? EVAL_NPARAMS : 0; i < terms; i++) {
-        if (strncmp(eval_params[i].name, "own_", 4)) continue;
-        for (int j = 0; j < terms; j++)
-            if (!strncmp(eval_params[j].name, "opp_", 4) && !strcmp(eval_params[j].name + 4, eval_params[i].name + 4)) {
-                own_of[npairs] = i;
-                opp_of[npairs] = j;
-                npairs++;
-            }
+        int j = eval_term_partner(i);
+        if (j < 0 || j >= terms) continue;
+        own_of[npairs] = i;
+        opp_of[npairs] = j;
+        npairs++;
     }
     nvar = phase ? 2 * npairs : npairs;
     /* the prior's values of the free weights, as antisymmetric pairs */

@@ -158,6 +158,11 @@ typedef struct EvalParamInfo {
 
 extern const EvalParamInfo eval_params[EVAL_NTERMS];
 
+/* The opponent's term of the same quantity as the player's term i
+ * (own_men -> opp_men): the pairs of an antisymmetric vector. -1 when i is
+ * an opp_ term (or out of range). */
+int eval_term_partner(int i);
+
 /* The mean value of each parameter over the 36832 positions of Tinsley's
  * 724 games (tests/data/tinsley.pdn: every position of every game, for the
  * side to move). Every parameter is >= 0, so w[i] * eval_typical_value[i] is
