@@ -30,8 +30,14 @@
  * values. The result is written to -o FILE (temporary name, then renamed);
  * with --men M every weight is first scaled so that own_men is M (the
  * search's margins are set for a man of 1000), else K keeps the prior's
- * scale. Standard output: each free weight, prior -> fitted; standard error:
- * the counts and the loss after each step. */
+ * scale. --drop NAME (any number of times) takes the pair of NAME out: not
+ * free, and 0 in both vectors of the result (the labels still come from the
+ * prior as it is); that is how a term is measured by a refit without it.
+ * --labels FILE keeps the search's labels: read from FILE if it exists and
+ * holds as many as there are samples, else computed and written there, so
+ * that several fits on the same positions label them once. Standard output:
+ * each free weight, prior -> fitted; standard error: the counts and the loss
+ * after each step. */
 #include "kingme/bits.h"
 #include "kingme/eval.h"
 #include "kingme/movegen.h"
@@ -138,11 +144,27 @@ static void *label_job(void *arg)
     return NULL;
 }
 
-static void label_by_search(const Weights *w, int depth, double lk, int every)
+static void label_by_search(const Weights *w, int depth, double lk, int every, const char *cache)
 {
     size_t n = 0;
     for (size_t i = 0; i < ns; i += (size_t)every) S[n++] = S[i];
     ns = n;
+    FILE *f = cache ? fopen(cache, "rb") : NULL;
+    if (f) {
+        uint64_t m = 0;
+        float *y = NULL;
+        int ok = fread(&m, sizeof m, 1, f) == 1 && m == ns && (y = malloc(ns * sizeof *y)) &&
+                 fread(y, sizeof *y, ns, f) == ns;
+        fclose(f);
+        if (ok) {
+            for (size_t i = 0; i < ns; i++) S[i].y = y[i];
+            free(y);
+            fprintf(stderr, "fit_eval: %zu labels read from %s\n", ns, cache);
+            return;
+        }
+        free(y);
+        fprintf(stderr, "fit_eval: %s does not hold %zu labels: labelling again\n", cache, ns);
+    }
     pthread_t t[2];
     Job j[2] = {{w, depth, lk, 0, ns / 2}, {w, depth, lk, ns / 2, ns}};
     for (int k = 0; k < 2; k++)
@@ -152,12 +174,24 @@ static void label_by_search(const Weights *w, int depth, double lk, int every)
         }
     for (int k = 0; k < 2; k++) pthread_join(t[k], NULL);
     fprintf(stderr, "fit_eval: %zu positions labelled by depth-%d searches\n", ns, depth);
+    if (!cache) return;
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", cache);
+    f = fopen(tmp, "wb");
+    uint64_t m = ns;
+    int ok = f && fwrite(&m, sizeof m, 1, f) == 1;
+    for (size_t i = 0; ok && i < ns; i++) ok = fwrite(&S[i].y, sizeof S[i].y, 1, f) == 1;
+    if (f && fclose(f)) ok = 0;
+    if (!ok || rename(tmp, cache)) {
+        fprintf(stderr, "fit_eval: cannot write %s\n", cache);
+        remove(tmp);
+    }
 }
 
 static void usage(void)
 {
     fprintf(stderr, "usage: fit_eval [-w PRIOR.w] [-o OUT.w] [--terms 60|74] [--new-only] [--phase] [--min-ply N] "
-                    "[--max-pieces N] [--lambda L] [--iters N] [--men M] [--label-depth D [--label-k K] [--every N]] GAMES.pdn...\n");
+                    "[--max-pieces N] [--lambda L] [--iters N] [--men M] [--label-depth D [--label-k K] [--every N] [--labels FILE]] [--drop NAME]... GAMES.pdn...\n");
     exit(2);
 }
 
@@ -167,6 +201,8 @@ int main(int argc, char **argv)
     int terms = 60, phase = 0, min_ply = 10, max_pieces = 0, iters = 8, men = 0, new_only = 0, label_depth = 0, every = 1;
     double label_k = 1000;
     double lambda = 1.0;
+    const char *labels = NULL;
+    int dropped[EVAL_NTERMS] = {0};
     int a = 1;
     for (; a < argc && argv[a][0] == '-'; a++) {
         const char *o = argv[a];
@@ -185,6 +221,16 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--label-depth")) label_depth = atoi(v);
         else if (!strcmp(o, "--label-k")) label_k = atof(v);
         else if (!strcmp(o, "--every")) every = atoi(v);
+        else if (!strcmp(o, "--labels")) labels = v;
+        else if (!strcmp(o, "--drop")) {
+            int i = 0;
+            while (i < EVAL_NTERMS && strcmp(eval_params[i].name, v)) i++;
+            if (i == EVAL_NTERMS || eval_term_partner(i) < 0) {
+                fprintf(stderr, "fit_eval: --drop: no own/opp term '%s'\n", v);
+                return 2;
+            }
+            dropped[i] = dropped[eval_term_partner(i)] = 1;
+        }
         else usage();
     }
     if (a >= argc || (terms != 60 && terms != 74) || every < 1 || label_depth < 0 || iters < 0 || men < 0 ||
@@ -204,7 +250,7 @@ int main(int argc, char **argv)
     if (new_only) terms = EVAL_NTERMS;
     for (int i = new_only ? EVAL_NPARAMS : 0; i < terms; i++) {
         int j = eval_term_partner(i);
-        if (j < 0 || j >= terms) continue;
+        if (j < 0 || j >= terms || dropped[i]) continue;
         own_of[npairs] = i;
         opp_of[npairs] = j;
         npairs++;
@@ -226,6 +272,8 @@ int main(int argc, char **argv)
         memcpy(rest.end, rest.w, sizeof rest.end);
         rest.phased = 1;
     }
+    for (int i = 0; i < EVAL_NTERMS; i++)
+        if (dropped[i]) rest.w[i] = rest.end[i] = 0;
     long games = 0, skipped = 0;
     for (; a < argc; a++) {
         PdnGame *pg;
@@ -269,7 +317,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "fit_eval: no positions to fit (games with a result, from ply %d on)\n", min_ply);
         return 1;
     }
-    if (label_depth > 0) label_by_search(&prior, label_depth, label_k, every);
+    if (label_depth > 0) label_by_search(&prior, label_depth, label_k, every, labels);
     /* K for the prior: golden-section search on log K */
     double lo = log(50), hi = log(20000);
     for (int it = 0; it < 40; it++) {
@@ -327,6 +375,8 @@ int main(int argc, char **argv)
         memcpy(w.end, w.w, sizeof w.end);
         w.phased = 1;
     }
+    for (int i = 0; i < EVAL_NTERMS; i++)
+        if (dropped[i]) w.w[i] = w.end[i] = 0;
     for (int k = 0; k < nvar; k++) {
         int kk = k % npairs;
         double c = v[k] > 32000 ? 32000 : v[k] < -32000 ? -32000 : v[k];
