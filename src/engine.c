@@ -24,6 +24,7 @@ struct Engine {
     Weights w;
     Searcher s;
     int tiebreak;
+    bool exact;               /* option search exact: no reduction or pruning */
     Egdb *egdb;               /* endgame databases (option egdb), or NULL */
     Game g;
     /* the search thread */
@@ -275,6 +276,7 @@ static void cmd_go(Engine *e, char **tok, int n)
 {
     SearchLimits lim;
     search_limits_default(&lim);
+    if (e->exact) search_limits_exact(&lim);
     lim.start = km_now(); /* the clock runs from here, not from the thread's start */
     lim.tiebreak = e->tiebreak;
     lim.egdb = e->egdb;
@@ -348,7 +350,7 @@ static void cmd_option(Engine *e, char **tok, int n)
     char err[KM_ERR_MAX];
     long long v;
     if (n < 3) {
-        say(e, "error option: expected 'option NAME VALUE' (hash, weights, egdb, seed, tiebreak)");
+        say(e, "error option: expected 'option NAME VALUE' (hash, weights, egdb, seed, tiebreak, search)");
         return;
     }
     const char *name = tok[1], *val = tok[2];
@@ -398,8 +400,12 @@ static void cmd_option(Engine *e, char **tok, int n)
         if (strcmp(val, "first") == 0) e->tiebreak = TIEBREAK_FIRST;
         else if (strcmp(val, "random") == 0) e->tiebreak = TIEBREAK_RANDOM;
         else say(e, "error option tiebreak: 'first' or 'random', not '%s'", val);
+    } else if (strcmp(name, "search") == 0) {
+        if (strcmp(val, "selective") == 0) e->exact = false;
+        else if (strcmp(val, "exact") == 0) e->exact = true;
+        else say(e, "error option search: 'selective' or 'exact', not '%s'", val);
     } else {
-        say(e, "error option: unknown option '%s' (hash, weights, egdb, seed, tiebreak)", name);
+        say(e, "error option: unknown option '%s' (hash, weights, egdb, seed, tiebreak, search)", name);
     }
 }
 

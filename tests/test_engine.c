@@ -4,6 +4,8 @@
 #include "test.h"
 #include "kingme/game.h"
 #include "kingme/notation.h"
+#include "kingme/search.h"
+#include "kingme/weights.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -201,6 +203,57 @@ TEST(engine_stop_during_go_infinite)
     CHECK_INT(pipe_close(&p), 0);
 }
 
+/* The nodes of the engine's depth-D search from the start (a fresh process:
+ * a fresh table), or 0. */
+static unsigned long long engine_nodes(const char *args, const char *before, int depth)
+{
+    Pipe p;
+    if (!pipe_open(&p, args)) return 0;
+    char line[8192], info[8192] = "", go[32];
+    if (before) pipe_send(&p, before);
+    pipe_send(&p, "position start");
+    snprintf(go, sizeof go, "go depth %d", depth);
+    pipe_send(&p, go);
+    unsigned long long n = 0;
+    if (pipe_until(&p, "bestmove ", line, sizeof line, info, 60)) {
+        const char *s = strstr(info, " nodes ");
+        char want[32];
+        snprintf(want, sizeof want, "info depth %d ", depth);
+        if (s && strncmp(info, want, strlen(want)) == 0) n = strtoull(s + 7, NULL, 10);
+    }
+    pipe_send(&p, "quit");
+    pipe_close(&p);
+    return n;
+}
+
+TEST(engine_exact_search_is_the_librarys)
+{
+    /* --exact and 'option search exact' search what search_limits_exact does
+     * (the search before issue 10, node for node), and the default selective
+     * search fewer nodes to the same depth. */
+    Weights w;
+    weights_default(&w);
+    Searcher s;
+    char err[KM_ERR_MAX];
+    CHECK_MSG(searcher_init(&s, &w, 16, 1, err) == 0, "%s", err);
+    Board b;
+    board_init(&b);
+    SearchLimits lim;
+    search_limits_default(&lim);
+    search_limits_exact(&lim);
+    lim.depth = 10;
+    lim.tiebreak = TIEBREAK_FIRST;
+    SearchResult r;
+    CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
+    searcher_free(&s);
+    unsigned long long flag = engine_nodes("--hash 16 --no-egdb --exact", NULL, 10);
+    unsigned long long opt = engine_nodes("--hash 16 --no-egdb", "option search exact", 10);
+    unsigned long long sel = engine_nodes("--hash 16 --no-egdb", "option search selective", 10);
+    CHECK_MSG(flag == r.nodes, "engine --exact %llu nodes, library %llu", flag, (unsigned long long)r.nodes);
+    CHECK_MSG(opt == r.nodes, "option search exact %llu nodes, library %llu", opt, (unsigned long long)r.nodes);
+    CHECK_MSG(sel > 0 && sel < r.nodes, "selective %llu nodes, exact %llu", sel, (unsigned long long)r.nodes);
+}
+
 TEST(engine_errors_then_goes_on)
 {
     Pipe p;
@@ -218,6 +271,7 @@ TEST(engine_errors_then_goes_on)
         {"option hash lots", "error option hash: "},
         {"option weights /nonexistent/x.w", "error option weights: /nonexistent/x.w: "},
         {"option tiebreak last", "error option tiebreak: "},
+        {"option search deep", "error option search: 'selective' or 'exact', not 'deep'"},
         {"option colour red", "error option: unknown option 'colour'"},
         {"fen please", "error fen takes no argument"},
     };

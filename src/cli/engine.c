@@ -51,6 +51,7 @@ static int run(const Opts *o)
         return 1;
     }
     engine_take_egdb(e, db);
+    if (opt_flag(o, "--exact")) engine_command(e, "option search exact");
     if (wpath && strcmp(wpath, "default") != 0 && engine_load_weights(e, wpath, err)) {
         engine_free(e);
         return cli_error("%s", err);
@@ -80,6 +81,8 @@ static const Opt options[] = {
     {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
     CLI_EGDB_AUTO_OPTS,
     {"--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, ENGINE_HASH_TEXT, "transposition table size (0: none), kept for the whole session"},
+    {"--exact", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+     "the exact search (no reduction or pruning: the search before issue 10, node for node), as 'option search exact'"},
     OPTS_END,
 };
 
@@ -91,7 +94,7 @@ const CliCommand cmd_engine = {
         "'kingme engine' section has the whole protocol): hello | isready | newgame | position "
         "start|fen FEN [moves M1 M2 ...] | go [depth D] [nodes N] [movetime MS] [btime MS wtime MS "
         "[binc MS winc MS] [movestogo N]] [infinite] (info lines, then bestmove M) | stop | moves | "
-        "fen | eval | option hash|weights|egdb|seed|tiebreak VALUE | quit. End of input is quit.",
+        "fen | eval | option hash|weights|egdb|seed|tiebreak|search VALUE | quit. End of input is quit.",
         options,
         "example: printf 'position start\\ngo movetime 500\\n' | kingme engine",
     },
