@@ -34,7 +34,8 @@
  * free, and 0 in both vectors of the result (the labels still come from the
  * prior as it is); that is how a term is measured by a refit without it.
  * --labels FILE keeps the search's labels: read from FILE if it exists and
- * holds as many as there are samples, else computed and written there, so
+ * was made from the same positions, prior, depth, --every and --label-k,
+ * else computed and written there, so
  * that several fits on the same positions label them once. Standard output:
  * each free weight, prior -> fitted; standard error: the counts and the loss
  * after each step. */
@@ -144,17 +145,38 @@ static void *label_job(void *arg)
     return NULL;
 }
 
+/* What a labels file was made from: the count, the depth, --every,
+ * --label-k, the prior's weights and the samples' positions (FNV-1a), so
+ * that a file from other games or another prior is not taken. */
+static void label_key(const Weights *w, int depth, double lk, int every, uint64_t key[5])
+{
+    uint64_t h = 1469598103934665603ull;
+    const unsigned char *p = (const unsigned char *)w;
+    for (size_t i = 0; i < sizeof *w; i++) h = (h ^ p[i]) * 1099511628211ull;
+    uint64_t hb = 1469598103934665603ull;
+    for (size_t i = 0; i < ns; i++) {
+        const unsigned char *q = (const unsigned char *)&S[i].b;
+        for (size_t k = 0; k < sizeof S[i].b; k++) hb = (hb ^ q[k]) * 1099511628211ull;
+    }
+    key[0] = ns;
+    key[1] = (uint64_t)depth << 32 | (uint32_t)every;
+    key[2] = (uint64_t)llround(lk * 1000);
+    key[3] = h;
+    key[4] = hb;
+}
+
 static void label_by_search(const Weights *w, int depth, double lk, int every, const char *cache)
 {
     size_t n = 0;
     for (size_t i = 0; i < ns; i += (size_t)every) S[n++] = S[i];
     ns = n;
+    uint64_t key[5], got[5];
+    label_key(w, depth, lk, every, key);
     FILE *f = cache ? fopen(cache, "rb") : NULL;
     if (f) {
-        uint64_t m = 0;
         float *y = NULL;
-        int ok = fread(&m, sizeof m, 1, f) == 1 && m == ns && (y = malloc(ns * sizeof *y)) &&
-                 fread(y, sizeof *y, ns, f) == ns;
+        int ok = fread(got, sizeof got, 1, f) == 1 && !memcmp(got, key, sizeof key) &&
+                 (y = malloc(ns * sizeof *y)) && fread(y, sizeof *y, ns, f) == ns;
         fclose(f);
         if (ok) {
             for (size_t i = 0; i < ns; i++) S[i].y = y[i];
@@ -163,7 +185,7 @@ static void label_by_search(const Weights *w, int depth, double lk, int every, c
             return;
         }
         free(y);
-        fprintf(stderr, "fit_eval: %s does not hold %zu labels: labelling again\n", cache, ns);
+        fprintf(stderr, "fit_eval: %s holds other labels (positions, prior, depth or --every): labelling again\n", cache);
     }
     pthread_t t[2];
     Job j[2] = {{w, depth, lk, 0, ns / 2}, {w, depth, lk, ns / 2, ns}};
@@ -178,8 +200,7 @@ static void label_by_search(const Weights *w, int depth, double lk, int every, c
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp", cache);
     f = fopen(tmp, "wb");
-    uint64_t m = ns;
-    int ok = f && fwrite(&m, sizeof m, 1, f) == 1;
+    int ok = f && fwrite(key, sizeof key, 1, f) == 1;
     for (size_t i = 0; ok && i < ns; i++) ok = fwrite(&S[i].y, sizeof S[i].y, 1, f) == 1;
     if (f && fclose(f)) ok = 0;
     if (!ok || rename(tmp, cache)) {
