@@ -66,7 +66,7 @@ sanitize:
 tools/gen_tactics: tools/gen_tactics.c $(LIB) $(HEADERS)
 	$(CC) $(ALLCFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-# tools/fit_eval fits weights to game results (see its header)
+# tools/fit_eval fits weights to game results or search scores (see its header)
 tools/fit_eval: tools/fit_eval.c $(LIB) $(HEADERS)
 	$(CC) $(ALLCFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 

@@ -44,6 +44,7 @@
 #include "kingme/movegen.h"
 #include "kingme/pdn.h"
 #include "kingme/search.h"
+#include "kingme/textio.h"
 #include "kingme/weights.h"
 
 #include <math.h>
@@ -197,16 +198,13 @@ static void label_by_search(const Weights *w, int depth, double lk, int every, c
     for (int k = 0; k < 2; k++) pthread_join(t[k], NULL);
     fprintf(stderr, "fit_eval: %zu positions labelled by depth-%d searches\n", ns, depth);
     if (!cache) return;
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", cache);
-    f = fopen(tmp, "wb");
-    int ok = f && fwrite(key, sizeof key, 1, f) == 1;
-    for (size_t i = 0; ok && i < ns; i++) ok = fwrite(&S[i].y, sizeof S[i].y, 1, f) == 1;
-    if (f && fclose(f)) ok = 0;
-    if (!ok || rename(tmp, cache)) {
-        fprintf(stderr, "fit_eval: cannot write %s\n", cache);
-        remove(tmp);
-    }
+    size_t len = sizeof key + ns * sizeof(float);
+    char *buf = malloc(len), err[KM_ERR_MAX];
+    if (!buf) { fprintf(stderr, "fit_eval: out of memory\n"); return; }
+    memcpy(buf, key, sizeof key);
+    for (size_t i = 0; i < ns; i++) memcpy(buf + sizeof key + i * sizeof(float), &S[i].y, sizeof(float));
+    if (km_write_atomic(cache, buf, len, err)) fprintf(stderr, "fit_eval: %s\n", err);
+    free(buf);
 }
 
 static void usage(void)
