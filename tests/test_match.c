@@ -356,9 +356,32 @@ TEST(match_command)
              "--openings tests/data/no-such.pdn --pdn %s/s.pdn", test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 1);
 
+    /* --ply-cap: 12 plies end every game (the ballot's 3 included), 0 none */
+    snprintf(cmd, sizeof cmd, "%s match weights/default.w weights/material.w --games 4 --depth 1 -j 1 "
+             "--ply-cap 12 --pdn %s/c.pdn", test_kingme(), dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strstr(out, "depth 1, ply cap 12,") && strstr(out, "A: 0 wins, 4 draws, 0 losses"), "output: %s", out);
+    snprintf(path, sizeof path, "%s/c.pdn", dir);
+    CHECK_MSG(pdn_read_file(path, &g, &n, err) == 0, "%s", err);
+    CHECK_INT(n, 4);
+    for (int i = 0; i < n; i++) {
+        CHECK_STR(pdn_tag(&g[i], "Termination"), "ply cap reached");
+        CHECK_INT(g[i].game.nply, 12);
+    }
+    pdn_free_games(g, n);
+    snprintf(cmd, sizeof cmd, "%s match weights/default.w weights/material.w --games 4 --depth 1 -j 1 "
+             "--ply-cap 0 --pdn %s/c.pdn", test_kingme(), dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strstr(out, "depth 1, no ply cap,"), "output: %s", out);
+    CHECK_MSG(pdn_read_file(path, &g, &n, err) == 0, "%s", err);
+    CHECK_INT(n, 4);
+    for (int i = 0; i < n; i++) CHECK_MSG(strcmp(pdn_tag(&g[i], "Termination"), "ply cap reached") != 0, "game %d", i);
+    pdn_free_games(g, n);
+
     /* bad flags: usage, status 2 */
     const char *bad[] = {"weights/default.w", "a.w b.w --games 3", "a.w b.w --depth x", "a.w b.w --bogus",
-                         "a.w b.w --depth 2 --time 1", "a.w b.w --openings nonsense", "a.w b.w c.w"};
+                         "a.w b.w --depth 2 --time 1", "a.w b.w --openings nonsense", "a.w b.w c.w",
+                         "a.w b.w --ply-cap -1", "a.w b.w --ply-cap 100000"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         snprintf(cmd, sizeof cmd, "%s match %s", test_kingme(), bad[i]);
         CHECK_MSG(test_run(cmd, out, sizeof out) == 2, "'%s' should exit 2: %s", bad[i], out);

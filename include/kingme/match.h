@@ -76,6 +76,8 @@ int openings_from_pdn(const char *path, Opening **out, int *n, char *err);
 /* ---- playing games --------------------------------------------------------- */
 
 #define MATCH_PLY_CAP 200     /* a game still going after this many plies is a draw */
+#define MATCH_PLY_NONE 100000 /* a cap no game reaches: the forty-move rule ends each game
+                               * within (24 captures + 168 man steps + 1) x 80 plies */
 #define MATCH_HASH_MB 4       /* default table per player: plenty for depth 10, and
                                * clearing it for every game stays cheap */
 #define MATCH_TIMEOUT 60.0    /* an engine with no bestmove this long (beyond its time

@@ -307,10 +307,12 @@ static int read_limits(const Opts *o, MatchSettings *set)
 static void print_header(const MatchSettings *set, const char *const names[2], int n, int nops, const char *what,
                          long long threads, long long seed, bool sprt)
 {
-    char limit[64];
+    char limit[96];
     if (set->tc_base > 0) snprintf(limit, sizeof limit, "clock %g s + %g s per move", set->tc_base, set->tc_inc);
     else if (set->limits.seconds > 0) snprintf(limit, sizeof limit, "%g s per move", set->limits.seconds);
     else snprintf(limit, sizeof limit, "depth %d", set->limits.depth);
+    if (set->ply_cap == MATCH_PLY_NONE) strcat(limit, ", no ply cap");
+    else if (set->ply_cap != MATCH_PLY_CAP) snprintf(limit + strlen(limit), sizeof limit - strlen(limit), ", ply cap %d", set->ply_cap);
     int used = n / 2 < nops ? n / 2 : nops;
     printf("kingme match: A = %s, B = %s\n%d games%s: %d opening%s (%s) x 2 colours, %s, %lld threads, seed %lld\n",
            names[0], names[1], n, sprt ? " at most" : "", used, used == 1 ? "" : "s", what, limit, threads, seed);
@@ -425,6 +427,8 @@ static int run(const Opts *o)
     set.limits.depth = (int)opt_int(o, "--depth");
     set.hash_mb = (size_t)opt_int(o, "--hash");
     set.timeout = opt_real(o, "--timeout");
+    /* 0: no cap; MATCH_PLY_NONE is beyond any game the forty-move rule allows */
+    set.ply_cap = opt_int(o, "--ply-cap") ? (int)opt_int(o, "--ply-cap") : MATCH_PLY_NONE;
     bool hash_given = opt_given(o, "--hash"), sprt = opt_given(o, "--sprt");
     double elo0 = 0, elo1 = 0;
     if (sprt) {
@@ -571,6 +575,9 @@ static const Opt options[] = {
     {"--out", NULL, "--pdn", OPT_STR, "FILE", 0, 0, DESCRIBED("games/match-YYYYMMDD-HHMMSS.pdn"),
      "where the games go, each as soon as it ends (checked before the first game)"},
     {"--seed", NULL, NULL, OPT_INT, "N", 0, 9e18, "1", "seed of the random tie-breaks"},
+    {"--ply-cap", NULL, NULL, OPT_INT, "N", 0, MATCH_PLY_NONE - 1, "200",
+     "a game still going after N plies (the opening's included) is scored a draw; 0: no cap, the "
+     "game ends only by the rules (the forty-move rule ends every game)"},
     {"--hash", NULL, NULL, OPT_INT, "MB", 0, 1048576, "4",
      "transposition table of each game in progress, shared by its in-process players and cleared "
      "every game (0: none); when given, also sent to engines as option hash; refused when the "
@@ -592,7 +599,7 @@ const CliCommand cmd_match = {
         "Black first), then prints A's wins, draws and losses, its score, the Elo difference with a 95% "
         "interval and the likelihood of superiority (LOS). kingme is the referee: a loss on time, an "
         "illegal move, a crash, a protocol error or a hang forfeits the game (PDN tag Termination) and "
-        "the engine is restarted. A game still going after 200 plies is scored a draw.",
+        "the engine is restarted. A game still going after 200 plies is scored a draw (--ply-cap).",
         options,
         "Ctrl-C stops; the games finished are counted and kept, and the exit status is 130.",
     },
