@@ -149,16 +149,17 @@ static void *label_job(void *arg)
 /* What a labels file was made from: the count, the depth, --every,
  * --label-k, the prior's weights and the samples' positions (FNV-1a), so
  * that a file from other games or another prior is not taken. */
+static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
 static void label_key(const Weights *w, int depth, double lk, int every, uint64_t key[5])
 {
-    uint64_t h = 1469598103934665603ull;
-    const unsigned char *p = (const unsigned char *)w;
-    for (size_t i = 0; i < sizeof *w; i++) h = (h ^ p[i]) * 1099511628211ull;
-    uint64_t hb = 1469598103934665603ull;
-    for (size_t i = 0; i < ns; i++) {
-        const unsigned char *q = (const unsigned char *)&S[i].b;
-        for (size_t k = 0; k < sizeof S[i].b; k++) hb = (hb ^ q[k]) * 1099511628211ull;
-    }
+    uint64_t h = fnv1a(1469598103934665603ull, w, sizeof *w), hb = 1469598103934665603ull;
+    for (size_t i = 0; i < ns; i++) hb = fnv1a(hb, &S[i].b, sizeof S[i].b);
     key[0] = ns;
     key[1] = (uint64_t)depth << 32 | (uint32_t)every;
     key[2] = (uint64_t)llround(lk * 1000);

@@ -99,7 +99,7 @@ typedef struct MatchSettings {
     double timeout;        /* depth / time limits: an engine hangs after its time per move
                             * + this (0: MATCH_TIMEOUT) */
     double grace;          /* clock: no bestmove by clock + grace is a hang (0: MATCH_GRACE) */
-    int ply_cap;           /* 0: MATCH_PLY_CAP; counts the opening's plies too */
+    int ply_cap;           /* 0: MATCH_PLY_CAP; MATCH_PLY_NONE: none; counts the opening's plies too */
     size_t hash_mb;        /* per player (or per game with share_table); 0: no table */
     bool share_table;      /* one table of hash_mb per game in progress, shared by its
                             * in-process players (keys never mix weight vectors or sides):

@@ -311,8 +311,9 @@ static void print_header(const MatchSettings *set, const char *const names[2], i
     if (set->tc_base > 0) snprintf(limit, sizeof limit, "clock %g s + %g s per move", set->tc_base, set->tc_inc);
     else if (set->limits.seconds > 0) snprintf(limit, sizeof limit, "%g s per move", set->limits.seconds);
     else snprintf(limit, sizeof limit, "depth %d", set->limits.depth);
-    if (set->ply_cap == MATCH_PLY_NONE) strcat(limit, ", no ply cap");
-    else if (set->ply_cap != MATCH_PLY_CAP) snprintf(limit + strlen(limit), sizeof limit - strlen(limit), ", ply cap %d", set->ply_cap);
+    size_t k = strlen(limit);
+    if (set->ply_cap == MATCH_PLY_NONE) snprintf(limit + k, sizeof limit - k, ", no ply cap");
+    else if (set->ply_cap != MATCH_PLY_CAP) snprintf(limit + k, sizeof limit - k, ", ply cap %d", set->ply_cap);
     int used = n / 2 < nops ? n / 2 : nops;
     printf("kingme match: A = %s, B = %s\n%d games%s: %d opening%s (%s) x 2 colours, %s, %lld threads, seed %lld\n",
            names[0], names[1], n, sprt ? " at most" : "", used, used == 1 ? "" : "s", what, limit, threads, seed);
@@ -427,8 +428,8 @@ static int run(const Opts *o)
     set.limits.depth = (int)opt_int(o, "--depth");
     set.hash_mb = (size_t)opt_int(o, "--hash");
     set.timeout = opt_real(o, "--timeout");
-    /* 0: no cap; MATCH_PLY_NONE is beyond any game the forty-move rule allows */
-    set.ply_cap = opt_int(o, "--ply-cap") ? (int)opt_int(o, "--ply-cap") : MATCH_PLY_NONE;
+    int cap = (int)opt_int(o, "--ply-cap");
+    set.ply_cap = cap ? cap : MATCH_PLY_NONE; /* 0: no cap */
     bool hash_given = opt_given(o, "--hash"), sprt = opt_given(o, "--sprt");
     double elo0 = 0, elo1 = 0;
     if (sprt) {
