@@ -2,7 +2,7 @@
 CC      ?= cc
 STD      = -std=c11 -D_POSIX_C_SOURCE=200809L
 WARN     = -Wall -Wextra -Werror
-OPT     ?= -O2
+OPT     ?= -O3
 ARCHFLAGS := $(if $(filter x86_64,$(shell uname -m)),-mpopcnt,)
 CFLAGS  ?=
 ALLCFLAGS = $(STD) $(WARN) $(OPT) $(ARCHFLAGS) -Iinclude $(CFLAGS)

@@ -234,9 +234,15 @@ static int probcut(Searcher *s, const Board *b, uint64_t key, int depth, int ply
 static bool etc_cutoff(Searcher *s, const Board *b, const MoveList *ml, uint64_t key, int depth, int ply,
                        int32_t beta, int32_t *v)
 {
+    /* every child's bucket asked for first: the cache misses overlap, and
+     * the searches of the moves that follow find their buckets cached */
+    uint64_t ck[MAX_MOVES];
     for (int i = 0; i < ml->count; i++) {
-        uint64_t ck = move_key_after(b, &ml->moves[i], key);
-        TTEntry *e = tt_probe(s->tt, ck ^ s->salt);
+        ck[i] = move_key_after(b, &ml->moves[i], key) ^ s->salt;
+        tt_prefetch(s->tt, ck[i]);
+    }
+    for (int i = 0; i < ml->count; i++) {
+        TTEntry *e = tt_probe(s->tt, ck[i]);
         if (!e || e->depth < depth - 1) continue;
         int f = tt_flag(e);
         if (f != TT_UPPER && f != TT_EXACT) continue;

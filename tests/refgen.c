@@ -216,15 +216,13 @@ bool ref_can_capture(const RefPos *p, int side)
 void ref_make(RefPos *p, const RefMove *m)
 {
     int fr, fc, tr, tc;
-    ref_square_rc(m->from, &fr, &fc);
-    ref_square_rc(ref_move_to(m), &tr, &tc);
+    if (!ref_square_rc(m->from, &fr, &fc) || !ref_square_rc(ref_move_to(m), &tr, &tc)) return; /* not a move */
     char piece = p->cell[fr][fc];
     int side = colour_of(piece);
     p->cell[fr][fc] = RC_EMPTY;
     for (int i = 0; i < m->ncaptured; i++) { /* removed only now, at the end */
         int r, c;
-        ref_square_rc(m->captured[i], &r, &c);
-        p->cell[r][c] = RC_EMPTY;
+        if (ref_square_rc(m->captured[i], &r, &c)) p->cell[r][c] = RC_EMPTY;
     }
     if (!is_king(piece) && tr == crown_row(side))
         piece = side == KM_BLACK ? RC_BLACK_KING : RC_WHITE_KING;
