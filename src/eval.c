@@ -183,17 +183,20 @@ static inline uint32_t blocked_cones(uint32_t opp, int s)
  * score modes the costly groups (capture generation, the longest run) and
  * every new term are skipped when their weights are 0; those branches depend
  * only on the weights, so they are always predicted. */
-enum { FEAT, SCORE, PHASED };
+enum { FEAT, SCORE, PHASED, TABLE };
 #define KM_INLINE static inline __attribute__((always_inline))
 KM_INLINE void colour_feat(const Board *b, const Shared *sh, int s, int role, int mode, int extra,
-                           const int16_t *w, const int16_t *we, int *f, int32_t sum[2])
+                           const int16_t *w, const int16_t *we, const int32_t *cw, int *f, int32_t sum[2],
+                           int64_t *acc)
 {
 #define IDX(q) QIDX[role][q]
-#define WANT(q) (mode == FEAT || w[IDX(q)] || (mode == PHASED && we[IDX(q)]))
+#define WANT(q) (mode == FEAT || (mode == TABLE ? cw[IDX(q)] != 0 : w[IDX(q)] || (mode == PHASED && we[IDX(q)])))
 #define PUT(q, v)                                                                          \
     do {                                                                                   \
         if (mode == FEAT) {                                                                \
             f[IDX(q)] = (v);                                                               \
+        } else if (mode == TABLE) {                                                        \
+            *acc += (int64_t)(v) * cw[IDX(q)];                                             \
         } else {                                                                           \
             int32_t v_ = (v);                                                              \
             sum[0] += v_ * w[IDX(q)];                                                      \
@@ -312,7 +315,8 @@ static inline int has_extra(const int16_t *v)
     return (x[0] | x[1] | x[2] | y) != 0;
 }
 
-KM_INLINE int32_t extract(const Board *b, int side, int mode, int extra, const Weights *w, int *f)
+KM_INLINE int32_t extract(const Board *b, int side, int mode, int extra, const Weights *w, const EvalTable *t,
+                          int *f)
 {
     Shared sh;
     uint32_t occ = board_occupied(b);
@@ -323,9 +327,12 @@ KM_INLINE int32_t extract(const Board *b, int side, int mode, int extra, const W
     sh.e_dr = mg_dr(sh.empty);
     sh.lonely = ~(down2(occ) | up2(occ));
     int32_t sum[2] = {0, 0};
+    int64_t acc = 0;
     const int16_t *wo = w ? w->w : NULL, *we = w ? w->end : NULL;
-    colour_feat(b, &sh, side, 0, mode, extra, wo, we, f, sum);
-    colour_feat(b, &sh, side ^ 1, 1, mode, extra, wo, we, f, sum);
+    const int32_t *cw = t ? t->cw[eval_phase(popcount32(occ))] : NULL;
+    colour_feat(b, &sh, side, 0, mode, extra, wo, we, cw, f, sum, &acc);
+    colour_feat(b, &sh, side ^ 1, 1, mode, extra, wo, we, cw, f, sum, &acc);
+    if (mode == TABLE) return (int32_t)(t->phased ? acc / EVAL_PHASE_SPAN : acc);
     if (mode == PHASED) return eval_blend(sum[0], sum[1], popcount32(occ));
     return sum[0];
 }
@@ -335,9 +342,9 @@ KM_INLINE int32_t extract(const Board *b, int side, int mode, int extra, const W
 void eval_features_all(const Board *b, int side, int f[EVAL_NTERMS])
 {
     if (side == KM_BLACK)
-        extract(b, KM_BLACK, FEAT, 1, NULL, f);
+        extract(b, KM_BLACK, FEAT, 1, NULL, NULL, f);
     else
-        extract(b, KM_WHITE, FEAT, 1, NULL, f);
+        extract(b, KM_WHITE, FEAT, 1, NULL, NULL, f);
 }
 
 void eval_features(const Board *b, int side, int f[EVAL_NPARAMS])
@@ -371,11 +378,30 @@ int32_t eval_score(const Board *b, int side, const Weights *w)
     /* one copy per colour, mode and "any new term weighted", so that the
      * 60-parameter case carries no test of the new terms */
     if (w->phased)
-        return side == KM_BLACK ? extract(b, KM_BLACK, PHASED, 1, w, NULL)
-                                : extract(b, KM_WHITE, PHASED, 1, w, NULL);
+        return side == KM_BLACK ? extract(b, KM_BLACK, PHASED, 1, w, NULL, NULL)
+                                : extract(b, KM_WHITE, PHASED, 1, w, NULL, NULL);
     if (has_extra(w->w))
-        return side == KM_BLACK ? extract(b, KM_BLACK, SCORE, 1, w, NULL)
-                                : extract(b, KM_WHITE, SCORE, 1, w, NULL);
-    return side == KM_BLACK ? extract(b, KM_BLACK, SCORE, 0, w, NULL)
-                            : extract(b, KM_WHITE, SCORE, 0, w, NULL);
+        return side == KM_BLACK ? extract(b, KM_BLACK, SCORE, 1, w, NULL, NULL)
+                                : extract(b, KM_WHITE, SCORE, 1, w, NULL, NULL);
+    return side == KM_BLACK ? extract(b, KM_BLACK, SCORE, 0, w, NULL, NULL)
+                            : extract(b, KM_WHITE, SCORE, 0, w, NULL, NULL);
+}
+
+void eval_table_init(EvalTable *t, const Weights *w)
+{
+    memset(t, 0, sizeof *t);
+    t->phased = w->phased != 0;
+    t->extra = has_extra(w->w) || (t->phased && has_extra(w->end));
+    for (int p = 0; p <= EVAL_PHASE_SPAN; p++)
+        for (int i = 0; i < EVAL_NTERMS; i++)
+            t->cw[p][i] = t->phased ? (int32_t)w->w[i] * p + (int32_t)w->end[i] * (EVAL_PHASE_SPAN - p) : w->w[i];
+}
+
+int32_t eval_score_table(const Board *b, int side, const EvalTable *t)
+{
+    if (t->extra)
+        return side == KM_BLACK ? extract(b, KM_BLACK, TABLE, 1, NULL, t, NULL)
+                                : extract(b, KM_WHITE, TABLE, 1, NULL, t, NULL);
+    return side == KM_BLACK ? extract(b, KM_BLACK, TABLE, 0, NULL, t, NULL)
+                            : extract(b, KM_WHITE, TABLE, 0, NULL, t, NULL);
 }

@@ -682,6 +682,8 @@ TEST(eval_score_equals_dot_product)
     int n = test_sanitized() ? 500 : 3000;
     Weights def, hand;
     weights_default(&def);
+    static EvalTable tdef; /* static: the tables are 5 KB each */
+    eval_table_init(&tdef, &def);
     char err[KM_ERR_MAX];
     CHECK_MSG(weights_read(&hand, "weights/handset.w", NULL, err) == 0, "%s", err);
     for (int k = 0; k < n; k++) {
@@ -700,6 +702,9 @@ TEST(eval_score_equals_dot_product)
         ph.phased = 1;
         for (int i = 0; i < EVAL_NTERMS; i++)
             ph.end[i] = rng_next(&rng) % 3 == 0 ? 0 : (int16_t)(rng_next(&rng) & 0xffff);
+        EvalTable tx, tph;
+        eval_table_init(&tx, &x);
+        eval_table_init(&tph, &ph);
         for (int side = 0; side < 2; side++) {
             int fa[EVAL_NTERMS];
             eval_features_all(&b, side, fa);
@@ -716,7 +721,12 @@ TEST(eval_score_equals_dot_product)
             int64_t blend = (so * t + se * (16 - t)) / 16;
             CHECK_INT(eval_score(&b, side, &ph), blend);
             CHECK_INT(eval_dot_all(fa, &ph), blend);
+            /* the search's table of blended weights gives the same values */
+            CHECK_INT(eval_score_table(&b, side, &tx), so);
+            CHECK_INT(eval_score_table(&b, side, &tph), blend);
         }
+        EvalTable tw;
+        eval_table_init(&tw, &w);
         for (int side = 0; side < 2; side++) {
             int f[EVAL_NPARAMS];
             eval_features(&b, side, f);
@@ -727,6 +737,8 @@ TEST(eval_score_equals_dot_product)
             int fa[EVAL_NTERMS]; /* the default weights have terms beyond the 60 */
             eval_features_all(&b, side, fa);
             CHECK_INT(eval_score(&b, side, &def), eval_dot_all(fa, &def));
+            CHECK_INT(eval_score_table(&b, side, &tdef), eval_dot_all(fa, &def));
+            CHECK_INT(eval_score_table(&b, side, &tw), dot);
             /* the search's view: negated when the other side is to move */
             int32_t s = eval_score(&b, side, &w);
             CHECK_INT(eval_for_search(&b, side, &w), b.stm == side ? s : -s);

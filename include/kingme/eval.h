@@ -192,6 +192,27 @@ int32_t eval_dot_all(const int f[EVAL_NTERMS], const Weights *w);
  * both vectors) whose computation costs anything are skipped. */
 int32_t eval_score(const Board *b, int side, const Weights *w);
 
+/* A weight vector made ready for the search: for each phase t, the opening
+ * and ending weights already blended (t w + (EVAL_PHASE_SPAN - t) end), so
+ * that a phased evaluation costs one product a term instead of two; the same
+ * values as eval_score, exactly (the blend is linear; it is divided once, at
+ * the end, as eval_blend does). Without a phase every row is w. */
+typedef struct EvalTable {
+    int32_t cw[EVAL_PHASE_SPAN + 1][EVAL_NTERMS];
+    int phased; /* divide the sum by EVAL_PHASE_SPAN */
+    int extra;  /* some term beyond the 60 has a weight */
+} EvalTable;
+
+void eval_table_init(EvalTable *t, const Weights *w);
+/* eval_score(b, side, w) for the w t was made from. */
+int32_t eval_score_table(const Board *b, int side, const EvalTable *t);
+
+static inline int32_t eval_for_search_table(const Board *b, int root_side, const EvalTable *t)
+{
+    int32_t s = eval_score_table(b, root_side, t);
+    return b->stm == root_side ? s : -s;
+}
+
 /* What a negamax search needs at a leaf: the evaluation for the root side,
  * negated when the other side is to move at the leaf (spec: the documents
  * evaluate every leaf for the player who started the search). */

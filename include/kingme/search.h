@@ -84,6 +84,7 @@ typedef void (*SearchReport)(const SearchResult *r, void *user);
 typedef struct Searcher {
     /* configuration */
     Weights weights;
+    EvalTable etab;         /* the weights blended for each phase (eval_table_init) */
     uint64_t weights_key;   /* mixed into table keys: never mixes weight vectors */
     TT *tt;                 /* the table in use: own_tt, or one given by searcher_set_table */
     TT own_tt;
