@@ -273,7 +273,7 @@ static bool futility(Searcher *s, const Board *b, const MoveList *ml, int depth,
     /* a man about to crown gains more than the margin */
     for (int i = 0; i < ml->count; i++)
         if (move_promotes(b, &ml->moves[i])) return false;
-    int32_t e = eval_for_search_table(b, s->root_side, &s->etab) + FUTILITY_MARGIN * depth;
+    int32_t e = eval_for_search(b, s->root_side, &s->etab) + FUTILITY_MARGIN * depth;
     if (e > alpha) return false;
     *v = e;
     return true;
@@ -331,7 +331,7 @@ static int32_t leaf(Searcher *s, const Board *b, int ply, int quiet, int idx)
     if (quiet >= 4 && is_repetition(s, idx, quiet)) return 0;
     int32_t dv;
     if (!capture && database_score(s, b, ply, &dv)) return dv;
-    return eval_for_search_table(b, s->root_side, &s->etab);
+    return eval_for_search(b, s->root_side, &s->etab);
 }
 
 static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int ply, int32_t alpha,
@@ -358,9 +358,9 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
     /* the endgame database, once the captures are played out */
     int32_t dv;
     if (!capture && database_score(s, b, ply, &dv)) return dv;
-    if (ply >= SEARCH_MAX_PLY - 1) return eval_for_search_table(b, s->root_side, &s->etab);
+    if (ply >= SEARCH_MAX_PLY - 1) return eval_for_search(b, s->root_side, &s->etab);
     if (depth <= 0 && !(capture && s->limits.quiescence))
-        return eval_for_search_table(b, s->root_side, &s->etab);
+        return eval_for_search(b, s->root_side, &s->etab);
     if (ml.count == 1 && s->limits.extensions && depth > 0) depth++; /* a forced move is free */
 
     /* the table (not for quiescence nodes) */

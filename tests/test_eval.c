@@ -741,7 +741,7 @@ TEST(eval_score_equals_dot_product)
             CHECK_INT(eval_score_table(&b, side, &tw), dot);
             /* the search's view: negated when the other side is to move */
             int32_t s = eval_score(&b, side, &w);
-            CHECK_INT(eval_for_search(&b, side, &w), b.stm == side ? s : -s);
+            CHECK_INT(eval_for_search(&b, side, &tw), b.stm == side ? s : -s);
         }
         /* the hand-set vector is antisymmetric: one side's score is minus the other's */
         CHECK_INT(eval_score(&b, KM_BLACK, &hand), -eval_score(&b, KM_WHITE, &hand));
@@ -763,7 +763,9 @@ TEST(eval_dot_by_hand)
     Weights mat = {0};
     mat.w[0] = 1000, mat.w[2] = -1000, mat.w[12] = 7; /* own_moves: 7 moves */
     CHECK_INT(eval_score(&b, KM_BLACK, &mat), 49);
-    CHECK_INT(eval_for_search(&b, KM_WHITE, &mat), -49);
+    static EvalTable tmat; /* static: 5 KB */
+    eval_table_init(&tmat, &mat);
+    CHECK_INT(eval_for_search(&b, KM_WHITE, &tmat), -49);
 }
 
 /* ---- commands ------------------------------------------------------------- */

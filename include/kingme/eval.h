@@ -207,18 +207,12 @@ void eval_table_init(EvalTable *t, const Weights *w);
 /* eval_score(b, side, w) for the w t was made from. */
 int32_t eval_score_table(const Board *b, int side, const EvalTable *t);
 
-static inline int32_t eval_for_search_table(const Board *b, int root_side, const EvalTable *t)
-{
-    int32_t s = eval_score_table(b, root_side, t);
-    return b->stm == root_side ? s : -s;
-}
-
 /* What a negamax search needs at a leaf: the evaluation for the root side,
  * negated when the other side is to move at the leaf (spec: the documents
  * evaluate every leaf for the player who started the search). */
-static inline int32_t eval_for_search(const Board *b, int root_side, const Weights *w)
+static inline int32_t eval_for_search(const Board *b, int root_side, const EvalTable *t)
 {
-    int32_t s = eval_score(b, root_side, w);
+    int32_t s = eval_score_table(b, root_side, t);
     return b->stm == root_side ? s : -s;
 }
 
