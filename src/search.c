@@ -414,6 +414,13 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
                 v = -negamax(s, &c, ck, depth - 1, ply + 1, -beta, -alpha, cq);
         }
         if (s->stopped) return 0;
+        /* the first move did not cut: likely a node where every move is
+         * searched, so the other children's buckets are asked for at once
+         * (their cache misses overlap) */
+        if (n == 0 && v < beta && use_tt && depth >= 2 && ml.count > 1) {
+            for (int j = 0; j < ml.count; j++)
+                if (j != i) tt_prefetch(s->tt, move_key_after(b, &ml.moves[j], key) ^ s->salt);
+        }
         if (v > best) {
             best = v;
             best_i = i;
