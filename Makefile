@@ -70,6 +70,10 @@ tools/gen_tactics: tools/gen_tactics.c $(LIB) $(HEADERS)
 tools/fit_eval: tools/fit_eval.c $(LIB) $(HEADERS)
 	$(CC) $(ALLCFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
+# tools/loss_probe finds a player's mistakes in a match's lost games (see its header)
+tools/loss_probe: tools/loss_probe.c $(LIB) $(HEADERS)
+	$(CC) $(ALLCFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
 bench: kingme
 	./kingme bench
 
@@ -98,4 +102,4 @@ db: kingme
 	  $(MAKE) -s egdb EGDB_PIECES=5 2>build/egdb.log || { cat build/egdb.log; exit 1; }; }
 
 clean:
-	rm -rf build kingme tools/gen_tactics tools/fit_eval
+	rm -rf build kingme tools/gen_tactics tools/fit_eval tools/loss_probe
