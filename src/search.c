@@ -228,6 +228,17 @@ static int probcut(Searcher *s, const Board *b, uint64_t key, int depth, int ply
 
 #define ETC_DEPTH 4 /* the shallowest node it is tried at */
 
+/* Every child's table bucket asked for at once, so that the cache misses
+ * overlap and the searches that follow find their buckets cached; ck gets
+ * the children's table keys. */
+static void prefetch_children(const Searcher *s, const Board *b, const MoveList *ml, uint64_t key, uint64_t *ck)
+{
+    for (int i = 0; i < ml->count; i++) {
+        ck[i] = move_key_after(b, &ml->moves[i], key) ^ s->salt;
+        tt_prefetch(s->tt, ck[i]);
+    }
+}
+
 /* Enhanced transposition cutoff (Plaat, Schaeffer et al.): before searching
  * the moves, look each child up in the table; one already known to be bad
  * enough for the opponent (an upper bound at or below -beta, deep enough)
@@ -235,13 +246,8 @@ static int probcut(Searcher *s, const Board *b, uint64_t key, int depth, int ply
 static bool etc_cutoff(Searcher *s, const Board *b, const MoveList *ml, uint64_t key, int depth, int ply,
                        int32_t beta, int32_t *v)
 {
-    /* every child's bucket asked for first: the cache misses overlap, and
-     * the searches of the moves that follow find their buckets cached */
     uint64_t ck[MAX_MOVES];
-    for (int i = 0; i < ml->count; i++) {
-        ck[i] = move_key_after(b, &ml->moves[i], key) ^ s->salt;
-        tt_prefetch(s->tt, ck[i]);
-    }
+    prefetch_children(s, b, ml, key, ck);
     for (int i = 0; i < ml->count; i++) {
         TTEntry *e = tt_probe(s->tt, ck[i]);
         if (!e || e->depth < depth - 1) continue;
@@ -415,11 +421,11 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
         }
         if (s->stopped) return 0;
         /* the first move did not cut: likely a node where every move is
-         * searched, so the other children's buckets are asked for at once
-         * (their cache misses overlap) */
-        if (n == 0 && v < beta && use_tt && depth >= 2 && ml.count > 1) {
-            for (int j = 0; j < ml.count; j++)
-                if (j != i) tt_prefetch(s->tt, move_key_after(b, &ml.moves[j], key) ^ s->salt);
+         * searched, so the children's buckets are asked for now (again at
+         * ETC's depths: the first move's search may have pushed them out) */
+        if (n == 0 && v < beta && use_tt && depth >= 2) {
+            uint64_t ck[MAX_MOVES];
+            prefetch_children(s, b, &ml, key, ck);
         }
         if (v > best) {
             best = v;
