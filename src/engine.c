@@ -350,7 +350,7 @@ static void cmd_option(Engine *e, char **tok, int n)
     char err[KM_ERR_MAX];
     long long v;
     if (n < 3) {
-        say(e, "error option: expected 'option NAME VALUE' (hash, weights, egdb, seed, tiebreak, search)");
+        say(e, "error option: expected 'option NAME VALUE' (hash, threads, weights, egdb, seed, tiebreak, search)");
         return;
     }
     const char *name = tok[1], *val = tok[2];
@@ -371,6 +371,12 @@ static void cmd_option(Engine *e, char **tok, int n)
         tt_free(&e->s.own_tt);
         e->s.own_tt = t;
         searcher_set_table(&e->s, NULL);
+    } else if (strcmp(name, "threads") == 0) {
+        if (!parse_count(val, 1, SEARCH_MAX_THREADS, &v)) {
+            say(e, "error option threads: a number of threads from 1 to %d, not '%s'", SEARCH_MAX_THREADS, val);
+            return;
+        }
+        if (searcher_set_threads(&e->s, (int)v, err)) say(e, "error option threads: %s", err);
     } else if (strcmp(name, "weights") == 0) {
         /* a path may hold spaces: the rest of the line */
         char path[4096];
@@ -405,7 +411,7 @@ static void cmd_option(Engine *e, char **tok, int n)
         else if (strcmp(val, "exact") == 0) e->exact = true;
         else say(e, "error option search: 'selective' or 'exact', not '%s'", val);
     } else {
-        say(e, "error option: unknown option '%s' (hash, weights, egdb, seed, tiebreak, search)", name);
+        say(e, "error option: unknown option '%s' (hash, threads, weights, egdb, seed, tiebreak, search)", name);
     }
 }
 

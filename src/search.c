@@ -11,6 +11,7 @@
 #include "kingme/timeman.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,11 +70,23 @@ int searcher_init(Searcher *s, const Weights *w, size_t hash_mb, uint64_t seed, 
         return -1;
     }
     atomic_init(&s->stop, 0);
+    atomic_init(&s->helpers_stop, false);
+    atomic_init(&s->published_nodes, 0);
+    s->nthreads = 1;
     return 0;
+}
+
+static void free_helpers(Searcher *s)
+{
+    for (int k = 0; k < s->nthreads - 1; k++) searcher_free(&s->helpers[k]);
+    free(s->helpers);
+    s->helpers = NULL;
+    s->nthreads = 1;
 }
 
 void searcher_free(Searcher *s)
 {
+    free_helpers(s);
     tt_free(&s->own_tt);
     free(s->path);
     s->tt = NULL;
@@ -87,6 +100,36 @@ void searcher_set_weights(Searcher *s, const Weights *w)
     s->weights = *w;
     eval_table_init(&s->etab, w);
     s->weights_key = weights_key(w);
+    for (int k = 0; k < s->nthreads - 1; k++) searcher_set_weights(&s->helpers[k], w);
+}
+
+int searcher_set_threads(Searcher *s, int n, char *err)
+{
+    if (n < 1 || n > SEARCH_MAX_THREADS) {
+        snprintf(err, KM_ERR_MAX, "threads: 1 to %d, not %d", SEARCH_MAX_THREADS, n);
+        return -1;
+    }
+    if (n == s->nthreads) return 0;
+    Searcher *h = NULL;
+    if (n > 1) {
+        h = calloc((size_t)n - 1, sizeof *h);
+        if (!h) {
+            snprintf(err, KM_ERR_MAX, "out of memory");
+            return -1;
+        }
+        for (int k = 0; k < n - 1; k++) {
+            if (searcher_init(&h[k], &s->weights, 0, s->rng + (uint64_t)k + 1, err)) {
+                while (k--) searcher_free(&h[k]);
+                free(h);
+                return -1;
+            }
+            h[k].helper_id = k + 1;
+        }
+    }
+    free_helpers(s);
+    s->helpers = h;
+    s->nthreads = n;
+    return 0;
 }
 
 void searcher_seed(Searcher *s, uint64_t seed) { s->rng = km_mix64(seed ^ 0x5EED5EED5EEDull); }
@@ -96,6 +139,10 @@ void searcher_clear(Searcher *s)
     tt_clear(s->tt);
     memset(s->killers, 0, sizeof s->killers);
     memset(s->history, 0, sizeof s->history);
+    for (int k = 0; k < s->nthreads - 1; k++) {
+        memset(s->helpers[k].killers, 0, sizeof s->killers);
+        memset(s->helpers[k].history, 0, sizeof s->history);
+    }
 }
 
 void search_score_text(int32_t score, char *buf, size_t len)
@@ -128,6 +175,7 @@ static inline int32_t score_from_tt(int32_t v, int ply)
 
 static void check_limits(Searcher *s)
 {
+    if (s->helper_id) atomic_store_explicit(&s->published_nodes, s->nodes, memory_order_relaxed);
     if (atomic_load_explicit(&s->stop, memory_order_relaxed)) s->stopped = true;
     if (s->limits.abort && atomic_load_explicit(s->limits.abort, memory_order_relaxed)) s->stopped = true;
     if (!s->can_stop) return;
@@ -190,8 +238,8 @@ static inline int pick_next(const int32_t *sc, const MoveList *ml, int *order, i
 static bool tt_lookup(Searcher *s, const MoveList *ml, uint64_t tkey, int depth, int ply, int32_t alpha,
                       int32_t beta, int *tt_move, int32_t *v)
 {
-    TTEntry *e = tt_probe(s->tt, tkey);
-    if (!e) return false;
+    TTEntry en, *e = &en;
+    if (!tt_probe(s->tt, tkey, e)) return false;
     if (e->move < ml->count && ml->moves[e->move].to + 1 == e->to) *tt_move = e->move;
     if (e->depth < depth) return false;
     *v = score_from_tt(e->score, ply);
@@ -249,8 +297,8 @@ static bool etc_cutoff(Searcher *s, const Board *b, const MoveList *ml, uint64_t
     uint64_t ck[MAX_MOVES];
     prefetch_children(s, b, ml, key, ck);
     for (int i = 0; i < ml->count; i++) {
-        TTEntry *e = tt_probe(s->tt, ck[i]);
-        if (!e || e->depth < depth - 1) continue;
+        TTEntry en, *e = &en;
+        if (!tt_probe(s->tt, ck[i], e) || e->depth < depth - 1) continue;
         int f = tt_flag(e);
         if (f != TT_UPPER && f != TT_EXACT) continue;
         int32_t cv = -score_from_tt(e->score, ply + 1);
@@ -476,7 +524,7 @@ static int search_setup(Searcher *s, const Board *b, const uint64_t *history, in
     else if (*timed) tm_budget_fixed(limits->seconds, tb);
     if (limits->infinite) *timed = *clock = false;
     s->deadline = *timed ? s->start + tb->hard : 0;
-    if (s->tt) tt_new_search(s->tt);
+    if (s->tt && !s->helper_id) tt_new_search(s->tt); /* once, by the searcher whose search it is */
 
     if (nhistory > quiet) {
         history += nhistory - quiet;
@@ -584,6 +632,76 @@ static bool root_database(Searcher *s, const Board *b, SearchResult *out, Search
     return true;
 }
 
+/* ---- threads ------------------------------------------------------------------ */
+
+typedef struct HelperJob {
+    Searcher *h;
+    const Board *b;
+    const uint64_t *history;
+    int nhistory, quiet;
+    SearchLimits limits;
+    pthread_t tid;
+} HelperJob;
+
+static void *helper_main(void *p)
+{
+    HelperJob *j = p;
+    SearchResult *r = malloc(sizeof *r);
+    if (r) search_run(j->h, j->b, j->history, j->nhistory, j->quiet, &j->limits, r, NULL, NULL);
+    free(r);
+    return NULL;
+}
+
+/* The helpers of s set off on b: each searches until s's search ends (no
+ * limit of its own), with the first tie-break and s's table. Returns how many
+ * started (a thread that cannot be created is one helper fewer). */
+static int start_helpers(Searcher *s, const Board *b, const uint64_t *history, int nhistory, int quiet,
+                         const SearchLimits *limits, HelperJob *jobs)
+{
+    atomic_store(&s->helpers_stop, false);
+    int n = 0;
+    for (int k = 0; k < s->nthreads - 1; k++) {
+        HelperJob *j = &jobs[n];
+        j->h = &s->helpers[k];
+        j->h->tt = s->tt;
+        atomic_store(&j->h->published_nodes, 0);
+        j->b = b;
+        j->history = history;
+        j->nhistory = nhistory;
+        j->quiet = quiet;
+        j->limits = *limits;
+        j->limits.depth = 0;
+        j->limits.nodes = 0;
+        j->limits.seconds = j->limits.time_left = j->limits.increment = 0;
+        j->limits.infinite = true;
+        j->limits.start = 0;
+        j->limits.abort = &s->helpers_stop;
+        j->limits.tiebreak = TIEBREAK_FIRST;
+        if (pthread_create(&j->tid, NULL, helper_main, j) == 0) n++;
+    }
+    return n;
+}
+
+/* The helpers' nodes so far (as they last published them). */
+static uint64_t helper_nodes(const HelperJob *jobs, int n)
+{
+    uint64_t t = 0;
+    for (int k = 0; k < n; k++) t += atomic_load_explicit(&jobs[k].h->published_nodes, memory_order_relaxed);
+    return t;
+}
+
+/* Stop the helpers and wait for them; their nodes. */
+static uint64_t stop_helpers(Searcher *s, HelperJob *jobs, int n)
+{
+    atomic_store(&s->helpers_stop, true);
+    uint64_t t = 0;
+    for (int k = 0; k < n; k++) {
+        pthread_join(jobs[k].tid, NULL);
+        t += jobs[k].h->nodes;
+    }
+    return t;
+}
+
 int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistory, int quiet,
                const SearchLimits *limits, SearchResult *out, SearchReport report, void *user)
 {
@@ -607,10 +725,14 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
     RootTies *t = malloc(sizeof *t);
     if (!t) return -1;
     int32_t scores[MAX_MOVES];
+    HelperJob jobs[SEARCH_MAX_THREADS - 1];
+    int njobs = s->helper_id == 0 && s->nthreads > 1 ? start_helpers(s, b, history, nhistory, quiet, limits, jobs) : 0;
 
     out->has_move = true;
     out->best = ml.moves[0];
-    for (int depth = 1; depth <= maxdepth; depth++) {
+    /* every other helper a ply ahead, so that the threads do not all
+     * search the same depth at the same time */
+    for (int depth = 1 + (s->helper_id & 1); depth <= maxdepth; depth++) {
         int32_t best = root_iteration(s, b, &ml, order, depth, quiet, out->score, scores, t);
         if (s->stopped && t->n == 0) break;
         /* a complete iteration is the result; so is a stopped one once the
@@ -626,7 +748,7 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
         out->ties = t->n;
         out->pv_len = t->len[pick];
         memcpy(out->pv, t->pv[pick], (size_t)t->len[pick] * sizeof(Move));
-        out->nodes = s->nodes;
+        out->nodes = s->nodes + helper_nodes(jobs, njobs);
         out->seldepth = s->seldepth;
         out->seconds = km_now() - s->start;
         if (!complete) break;
@@ -645,7 +767,7 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
         if (atomic_load(&s->stop) || (limits->abort && atomic_load(limits->abort))) break;
     }
     free(t);
-    out->nodes = s->nodes;
+    out->nodes = s->nodes + stop_helpers(s, jobs, njobs);
     out->seconds = km_now() - s->start;
     return 0;
 }

@@ -13,7 +13,7 @@ size_t tt_entries_for_mb(size_t mb)
 {
     if (!mb) return 0;
     size_t n = 2;
-    while (n * 2 * sizeof(TTEntry) <= mb * 1024 * 1024) n *= 2;
+    while (n * 2 * sizeof(TTSlot) <= mb * 1024 * 1024) n *= 2;
     return n;
 }
 
@@ -22,7 +22,7 @@ int tt_init(TT *t, size_t mb, char *err)
     memset(t, 0, sizeof *t);
     size_t n = tt_entries_for_mb(mb);
     if (!n) return 0;
-    size_t bytes = n * sizeof(TTEntry);
+    size_t bytes = n * sizeof(TTSlot);
     /* aligned to a huge page and (where the system has them) backed by huge
      * pages: nearly every probe misses the caches, and with 4 KB pages the
      * address translation misses too */
@@ -45,7 +45,7 @@ void tt_free(TT *t)
 
 void tt_clear(TT *t)
 {
-    if (t->e) memset(t->e, 0, (t->mask + 1) * sizeof(TTEntry));
+    if (t->e) memset(t->e, 0, (t->mask + 1) * sizeof(TTSlot));
     t->gen = 0;
 }
 

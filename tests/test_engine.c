@@ -272,6 +272,8 @@ TEST(engine_errors_then_goes_on)
         {"option weights /nonexistent/x.w", "error option weights: /nonexistent/x.w: "},
         {"option tiebreak last", "error option tiebreak: "},
         {"option search deep", "error option search: 'selective' or 'exact', not 'deep'"},
+        {"option threads 0", "error option threads: a number of threads from 1 to 64, not '0'"},
+        {"option threads many", "error option threads: a number of threads from 1 to 64, not 'many'"},
         {"option colour red", "error option: unknown option 'colour'"},
         {"fen please", "error fen takes no argument"},
     };

@@ -4,6 +4,7 @@
 #include "kingme/search.h"
 #include "kingme/weights.h"
 #include "kingme/bits.h"
+#include "kingme/notation.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -413,4 +414,152 @@ TEST(search_selective_searches_fewer_nodes)
                   (unsigned long long)sel.nodes, (unsigned long long)ex.nodes);
         CHECK(sel.nodes == sel2.nodes && sel.score == sel2.score);
     }
+}
+
+/* ---- threads (lazy SMP) ------------------------------------------------------------ */
+
+/* What a writer stores for key k: every field follows from k, so a probe
+ * that mixed two writers' entries would show fields that do not. */
+static int32_t tt_score_of(uint64_t k) { return (int32_t)(uint32_t)(k >> 17); }
+static int tt_depth_of(uint64_t k) { return (int)(k % 100); }
+static int tt_move_of(uint64_t k) { return (int)((k >> 9) & 255); }
+
+typedef struct TTJob {
+    TT *t;
+    uint64_t seed;
+    long bad, found;
+} TTJob;
+
+static void *tt_hammer(void *arg)
+{
+    TTJob *j = arg;
+    uint64_t x = j->seed;
+    for (int i = 0; i < 400000; i++) {
+        /* 8 keys per thread, so that the two threads' keys meet in the same buckets */
+        uint64_t k = km_mix64((j->seed & 1) * 8 + (km_rng_next(&x) & 7)) | 1;
+        if (i & 1) {
+            tt_store(j->t, k, tt_score_of(k), tt_depth_of(k), TT_EXACT, tt_move_of(k), 7);
+        } else {
+            uint64_t q = km_mix64(km_rng_next(&x) & 15) | 1; /* either thread's keys */
+            TTEntry e;
+            if (!tt_probe(j->t, q, &e)) continue;
+            j->found++;
+            if (e.score != tt_score_of(q) || e.depth != tt_depth_of(q) || e.move != tt_move_of(q) || e.to != 7)
+                j->bad++;
+        }
+    }
+    return NULL;
+}
+
+TEST(tt_shared_entries_are_never_torn)
+{
+    /* Two threads store and probe 16 keys in a table of one bucket (two
+     * entries), as the threads of one search share a table: a probe finds
+     * either nothing or an entry whole, never one writer's key with the
+     * other's data (the lockless scheme of tt.h). */
+    TTSlot slots[2];
+    memset(slots, 0, sizeof slots);
+    TT t = {slots, 1, 0};
+    TTJob j[2] = {{&t, 2, 0, 0}, {&t, 3, 0, 0}};
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++) pthread_create(&th[i], NULL, tt_hammer, &j[i]);
+    for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+    CHECK_MSG(j[0].found + j[1].found > 1000, "only %ld probes found an entry", j[0].found + j[1].found);
+    CHECK_MSG(j[0].bad + j[1].bad == 0, "%ld torn entries", j[0].bad + j[1].bad);
+}
+
+static SearchResult search_threads(const char *fen, int depth, int threads, bool exact)
+{
+    Board b;
+    char err[KM_ERR_MAX];
+    CHECK_MSG(board_from_fen(&b, fen, err) == 0, "%s", err);
+    Weights w;
+    weights_default(&w);
+    Searcher s;
+    SearchResult r;
+    memset(&r, 0, sizeof r);
+    if (searcher_init(&s, &w, 16, 1, err)) return r;
+    CHECK_MSG(searcher_set_threads(&s, threads, err) == 0, "%s", err);
+    SearchLimits lim;
+    search_limits_default(&lim);
+    lim.depth = depth;
+    lim.tiebreak = TIEBREAK_FIRST;
+    if (exact) search_limits_exact(&lim);
+    CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
+    searcher_free(&s);
+    return r;
+}
+
+TEST(search_threads_prove_and_find_what_one_does)
+{
+    /* With helpers sharing the table, the search still proves the won
+     * endings and finds the winning moves of the tactics suite (lines 1, 4,
+     * 6, 14, 19 and 21 of tests/data/tactics.txt, which one thread solves at
+     * depths 9 and 11 with the default weights, selective and exact),
+     * completing the depth it was given. */
+    const char *wins[] = {"B:WK32:BK1,K2", "B:WK5:BK30,K31", "W:WK22,K23,K24:BK31,K32"};
+    for (size_t i = 0; i < sizeof wins / sizeof *wins; i++) {
+        SearchResult r = search_threads(wins[i], 40, 3, false);
+        CHECK_MSG(r.score >= SCORE_WIN_MIN, "%s: score %d", wins[i], r.score);
+    }
+    static const char *const tactics[][2] = {
+        {"W:WK8,10,14,27,28:B3,5,7,K17,19,K26", "27-24"},
+        {"B:W12,18,21,23,25,26,27,31:B1,2,7,9,10,11,14", "10-15"},
+        {"W:W7,24,27,28,31:B13,15,19,20,25", "7-3"},
+        {"W:WK14,18,21,29:B8,11,13,19,K30", "18-15"},
+        {"W:WK6,K10,17,20,30,32:B8,11,15,16,19,23,K29", "32-28"},
+        {"W:WK10,14,20,K23,30:B11,12,K28,K29,K31", "23-18"},
+    };
+    int depth = test_sanitized() ? 9 : 11;
+    for (size_t i = 0; i < sizeof tactics / sizeof *tactics; i++) {
+        for (int exact = 0; exact < 2; exact++) {
+            SearchResult one = search_threads(tactics[i][0], depth, 1, exact);
+            SearchResult two = search_threads(tactics[i][0], depth, 2, exact);
+            char m1[MOVE_TEXT_MAX], m2[MOVE_TEXT_MAX];
+            move_to_text(&one.best, m1);
+            move_to_text(&two.best, m2);
+            CHECK_STR(m1, tactics[i][1]);
+            CHECK_MSG(strcmp(m2, tactics[i][1]) == 0, "%s, 2 threads%s: %s instead of %s", tactics[i][0],
+                      exact ? ", exact" : "", m2, tactics[i][1]);
+            CHECK_INT(two.depth, depth);
+            /* the helper's nodes are counted too */
+            CHECK(two.nodes > 0);
+        }
+    }
+}
+
+TEST(search_threads_can_be_changed_and_refused)
+{
+    Weights w;
+    weights_default(&w);
+    Searcher s;
+    char err[KM_ERR_MAX];
+    CHECK(searcher_init(&s, &w, 1, 1, err) == 0);
+    CHECK_INT(s.nthreads, 1);
+    CHECK(searcher_set_threads(&s, 0, err) != 0);
+    CHECK_STR(err, "threads: 1 to 64, not 0");
+    CHECK(searcher_set_threads(&s, 65, err) != 0);
+    CHECK_INT(s.nthreads, 1);
+    CHECK(searcher_set_threads(&s, 3, err) == 0);
+    CHECK_INT(s.nthreads, 3);
+    /* a new weight vector reaches the helpers */
+    Weights m;
+    memset(&m, 0, sizeof m);
+    m.w[EP_own_men] = 100;
+    searcher_set_weights(&s, &m);
+    CHECK_INT(s.helpers[1].weights.w[EP_own_men], 100);
+    CHECK(s.helpers[1].helper_id == 2);
+    Board b;
+    board_init(&b);
+    SearchLimits lim;
+    search_limits_default(&lim);
+    lim.depth = 6;
+    SearchResult r;
+    CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
+    CHECK(r.has_move && r.depth == 6);
+    CHECK(searcher_set_threads(&s, 1, err) == 0);
+    CHECK(s.helpers == NULL);
+    CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
+    CHECK(r.has_move && r.depth == 6);
+    searcher_free(&s);
 }

@@ -108,6 +108,14 @@ typedef struct Searcher {
     Move pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];
     int pv_len[SEARCH_MAX_PLY];
     bool can_stop;          /* false during the first iteration: always finish it */
+    /* threads (searcher_set_threads): helpers that search the same root
+     * beside this one, sharing its table (lazy SMP), from the search's start
+     * until this one stops; only this one's result counts */
+    int nthreads;           /* 1 + the helpers */
+    struct Searcher *helpers;
+    atomic_bool helpers_stop; /* set when this one's search ends */
+    int helper_id;          /* 0: a searcher of its own; k: the k-th helper */
+    _Atomic uint64_t published_nodes; /* a helper's node count, every 1024 nodes */
 } Searcher;
 
 /* hash_mb: table size in MB (0: no table). Returns 0, or -1 with err when
@@ -118,6 +126,15 @@ void searcher_free(Searcher *s);
 void searcher_set_table(Searcher *s, TT *t);
 void searcher_set_weights(Searcher *s, const Weights *w);
 void searcher_seed(Searcher *s, uint64_t seed);
+/* Search with n threads (1 to SEARCH_MAX_THREADS): n - 1 helpers search the
+ * same root beside the caller's thread, each a whole iterative deepening of
+ * its own (every other one a ply ahead), sharing the table, so that the
+ * caller's search finds more of its positions already searched. The result
+ * is the caller's search's. Not deterministic beyond one thread: the
+ * helpers' timing decides what the table holds. Returns 0, or -1 with err
+ * when out of memory (the searcher is then as before). */
+#define SEARCH_MAX_THREADS 64
+int searcher_set_threads(Searcher *s, int n, char *err);
 /* Forget everything learnt (table, killers, history): a new game. */
 void searcher_clear(Searcher *s);
 

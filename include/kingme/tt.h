@@ -1,7 +1,9 @@
 /* tt.h - the transposition table: what a search learnt about positions,
  * kept from one search to the next (an engine session keeps it for the whole
- * game). A Searcher refers to a table; several searches must not use one
- * table at the same time (it has no locks).
+ * game). A Searcher refers to a table. The threads of one search share it
+ * (search.h, searcher_set_threads), so every entry is written so that they
+ * can (TTSlot below); different searches should not (their results would
+ * mix).
  *
  * Entries are 16 bytes in buckets of two: slot 0 keeps the deepest result
  * (of the current search or one still of use), slot 1 the latest. Each entry
@@ -18,6 +20,7 @@
 
 enum { TT_NONE = 0, TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3 };
 
+/* One entry as the search sees it (tt_probe gives a copy). */
 typedef struct TTEntry {
     uint64_t key;
     int32_t score;
@@ -27,8 +30,18 @@ typedef struct TTEntry {
     uint8_t to;       /* that move's destination + 1, a cheap extra check */
 } TTEntry;
 
+/* One entry as it is stored: the data packed in one 64-bit word, and the key
+ * xor-ed with it in the other (Hyatt and Mann's lockless table). Threads
+ * sharing a table read and write each word whole (relaxed atomics: plain
+ * moves on x86-64); an entry torn by two writers at once no longer matches
+ * its key, so a probe never sees one writer's key with another's data. */
+typedef struct TTSlot {
+    uint64_t check; /* key ^ data */
+    uint64_t data;  /* score (32 bits) | depth << 32 | flag_gen << 40 | move << 48 | to << 56 */
+} TTSlot;
+
 typedef struct TT {
-    TTEntry *e;
+    TTSlot *e;
     size_t mask;      /* entries - 1 (a power of two, at least 1 bucket) */
     uint8_t gen;      /* 0..63, advanced by tt_new_search */
 } TT;
@@ -54,13 +67,25 @@ static inline void tt_prefetch(const TT *t, uint64_t key)
     if (t && t->e) __builtin_prefetch(&t->e[(key & t->mask) & ~(size_t)1]);
 }
 
-/* The entry for key, or NULL. */
-static inline TTEntry *tt_probe(const TT *t, uint64_t key)
+static inline uint64_t tt_load_(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static inline void tt_put_(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+
+/* The entry for key into *out: false when there is none. */
+static inline bool tt_probe(const TT *t, uint64_t key, TTEntry *out)
 {
-    TTEntry *b = &t->e[(key & t->mask) & ~(size_t)1];
-    if (b[0].key == key && tt_flag(&b[0]) != TT_NONE) return &b[0];
-    if (b[1].key == key && tt_flag(&b[1]) != TT_NONE) return &b[1];
-    return NULL;
+    TTSlot *b = &t->e[(key & t->mask) & ~(size_t)1];
+    for (int i = 0; i < 2; i++) {
+        uint64_t d = tt_load_(&b[i].data);
+        if ((tt_load_(&b[i].check) ^ d) != key || ((d >> 40) & 3) == TT_NONE) continue;
+        out->key = key;
+        out->score = (int32_t)(uint32_t)d;
+        out->depth = (int8_t)(uint8_t)(d >> 32);
+        out->flag_gen = (uint8_t)(d >> 40);
+        out->move = (uint8_t)(d >> 48);
+        out->to = (uint8_t)(d >> 56);
+        return true;
+    }
+    return false;
 }
 
 /* Store a result. Replacement: the slot already holding key; else slot 0 when
@@ -68,18 +93,18 @@ static inline TTEntry *tt_probe(const TT *t, uint64_t key)
  * slot 1. */
 static inline void tt_store(TT *t, uint64_t key, int32_t score, int depth, int flag, int move, int to)
 {
-    TTEntry *b = &t->e[(key & t->mask) & ~(size_t)1];
-    TTEntry *e;
-    if (b[0].key == key) e = &b[0];
-    else if (b[1].key == key) e = &b[1];
-    else if (depth >= b[0].depth || (b[0].flag_gen >> 2) != t->gen) e = &b[0];
+    TTSlot *b = &t->e[(key & t->mask) & ~(size_t)1];
+    uint64_t d0 = tt_load_(&b[0].data), d1 = tt_load_(&b[1].data);
+    TTSlot *e;
+    if ((tt_load_(&b[0].check) ^ d0) == key) e = &b[0];
+    else if ((tt_load_(&b[1].check) ^ d1) == key) e = &b[1];
+    else if (depth >= (int8_t)(uint8_t)(d0 >> 32) || ((d0 >> 42) & 63) != t->gen) e = &b[0];
     else e = &b[1];
-    e->key = key;
-    e->score = score;
-    e->depth = (int8_t)(depth > 127 ? 127 : depth);
-    e->flag_gen = (uint8_t)(flag | (t->gen << 2));
-    e->move = (uint8_t)move;
-    e->to = (uint8_t)to;
+    uint64_t d = (uint64_t)(uint32_t)score | (uint64_t)(uint8_t)(int8_t)(depth > 127 ? 127 : depth) << 32 |
+                 (uint64_t)(uint8_t)(flag | (t->gen << 2)) << 40 | (uint64_t)(uint8_t)move << 48 |
+                 (uint64_t)(uint8_t)to << 56;
+    tt_put_(&e->check, key ^ d);
+    tt_put_(&e->data, d);
 }
 
 #endif

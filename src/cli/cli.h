@@ -97,6 +97,12 @@ bool cli_egdb(const Opts *o, struct Egdb **db);
     {"--no-egdb", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no endgame database, even beside the program"}
 bool cli_egdb_auto(const Opts *o, struct Egdb **db);
 
+/* The search threads of the commands that search one position at a time
+ * (search, play, engine): searcher_set_threads. */
+#define SEARCH_THREADS_OPT                                                                          \
+    {"--threads", "-j", NULL, OPT_INT, "N", 1, SEARCH_MAX_THREADS, "1",                           \
+     "search threads (lazy SMP: helpers share the table; not deterministic beyond 1)"}
+
 const CliCommand *cli_find(const char *name);
 
 #endif

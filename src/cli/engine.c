@@ -1,6 +1,7 @@
 /* engine.c - kingme engine: the engine protocol on stdin/stdout (engine.h). */
 #include "cli.h"
 #include "kingme/engine.h"
+#include "kingme/search.h"
 #include "kingme/textio.h"
 
 #include <errno.h>
@@ -52,6 +53,11 @@ static int run(const Opts *o)
     }
     engine_take_egdb(e, db);
     if (opt_flag(o, "--exact")) engine_command(e, "option search exact");
+    if (opt_given(o, "--threads")) {
+        char line[64];
+        snprintf(line, sizeof line, "option threads %lld", opt_int(o, "--threads"));
+        engine_command(e, line); /* the range is checked above: only out of memory can fail */
+    }
     if (wpath && strcmp(wpath, "default") != 0 && engine_load_weights(e, wpath, err)) {
         engine_free(e);
         return cli_error("%s", err);
@@ -83,6 +89,7 @@ static const Opt options[] = {
     {"--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, ENGINE_HASH_TEXT, "transposition table size (0: none), kept for the whole session"},
     {"--exact", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "the exact search (no reduction or pruning: the search before issue 10, node for node), as 'option search exact'"},
+    SEARCH_THREADS_OPT,
     OPTS_END,
 };
 

@@ -159,6 +159,7 @@ static int make_players(const Opts *o, Play *P)
             pl->s = NULL;
             return cli_error("%s", err);
         }
+        if (searcher_set_threads(pl->s, (int)opt_int(o, "--threads"), err)) return cli_error("%s", err);
     }
     return 0;
 }
@@ -385,6 +386,7 @@ static const Opt options[] = {
      "stop at N plies, scored a draw (0: no cap)"},
     {"--out", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("games/kingme-YYYYMMDD-HHMMSS.pdn"),
      "where the game is saved (- for standard output, written at the end)"},
+    SEARCH_THREADS_OPT,
     CLI_EGDB_AUTO_OPTS,
     {"--flip", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "turn the board round"},
     {"--no-color", NULL, "--no-colour", OPT_FLAG, NULL, 0, 0, NULL,

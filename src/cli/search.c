@@ -88,6 +88,12 @@ static int run(const Opts *o)
         egdb_close(db);
         return cli_error("%s", err);
     }
+    if (searcher_set_threads(&s, (int)opt_int(o, "--threads"), err)) {
+        searcher_free(&s);
+        game_free(&g);
+        egdb_close(db);
+        return cli_error("%s", err);
+    }
     SearchResult r;
     ReportCtx ctx = {&b};
     int rc = search_game(&s, &g, &lim, &r, report, &ctx);
@@ -131,6 +137,7 @@ static const Opt options[] = {
     {"--no-hash", NULL, "--no-tt --nohash", OPT_FLAG, NULL, 0, 0, NULL, "no transposition table"},
     {"--no-quiescence", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no quiescence search of captures"},
     {"--no-extensions", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no extension of forced moves"},
+    SEARCH_THREADS_OPT,
     CLI_EGDB_OPT,
     OPTS_END,
 };
