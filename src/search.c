@@ -134,15 +134,17 @@ int searcher_set_threads(Searcher *s, int n, char *err)
 
 void searcher_seed(Searcher *s, uint64_t seed) { s->rng = km_mix64(seed ^ 0x5EED5EED5EEDull); }
 
+static void forget_ordering(Searcher *s)
+{
+    memset(s->killers, 0, sizeof s->killers);
+    memset(s->history, 0, sizeof s->history);
+}
+
 void searcher_clear(Searcher *s)
 {
     tt_clear(s->tt);
-    memset(s->killers, 0, sizeof s->killers);
-    memset(s->history, 0, sizeof s->history);
-    for (int k = 0; k < s->nthreads - 1; k++) {
-        memset(s->helpers[k].killers, 0, sizeof s->killers);
-        memset(s->helpers[k].history, 0, sizeof s->history);
-    }
+    forget_ordering(s);
+    for (int k = 0; k < s->nthreads - 1; k++) forget_ordering(&s->helpers[k]);
 }
 
 void search_score_text(int32_t score, char *buf, size_t len)
@@ -663,7 +665,7 @@ static int start_helpers(Searcher *s, const Board *b, const uint64_t *history, i
     for (int k = 0; k < s->nthreads - 1; k++) {
         HelperJob *j = &jobs[n];
         j->h = &s->helpers[k];
-        j->h->tt = s->tt;
+        searcher_set_table(j->h, s->tt);
         atomic_store(&j->h->published_nodes, 0);
         j->b = b;
         j->history = history;

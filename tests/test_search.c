@@ -149,7 +149,9 @@ TEST(search_quiescence_equals_minimax_with_same_rule)
 
 /* ---- game knowledge ------------------------------------------------------------- */
 
-static SearchResult search_fen_mode(const char *fen, int depth, double seconds, bool exact)
+/* fen searched to depth (or for seconds) with the default weights, a 16 MB
+ * table, the first tie-break and the given number of threads. */
+static SearchResult search_threads(const char *fen, int depth, double seconds, bool exact, int threads)
 {
     Board b;
     char err[KM_ERR_MAX];
@@ -160,15 +162,21 @@ static SearchResult search_fen_mode(const char *fen, int depth, double seconds, 
     SearchResult r;
     memset(&r, 0, sizeof r);
     if (searcher_init(&s, &w, 16, 1, err)) return r;
+    CHECK_MSG(searcher_set_threads(&s, threads, err) == 0, "%s", err);
     SearchLimits lim;
     search_limits_default(&lim);
     lim.depth = depth;
     lim.seconds = seconds;
     lim.tiebreak = TIEBREAK_FIRST;
     if (exact) search_limits_exact(&lim);
-    search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL);
+    CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
     searcher_free(&s);
     return r;
+}
+
+static SearchResult search_fen_mode(const char *fen, int depth, double seconds, bool exact)
+{
+    return search_threads(fen, depth, seconds, exact, 1);
 }
 
 static SearchResult search_fen(const char *fen, int depth, double seconds)
@@ -468,28 +476,6 @@ TEST(tt_shared_entries_are_never_torn)
     CHECK_MSG(j[0].bad + j[1].bad == 0, "%ld torn entries", j[0].bad + j[1].bad);
 }
 
-static SearchResult search_threads(const char *fen, int depth, int threads, bool exact)
-{
-    Board b;
-    char err[KM_ERR_MAX];
-    CHECK_MSG(board_from_fen(&b, fen, err) == 0, "%s", err);
-    Weights w;
-    weights_default(&w);
-    Searcher s;
-    SearchResult r;
-    memset(&r, 0, sizeof r);
-    if (searcher_init(&s, &w, 16, 1, err)) return r;
-    CHECK_MSG(searcher_set_threads(&s, threads, err) == 0, "%s", err);
-    SearchLimits lim;
-    search_limits_default(&lim);
-    lim.depth = depth;
-    lim.tiebreak = TIEBREAK_FIRST;
-    if (exact) search_limits_exact(&lim);
-    CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
-    searcher_free(&s);
-    return r;
-}
-
 TEST(search_threads_prove_and_find_what_one_does)
 {
     /* With helpers sharing the table, the search still proves the won
@@ -499,7 +485,7 @@ TEST(search_threads_prove_and_find_what_one_does)
      * completing the depth it was given. */
     const char *wins[] = {"B:WK32:BK1,K2", "B:WK5:BK30,K31", "W:WK22,K23,K24:BK31,K32"};
     for (size_t i = 0; i < sizeof wins / sizeof *wins; i++) {
-        SearchResult r = search_threads(wins[i], 40, 3, false);
+        SearchResult r = search_threads(wins[i], 40, 0, false, 3);
         CHECK_MSG(r.score >= SCORE_WIN_MIN, "%s: score %d", wins[i], r.score);
     }
     static const char *const tactics[][2] = {
@@ -513,8 +499,8 @@ TEST(search_threads_prove_and_find_what_one_does)
     int depth = test_sanitized() ? 9 : 11;
     for (size_t i = 0; i < sizeof tactics / sizeof *tactics; i++) {
         for (int exact = 0; exact < 2; exact++) {
-            SearchResult one = search_threads(tactics[i][0], depth, 1, exact);
-            SearchResult two = search_threads(tactics[i][0], depth, 2, exact);
+            SearchResult one = search_threads(tactics[i][0], depth, 0, exact, 1);
+            SearchResult two = search_threads(tactics[i][0], depth, 0, exact, 2);
             char m1[MOVE_TEXT_MAX], m2[MOVE_TEXT_MAX];
             move_to_text(&one.best, m1);
             move_to_text(&two.best, m2);

@@ -70,19 +70,31 @@ static inline void tt_prefetch(const TT *t, uint64_t key)
 static inline uint64_t tt_load_(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 static inline void tt_put_(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
 
+/* The packed data word of an entry, and back (the layout of TTSlot.data). */
+static inline uint64_t tt_pack_(int32_t score, int depth, int flag_gen, int move, int to)
+{
+    return (uint64_t)(uint32_t)score | (uint64_t)(uint8_t)(int8_t)depth << 32 | (uint64_t)(uint8_t)flag_gen << 40 |
+           (uint64_t)(uint8_t)move << 48 | (uint64_t)(uint8_t)to << 56;
+}
+static inline void tt_unpack_(uint64_t d, TTEntry *e)
+{
+    e->score = (int32_t)(uint32_t)d;
+    e->depth = (int8_t)(uint8_t)(d >> 32);
+    e->flag_gen = (uint8_t)(d >> 40);
+    e->move = (uint8_t)(d >> 48);
+    e->to = (uint8_t)(d >> 56);
+}
+
 /* The entry for key into *out: false when there is none. */
 static inline bool tt_probe(const TT *t, uint64_t key, TTEntry *out)
 {
     TTSlot *b = &t->e[(key & t->mask) & ~(size_t)1];
     for (int i = 0; i < 2; i++) {
         uint64_t d = tt_load_(&b[i].data);
-        if ((tt_load_(&b[i].check) ^ d) != key || ((d >> 40) & 3) == TT_NONE) continue;
+        if ((tt_load_(&b[i].check) ^ d) != key) continue;
+        tt_unpack_(d, out);
+        if (tt_flag(out) == TT_NONE) continue;
         out->key = key;
-        out->score = (int32_t)(uint32_t)d;
-        out->depth = (int8_t)(uint8_t)(d >> 32);
-        out->flag_gen = (uint8_t)(d >> 40);
-        out->move = (uint8_t)(d >> 48);
-        out->to = (uint8_t)(d >> 56);
         return true;
     }
     return false;
@@ -94,15 +106,15 @@ static inline bool tt_probe(const TT *t, uint64_t key, TTEntry *out)
 static inline void tt_store(TT *t, uint64_t key, int32_t score, int depth, int flag, int move, int to)
 {
     TTSlot *b = &t->e[(key & t->mask) & ~(size_t)1];
-    uint64_t d0 = tt_load_(&b[0].data), d1 = tt_load_(&b[1].data);
+    uint64_t d0 = tt_load_(&b[0].data);
+    TTEntry e0;
+    tt_unpack_(d0, &e0);
     TTSlot *e;
     if ((tt_load_(&b[0].check) ^ d0) == key) e = &b[0];
-    else if ((tt_load_(&b[1].check) ^ d1) == key) e = &b[1];
-    else if (depth >= (int8_t)(uint8_t)(d0 >> 32) || ((d0 >> 42) & 63) != t->gen) e = &b[0];
+    else if ((tt_load_(&b[1].check) ^ tt_load_(&b[1].data)) == key) e = &b[1];
+    else if (depth >= e0.depth || (e0.flag_gen >> 2) != t->gen) e = &b[0];
     else e = &b[1];
-    uint64_t d = (uint64_t)(uint32_t)score | (uint64_t)(uint8_t)(int8_t)(depth > 127 ? 127 : depth) << 32 |
-                 (uint64_t)(uint8_t)(flag | (t->gen << 2)) << 40 | (uint64_t)(uint8_t)move << 48 |
-                 (uint64_t)(uint8_t)to << 56;
+    uint64_t d = tt_pack_(score, depth > 127 ? 127 : depth, flag | (t->gen << 2), move, to);
     tt_put_(&e->check, key ^ d);
     tt_put_(&e->data, d);
 }
