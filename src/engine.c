@@ -461,6 +461,9 @@ bool engine_command(Engine *e, const char *line)
     } else if (strcmp(c, "stop") == 0) {
         stop_search(e);
     } else if (strcmp(c, "isready") == 0) {
+        /* ProbCut's margin for the weights is measured now (once), not
+         * on the first move's clock */
+        if (!busy) searcher_probcut_margin(&e->s);
         say(e, "readyok");
     } else if (strcmp(c, "hello") == 0) {
         say(e, "hello kingme %s protocol %d", e->version, ENGINE_PROTOCOL);

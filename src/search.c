@@ -26,6 +26,13 @@ void search_limits_default(SearchLimits *l)
 
 void search_limits_exact(SearchLimits *l) { l->lmr = l->probcut = l->futility = l->etc = false; }
 
+#define PROBCUT_DEPTH 5   /* the shallowest node it is tried at */
+#define PROBCUT_MARGIN 100 /* evaluation units beyond the window (a man is about 1000),
+                            * until searcher_probcut_margin has measured the weights */
+#define PROBCUT_PIECES 8   /* not in endings of this many pieces or fewer: there the
+                            * evaluation says little about the result and the
+                            * shallow search would hide the wins */
+
 /* Reductions grow with the logarithms of the depth and of the move's place
  * in the order. */
 #define LMR_DIV 3.0
@@ -100,6 +107,9 @@ void searcher_set_weights(Searcher *s, const Weights *w)
     s->weights = *w;
     eval_table_init(&s->etab, w);
     s->weights_key = weights_key(w);
+    int slot = (int)(s->weights_key % 64);
+    s->margin_known = s->margins[slot].key == s->weights_key && s->margins[slot].margin > 0;
+    s->probcut_margin = s->margin_known ? s->margins[slot].margin : PROBCUT_MARGIN;
     for (int k = 0; k < s->nthreads - 1; k++) searcher_set_weights(&s->helpers[k], w);
 }
 
@@ -229,12 +239,6 @@ static inline int pick_next(const int32_t *sc, const MoveList *ml, int *order, i
     return order[i];
 }
 
-#define PROBCUT_DEPTH 5   /* the shallowest node it is tried at */
-#define PROBCUT_MARGIN 100 /* evaluation units beyond the window (a man is about 1000) */
-#define PROBCUT_PIECES 8   /* not in endings of this many pieces or fewer: there the
-                            * evaluation says little about the result and the
-                            * shallow search would hide the wins */
-
 /* A table entry for tkey: its move as *tt_move (when it is still in the
  * list), and true with *v when its bound decides the node. */
 static bool tt_lookup(Searcher *s, const MoveList *ml, uint64_t tkey, int depth, int ply, int32_t alpha,
@@ -267,13 +271,154 @@ static int probcut(Searcher *s, const Board *b, uint64_t key, int depth, int ply
         popcount32(board_occupied(b)) <= PROBCUT_PIECES)
         return 0;
     int pd = depth / 2;
-    int32_t hb = beta + PROBCUT_MARGIN, la = alpha - PROBCUT_MARGIN;
+    int32_t hb = beta + s->probcut_margin, la = alpha - s->probcut_margin;
     int32_t v = negamax(s, b, key, pd, ply, hb - 1, hb, quiet);
     if (s->stopped) return 0;
     if (v >= hb) return 1;
     v = negamax(s, b, key, pd, ply, la, la + 1, quiet);
     if (s->stopped) return 0;
     return v <= la ? -1 : 0;
+}
+
+/* ProbCut's margin is measured for each weight vector: how far an exact
+ * search to depth 6 and one to depth 3 disagree on the positions below
+ * (the median of |v6 - v3|, times 5/3). A vector whose evaluation changes
+ * little from ply to ply (weights/default-60.w: a median of 30) gets a
+ * narrow margin, one with more positional terms (weights/default.w: 187)
+ * a wide one, so that the same fraction of ProbCut's shallow searches is
+ * trusted. Measured by hand at 0.02 s a move: margin 50 instead of 100 with
+ * default-60.w, +27.9 (+5.0 .. +51.0); 150 instead of 100 with default.w,
+ * +27.9 (+4.7 .. +51.2) (400 games each).
+ * The positions: 32 of the Tinsley games in tests/data/tinsley.pdn, each 8
+ * to 60 plies into its game (picked at random), 12 pieces or more. */
+static const char *const MARGIN_POSITIONS[] = {
+    "B:W11,18,21,23,31,32:B2,7,12,13,16,22",
+    "B:W22,23,26,27,30,32:B3,6,10,11,14,15",
+    "B:W9,13,19,22,23,24,25,26,27,30,32:B1,2,5,6,7,8,10,12,16,20",
+    "W:W20,21,25,26,28,31:B1,10,14,15,18,19",
+    "W:W6,21,22,25,26,29:B2,3,8,9,13,27",
+    "B:W10,20,21,23,26,28,30:B2,4,5,8,9,12,19",
+    "B:W21,22,23,24,26,27,30,31,32:B1,2,3,4,7,8,10,12,14",
+    "W:W21,22,23,26,27,28,29,30,31,32:B1,2,3,4,6,7,8,12,14,19",
+    "W:W21,22,24,26,27,28,32:B3,4,7,8,12,14,15",
+    "W:W18,22,23,24,25,32:B3,5,7,11,15,16",
+    "W:W13,17,20,21,23,24,28:B6,7,8,10,11,14,19",
+    "B:W17,20,21,23,25,27,29,30,32:B1,3,4,5,8,10,12,13,14",
+    "B:W17,19,21,22,24,26,28,29,30,31,32:B1,2,3,7,8,9,10,11,12,14,15",
+    "B:W10,21,24,26,28,29,30,31,32:B1,2,3,4,7,8,15,19",
+    "B:W8,13,17,19,23,26,30:B2,6,9,10,12,21,28",
+    "W:W17,20,21,22,24,26,27,28,29,30,31:B1,2,4,6,7,10,11,12,14,15,19",
+    "W:W13,18,19,22,23,27,30,32:B1,2,3,6,10,12,16,20",
+    "B:W16,20,21,22,26,30,31,32:B1,3,7,11,12,13,14",
+    "B:W14,15,17,18,21,22,25,30,32:B2,5,6,7,8,10,12,20",
+    "W:W18,21,22,24,26,28,29,30,31,32:B1,2,3,4,5,9,10,11,13,16",
+    "W:W19,21,22,23,24,26,28,30,31,32:B1,2,3,4,6,10,11,12,14,15",
+    "B:W13,19,22,24,27,28,30,31,32:B2,3,5,6,7,10,11,12,15",
+    "W:W18,24,25,26,31,32:B2,5,11,12,14,16",
+    "B:W17,20,21,25,26,27,30,31,32:B1,2,4,7,8,10,11,14,19",
+    "W:W19,21,23,27,28,29,32:B3,4,5,6,11,12,14,25",
+    "W:W20,21,22,23,26,27,28,29,30,31,32:B1,2,3,5,6,8,10,11,12,13,15",
+    "W:W13,17,18,19,21,22,23,26,30:B2,5,6,7,8,9,10,12,16",
+    "W:W11,14,21,23,24,32:B2,4,8,13,15,K26",
+    "B:W13,14,20,22,24,25,28,29,31:B2,6,7,8,10,12,15,19",
+    "B:W12,19,21,27,28,29,30,31,32:B2,3,4,5,6,9,14,15,20",
+    "W:W17,21,24,26,27,28,30,31,32:B1,2,4,5,7,8,12,15,18,19",
+    "W:W13,19,21,22,23,26,27,30,31,32:B1,2,3,6,8,10,12,14,15,20",
+    "B:W19,21,22,23,26,27,28,29,30,31,32:B1,2,3,4,6,7,10,11,12,14,16",
+    "B:WK2,24,26,27,30,32:B9,11,12,16,17,20,21",
+    "B:W13,19,20,24,25,27,28,30,31:B2,3,5,6,7,8,12,17,21",
+    "W:W13,17,19,21,23,24,25,27,29,30,32:B2,5,6,7,9,10,11,12,14,15,18",
+    "B:W15,23,24,25,27,29,31,32:B2,3,4,6,8,9,12,18",
+    "B:W13,19,21,22,23,30,31,32:B1,3,6,7,8,9,12,16",
+    "W:W20,21,22,23,27,30,32:B1,3,6,8,10,14,18",
+    "W:W21,22,25,26,28,29,31,32:B1,2,4,6,7,12,13,16,18",
+    "W:W18,21,22,23,24,27,29,30,31,32:B1,2,3,5,7,9,10,11,12,14",
+    "W:W13,19,20,25,27,28,29,30,31,32:B1,2,3,5,6,8,11,12,14,18",
+    "W:W13,21,25,26,27,28,29,30,32:B1,2,3,4,7,8,12,14,18",
+    "B:W7,17,20,21,26,30,31:B1,2,3,6,10,14",
+    "W:W19,21,22,23,24,26,28,30:B2,3,6,10,11,12,13,14",
+    "W:W18,21,22,23,24,25,27,28,29,30,31:B1,2,3,4,5,6,7,8,9,15,20",
+    "W:W17,19,21,23,25,30,31,32:B1,3,4,6,7,9,12,16",
+    "W:W16,19,22,27,28,30,32:B1,2,6,7,12,14,20",
+    "W:W19,20,21,24,25,28,29,30,31:B2,3,4,5,8,9,12,13,18",
+    "B:W18,19,21,22,24,29,30,31,32:B1,2,3,4,10,12,13,15,16",
+    "W:W9,20,21,22,24,26,27,28,30:B1,2,6,8,11,13,15,16,19",
+    "B:W12,13,22,26,27,28,29,30,31,32:B1,3,4,5,6,7,8,14,15,19",
+    "W:W13,19,21,23,25,26,27,30,31,32:B1,2,3,6,7,10,12,14,15,16",
+    "B:W13,17,18,21,28,30,31,32:B1,3,6,8,10,11,20,25",
+    "W:W12,17,20,21,31,32:B2,3,5,8,14,19,K29",
+    "B:WK3,14,25,27,28,31:B2,6,15,16,18,20",
+    "W:W6,19,21,23,30,31:B1,3,10,12,15,22",
+    "W:W13,25,26,27,28,30,31:B1,2,6,7,8,9,19",
+    "W:W13,24,25,27,28,29,30,31,32:B1,2,3,4,5,8,9,12,15",
+    "B:W14,21,23,24,26,27,29,30,31,32:B1,2,3,4,5,6,7,11,13,18",
+    "B:W9,13,22,23,24,25,26,27,28,30,32:B2,4,5,6,7,8,10,11,12,15",
+    "W:W20,21,22,23,24,27,29,30,31,32:B2,3,4,5,6,8,9,11,12,14",
+    "W:W18,20,21,22,23,28,31,32:B2,4,5,7,8,10,11,13",
+    "B:W17,19,21,22,24,25,26,27,28,30,31,32:B1,2,3,5,6,7,8,10,11,12,14,15",
+};
+#define MARGIN_DEEP 6
+#define MARGIN_MIN 20
+#define MARGIN_MAX 5000
+
+static int cmp_int32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+int32_t searcher_probcut_margin(Searcher *s)
+{
+    if (s->margin_known) return s->probcut_margin;
+    SearchLimits l;
+    search_limits_default(&l);
+    search_limits_exact(&l);
+    l.egdb = NULL;
+    /* a small table of its own: the searches are the same on every call,
+     * and the game's table keeps what it had */
+    TT table, *game_table = s->tt;
+    char err[KM_ERR_MAX];
+    if (tt_init(&table, 1, err)) return s->probcut_margin;
+    s->tt = &table;
+    SearchLimits saved = s->limits;
+    s->limits = l;
+    s->salt = 0;
+    /* two short searches, not to be cut short: a stop is for a search */
+    int pending = atomic_exchange(&s->stop, 0);
+    s->stopped = s->can_stop = false;
+    s->deadline = 0;
+    s->path_base = 0;
+    enum { N = sizeof MARGIN_POSITIONS / sizeof *MARGIN_POSITIONS };
+    int32_t d[N];
+    int n = 0;
+    for (int i = 0; i < N; i++) {
+        Board b;
+        if (board_from_fen(&b, MARGIN_POSITIONS[i], err)) continue;
+        uint64_t key = board_hash(&b);
+        s->root_side = b.stm;
+        int32_t shallow = negamax(s, &b, key, MARGIN_DEEP / 2, 0, -SCORE_INF, SCORE_INF, 0);
+        int32_t deep = negamax(s, &b, key, MARGIN_DEEP, 0, -SCORE_INF, SCORE_INF, 0);
+        if (shallow > -3000 && shallow < 3000 && deep > -3000 && deep < 3000)
+            d[n++] = deep > shallow ? deep - shallow : shallow - deep;
+    }
+    atomic_store(&s->stop, pending);
+    s->limits = saved;
+    s->tt = game_table;
+    tt_free(&table);
+    forget_ordering(s);
+    if (n == 0) return s->probcut_margin;
+    qsort(d, (size_t)n, sizeof *d, cmp_int32);
+    int32_t m = d[n / 2] * 3 / 2;
+    s->probcut_margin = m < MARGIN_MIN ? MARGIN_MIN : m > MARGIN_MAX ? MARGIN_MAX : m;
+    s->margin_known = true;
+    int slot = (int)(s->weights_key % 64);
+    s->margins[slot].key = s->weights_key;
+    s->margins[slot].margin = s->probcut_margin;
+    for (int k = 0; k < s->nthreads - 1; k++) {
+        s->helpers[k].probcut_margin = s->probcut_margin;
+        s->helpers[k].margin_known = true;
+    }
+    return s->probcut_margin;
 }
 
 #define ETC_DEPTH 4 /* the shallowest node it is tried at */
@@ -510,6 +655,11 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
 static int search_setup(Searcher *s, const Board *b, const uint64_t *history, int nhistory, int quiet,
                         const SearchLimits *limits, TimeBudget *tb, bool *clock, bool *timed)
 {
+    /* ProbCut's margin for these weights, before the clock starts (unless
+     * the caller's has: see searcher_probcut_margin) */
+    if (limits->probcut && !s->helper_id && !s->margin_known &&
+        (limits->depth <= 0 || limits->depth >= PROBCUT_DEPTH || limits->infinite))
+        searcher_probcut_margin(s);
     s->limits = *limits;
     s->root_side = b->stm;
     s->salt = km_mix64(s->weights_key ^ (b->stm == KM_WHITE ? 0x57686974ull : 0x426C61636Bull));
@@ -666,6 +816,8 @@ static int start_helpers(Searcher *s, const Board *b, const uint64_t *history, i
         HelperJob *j = &jobs[n];
         j->h = &s->helpers[k];
         searcher_set_table(j->h, s->tt);
+        j->h->probcut_margin = s->probcut_margin;
+        j->h->margin_known = s->margin_known;
         atomic_store(&j->h->published_nodes, 0);
         j->b = b;
         j->history = history;

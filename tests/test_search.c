@@ -549,3 +549,62 @@ TEST(search_threads_can_be_changed_and_refused)
     CHECK(r.has_move && r.depth == 6);
     searcher_free(&s);
 }
+
+/* ProbCut's margin is measured for each weight vector: narrow for one whose
+ * evaluation moves little from ply to ply, wide for one that moves a lot;
+ * the same on every measurement; kept per vector; not spoilt by a stop left
+ * over; and a searcher that never searches deep enough never measures it. */
+TEST(search_probcut_margin_follows_the_weights)
+{
+    Weights def, old, mat;
+    char err[KM_ERR_MAX];
+    weights_default(&def);
+    CHECK_MSG(weights_read(&old, "weights/default-60.w", NULL, err) == 0, "%s", err);
+    CHECK_MSG(weights_read(&mat, "weights/material.w", NULL, err) == 0, "%s", err);
+    Searcher s, t;
+    CHECK(searcher_init(&s, &def, 1, 1, err) == 0);
+    CHECK(searcher_init(&t, &old, 1, 1, err) == 0);
+    CHECK(!s.margin_known);
+    int32_t md = searcher_probcut_margin(&s), mo = searcher_probcut_margin(&t);
+    CHECK(s.margin_known && t.margin_known);
+    /* the default's positional terms swing far more than default-60.w's */
+    CHECK_MSG(md >= 150 && md <= 400, "default.w margin %d", (int)md);
+    CHECK_MSG(mo >= 25 && mo <= 80, "default-60.w margin %d", (int)mo);
+    /* material alone: the scores of 3 and 6 plies mostly agree */
+    searcher_set_weights(&t, &mat);
+    CHECK(!t.margin_known);
+    CHECK_INT(searcher_probcut_margin(&t), 20);
+    /* back to a vector measured before: no new measurement */
+    searcher_set_weights(&t, &old);
+    CHECK(t.margin_known);
+    CHECK_INT(t.probcut_margin, mo);
+    /* a fresh searcher measures the same, even with a stop pending */
+    Searcher u;
+    CHECK(searcher_init(&u, &def, 0, 7, err) == 0);
+    atomic_store(&u.stop, 1);
+    CHECK_INT(searcher_probcut_margin(&u), md);
+    CHECK_INT(atomic_load(&u.stop), 1);
+    searcher_free(&u);
+    /* a search of 4 plies does not measure it; a timed one does, and its
+     * helpers get it */
+    CHECK(searcher_init(&u, &old, 1, 1, err) == 0);
+    Board b;
+    board_init(&b);
+    SearchLimits lim;
+    search_limits_default(&lim);
+    lim.depth = 4;
+    SearchResult r;
+    CHECK(search_run(&u, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
+    CHECK(!u.margin_known);
+    CHECK_INT(u.probcut_margin, 100);
+    CHECK(searcher_set_threads(&u, 2, err) == 0);
+    lim.depth = 0;
+    lim.seconds = 0.05;
+    CHECK(search_run(&u, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
+    CHECK(u.margin_known && r.has_move);
+    CHECK_INT(u.probcut_margin, mo);
+    CHECK_INT(u.helpers[0].probcut_margin, mo);
+    searcher_free(&u);
+    searcher_free(&s);
+    searcher_free(&t);
+}

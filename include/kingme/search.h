@@ -86,6 +86,13 @@ typedef struct Searcher {
     Weights weights;
     EvalTable etab;         /* the weights blended for each phase (eval_table_init) */
     uint64_t weights_key;   /* mixed into table keys: never mixes weight vectors */
+    int32_t probcut_margin; /* ProbCut's margin for these weights (searcher_probcut_margin) */
+    bool margin_known;      /* probcut_margin measured for these weights */
+    struct {                /* the margins of the last vectors, by weights_key: a
+                             * match or a tuning run comes back to the same ones */
+        uint64_t key;
+        int32_t margin;     /* 0: none */
+    } margins[64];
     TT *tt;                 /* the table in use: own_tt, or one given by searcher_set_table */
     TT own_tt;
     /* per-search state */
@@ -135,6 +142,13 @@ void searcher_seed(Searcher *s, uint64_t seed);
  * when out of memory (the searcher is then as before). */
 #define SEARCH_MAX_THREADS 64
 int searcher_set_threads(Searcher *s, int n, char *err);
+/* ProbCut's margin for s's weights (evaluation units), measured the first
+ * time it is asked for: two short exact searches of 32 positions (about
+ * 0.2 M nodes). search_game and search_run ask for it when ProbCut can
+ * act (a search deeper than 4 plies, or timed); a front end that keeps a
+ * clock asks for it when the weights are set, so that no move's time pays
+ * for it. Deterministic. */
+int32_t searcher_probcut_margin(Searcher *s);
 /* Forget everything learnt (table, killers, history): a new game. */
 void searcher_clear(Searcher *s);
 

@@ -65,6 +65,7 @@ int bench_search(int depth, const char *wpath, bool verbose, bool exact)
     lim.depth = depth;
     lim.tiebreak = TIEBREAK_FIRST;
     if (exact) search_limits_exact(&lim);
+    else searcher_probcut_margin(&s); /* measured once, before the clock */
     uint64_t nodes = 0;
     double t0 = km_now();
     for (int i = 0; i < NPOSITIONS; i++) {
@@ -114,6 +115,7 @@ int bench_tactics(const char *path, uint64_t budget, const char *wpath, bool ver
     lim.nodes = budget;
     lim.tiebreak = TIEBREAK_FIRST;
     if (exact) search_limits_exact(&lim);
+    else searcher_probcut_margin(&s); /* measured once, before the clock */
     int total = 0, solved = 0, lineno = 0, rc = 0;
     uint64_t nodes = 0;
     double t0 = km_now();
