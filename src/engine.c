@@ -463,7 +463,7 @@ bool engine_command(Engine *e, const char *line)
     } else if (strcmp(c, "isready") == 0) {
         /* ProbCut's margin for the weights is measured now (once), not
          * on the first move's clock */
-        if (!busy) searcher_probcut_margin(&e->s);
+        if (!busy && !e->exact) searcher_probcut_margin(&e->s);
         say(e, "readyok");
     } else if (strcmp(c, "hello") == 0) {
         say(e, "hello kingme %s protocol %d", e->version, ENGINE_PROTOCOL);
