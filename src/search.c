@@ -282,14 +282,14 @@ static int probcut(Searcher *s, const Board *b, uint64_t key, int depth, int ply
 
 /* ProbCut's margin is measured for each weight vector: how far an exact
  * search to depth 6 and one to depth 3 disagree on the positions below
- * (the median of |v6 - v3|, times 5/3). A vector whose evaluation changes
+ * (the median of |v6 - v3|, times 3/2). A vector whose evaluation changes
  * little from ply to ply (weights/default-60.w: a median of 30) gets a
  * narrow margin, one with more positional terms (weights/default.w: 187)
  * a wide one, so that the same fraction of ProbCut's shallow searches is
  * trusted. Measured by hand at 0.02 s a move: margin 50 instead of 100 with
  * default-60.w, +27.9 (+5.0 .. +51.0); 150 instead of 100 with default.w,
  * +27.9 (+4.7 .. +51.2) (400 games each).
- * The positions: 32 of the Tinsley games in tests/data/tinsley.pdn, each 8
+ * The positions: 64 of the Tinsley games in tests/data/tinsley.pdn, each 8
  * to 60 plies into its game (picked at random), 12 pieces or more. */
 static const char *const MARGIN_POSITIONS[] = {
     "B:W11,18,21,23,31,32:B2,7,12,13,16,22",
@@ -414,11 +414,7 @@ int32_t searcher_probcut_margin(Searcher *s)
     int slot = (int)(s->weights_key % 64);
     s->margins[slot].key = s->weights_key;
     s->margins[slot].margin = s->probcut_margin;
-    for (int k = 0; k < s->nthreads - 1; k++) {
-        s->helpers[k].probcut_margin = s->probcut_margin;
-        s->helpers[k].margin_known = true;
-    }
-    return s->probcut_margin;
+    return s->probcut_margin; /* the helpers get it in start_helpers */
 }
 
 #define ETC_DEPTH 4 /* the shallowest node it is tried at */

@@ -143,8 +143,8 @@ void searcher_seed(Searcher *s, uint64_t seed);
 #define SEARCH_MAX_THREADS 64
 int searcher_set_threads(Searcher *s, int n, char *err);
 /* ProbCut's margin for s's weights (evaluation units), measured the first
- * time it is asked for: two short exact searches of 32 positions (about
- * 0.2 M nodes). search_game and search_run ask for it when ProbCut can
+ * time it is asked for: two short exact searches of 64 positions (about
+ * 0.6 M nodes). search_game and search_run ask for it when ProbCut can
  * act (a search deeper than 4 plies, or timed); a front end that keeps a
  * clock asks for it when the weights are set, so that no move's time pays
  * for it. Deterministic. */
