@@ -33,33 +33,6 @@ const int8_t mg_jump_to[32][4] = {
     {-1, -1, -1, 21}, {-1, -1, 20, 22}, {-1, -1, 21, 23}, {-1, -1, 22, -1},
 };
 
-/* A jump is a uniform shift: two steps down-left are +7 and two steps
- * down-right +9 from any row (up: -9 and -7), valid when the piece is not in
- * the column the jump would leave the board through. The jumped square is one
- * ordinary step away, so "the neighbour in direction d is an enemy" is
- * "the square is in the opposite step of the enemy set". */
-static inline uint32_t jumpers_down(uint32_t x, uint32_t opp, uint32_t empty)
-{
-    return (x & ~MG_COL0 & (empty >> 7) & mg_ur(opp)) | (x & ~MG_COL3 & (empty >> 9) & mg_ul(opp));
-}
-static inline uint32_t jumpers_up(uint32_t x, uint32_t opp, uint32_t empty)
-{
-    return (x & ~MG_COL0 & (empty << 9) & mg_dr(opp)) | (x & ~MG_COL3 & (empty << 7) & mg_dl(opp));
-}
-
-/* Pieces of side that can make a jump (the rule that a capture is compulsory
- * between pieces is not applied: each piece is looked at alone). */
-static inline uint32_t jumpers(const Board *b, int side)
-{
-    uint32_t own = b->pieces[side], opp = b->pieces[side ^ 1];
-    uint32_t empty = board_empty(b), kings = own & b->kings;
-    uint32_t j = side == KM_BLACK ? jumpers_down(own, opp, empty) : jumpers_up(own, opp, empty);
-    if (kings) j |= side == KM_BLACK ? jumpers_up(kings, opp, empty) : jumpers_down(kings, opp, empty);
-    return j;
-}
-
-bool mg_can_capture(const Board *b, int side) { return jumpers(b, side) != 0; }
-
 typedef struct JumpCtx {
     MoveList *ml;
     uint32_t opp;     /* enemy pieces (captured ones stay until the move ends) */
@@ -125,7 +98,7 @@ int gen_captures(const Board *b, MoveList *ml)
 {
     ml->count = 0;
     int side = b->stm;
-    uint32_t j = jumpers(b, side);
+    uint32_t j = mg_jumpers(b, side);
     if (!j) return 0;
     JumpCtx c;
     c.ml = ml;
@@ -169,7 +142,7 @@ static int count_captures(const Board *b)
     for (int k = 0; k < 2; k++) {
         uint32_t l = land[k];
         if (!l) continue;
-        uint32_t cont = l & ~promo & (down ? jumpers_down(l, opp, empty) : jumpers_up(l, opp, empty));
+        uint32_t cont = l & ~promo & (down ? mg_jumpers_down(l, opp, empty) : mg_jumpers_up(l, opp, empty));
         n += popcount32(l & ~cont);
         while (cont) {
             uint32_t lm = cont & -cont;
@@ -178,7 +151,7 @@ static int count_captures(const Board *b)
             n += jump_count(lm, opp & ~om, empty, promo, down, !down);
         }
     }
-    uint32_t kj = kings & (jumpers_down(kings, opp, empty) | jumpers_up(kings, opp, empty));
+    uint32_t kj = kings & (mg_jumpers_down(kings, opp, empty) | mg_jumpers_up(kings, opp, empty));
     while (kj) {
         int sq = poplsb32(&kj);
         uint32_t fm = 1u << sq;
@@ -222,12 +195,12 @@ int count_moves(const Board *b)
     uint32_t empty = board_empty(b), kings = own & b->kings;
     int n;
     if (side == KM_BLACK) {
-        if (jumpers_down(own, opp, empty) || (kings && jumpers_up(kings, opp, empty)))
+        if (mg_jumpers_down(own, opp, empty) || (kings && mg_jumpers_up(kings, opp, empty)))
             return count_captures(b);
         n = popcount32(mg_dl(own) & empty) + popcount32(mg_dr(own) & empty);
         if (kings) n += popcount32(mg_ul(kings) & empty) + popcount32(mg_ur(kings) & empty);
     } else {
-        if (jumpers_up(own, opp, empty) || (kings && jumpers_down(kings, opp, empty)))
+        if (mg_jumpers_up(own, opp, empty) || (kings && mg_jumpers_down(kings, opp, empty)))
             return count_captures(b);
         n = popcount32(mg_ul(own) & empty) + popcount32(mg_ur(own) & empty);
         if (kings) n += popcount32(mg_dl(kings) & empty) + popcount32(mg_dr(kings) & empty);

@@ -230,14 +230,24 @@ static void score_moves(const Searcher *s, const Board *b, const MoveList *ml, i
     }
 }
 
-static inline int pick_next(const int32_t *sc, const MoveList *ml, int *order, int i)
+/* The next move to search: the best-scored of positions i.. (the first of
+ * equals), swapped to position i. sc[k] is the score of order[k] and moves
+ * with it, so that the scan reads the scores in a row (no branch on them). */
+static inline int pick_next(int32_t *sc, int *order, int count, int i)
 {
     int best = i;
-    for (int j = i + 1; j < ml->count; j++)
-        if (sc[order[j]] > sc[order[best]]) best = j;
+    int32_t bv = sc[i];
+    for (int j = i + 1; j < count; j++) {
+        int32_t v = sc[j];
+        bool g = v > bv;
+        best = g ? j : best;
+        bv = g ? v : bv;
+    }
     int t = order[i];
     order[i] = order[best];
     order[best] = t;
+    sc[best] = sc[i];
+    sc[i] = bv;
     return order[i];
 }
 
@@ -522,9 +532,8 @@ static inline bool database_score(const Searcher *s, const Board *b, int ply, in
 
 /* A leaf with no capture to play out (the common node): the same answers as
  * the general node below, in the same order, without generating the moves. */
-static int32_t leaf(Searcher *s, const Board *b, int ply, int quiet, int idx)
+static int32_t leaf(Searcher *s, const Board *b, int ply, int quiet, int idx, bool capture)
 {
-    bool capture = mg_can_capture(b, b->stm);
     if (!capture && !mg_can_step(b, b->stm)) return -(SCORE_WIN - ply);
     if (quiet >= GAME_QUIET_LIMIT) return 0;
     if (quiet >= 4 && is_repetition(s, idx, quiet)) return 0;
@@ -545,8 +554,10 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
     int idx = s->path_base + ply;
     s->path[idx] = key;
     if (depth > 0) tt_prefetch(s->tt, key ^ s->salt); /* while the moves are generated */
-    else if (!(s->limits.quiescence && mg_can_capture(b, b->stm)))
-        return leaf(s, b, ply, quiet, idx);
+    else {
+        bool capture = mg_can_capture(b, b->stm);
+        if (!(s->limits.quiescence && capture)) return leaf(s, b, ply, quiet, idx, capture);
+    }
     MoveList ml;
     gen_moves(b, &ml);
     /* in the order of the game's rules (game.c): no move loses, then the draws */
@@ -594,7 +605,7 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
      * opponent threatens a capture (then the moves out of it matter) */
     bool may_reduce = s->limits.lmr && !capture && depth >= 3 && !mg_can_capture(b, !b->stm);
     for (int n = 0; n < ml.count; n++) {
-        int i = s->limits.ordering ? pick_next(sc, &ml, order, n) : n;
+        int i = s->limits.ordering ? pick_next(sc, order, ml.count, n) : n;
         const Move *m = &ml.moves[i];
         Board c = *b;
         make_move(&c, m);

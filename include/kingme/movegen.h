@@ -48,8 +48,35 @@ int gen_moves(const Board *b, MoveList *ml);
 /* Only the capture moves (empty list when there are none). */
 int gen_captures(const Board *b, MoveList *ml);
 
-/* Whether side would have a capture if it were to move. */
-bool mg_can_capture(const Board *b, int side);
+/* A jump is a uniform shift: two steps down-left are +7 and two steps
+ * down-right +9 from any row (up: -9 and -7), valid when the piece is not in
+ * the column the jump would leave the board through. The jumped square is one
+ * ordinary step away, so "the neighbour in direction d is an enemy" is
+ * "the square is in the opposite step of the enemy set". The pieces of x
+ * that can jump down / up: */
+static inline uint32_t mg_jumpers_down(uint32_t x, uint32_t opp, uint32_t empty)
+{
+    return (x & ~MG_COL0 & (empty >> 7) & mg_ur(opp)) | (x & ~MG_COL3 & (empty >> 9) & mg_ul(opp));
+}
+static inline uint32_t mg_jumpers_up(uint32_t x, uint32_t opp, uint32_t empty)
+{
+    return (x & ~MG_COL0 & (empty << 9) & mg_dr(opp)) | (x & ~MG_COL3 & (empty << 7) & mg_dl(opp));
+}
+
+/* Pieces of side that can make a jump (the rule that a capture is compulsory
+ * between pieces is not applied: each piece is looked at alone). */
+static inline uint32_t mg_jumpers(const Board *b, int side)
+{
+    uint32_t own = b->pieces[side], opp = b->pieces[side ^ 1];
+    uint32_t empty = ~(b->pieces[0] | b->pieces[1]), kings = own & b->kings;
+    uint32_t j = side == KM_BLACK ? mg_jumpers_down(own, opp, empty) : mg_jumpers_up(own, opp, empty);
+    if (kings) j |= side == KM_BLACK ? mg_jumpers_up(kings, opp, empty) : mg_jumpers_down(kings, opp, empty);
+    return j;
+}
+
+/* Whether side would have a capture if it were to move (inline: the search
+ * asks at nearly every node). */
+static inline bool mg_can_capture(const Board *b, int side) { return mg_jumpers(b, side) != 0; }
 
 /* Number of legal moves of the side to move, without building them when
  * there is no capture (the perft leaf count). */
