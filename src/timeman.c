@@ -33,7 +33,10 @@ void tm_budget(double time_left, double increment, int movestogo, TimeBudget *ou
 
 void tm_budget_fixed(double seconds, TimeBudget *out)
 {
-    double t = seconds - TM_MARGIN;
+    /* the margin, or a tenth of a short time (at least TM_MARGIN_MIN): the
+     * reply takes well under a millisecond, and TM_MARGIN whole left half
+     * of a 20 ms move unused */
+    double t = seconds - clampd(0.1 * seconds, TM_MARGIN_MIN, TM_MARGIN);
     if (t < seconds * 0.5) t = seconds * 0.5;
     out->soft = t;
     out->hard = t;

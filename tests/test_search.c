@@ -608,3 +608,32 @@ TEST(search_probcut_margin_follows_the_weights)
     searcher_free(&s);
     searcher_free(&t);
 }
+
+/* The time manager's budgets (values only: no clock is read). */
+#include "kingme/timeman.h"
+TEST(timeman_fixed_time_keeps_a_small_margin)
+{
+    TimeBudget tb;
+    /* a short move keeps a tenth of its time, a long one TM_MARGIN */
+    tm_budget_fixed(0.02, &tb);
+    CHECK_MSG(tb.hard > 0.0179 && tb.hard < 0.0181 && tb.soft == tb.hard, "0.02 s: %.4f", tb.hard);
+    tm_budget_fixed(0.1, &tb);
+    CHECK_MSG(tb.hard > 0.0899 && tb.hard < 0.0901, "0.1 s: %.4f", tb.hard);
+    tm_budget_fixed(1.0, &tb);
+    CHECK_MSG(tb.hard > 0.9899 && tb.hard < 0.9901, "1 s: %.4f", tb.hard);
+    /* at least TM_MARGIN_MIN, and never less than half the time */
+    tm_budget_fixed(0.005, &tb);
+    CHECK_MSG(tb.hard > 0.0039 && tb.hard < 0.0041, "0.005 s: %.4f", tb.hard);
+    tm_budget_fixed(0.001, &tb);
+    CHECK_MSG(tb.hard > 0.00049 && tb.hard < 0.00051, "0.001 s: %.5f", tb.hard);
+    /* on a clock: never past half of what is left less the margin, the
+     * hard limit at least the soft one */
+    double left[] = {0.05, 0.3, 1.0, 6.0, 60.0};
+    for (int i = 0; i < 5; i++)
+        for (int inc = 0; inc <= 1; inc++) {
+            tm_budget(left[i], inc * 0.05, 0, &tb);
+            CHECK_MSG(tb.hard <= 0.5 * (left[i] - TM_MARGIN) + 1e-9 || tb.hard <= 0.0005,
+                      "%.2f s left: hard %.4f", left[i], tb.hard);
+            CHECK(tb.soft > 0 && tb.soft <= tb.hard);
+        }
+}

@@ -15,6 +15,9 @@
 /* Seconds kept back on every move for communication and the like (measured:
  * see the README's engine section). */
 #define TM_MARGIN 0.010
+/* With a fixed time a move, a tenth of the time is kept instead when that
+ * is less than TM_MARGIN, but never less than this. */
+#define TM_MARGIN_MIN 0.001
 /* Seconds kept on a game clock beyond two increments, never planned for
  * (half the clock at most): measured overruns on a loaded machine reached
  * 90 ms. */
@@ -33,7 +36,7 @@ typedef struct TimeBudget {
 void tm_budget(double time_left, double increment, int movestogo, TimeBudget *out);
 
 /* The budget for a fixed time per move (go movetime, --time S): use it all,
- * less the margin. */
+ * less the margin (a tenth of the time when that is less, 1 ms at least). */
 void tm_budget_fixed(double seconds, TimeBudget *out);
 
 /* The soft limit scaled by how stable the best move has been: changes is the
