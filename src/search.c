@@ -27,6 +27,13 @@ void search_limits_default(SearchLimits *l)
 void search_limits_exact(SearchLimits *l) { l->lmr = l->probcut = l->futility = l->etc = false; }
 
 #define PROBCUT_DEPTH 5   /* the shallowest node it is tried at */
+#define PROBCUT_MAX_DEPTH 10 /* the deepest: the scores of depths d and d/2
+                              * disagree by more as d grows (over 100 Tinsley
+                              * positions the 90th percentile of the gap is
+                              * about 100 at d 4-6, 230-285 at d 8-11, 536 at
+                              * 12), so a deep node's shallow search misjudges
+                              * more often (README, the technique table: +6.9
+                              * at 0.02 s a move, +53.4 at 0.1 s) */
 #define PROBCUT_MARGIN 100 /* evaluation units beyond the window (a man is about 1000),
                             * until searcher_probcut_margin has measured the weights */
 #define PROBCUT_PIECES 6   /* not in endings of this many pieces or fewer: there the
@@ -273,17 +280,17 @@ static bool tt_lookup(Searcher *s, const MoveList *ml, uint64_t tkey, int depth,
 static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int ply, int32_t alpha,
                        int32_t beta, int quiet);
 
-/* ProbCut (Buro): at a null-window node, a shallow search (half the depth)
- * whose result lies a margin above beta predicts that the deep one fails
- * high; trust it. Returns true when the node is cut at beta. Only the beta
+/* ProbCut (Buro): at a null-window node of depth 5 to 10, a shallow search
+ * (half the depth) whose result lies a margin above beta predicts that the
+ * deep one fails high; trust it. Returns true when the node is cut at beta. Only the beta
  * side: a shallow search far below alpha predicting a fail low was tried
  * too until stop 20, and cutting on it lost (without it +19.1 Elo in 1200
  * games, README's technique table): a shallow search that fails high has
  * found a move, one that fails low has only not found one. */
 static bool probcut(Searcher *s, const Board *b, uint64_t key, int depth, int ply, int32_t beta, int quiet)
 {
-    if (depth < PROBCUT_DEPTH || beta >= SCORE_WIN_MIN - 1000 || beta <= -SCORE_WIN_MIN + 1000 ||
-        popcount32(board_occupied(b)) <= PROBCUT_PIECES)
+    if (depth < PROBCUT_DEPTH || depth > PROBCUT_MAX_DEPTH || beta >= SCORE_WIN_MIN - 1000 ||
+        beta <= -SCORE_WIN_MIN + 1000 || popcount32(board_occupied(b)) <= PROBCUT_PIECES)
         return false;
     int32_t hb = beta + s->probcut_margin;
     int32_t v = negamax(s, b, key, depth / 2, ply, hb - 1, hb, quiet);
