@@ -282,11 +282,11 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
 
 /* ProbCut (Buro): at a null-window node of depth 5 to 10, a shallow search
  * (half the depth) whose result lies a margin above beta predicts that the
- * deep one fails high; trust it. Returns true when the node is cut at beta. Only the beta
- * side: a shallow search far below alpha predicting a fail low was tried
- * too until stop 20, and cutting on it lost (without it +19.1 Elo in 1200
- * games, README's technique table): a shallow search that fails high has
- * found a move, one that fails low has only not found one. */
+ * deep one fails high; trust it. Returns true when the node is cut at beta.
+ * Only the beta side: a shallow search far below alpha predicting a fail
+ * low was tried too until stop 20, and cutting on it lost (without it +19.1
+ * Elo in 1200 games, README's technique table): a shallow search that fails
+ * high has found a move, one that fails low has only not found one. */
 static bool probcut(Searcher *s, const Board *b, uint64_t key, int depth, int ply, int32_t beta, int quiet)
 {
     if (depth < PROBCUT_DEPTH || depth > PROBCUT_MAX_DEPTH || beta >= SCORE_WIN_MIN - 1000 ||

@@ -5,6 +5,7 @@
 #include "kingme/weights.h"
 #include "kingme/bits.h"
 #include "kingme/notation.h"
+#include "kingme/timeman.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -610,7 +611,6 @@ TEST(search_probcut_margin_follows_the_weights)
 }
 
 /* The time manager's budgets (values only: no clock is read). */
-#include "kingme/timeman.h"
 TEST(timeman_fixed_time_keeps_a_small_margin)
 {
     TimeBudget tb;
