@@ -530,7 +530,7 @@ static const BadCase bad_cases[] = {
     {"kingme-population", "hello", "hello", "not a kingme population file"},
     {"best ", "best 3 1 2 3", "best ", "'best' needs a score and 60 weights"},
     {"end", "end\nindividual x", "individual x", "'individual' after 'end'"},
-    /* counters beyond what the session can reach (issue 14: this one was
+    /* counters beyond what the session can reach (this one was once
      * accepted and overflowed s->games on resume). 1 generation of a round
      * robin of 8: 28 pairs x 2 games + a gladiator duel of 2 = 58 at most. */
     {"games", "games 9223372036854775807", "games",
@@ -616,7 +616,7 @@ TEST(tune_74_weights)
     c.limit = 2;
     c.nyard = 1;
     snprintf(c.yard[0].name, sizeof c.yard[0].name, "terms-flat");
-    CHECK_INT(weights_read(&c.yard[0].w, "weights/terms-flat.w", NULL, err), 0);
+    CHECK_INT(weights_read(&c.yard[0].w, "weights/archive/terms-flat.w", NULL, err), 0);
     TuneSession s60;
     CHECK_INT(tune_new(&s60, &c, err), 0);
     for (int i = 0; i < 8; i++)
@@ -1123,7 +1123,7 @@ TEST(tune_command_phase)
         CHECK_MSG(false, "%s", err);
     }
     /* a session without a phased file breeds no phase */
-    CHECK_INT(kingme(out, sizeof out, "tune --include weights/terms-flat.w --population 4 --elite 1 --fresh 1 "
+    CHECK_INT(kingme(out, sizeof out, "tune --include weights/archive/terms-flat.w --population 4 --elite 1 --fresh 1 "
                      "--tournament 2 --depth 1 --generations 1 --yardstick weights/terms.w --yardstick-games 2 "
                      "-j 1 --dir %s --name q", tdir), 0);
     CHECK_MSG(strstr(out, "vectors of 74 weights") && !strstr(out, "vectors of 148"), "%s", out);

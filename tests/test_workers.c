@@ -250,7 +250,7 @@ TEST(workers_74_weights)
     Fixture f;
     if (!fixture(&f)) return;
     char err[KM_ERR_MAX], path[256];
-    CHECK_INT(weights_read(&f.b, "weights/terms-flat.w", NULL, err), 0); /* against the default */
+    CHECK_INT(weights_read(&f.b, "weights/archive/terms-flat.w", NULL, err), 0); /* against the default */
     Weights w60 = f.b;
     for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++) w60.w[i] = 0;
     CHECK(workers_weights_id(&w60) != workers_weights_id(&f.b));
@@ -345,7 +345,7 @@ TEST(workers_tune_session_74_weights)
     fprintf(f, "%s worker\n%s worker\n", k, k);
     fclose(f);
     Weights w[2];
-    tune_local_and_workers("--include weights/terms-flat.w --population 8 --depth 2 --generations 2 --seed 74",
+    tune_local_and_workers("--include weights/archive/terms-flat.w --population 8 --depth 2 --generations 2 --seed 74",
                            path, dir, "vectors of 74 weights", w);
     int nonzero = 0;
     for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++) nonzero += w[0].w[i] != 0;

@@ -12,7 +12,8 @@
 #     1508 s of play (25 min wall). This is its best so far (generation 46).
 # Checked with kingme match at depth 6 over the 144 crossboard ballots, both
 # colours (288 games, seed 1): 85.4% against material.w, 47.6% against
-# handset.w (-17 Elo, 95% -47..+13: no significant difference). See README.
+# handset.w (-17 Elo, 95% -47..+13: no significant difference). See
+# docs/devlog.md.
 #
 # The tuner's own header follows.
 #   made by kingme 0.1.0 tune, session ga-d6 (population file weights/population/ga-d6.pop), run started 2026-11-22 11:15:47

@@ -1,24 +1,25 @@
 # weights/default.w: kingme's default weights (compiled into the program).
 # The 60 parameters, four of the seven pairs 61-74 (back-rank men, men and
 # kings in the centre, trade lead) and a game phase (an opening and an ending
-# vector, the end. lines), fitted by tools/fit_eval (stops 12 and 13, issue
-# 16) to the search's own scores, starting from the default before
-# (weights/default-grown.w, the GA's vector grown from random vectors). The
-# runaway men (61, 62), kings in the double corners (69, 70) and sole kings
-# (71, 72) are 0: refits without them played as well (README, "Evaluation
-# terms beyond the 60"):
+# vector, the end. lines), fitted by tools/fit_eval (ffe3bdf and ca8c8da,
+# 2026-11-23) to the search's own scores, starting from the default before
+# (weights/archive/default-grown.w, the GA's vector grown from random
+# vectors). The runaway men (61, 62), kings in the double corners (69, 70)
+# and sole kings (71, 72) are 0: refits without them played as well
+# (docs/devlog.md, "Evaluation terms beyond the 60"):
 #   tools/fit_eval --terms 74 --phase --lambda 0.0001 --men 1000 \
 #     --label-depth 8 --every 15 --drop own_runaway_men \
 #     --drop own_kings_double_corner --drop own_sole_kings \
-#     -w weights/default-grown.w -o default.w GAMES...
-# GAMES: the 23759 finished games of the project's engine matches of stops 7
-# to 11 (85 PDN files, not shipped); every 15th quiet position from ply 10
+#     -w weights/archive/default-grown.w -o default.w GAMES...
+# GAMES: the 23759 finished games of kingme's engine matches of 2026-11-22
+# and 2026-11-23 (85 PDN files, not shipped); every 15th quiet position from ply 10
 # (188356), each labelled by the depth-8 search of default-grown.w, the
 # weights fitted by logistic regression to those scores, then scaled so that
 # a man is 1000.
 # Against the 60-parameter weights/default-60.w, engine processes, --no-egdb
 # on both, the 144 ballots with both colours, 0.05 s a move, 400 games:
-# +125.0 Elo (95% +101.5 .. +149.6): +170 =198 -32 (README).
+# +125.0 Elo (95% +101.5 .. +149.6): +170 =198 -32 (c54196b, 2026-11-23;
+# docs/devlog.md).
 own_men                   1000
 own_kings                 1838
 opp_men                  -1000

@@ -1,11 +1,12 @@
 # weights/terms.w: weights/default-60.w (the 60 parameters unchanged) with the
-# terms 61-74 of issue 16 and a game phase, set by hand, not tuned by the GA:
+# terms 61-74 (8163192, 2026-11-22) and a game phase, set by hand, not tuned by the GA:
 #  opening: runaway men 120, back-rank men 20, kings in the centre 60, sole
 #  kings 100, trade lead 25 (opp_ weights the negatives); men in the centre and
 #  kings in the double corners 0 (men in the centre measured -2 Elo alone);
 #  ending (end.): the same, but runaway men 300, back-rank men 0, kings 1500,
 #  kings in the centre 80.
-# Measured (README, "Evaluation terms beyond the 60"): against weights/default-60.w
+# Measured (docs/devlog.md, "Evaluation terms beyond the 60"): against
+# weights/default-60.w
 # at depth 6 over the 144 ballots, both colours (288 games): +90 Elo.
 own_men                   1000
 own_kings                 1300

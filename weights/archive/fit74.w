@@ -1,17 +1,17 @@
-# weights/fit74.w: the default of stop 12 (weights/default.w then), kept to
-# reproduce its measurements; the default since stop 13 is the same fit without
-# the runaway men (61, 62), README "Evaluation terms beyond the 60".
+# weights/archive/fit74.w: the default of ffe3bdf (2026-11-23, weights/default.w
+# then), kept to reproduce its measurements; the default since ca8c8da is the
+# same fit without three pairs (docs/devlog.md, "Evaluation terms beyond the 60").
 # The 60 parameters, the 14 terms 61-74 and a game phase (an opening and an
-# ending vector, the end. lines), fitted by tools/fit_eval (stop 12, issue 16)
+# ending vector, the end. lines), fitted by tools/fit_eval (ffe3bdf, 2026-11-23)
 # to the search's own scores, starting from the default before
-# (weights/default-grown.w, the GA's vector grown from random vectors):
+# (weights/archive/default-grown.w, the GA's vector grown from random vectors):
 #   tools/fit_eval --terms 74 --phase --lambda 0.0001 --men 1000 \
 #     --label-depth 8 --every 15 -w weights/default-grown.w -o default.w GAMES...
-# GAMES: the 23759 finished games of the project's engine matches of stops 7
-# to 11 (85 PDN files, not shipped); every 15th quiet position from ply 10
+# GAMES: the 23759 finished games of kingme's engine matches of 2026-11-22
+# and 2026-11-23 (85 PDN files, not shipped); every 15th quiet position from ply 10
 # (188356), each labelled by the depth-8 search of default-grown.w, the
 # weights fitted by logistic regression to those scores, then scaled so that
-# a man is 1000 (README, "Evaluation terms beyond the 60").
+# a man is 1000 (docs/devlog.md, "Evaluation terms beyond the 60").
 # Measured between engine processes, --no-egdb on both, the 144 ballots with
 # both colours, 400 games, quiet machine: against default-grown.w +75.9 Elo
 # (95% +53.6 .. +98.8) at 0.02 s a move and +28.7 (+7.5 .. +50.2) at 0.05 s;

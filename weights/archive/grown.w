@@ -1,7 +1,7 @@
-# weights/grown.w: grown from random vectors only (no --include) by kingme's
+# weights/archive/grown.w: grown from random vectors only (no --include) by kingme's
 # learn algorithm with its default controls (population 16, depth 2, init
-# heavy, symmetric, rel-step 0.5), session learn-s2 of the README's learning
-# curves, on the shared 2-core machine (load average 12 to 17):
+# heavy, symmetric, rel-step 0.5), session learn-s2 of the learning curves
+# (docs/devlog.md, 4dc47d8, 2026-11-22), on the shared 2-core machine (load average 12 to 17):
 #   kingme tune --seconds 1800 -j 2 --seed 2 --name learn-s2
 # 862 generations, 458656 games, 1802 s of play. The session is deterministic
 # given its seed and number of generations: `kingme tune --generations 862
@@ -12,10 +12,10 @@
 # Checked with kingme match at depth 6 over the 144 crossboard ballots, both
 # colours (288 games, seed 1): 94.1% against material.w, 67.2% against
 # handset.w, 73.6% against default.w of the time, now default-60.w
-# (+170 =84 -34). See README, "Tune".
+# (+170 =84 -34). See docs/devlog.md, "Tuning".
 #
 # The tuner's own header follows.
-#   made by kingme 0.1.0 tune, session learn-s2 (population file /tmp/ga2/runs/population/learn-s2.pop), run started 2026-11-22 20:35:26
+#   made by kingme 0.1.0 tune, session learn-s2 (population file population/learn-s2.pop), run started 2026-11-22 20:35:26
 #   machine: x86_64, 2 cores online; games played on 2 threads
 #   algorithm learn, population 16, duels 0 (round robin), ballots 2, depth 2, elite 4, tournament 3, fresh 1, init heavy, symmetric yes, step 0.05, rel-step 0.5, gauss 0.2, mutation 0.1, gladiator 64, openings ballots, seed 2
 #   stop after 1800 seconds; 862 generations done, 1801.8 s of play, 458656 games

@@ -1,6 +1,6 @@
-# weights/terms-flat2.w: weights/terms-flat.w with two pairs raised by hand,
-# in the direction the GA's children of issue 16's 74-weight session moved
-# them (README, "Evaluation terms beyond the 60"): back-rank men 20 -> 60,
+# weights/archive/terms-flat2.w: terms-flat.w with two pairs raised by hand,
+# in the direction the GA's children of a 74-weight session moved them
+# (621f000, 2026-11-22; docs/devlog.md, "Evaluation terms beyond the 60"): back-rank men 20 -> 60,
 # trade lead 25 -> 100 (opp_ weights the negatives); nothing else changed.
 # Not a GA vector: the session's best stayed terms-flat.w itself, and its
 # best children lost to it (-77 and -70 Elo at depth 6).

@@ -1,8 +1,8 @@
-# weights/terms-flat.w: weights/terms.w without the phase (no end. weights):
+# weights/archive/terms-flat.w: weights/terms.w without the phase (no end. weights):
 # weights/default-60.w (the 60 unchanged) with, set by hand, not tuned: runaway
 # men 120, back-rank men 20, kings in the centre 60, sole kings 100, trade
-# lead 25 (opp_ weights the negatives). Measured (README, "Evaluation terms
-# beyond the 60"): against weights/default-60.w, +87.5 Elo at depth 6 (288
+# lead 25 (opp_ weights the negatives). Measured (docs/devlog.md, "Evaluation
+# terms beyond the 60"): against weights/default-60.w, +87.5 Elo at depth 6 (288
 # games) and +69.7 Elo between engine processes at 0.05 s a move (288 games).
 own_men                   1000
 own_kings                 1300

@@ -1,21 +1,22 @@
-# weights/default-grown.w: kingme's default weights of stops 9 to 11 (until the
-# fitted vector of issue 16 replaced it), kept unchanged below its old header.
+# weights/archive/default-grown.w: kingme's default weights from 188ee22 to
+# c1a23b2 (2026-11-22 and 23, until the fitted vector of ffe3bdf replaced it),
+# kept unchanged below its old header to reproduce old measurements.
 # Its header then:
 # Grown from random vectors only by kingme's own genetic algorithm: the vector
-# of weights/grown.w (session learn-s2: kingme tune --seconds 1800 -j 2 --seed 2
+# of weights/archive/grown.w (session learn-s2: kingme tune --seconds 1800 -j 2 --seed 2
 # --name learn-s2, the learn algorithm with its default controls, 862
 # generations, 458656 games; `kingme tune --generations 862 --seed 2` makes
 # the same vector on any machine), multiplied by 1000/6516 and rounded so that
 # a man is 1000, the scale the search's margins (futility, ProbCut,
 # aspiration) are set in; the evaluation orders positions as before (the
 # rounding aside). Only the scale was chosen by hand.
-# Measured (README, "Tune" and "How the shipped weights play"): at depth 6
+# Measured (docs/devlog.md, "Tuning" and "How the shipped weights play"): at depth 6
 # over the 144 ballots, both colours (288 games): 92.7% against material.w,
 # 65.3% against handset.w, 68.9% against default-60.w (the default before),
 # 62.0% against terms-flat.w; between engine processes at 0.05 s a move (400 games over the ballots with both colours):
 # 65.1% against default-60.w, +108.5 Elo (95% +85.6 .. +132.3).
 # The 60-parameter default before it is weights/default-60.w; the previous
-# default with six hand-set pairs of the new terms is weights/terms-flat.w.
+# default with six hand-set pairs of the new terms is weights/archive/terms-flat.w.
 own_men                     1000
 own_kings                   1273
 opp_men                    -1000
