@@ -1,5 +1,6 @@
-/* test_readme.c - the README's examples are real output: every fenced block
- * whose info string is `console` is run and compared.
+/* test_readme.c - the examples of README.md and of every .md file in docs/
+ * are real output: every fenced block whose info string is `console` is run
+ * and compared.
  *
  * In such a block a line starting "$ " is a command, run from the repository
  * root by /bin/sh (a line ending in a backslash continues on the next one);
@@ -10,6 +11,7 @@
  * and are not run. */
 #include "test.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,7 +58,7 @@ static void trim_lines(char *s)
 }
 
 /* The first line where got and want differ, whole, for the failure message. */
-static void first_difference(const char *got, const char *want, char *buf, size_t len)
+static void first_difference(const char *file, const char *got, const char *want, char *buf, size_t len)
 {
     int line = 1;
     const char *g = got, *w = want;
@@ -68,12 +70,12 @@ static void first_difference(const char *got, const char *want, char *buf, size_
         }
         got++, want++;
     }
-    snprintf(buf, len, "output line %d: README has \"%.*s\", the program printed \"%.*s\"", line,
+    snprintf(buf, len, "output line %d: %s has \"%.*s\", the program printed \"%.*s\"", line, file,
              (int)strcspn(w, "\n"), w, (int)strcspn(g, "\n"), g);
 }
 
-/* Run one example (the command at README line `at`) and compare. */
-static void check_example(int at, const char *cmd, const char *want, char *out)
+/* Run one example (the command at line `at` of file) and compare. */
+static void check_example(const char *file, int at, const char *cmd, const char *want, char *out)
 {
     char *run = with_program(cmd);
     size_t n = run ? strlen(run) + 32 : 0;
@@ -89,18 +91,19 @@ static void check_example(int at, const char *cmd, const char *want, char *out)
     char *exp = strdup(want);
     if (exp) trim_lines(exp);
     char why[512] = "";
-    if (exp && strcmp(out, exp) != 0) first_difference(out, exp, why, sizeof why);
-    CHECK_MSG(exp && strcmp(out, exp) == 0, "README.md:%d: $ %s\n  %s", at, cmd, why);
+    if (exp && strcmp(out, exp) != 0) first_difference(file, out, exp, why, sizeof why);
+    CHECK_MSG(exp && strcmp(out, exp) == 0, "%s:%d: $ %s\n  %s", file, at, cmd, why);
     free(exp);
     free(run);
     free(full);
 }
 
-TEST(readme_console_examples_are_real_output)
+/* Every console example of one file, run and compared; the number run. */
+static int check_file(const char *file)
 {
-    char *text = test_slurp("README.md");
-    CHECK(text != NULL);
-    if (!text) return;
+    char *text = test_slurp(file);
+    CHECK_MSG(text != NULL, "%s cannot be read", file);
+    if (!text) return 0;
     char *out = malloc(OUT_MAX), *cmd = malloc(OUT_MAX), *want = malloc(OUT_MAX);
     CHECK(out && cmd && want);
     int line = 0, nblocks = 0, nexamples = 0, cmd_line = 0;
@@ -126,7 +129,7 @@ TEST(readme_console_examples_are_real_output)
         bool is_cmd = strncmp(l, "$ ", 2) == 0;
         if ((fence || is_cmd) && have_cmd) {
             want[wl] = '\0';
-            check_example(cmd_line, cmd, want, out);
+            check_example(file, cmd_line, cmd, want, out);
             nexamples++;
             have_cmd = false;
         }
@@ -149,13 +152,46 @@ TEST(readme_console_examples_are_real_output)
             wl += n;
             want[wl++] = '\n';
         } else if (!have_cmd) {
-            CHECK_MSG(false, "README.md:%d: a console block line before any '$ ' command", line);
+            CHECK_MSG(false, "%s:%d: a console block line before any '$ ' command", file, line);
         }
     }
-    CHECK_MSG(!in_console, "README.md: a console block is not closed");
-    CHECK_MSG(nexamples >= 10, "only %d console examples in %d blocks", nexamples, nblocks);
+    CHECK_MSG(!in_console, "%s: a console block is not closed", file);
+    CHECK_MSG(nexamples > 0 || nblocks == 0, "%s: %d console blocks without a command", file, nblocks);
     free(out);
     free(cmd);
     free(want);
     free(text);
+    return nexamples;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+TEST(readme_and_docs_console_examples_are_real_output)
+{
+    int in_readme = check_file("README.md");
+    CHECK_MSG(in_readme >= 5, "only %d console examples in README.md", in_readme);
+    /* the .md files of docs/ in name order, so that failures read the same on every machine */
+    char *names[256];
+    int n = 0, in_docs = 0, files = 0;
+    DIR *d = opendir("docs");
+    CHECK_MSG(d != NULL, "docs/ cannot be opened");
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len > 3 && strcmp(e->d_name + len - 3, ".md") == 0 && n < 256) {
+            names[n] = malloc(len + 6);
+            if (names[n]) snprintf(names[n++], len + 6, "docs/%s", e->d_name);
+        }
+    }
+    if (d) closedir(d);
+    qsort(names, (size_t)n, sizeof *names, by_name);
+    for (int i = 0; i < n; i++) {
+        int k = check_file(names[i]);
+        in_docs += k;
+        files += k > 0;
+        free(names[i]);
+    }
+    CHECK_MSG(in_docs >= 10 && files >= 3, "only %d console examples in %d files of docs/", in_docs, files);
 }

@@ -1,14 +1,16 @@
 #!/bin/sh
-# tools/readme-update.sh - rerun the README's ```console examples and write
-# their real output back into README.md (the same rules as tests/test_readme.c:
+# tools/readme-update.sh - rerun the ```console examples of README.md or of a
+# docs/*.md file and write their real output back into it (the same rules as
+# tests/test_readme.c:
 # a line starting "$ " is a command run from the repository root by /bin/sh,
 # a trailing backslash continues it; the lines after it, up to the next "$ "
 # or the end of the block, are its standard output). Use it after a change
-# that alters outputs, then read `git diff README.md` before committing: the
-# test compares, this script only rewrites.
-#   tools/readme-update.sh [README.md]
+# that alters outputs, then read `git diff` before committing: the test
+# compares, this script only rewrites.
+#   tools/readme-update.sh [README.md | docs/FILE.md ...]
 set -eu
-readme=${1:-README.md}
+[ $# -gt 0 ] || set -- README.md
+for readme in "$@"; do
 tmp=$readme.tmp.$$
 trap 'rm -f "$tmp" "$tmp.cmd" "$tmp.out"' EXIT INT TERM
 awk -v cmdfile="$tmp.cmd" -v outfile="$tmp.out" '
@@ -29,3 +31,4 @@ BEGIN { inblock = 0; cmd = ""; cont = 0 }
     # an old output line: dropped (the run above printed the new one)
 }' "$readme" > "$tmp"
 mv "$tmp" "$readme"
+done
