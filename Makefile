@@ -94,7 +94,7 @@ egdb: kingme
 
 # `make` also builds the 5-piece database into egdb/ with the rule above (the
 # first time about a minute on two cores, 12 MB): play and engine use the
-# database beside the program (README, "egdb"). A probe of a 5-piece position
+# database beside the program (docs/egdb.md). A probe of a 5-piece position
 # says whether it is there already; the progress lines go to build/egdb.log.
 db: kingme
 	@./kingme egdb probe --dir $(EGDB_DIR) --fen B:WK30,K31:BK1,K2,K3 >/dev/null 2>&1 || { \

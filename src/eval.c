@@ -6,7 +6,7 @@
  * the point of view). Only the capture parameters (16, 17, 19, 20) need the
  * move generator, and only when a bitboard test shows that a capture exists.
  *
- * Choices where the spec leaves room (also in README, section show/eval):
+ * Choices where the spec leaves room (also in docs/file-formats.md):
  *  - "pieces" means men and kings; "men" / "kings" only those.
  *  - 16/19 count capture moves as the move generator lists them: every
  *    distinct jump path is one move (two paths over the same pieces to the same

@@ -32,7 +32,7 @@ void search_limits_exact(SearchLimits *l) { l->lmr = l->probcut = l->futility = 
                               * positions the 90th percentile of the gap is
                               * about 100 at d 4-6, 230-285 at d 8-11, 536 at
                               * 12), so a deep node's shallow search misjudges
-                              * more often (README, the technique table: +6.9
+                              * more often (docs/devlog.md, the technique table: +6.9
                               * at 0.02 s a move, +53.4 at 0.1 s) */
 #define PROBCUT_MARGIN 100 /* evaluation units beyond the window (a man is about 1000),
                             * until searcher_probcut_margin has measured the weights */
@@ -40,7 +40,7 @@ void search_limits_exact(SearchLimits *l) { l->lmr = l->probcut = l->futility = 
                             * evaluation says little about the result and the
                             * shallow search would hide the wins (8 until the
                             * margin was measured for each vector; with it, 6
-                            * gains and 4 does not: README, the technique table) */
+                            * gains and 4 does not: docs/devlog.md, the technique table) */
 
 /* Reductions grow with the logarithms of the depth and of the move's place
  * in the order. */
@@ -59,7 +59,7 @@ static uint64_t weights_key(const Weights *w)
 {
     uint64_t h = 0x6B77656967687473ull;
     for (int i = 0; i < EVAL_NPARAMS; i++) h = km_mix64(h ^ (uint16_t)w->w[i] ^ ((uint64_t)i << 16));
-    /* the new terms and the phase (issue 16) when used: a 60-parameter
+    /* the new terms and the phase (61-74, end.) when used: a 60-parameter
      * vector keeps its key */
     for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++)
         if (w->w[i]) h = km_mix64(h ^ (uint16_t)w->w[i] ^ ((uint64_t)i << 16));
@@ -284,8 +284,8 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
  * (half the depth) whose result lies a margin above beta predicts that the
  * deep one fails high; trust it. Returns true when the node is cut at beta.
  * Only the beta side: a shallow search far below alpha predicting a fail
- * low was tried too until stop 20, and cutting on it lost (without it +19.1
- * Elo in 1200 games, README's technique table): a shallow search that fails
+ * low was tried too until 3c6c2a9, and cutting on it lost (without it +19.1
+ * Elo in 1200 games, docs/devlog.md's technique table): a shallow search that fails
  * high has found a move, one that fails low has only not found one. */
 static bool probcut(Searcher *s, const Board *b, uint64_t key, int depth, int ply, int32_t beta, int quiet)
 {

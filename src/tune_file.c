@@ -128,7 +128,7 @@ char *tune_format(const TuneSession *s)
                   "# kingme population file: a tuning session's controls, progress, random\n"
                   "# generator state, best vector so far, and its last generation (score and\n"
                   "# its step and its weights per individual: the 60 of docs/eval-params.md, then\n"
-                  "# with 'weights 74' the terms 61-74 of the README; with 'weights 148' those 74\n"
+                  "# with 'weights 74' the terms 61-74 of docs/file-formats.md; with 'weights 148' those 74\n"
                   "# of the opening, then the 74 of the ending, the end. weights).\n"
                   "# Go on with: kingme tune --resume FILE\n");
     km_buf_printf(&b, "kingme-population %d\n", format_version(c));

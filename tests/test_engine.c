@@ -229,7 +229,7 @@ static unsigned long long engine_nodes(const char *args, const char *before, int
 TEST(engine_exact_search_is_the_librarys)
 {
     /* --exact and 'option search exact' search what search_limits_exact does
-     * (the search before issue 10, node for node), and the default selective
+     * (no reduction or pruning, node for node), and the default selective
      * search fewer nodes to the same depth. */
     Weights w;
     weights_default(&w);

@@ -1,4 +1,4 @@
-/* test_files.c - how kingme writes and reads files (issue 14): a regular file
+/* test_files.c - how kingme writes and reads files: a regular file
  * is replaced whole, a symbolic link keeps pointing at the file it names, a
  * FIFO or device is written in place, "-" is standard output; directories,
  * empty and oversized input are refused with one line; a full or closed

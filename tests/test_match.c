@@ -740,7 +740,7 @@ TEST(match_command_referee)
 
 TEST(match_out_dash_is_standard_output)
 {
-    /* --out - writes the games to standard output (issue 14: '-' names
+    /* --out - writes the games to standard output ('-' names
      * stdout wherever an output file is named); no file called '-' */
     static char out[1 << 16];
     char cmd[512];

@@ -390,7 +390,7 @@ TEST(search_random_tiebreak_picks_among_equals)
     CHECK_INT(popcount32(seen_first), 2); /* always the same from and to */
 }
 
-/* ---- the selective search (issue 10) ----------------------------------------- */
+/* ---- the selective search ---------------------------------------------------- */
 
 TEST(search_selective_proves_what_exact_proves)
 {

@@ -46,7 +46,7 @@ TEST(weights_parse_format)
     if (comments) CHECK_STR(comments, "head one\n\n  head three, indented\n");
     free(comments);
 
-    /* empty text and comments only are refused (issue 14: they read as all
+    /* empty text and comments only are refused (they once read as all
      * zeros, silently); nothing is written */
     Weights before = w;
     comments = (char *)"untouched";

@@ -12,7 +12,7 @@
 #       every STEP games played, the median over each algorithm's runs of
 #       their latest measurement (runs that have not got there yet left out).
 #
-# Example (the README's curves):
+# Example (the learning curves of docs/devlog.md):
 #   tools/curves.sh collect weights/population/learn-s*.csv weights/population/thesis-s*.csv \
 #       > tools/learning-curves.csv
 #   tools/curves.sh chart tools/learning-curves.csv 120

@@ -1,8 +1,8 @@
 /* fit_eval.c - fits an evaluation's weights to positions: logistic
  * regression of a target on the evaluation, solved by Newton's method. The
  * target is the game's result ("Texel tuning") or, with --label-depth, the
- * prior vector's own search score (this made weights/default.w; README,
- * "Evaluation terms beyond the 60").
+ * prior vector's own search score (this made weights/default.w;
+ * docs/devlog.md, "Evaluation terms beyond the 60").
  *
  *   make tools/fit_eval
  *   tools/fit_eval [options] GAMES.pdn... > CHANGES.txt
@@ -26,7 +26,7 @@
  * Eight Newton steps (--iters). Free weights: the 60 (--terms 60, default),
  * all 74 (--terms 74) or the 14 new ones alone (--new-only; the 60 keep the
  * prior's values); --phase fits an opening and an ending vector (each term
- * times t/16 and (16 - t)/16, README "the phase"); the rest keep the prior's
+ * times t/16 and (16 - t)/16, docs/file-formats.md "the phase"); the rest keep the prior's
  * values. The result is written to -o FILE (temporary name, then renamed);
  * with --men M every weight is first scaled so that own_men is M (the
  * search's margins are set for a man of 1000), else K keeps the prior's

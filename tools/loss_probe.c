@@ -1,8 +1,8 @@
 /* loss_probe.c - where did a player lose its games? For each game of a
  * match's PDN that the player lost, the mistake (the move after which a deep
  * search's score for it fell the most), and which searches with a small node
- * budget find the move the deep search prefers there. README, "Where the
- * selective search loses".
+ * budget find the move the deep search prefers there. docs/devlog.md,
+ * "Where the selective search loses".
  *
  *   make tools/loss_probe
  *   tools/loss_probe GAMES.pdn NAME WEIGHTS [DEEP [SMALL [FIRST LAST]]]

@@ -7,8 +7,8 @@
  * its own, so that `stop`, `isready` and `quit` are answered at once while
  * it searches. Every answer is one line handed to the session's writer
  * callback (the command line's writes it to stdout and flushes it); the
- * library prints nothing itself. The protocol is described in the README
- * ("kingme engine"). */
+ * library prints nothing itself. The protocol is described in
+ * docs/engine-protocol.md. */
 #ifndef KINGME_ENGINE_H
 #define KINGME_ENGINE_H
 

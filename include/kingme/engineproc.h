@@ -1,5 +1,5 @@
 /* engineproc.h - driving another engine process that speaks the kingme engine
- * protocol (README, "kingme engine"): start it with /bin/sh -c COMMAND on two
+ * protocol (docs/engine-protocol.md): start it with /bin/sh -c COMMAND on two
  * pipes, send lines, read lines with a deadline, and stop it without leaving
  * a zombie or a stray child behind.
  *

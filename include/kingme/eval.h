@@ -75,8 +75,8 @@
     X(59, opp_block_lines, LINES, OPP, "opponent's diagonal runs of 2+ pieces")                      \
     X(60, opp_longest_block_line, LONGEST_LINE, OPP, "length of the opponent's longest run")        
 
-/* The terms beyond the documents' 60 (issue 16; README, "Evaluation terms
- * beyond the 60"), in the same form. A weights file that names none of them
+/* The terms beyond the documents' 60 (docs/file-formats.md, "The terms
+ * 61-74"), in the same form. A weights file that names none of them
  * leaves their weights 0, and a term of weight 0 is not computed by
  * eval_score, so such a file evaluates exactly as the 60 alone. */
 #define EVAL_EXTRA_LIST(X) \

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 
 /* Seconds kept back on every move for communication and the like (measured:
- * see the README's engine section). */
+ * see docs/engine-protocol.md). */
 #define TM_MARGIN 0.010
 /* With a fixed time a move, a tenth of the time is kept instead when that
  * is less than TM_MARGIN, but never less than this. */

@@ -88,7 +88,7 @@ static const Opt options[] = {
     CLI_EGDB_AUTO_OPTS,
     {"--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, ENGINE_HASH_TEXT, "transposition table size (0: none), kept for the whole session"},
     {"--exact", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
-     "the exact search (no reduction or pruning: the search before issue 10, node for node), as 'option search exact'"},
+     "the exact search (no reduction or pruning), as 'option search exact'"},
     SEARCH_THREADS_OPT,
     OPTS_END,
 };
@@ -97,8 +97,8 @@ const CliCommand cmd_engine = {
     "engine", run, "the engine protocol on stdin/stdout, for GUIs, scripts and matches",
     &(const OptSpec){
         NULL, 0, 0,
-        "Reads commands on stdin, one per line, and answers on stdout, one line each (the README's "
-        "'kingme engine' section has the whole protocol): hello | isready | newgame | position "
+        "Reads commands on stdin, one per line, and answers on stdout, one line each "
+        "(docs/engine-protocol.md has the whole protocol): hello | isready | newgame | position "
         "start|fen FEN [moves M1 M2 ...] | go [depth D] [nodes N] [movetime MS] [btime MS wtime MS "
         "[binc MS winc MS] [movestogo N]] [infinite] (info lines, then bestmove M) | stop | moves | "
         "fen | eval | option hash|weights|egdb|seed|tiebreak|search VALUE | quit. End of input is quit.",

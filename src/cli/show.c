@@ -126,8 +126,8 @@ static void print_legend(void)
            "  runs (block lines): 2 or more own pieces in a row on one diagonal.\n",
            EVAL_TYPICAL_POSITIONS);
     if (nrows > EVAL_NPARAMS)
-        printf("  New terms (61-74) and the phase (end.NAME: the ending vector): README,\n"
-               "  \"Evaluation terms beyond the 60\".\n");
+        printf("  New terms (61-74) and the phase (end.NAME: the ending vector):\n"
+               "  docs/file-formats.md.\n");
 }
 
 /* ---- the tables ----------------------------------------------------------------------- */

@@ -53,7 +53,7 @@ const CliCommand cmd_worker = {
     &(const OptSpec){
         NULL, 0, 0,
         "Reads job lines on stdin and answers each with a result line on stdout (the worker protocol "
-        "of the README's 'Tuning on several machines' section). Started by `tune --workers FILE` or "
+        "in docs/workers.md). Started by `tune --workers FILE` or "
         "`match --workers FILE`, each line of FILE being a command that starts one worker: "
         "`ssh node3 kingme worker`, `srun -N1 -n1 kingme worker`, `./kingme worker`.",
         options,

@@ -1,7 +1,7 @@
 /* fuzz_population.c - population files: whatever tune_parse accepts is
  * written by tune_format, read back, and written again as the same text; the
  * session read back plays on: its counters leave room for another
- * generation's games (issue 14: a file could make s->games overflow). */
+ * generation's games (a file once made s->games overflow). */
 #include "fuzz.h"
 #include "kingme/tune.h"
 
