@@ -68,18 +68,18 @@ static void reap(EngineProc *e, double timeout)
     e->from_fd = -1;
 }
 
-void engine_kill(EngineProc *e) { reap(e, 0); }
+void proc_kill(EngineProc *e) { reap(e, 0); }
 
-void engine_quit(EngineProc *e, double timeout)
+void proc_quit(EngineProc *e, double timeout)
 {
     if (e->pid > 0 && e->to_fd >= 0) {
         char err[KM_ERR_MAX];
-        engine_send(e, 0.1, err, "quit");
+        proc_send(e, 0.1, err, "quit");
     }
     reap(e, timeout);
 }
 
-void engine_exit_text(EngineProc *e, char *buf, size_t len)
+void proc_exit_text(EngineProc *e, char *buf, size_t len)
 {
     if (!e->reaped) reap(e, 0.5);
     int st = e->wait_status;
@@ -111,7 +111,7 @@ static ssize_t write_nosigpipe(int fd, const char *p, size_t n)
     return w;
 }
 
-int engine_send(EngineProc *e, double timeout, char *err, const char *fmt, ...)
+int proc_send(EngineProc *e, double timeout, char *err, const char *fmt, ...)
 {
     if (e->pid <= 0 || e->to_fd < 0) return km_fail(err, "the engine is not running");
     char stackbuf[1024];
@@ -165,42 +165,42 @@ static bool take_line(EngineProc *e, char *line, size_t len, int *code)
     char *nl = memchr(e->buf, '\n', e->len);
     if (!nl) {
         if (e->len == sizeof e->buf) {
-            *code = ENGINE_BAD;
+            *code = PROC_BAD;
             e->len = 0;
-            if (len) snprintf(line, len, "a line longer than %d bytes", ENGINE_LINE_MAX);
+            if (len) snprintf(line, len, "a line longer than %d bytes", PROC_LINE_MAX);
             return true;
         }
         return false;
     }
     size_t n = (size_t)(nl - e->buf), keep = n;
     if (keep && e->buf[keep - 1] == '\r') keep--;
-    *code = memchr(e->buf, '\0', keep) ? ENGINE_BAD : ENGINE_LINE;
+    *code = memchr(e->buf, '\0', keep) ? PROC_BAD : PROC_LINE;
     if (len) {
         size_t c = keep < len - 1 ? keep : len - 1;
         memcpy(line, e->buf, c);
         line[c] = '\0';
-        if (*code == ENGINE_BAD) snprintf(line, len, "a line with a NUL byte");
+        if (*code == PROC_BAD) snprintf(line, len, "a line with a NUL byte");
     }
     memmove(e->buf, nl + 1, e->len - n - 1);
     e->len -= n + 1;
     return true;
 }
 
-int engine_read_line(EngineProc *e, double deadline, const atomic_bool *stop, char *line, size_t len)
+int proc_read_line(EngineProc *e, double deadline, const atomic_bool *stop, char *line, size_t len)
 {
     if (len) line[0] = '\0';
     for (;;) {
         int code;
         if (take_line(e, line, len, &code)) return code;
-        if (e->eof || e->from_fd < 0) return ENGINE_EOF;
-        if (stop && atomic_load_explicit(stop, memory_order_relaxed)) return ENGINE_STOPPED;
+        if (e->eof || e->from_fd < 0) return PROC_EOF;
+        if (stop && atomic_load_explicit(stop, memory_order_relaxed)) return PROC_STOPPED;
         double wait = deadline - km_now();
-        if (wait <= 0) return ENGINE_TIMEOUT;
+        if (wait <= 0) return PROC_TIMEOUT;
         int ms = (int)(wait * 1000) + 1;
         if (stop && ms > 20) ms = 20;
         struct pollfd pf = {e->from_fd, POLLIN, 0};
         int pr = poll(&pf, 1, ms);
-        if (pr < 0 && errno != EINTR) return ENGINE_EOF;
+        if (pr < 0 && errno != EINTR) return PROC_EOF;
         if (pr <= 0) continue;
         ssize_t r = read(e->from_fd, e->buf + e->len, sizeof e->buf - e->len);
         if (r < 0 && (errno == EINTR || errno == EAGAIN)) continue;
@@ -212,14 +212,14 @@ int engine_read_line(EngineProc *e, double deadline, const atomic_bool *stop, ch
     }
 }
 
-int engine_expect(EngineProc *e, const char *want, double deadline, char *last, size_t lastlen)
+int proc_expect(EngineProc *e, const char *want, double deadline, char *last, size_t lastlen)
 {
     char line[256];
     if (last && lastlen) last[0] = '\0';
     for (;;) {
-        int c = engine_read_line(e, deadline, NULL, line, sizeof line);
-        if (c == ENGINE_LINE && strcmp(line, want) == 0) return ENGINE_LINE;
-        if (c != ENGINE_LINE && c != ENGINE_BAD) return c;
+        int c = proc_read_line(e, deadline, NULL, line, sizeof line);
+        if (c == PROC_LINE && strcmp(line, want) == 0) return PROC_LINE;
+        if (c != PROC_LINE && c != PROC_BAD) return c;
         if (last && lastlen) snprintf(last, lastlen, "%s", line);
     }
 }
@@ -273,31 +273,31 @@ static int spawn(EngineProc *e, const char *command, char *err)
 static int start_failed(EngineProc *e, int code, const char *want, const char *last, char *err)
 {
     char why[96];
-    if (code == ENGINE_EOF) {
-        engine_exit_text(e, why, sizeof why);
+    if (code == PROC_EOF) {
+        proc_exit_text(e, why, sizeof why);
         km_fail(err, "the engine %s before answering %s", why, want);
-    } else if (code == ENGINE_TIMEOUT) {
-        km_fail(err, "no answer to %s within %.0f s%s%.60s%s", want, ENGINE_START_TIMEOUT,
+    } else if (code == PROC_TIMEOUT) {
+        km_fail(err, "no answer to %s within %.0f s%s%.60s%s", want, PROC_START_TIMEOUT,
                 last && *last ? " (last line: '" : "", last ? last : "", last && *last ? "')" : "");
     } else {
         km_fail(err, "bad answer to %s: %.60s", want, last ? last : "");
     }
-    engine_kill(e);
+    proc_kill(e);
     return -1;
 }
 
-int engine_start(EngineProc *e, const char *command, const char *const *option_lines, char *err)
+int proc_start(EngineProc *e, const char *command, const char *const *option_lines, char *err)
 {
     memset(e, 0, sizeof *e);
     e->to_fd = e->from_fd = -1;
     if (spawn(e, command, err)) return -1;
     char line[256], last[256] = "";
-    if (engine_send(e, ENGINE_START_TIMEOUT, err, "hello"))
-        return start_failed(e, ENGINE_EOF, "hello", NULL, err);
-    double end = km_now() + ENGINE_START_TIMEOUT;
+    if (proc_send(e, PROC_START_TIMEOUT, err, "hello"))
+        return start_failed(e, PROC_EOF, "hello", NULL, err);
+    double end = km_now() + PROC_START_TIMEOUT;
     for (;;) {
-        int c = engine_read_line(e, end, NULL, line, sizeof line);
-        if (c != ENGINE_LINE) return start_failed(e, c, "hello", c == ENGINE_BAD ? line : last, err);
+        int c = proc_read_line(e, end, NULL, line, sizeof line);
+        if (c != PROC_LINE) return start_failed(e, c, "hello", c == PROC_BAD ? line : last, err);
         if (strncmp(line, "hello ", 6) == 0) {
             snprintf(e->id, sizeof e->id, "%.120s", line + 6);
             break;
@@ -305,11 +305,11 @@ int engine_start(EngineProc *e, const char *command, const char *const *option_l
         snprintf(last, sizeof last, "%s", line);
     }
     for (int i = 0; option_lines && option_lines[i]; i++)
-        if (engine_send(e, ENGINE_START_TIMEOUT, err, "%s", option_lines[i]))
-            return start_failed(e, ENGINE_EOF, "isready", NULL, err);
-    if (engine_send(e, ENGINE_START_TIMEOUT, err, "isready"))
-        return start_failed(e, ENGINE_EOF, "isready", NULL, err);
-    int c = engine_expect(e, "readyok", km_now() + ENGINE_START_TIMEOUT, last, sizeof last);
-    if (c != ENGINE_LINE) return start_failed(e, c, "isready", last, err);
+        if (proc_send(e, PROC_START_TIMEOUT, err, "%s", option_lines[i]))
+            return start_failed(e, PROC_EOF, "isready", NULL, err);
+    if (proc_send(e, PROC_START_TIMEOUT, err, "isready"))
+        return start_failed(e, PROC_EOF, "isready", NULL, err);
+    int c = proc_expect(e, "readyok", km_now() + PROC_START_TIMEOUT, last, sizeof last);
+    if (c != PROC_LINE) return start_failed(e, c, "isready", last, err);
     return 0;
 }

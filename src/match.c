@@ -187,7 +187,7 @@ static int engine_boot(const MatchSettings *set, int side, EngineProc *e, char *
         opts[k++] = hash;
     }
     char why[KM_ERR_MAX];
-    if (engine_start(e, set->sides[side].command, opts, why))
+    if (proc_start(e, set->sides[side].command, opts, why))
         return km_fail(err, "%s: %s", set->sides[side].name, why);
     return 0;
 }
@@ -195,7 +195,7 @@ static int engine_boot(const MatchSettings *set, int side, EngineProc *e, char *
 static void players_free(Players *P)
 {
     for (int i = 0; i < P->nsides; i++)
-        if (P->eng[i].pid > 0) engine_quit(&P->eng[i], 1.0);
+        if (P->eng[i].pid > 0) proc_quit(&P->eng[i], 1.0);
     free(P->eng);
     free(P->restart);
     searcher_free(&P->s[0]);
@@ -292,11 +292,11 @@ static void engine_failed(Referee *R, int colour, int code, const char *line, co
     EngineProc *e = engine_of(R, colour);
     char why[64];
     switch (code) {
-    case ENGINE_EOF:
-        engine_exit_text(e, why, sizeof why);
+    case PROC_EOF:
+        proc_exit_text(e, why, sizeof why);
         forfeit(R, colour, FORFEIT_CRASH, "%s (%s)", doing, why);
         break;
-    case ENGINE_TIMEOUT:
+    case PROC_TIMEOUT:
         forfeit(R, colour, FORFEIT_HANG, "%s", doing);
         break;
     default:
@@ -313,20 +313,20 @@ static int engine_new_game(Referee *R, int colour, uint64_t seed, char *err)
     int side = R->side[colour];
     EngineProc *e = engine_of(R, colour);
     if (R->P->restart[side] || e->pid <= 0) {
-        engine_kill(e);
+        proc_kill(e);
         if (engine_boot(R->set, side, e, err)) return -1;
         R->P->restart[side] = false;
     }
     char why[KM_ERR_MAX];
-    if (engine_send(e, ENGINE_START_TIMEOUT, why, "option seed %llu", (unsigned long long)(seed >> 1)) ||
-        engine_send(e, ENGINE_START_TIMEOUT, why, "newgame") ||
-        engine_send(e, ENGINE_START_TIMEOUT, why, "isready")) {
-        engine_failed(R, colour, ENGINE_EOF, "", "before the game");
+    if (proc_send(e, PROC_START_TIMEOUT, why, "option seed %llu", (unsigned long long)(seed >> 1)) ||
+        proc_send(e, PROC_START_TIMEOUT, why, "newgame") ||
+        proc_send(e, PROC_START_TIMEOUT, why, "isready")) {
+        engine_failed(R, colour, PROC_EOF, "", "before the game");
         return 1;
     }
     char last[128];
-    int c = engine_expect(e, "readyok", km_now() + ENGINE_START_TIMEOUT, last, sizeof last);
-    if (c != ENGINE_LINE) {
+    int c = proc_expect(e, "readyok", km_now() + PROC_START_TIMEOUT, last, sizeof last);
+    if (c != PROC_LINE) {
         engine_failed(R, colour, c, last, "did not answer isready");
         return 1;
     }
@@ -338,11 +338,11 @@ static void engine_abort(Referee *R, int colour)
 {
     EngineProc *e = engine_of(R, colour);
     char why[KM_ERR_MAX], line[256];
-    if (engine_send(e, 0.5, why, "stop") == 0) {
+    if (proc_send(e, 0.5, why, "stop") == 0) {
         double end = km_now() + 1.0;
         for (;;) {
-            int c = engine_read_line(e, end, NULL, line, sizeof line);
-            if (c != ENGINE_LINE) break;
+            int c = proc_read_line(e, end, NULL, line, sizeof line);
+            if (c != PROC_LINE) break;
             if (strncmp(line, "bestmove", 8) == 0) return;
         }
     }
@@ -413,28 +413,28 @@ static int engine_move(Referee *R, int colour, Move *m, double *elapsed)
     if (set->tc_base <= 0 && set->limits.nodes && (set->limits.depth > 0 || set->limits.seconds > 0))
         snprintf(go + strlen(go), sizeof go - strlen(go), " nodes %llu", (unsigned long long)set->limits.nodes);
     char why[KM_ERR_MAX];
-    int sent = engine_send(e, 1.0, why, "%s", pos);
+    int sent = proc_send(e, 1.0, why, "%s", pos);
     free(pos);
     double t0 = km_now();
-    if (sent || engine_send(e, 1.0, why, "%s", go)) {
-        engine_failed(R, colour, ENGINE_EOF, "", "at its move");
+    if (sent || proc_send(e, 1.0, why, "%s", go)) {
+        engine_failed(R, colour, PROC_EOF, "", "at its move");
         return 1;
     }
     double limit = set->tc_base > 0 ? R->left[colour] + (set->grace > 0 ? set->grace : MATCH_GRACE)
                                     : set->limits.seconds + (set->timeout > 0 ? set->timeout : MATCH_TIMEOUT);
-    char line[ENGINE_LINE_MAX];
+    char line[PROC_LINE_MAX];
     for (;;) {
-        int c = engine_read_line(e, t0 + limit, R->stop, line, sizeof line);
+        int c = proc_read_line(e, t0 + limit, R->stop, line, sizeof line);
         double t1 = km_now();
-        if (c == ENGINE_STOPPED) {
+        if (c == PROC_STOPPED) {
             engine_abort(R, colour);
             return 2;
         }
-        if (c == ENGINE_TIMEOUT) {
+        if (c == PROC_TIMEOUT) {
             forfeit(R, colour, FORFEIT_HANG, "sent no bestmove within %.1f s", limit);
             return 1;
         }
-        if (c != ENGINE_LINE) {
+        if (c != PROC_LINE) {
             engine_failed(R, colour, c, line, "at its move");
             return 1;
         }

@@ -9,7 +9,9 @@
  * Writing to an engine that died gives an error, never SIGPIPE (the signal is
  * blocked and consumed around each write, on the calling thread only).
  *
- * An EngineProc belongs to one thread. Library code: nothing is printed. */
+ * The module's prefix is proc_ (engine_ is the engine protocol's own side,
+ * engine.h). An EngineProc belongs to one thread. Library code: nothing is
+ * printed. */
 #ifndef KINGME_ENGINEPROC_H
 #define KINGME_ENGINEPROC_H
 
@@ -18,62 +20,62 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define ENGINE_LINE_MAX 8192      /* a longer line from an engine is a protocol error */
-#define ENGINE_START_TIMEOUT 10.0 /* seconds for hello and readyok */
+#define PROC_LINE_MAX 8192      /* a longer line from an engine is a protocol error */
+#define PROC_START_TIMEOUT 10.0 /* seconds for hello and readyok */
 
 typedef struct EngineProc {
     pid_t pid;          /* 0: not running (or reaped) */
     int to_fd, from_fd; /* the engine's stdin (we write), its stdout (we read) */
-    char buf[ENGINE_LINE_MAX];
+    char buf[PROC_LINE_MAX];
     size_t len;      /* bytes in buf not yet returned as lines */
     bool eof;        /* its stdout is closed */
     char id[128];    /* the hello line after "hello " */
-    int wait_status; /* once reaped by engine_kill / engine_quit: the waitpid status */
+    int wait_status; /* once reaped by proc_kill / proc_quit: the waitpid status */
     bool reaped;
 } EngineProc;
 
-/* What engine_read_line returns. */
+/* What proc_read_line returns. */
 enum {
-    ENGINE_LINE = 0,    /* a line (without its newline, CR dropped) */
-    ENGINE_TIMEOUT = 1, /* nothing by the deadline */
-    ENGINE_EOF = 2,     /* the engine closed its stdout (it exited or crashed) */
-    ENGINE_STOPPED = 3, /* the stop flag became true */
-    ENGINE_BAD = 4,     /* a line longer than ENGINE_LINE_MAX, or a NUL byte */
+    PROC_LINE = 0,    /* a line (without its newline, CR dropped) */
+    PROC_TIMEOUT = 1, /* nothing by the deadline */
+    PROC_EOF = 2,     /* the engine closed its stdout (it exited or crashed) */
+    PROC_STOPPED = 3, /* the stop flag became true */
+    PROC_BAD = 4,     /* a line longer than PROC_LINE_MAX, or a NUL byte */
 };
 
 /* Start COMMAND and handshake: hello -> a line starting "hello " (lines
- * before it are ignored), then isready -> readyok, within ENGINE_START_TIMEOUT
+ * before it are ignored), then isready -> readyok, within PROC_START_TIMEOUT
  * each. option_lines (may be NULL): lines sent between the two, such as
  * "option hash 16"; an `error` answer to them is ignored. Returns 0, or -1
  * with a message in err ("the engine exited (status 127) before answering
  * hello"); the process is then gone. */
-int engine_start(EngineProc *e, const char *command, const char *const *option_lines, char *err);
+int proc_start(EngineProc *e, const char *command, const char *const *option_lines, char *err);
 
 /* Send one line (a newline is added). Returns 0, or -1 with a message in err
  * when the engine no longer reads (it exited, or its pipe stays full until
  * timeout seconds from now). */
-int engine_send(EngineProc *e, double timeout, char *err, const char *fmt, ...)
+int proc_send(EngineProc *e, double timeout, char *err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* The next line, waiting until deadline (km_now() seconds); stop (may be
- * NULL) is checked every 20 ms. Returns one of ENGINE_LINE...ENGINE_BAD. line
+ * NULL) is checked every 20 ms. Returns one of PROC_LINE...PROC_BAD. line
  * receives up to len - 1 bytes of the line. */
-int engine_read_line(EngineProc *e, double deadline, const atomic_bool *stop, char *line, size_t len);
+int proc_read_line(EngineProc *e, double deadline, const atomic_bool *stop, char *line, size_t len);
 
 /* Wait for a line equal to `want` (other lines are skipped), until deadline.
- * Returns ENGINE_LINE when it came, else the failing ENGINE_ code; the last
+ * Returns PROC_LINE when it came, else the failing PROC_ code; the last
  * line skipped, if any, goes to last (may be NULL, lastlen bytes). */
-int engine_expect(EngineProc *e, const char *want, double deadline, char *last, size_t lastlen);
+int proc_expect(EngineProc *e, const char *want, double deadline, char *last, size_t lastlen);
 
 /* Kill the engine's process group and reap it. Safe to call when not running. */
-void engine_kill(EngineProc *e);
+void proc_kill(EngineProc *e);
 
 /* Ask the engine to quit (quit, then end of input), give it up to timeout
  * seconds to exit, then kill what is left of its group and reap it. */
-void engine_quit(EngineProc *e, double timeout);
+void proc_quit(EngineProc *e, double timeout);
 
-/* After engine_kill / engine_quit, or for a crashed engine (reaping it if
+/* After proc_kill / proc_quit, or for a crashed engine (reaping it if
  * needed): "exited with status 3", "killed by signal 11". buf: 64 bytes. */
-void engine_exit_text(EngineProc *e, char *buf, size_t len);
+void proc_exit_text(EngineProc *e, char *buf, size_t len);
 
 #endif

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "kingme/engine.h"
 #include "kingme/search.h"
+#include "kingme/session.h"
 #include "kingme/textio.h"
 
 #include <errno.h>
@@ -44,24 +45,26 @@ static int run(const Opts *o)
     long long hash_mb = opt_int(o, "--hash");
     signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error, not a death */
     char err[KM_ERR_MAX];
-    Engine *e = engine_new((size_t)hash_mb, KINGME_VERSION, write_line, NULL, err);
-    if (!e) return cli_error("%s", err);
+    Session *s = session_new((size_t)hash_mb, err);
+    if (!s) return cli_error("%s", err);
     struct Egdb *db;
     if (!cli_egdb_auto(o, &db)) {
-        engine_free(e);
+        session_free(s);
         return 1;
     }
-    engine_take_egdb(e, db);
-    if (opt_flag(o, "--exact")) engine_command(e, "option search exact");
-    if (opt_given(o, "--threads")) {
-        char line[64];
-        snprintf(line, sizeof line, "option threads %lld", opt_int(o, "--threads"));
-        engine_command(e, line); /* the range is checked above: only out of memory can fail */
-    }
-    if (wpath && strcmp(wpath, "default") != 0 && engine_load_weights(e, wpath, err)) {
-        engine_free(e);
+    session_take_egdb(s, db);
+    if (opt_flag(o, "--exact")) session_set_exact(s, true);
+    /* the range is checked with the options: only out of memory can fail */
+    if (opt_given(o, "--threads") && session_set_threads(s, (int)opt_int(o, "--threads"), err)) {
+        session_free(s);
         return cli_error("%s", err);
     }
+    if (wpath && strcmp(wpath, "default") != 0 && session_load_weights(s, wpath, err)) {
+        session_free(s);
+        return cli_error("%s", err);
+    }
+    Engine *e = engine_new(s, KINGME_VERSION, write_line, NULL, err);
+    if (!e) return cli_error("%s", err);
     char *buf = malloc(ENGINE_LINE_MAX + 2);
     if (!buf) {
         engine_free(e);
@@ -86,7 +89,7 @@ static int run(const Opts *o)
 static const Opt options[] = {
     {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
     CLI_EGDB_AUTO_OPTS,
-    {"--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, ENGINE_HASH_TEXT, "transposition table size (0: none), kept for the whole session"},
+    {"--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, SESSION_HASH_TEXT, "transposition table size (0: none), kept for the whole session"},
     {"--exact", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "the exact search (no reduction or pruning), as 'option search exact'"},
     SEARCH_THREADS_OPT,

@@ -26,7 +26,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text = fuzz_text(data, size);
     Seen seen = {0, 0, ""};
     char err[KM_ERR_MAX];
-    Engine *e = engine_new(1, "fuzz", writer, &seen, err);
+    Session *ss = session_new(1, err);
+    FUZZ_CHECK(ss != NULL, "%s", err);
+    Engine *e = engine_new(ss, "fuzz", writer, &seen, err);
     FUZZ_CHECK(e != NULL, "%s", err);
     int gos = 0;
     for (char *line = text; line;) {

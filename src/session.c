@@ -1,0 +1,267 @@
+/* session.c - an engine session (session.h). */
+#include "kingme/session.h"
+#include "kingme/base.h"
+#include "kingme/egdb.h"
+#include "kingme/notation.h"
+#include "kingme/weights.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct Session {
+    Weights w;
+    Searcher s;
+    size_t hash_mb;
+    int tiebreak;
+    bool exact;               /* no reduction or pruning */
+    Egdb *egdb;               /* NULL: none */
+    Game g;
+    /* the search thread */
+    pthread_t th;
+    bool searching;           /* a thread was started and not yet joined */
+    SearchLimits lim;
+    SearchReport report;
+    SessionDone done;
+    void *user;
+    atomic_bool stop;         /* session_stop: end the search (and an infinite wait) */
+    atomic_bool finished;     /* the search has its result (the thread is ending) */
+    pthread_mutex_t mu;       /* with cv: session_wait, and an infinite search waiting */
+    pthread_cond_t cv;
+};
+
+Session *session_new(size_t hash_mb, char *err)
+{
+    Session *s = calloc(1, sizeof *s);
+    if (!s) {
+        km_fail(err, "out of memory");
+        return NULL;
+    }
+    weights_default(&s->w);
+    if (searcher_init(&s->s, &s->w, hash_mb, 1, err)) {
+        free(s);
+        return NULL;
+    }
+    if (game_init(&s->g, NULL)) {
+        searcher_free(&s->s);
+        free(s);
+        km_fail(err, "out of memory");
+        return NULL;
+    }
+    s->hash_mb = hash_mb;
+    s->tiebreak = TIEBREAK_FIRST;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
+    atomic_init(&s->stop, false);
+    atomic_init(&s->finished, false);
+    return s;
+}
+
+/* A search that has ended is joined (after its done callback returned). */
+static void reap(Session *s)
+{
+    if (s->searching && atomic_load(&s->finished)) {
+        pthread_join(s->th, NULL);
+        s->searching = false;
+    }
+}
+
+bool session_busy(Session *s)
+{
+    reap(s);
+    return s->searching;
+}
+
+void session_stop(Session *s)
+{
+    if (!s->searching) return;
+    pthread_mutex_lock(&s->mu);
+    atomic_store(&s->stop, true);
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    pthread_join(s->th, NULL);
+    s->searching = false;
+}
+
+bool session_wait(Session *s, double seconds)
+{
+    if (!s->searching) return true;
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    double end = (double)t.tv_nsec / 1e9 + seconds;
+    t.tv_sec += (time_t)end;
+    t.tv_nsec = (long)((end - (double)(time_t)end) * 1e9);
+    pthread_mutex_lock(&s->mu);
+    if (!atomic_load(&s->finished)) pthread_cond_timedwait(&s->cv, &s->mu, &t);
+    pthread_mutex_unlock(&s->mu);
+    return !session_busy(s);
+}
+
+void session_free(Session *s)
+{
+    if (!s) return;
+    session_stop(s);
+    egdb_close(s->egdb);
+    game_free(&s->g);
+    searcher_free(&s->s);
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->cv);
+    free(s);
+}
+
+/* ---- options ------------------------------------------------------------------ */
+
+int session_load_weights(Session *s, const char *path, char *err)
+{
+    Weights w;
+    if (weights_read(&w, path, NULL, err)) return -1;
+    s->w = w;
+    searcher_set_weights(&s->s, &w);
+    return 0;
+}
+
+const Weights *session_weights(const Session *s) { return &s->w; }
+
+void session_take_egdb(Session *s, Egdb *db)
+{
+    egdb_close(s->egdb);
+    s->egdb = db;
+}
+
+int session_open_egdb(Session *s, const char *dir, char *err)
+{
+    Egdb *db = egdb_open(dir, 0, err);
+    if (!db) return -1;
+    session_take_egdb(s, db);
+    return 0;
+}
+
+const Egdb *session_egdb(const Session *s) { return s->egdb; }
+
+int session_set_hash(Session *s, size_t mb, char *err)
+{
+    TT t;
+    if (tt_init(&t, mb, err)) return -1;
+    tt_free(&s->s.own_tt);
+    s->s.own_tt = t;
+    searcher_set_table(&s->s, NULL);
+    s->hash_mb = mb;
+    return 0;
+}
+
+size_t session_hash_mb(const Session *s) { return s->hash_mb; }
+
+int session_set_threads(Session *s, int n, char *err) { return searcher_set_threads(&s->s, n, err); }
+
+int session_threads(const Session *s) { return s->s.nthreads; }
+
+void session_set_seed(Session *s, uint64_t seed) { searcher_seed(&s->s, seed); }
+
+void session_set_tiebreak(Session *s, int tiebreak) { s->tiebreak = tiebreak; }
+
+void session_set_exact(Session *s, bool exact) { s->exact = exact; }
+
+bool session_exact(const Session *s) { return s->exact; }
+
+void session_prepare(Session *s)
+{
+    if (!s->exact) searcher_probcut_margin(&s->s);
+}
+
+/* ---- the game ----------------------------------------------------------------- */
+
+const Game *session_game(const Session *s) { return &s->g; }
+
+/* The session's game becomes g (which it now owns). */
+static void replace_game(Session *s, Game *g)
+{
+    game_free(&s->g);
+    s->g = *g;
+}
+
+int session_set_game(Session *s, const Board *start, const char *const *moves, int nmoves, char *err)
+{
+    Game g;
+    if (game_init(&g, start)) return km_fail(err, "out of memory");
+    for (int i = 0; i < nmoves; i++) {
+        Move m;
+        char why[KM_ERR_MAX];
+        if (parse_move_input(&g.cur, moves[i], &m, why)) {
+            km_fail(err, "move %d '%s': %s", g.nply + 1, moves[i], why);
+            game_free(&g);
+            return -1;
+        }
+        if (game_play(&g, &m)) {
+            game_free(&g);
+            return km_fail(err, "out of memory");
+        }
+    }
+    replace_game(s, &g);
+    return 0;
+}
+
+int session_set_position(Session *s, const Board *b)
+{
+    Game g;
+    if (game_init(&g, b)) return -1;
+    replace_game(s, &g);
+    return 0;
+}
+
+int session_new_game(Session *s)
+{
+    searcher_clear(&s->s);
+    return session_set_position(s, NULL);
+}
+
+/* ---- the search thread -------------------------------------------------------- */
+
+static void *search_main(void *arg)
+{
+    Session *s = arg;
+    SearchResult r;
+    int rc = search_game(&s->s, &s->g, &s->lim, &r, s->report, s->user);
+    pthread_mutex_lock(&s->mu);
+    if (s->lim.infinite) /* the result waits for session_stop */
+        while (!atomic_load(&s->stop)) pthread_cond_wait(&s->cv, &s->mu);
+    /* finished before the result is handed over: a front end that starts
+     * something new on reading it must find the session idle (session_busy
+     * joins this thread first) */
+    atomic_store(&s->finished, true);
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    s->done(&r, rc, s->user);
+    return NULL;
+}
+
+int session_go(Session *s, const SessionGo *go, SearchReport report, SessionDone done, void *user,
+               char *err)
+{
+    if (session_busy(s)) return km_fail(err, "a search is running");
+    SearchLimits lim;
+    search_limits_default(&lim);
+    if (s->exact) search_limits_exact(&lim);
+    lim.start = go->start > 0 ? go->start : km_now();
+    lim.tiebreak = s->tiebreak;
+    lim.egdb = s->egdb;
+    lim.depth = go->depth;
+    lim.nodes = go->nodes;
+    lim.seconds = go->movetime;
+    lim.time_left = go->time_left;
+    lim.increment = go->increment;
+    lim.movestogo = go->movestogo;
+    lim.infinite = go->infinite ||
+                   !(go->depth || go->nodes || go->movetime > 0 || go->time_left > 0);
+    lim.abort = &s->stop;
+    s->lim = lim;
+    s->report = report;
+    s->done = done;
+    s->user = user;
+    atomic_store(&s->stop, false);
+    atomic_store(&s->finished, false);
+    if (pthread_create(&s->th, NULL, search_main, s)) return km_fail(err, "cannot start the search thread");
+    s->searching = true;
+    return 0;
+}
