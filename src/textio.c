@@ -261,6 +261,20 @@ int km_write_atomic(const char *path, const char *text, size_t len, char *err)
     return r;
 }
 
+int km_split(char *s, char **tok, int max)
+{
+    int n = 0;
+    while (*s) {
+        while (*s == ' ' || *s == '\t' || *s == '\r') s++;
+        if (!*s) break;
+        if (n == max) return max + 1;
+        tok[n++] = s;
+        while (*s && *s != ' ' && *s != '\t' && *s != '\r') s++;
+        if (*s) *s++ = '\0';
+    }
+    return n;
+}
+
 bool km_parse_ll(const char *t, long long lo, long long hi, long long *out)
 {
     if (!t || !*t) return false;

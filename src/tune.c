@@ -3,9 +3,11 @@
  * in tune_file.c. See tune.h for the algorithm, the order of the random
  * draws and the file format. */
 #include "kingme/tune.h"
+#include "kingme/elo.h"
 #include "kingme/match.h"
 #include "kingme/textio.h"
 #include "kingme/weights.h"
+#include "kingme/workers.h"
 
 #include <errno.h>
 #include <math.h>
@@ -540,6 +542,15 @@ static void duel_result(const MatchOutcome out[2], TuneGenStats *st)
     st->games += 2;
 }
 
+/* The games on the worker processes when there are some (the local threads
+ * beside them), else on the threads here. */
+static int run_games(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *specs, int n, int threads,
+                     MatchOutcome *out, MatchProgress progress, void *user, const atomic_bool *stop, char *err)
+{
+    if (ws) return workers_run(ws, set, specs, n, threads, false, out, progress, user, stop, err);
+    return match_run(set, specs, n, threads, false, out, progress, user, stop, err);
+}
+
 /* learn's gladiator test: the challenger's GSPRT log-likelihood ratio of
  * Elo +30 against Elo 0 from its game scores x (0, 1/2, 1), with the normal
  * approximation (the per-game variance floored, so a clean sweep counts). */
@@ -569,7 +580,7 @@ static int gladiator(const TuneSession *s, const Weights *champ, const Opening *
         const Opening *op = nops ? &ops[rng_below(rng, nops)] : NULL;
         duel_specs(champ, &s->best, op, gseed, first_index, specs);
         pc->offset = first_index;
-        if (match_run(set, specs, 2, threads, false, out, pc->cb ? on_game : NULL, pc, stop, err)) return -1;
+        if (run_games(s->workers, set, specs, 2, threads, out, pc->cb ? on_game : NULL, pc, stop, err)) return -1;
         if (!all_played(out, 2)) return 1;
         duel_result(out, st);
         st->duel_games = 2;
@@ -590,7 +601,7 @@ static int gladiator(const TuneSession *s, const Weights *champ, const Opening *
             duel_specs(champ, &s->best, op, gseed, first_index + played + g, &specs[g]);
         }
         pc->offset = first_index + played;
-        if (match_run(set, specs, GLADIATOR_BATCH, threads, false, out, pc->cb ? on_game : NULL, pc, stop, err))
+        if (run_games(s->workers, set, specs, GLADIATOR_BATCH, threads, out, pc->cb ? on_game : NULL, pc, stop, err))
             return -1;
         if (!all_played(out, GLADIATOR_BATCH)) return 1;
         for (int g = 0; g < GLADIATOR_BATCH; g += 2) {
@@ -662,10 +673,9 @@ int tune_generation(TuneSession *s, int threads, TuneCallback cb, void *user,
     match_settings_default(&set);
     set.limits.depth = c->depth;
     set.hash_mb = TUNE_HASH_MB;
-    set.workers = s->workers;
     int glad = c->algorithm == TUNE_ALG_THESIS ? 2 : c->gladiator;
     ProgressCtx pc = {cb, user, st->generation, 0, ngames + (s->has_best ? glad : 0)};
-    if (match_run(&set, specs, ngames, threads, false, out, cb ? on_game : NULL, &pc, stop, err)) {
+    if (run_games(s->workers, &set, specs, ngames, threads, out, cb ? on_game : NULL, &pc, stop, err)) {
         r = -1;
         goto done;
     }

@@ -1,16 +1,13 @@
-/* workers.c - games played by worker processes, and the worker's side of the
- * line protocol (workers.h). */
+/* workers.c - the coordinator: games played by worker processes (workers.h). */
 #include "kingme/workers.h"
-#include "kingme/base.h"
 #include "kingme/notation.h"
 #include "kingme/textio.h"
-#include "kingme/weights.h"
+#include "kingme/worker_proto.h"
 
 #include <errno.h>
-#include <math.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,362 +16,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-/* ---- the codec ------------------------------------------------------------------ */
-
-uint64_t workers_weights_id(const Weights *w)
-{
-    uint64_t h = 0x776F726B65727331ull;
-    for (int i = 0; i < EVAL_NPARAMS; i++) h = km_mix64(h ^ (uint16_t)w->w[i] ^ ((uint64_t)i << 16));
-    /* the terms 61-74 (protocol 2) where not 0: a 60-weight vector keeps its ID */
-    for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++)
-        if (w->w[i]) h = km_mix64(h ^ (uint16_t)w->w[i] ^ ((uint64_t)i << 16));
-    /* a phase (protocol 3): a mark, then the ending's 74 (numbered after the
-     * opening's), so that a vector without one keeps its ID */
-    if (w->phased) {
-        h = km_mix64(h ^ 0x7068617365ull);
-        for (int i = 0; i < EVAL_NTERMS; i++)
-            h = km_mix64(h ^ (uint16_t)w->end[i] ^ ((uint64_t)(EVAL_NTERMS + i) << 16));
-    }
-    return h;
-}
-
-/* How many weights a vector's weights line carries: 148 with a phase (the
- * opening's 74, then the ending's: protocol 3), 74 when a term 61-74 is not
- * 0 (protocol 2), else the 60. */
-static int vector_length(const Weights *w)
-{
-    if (w->phased) return EVAL_NWEIGHTS_PHASE;
-    for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++)
-        if (w->w[i]) return EVAL_NTERMS;
-    return EVAL_NPARAMS;
-}
-
-uint64_t workers_moves_checksum(const Game *g)
-{
-    uint64_t h = 0x6D6F766573ull;
-    for (int i = 0; i < g->nply; i++) {
-        const Move *m = &g->moves[i];
-        h = km_mix64(h ^ ((uint64_t)m->from | (uint64_t)m->to << 8 | (uint64_t)m->captured << 16));
-    }
-    return h;
-}
-
-/* The limits' switches as bits. */
-static unsigned limit_flags(const SearchLimits *l)
-{
-    return (unsigned)l->use_tt | (unsigned)l->quiescence << 1 | (unsigned)l->extensions << 2 |
-           (unsigned)l->ordering << 3;
-}
-
-static void set_limit_flags(SearchLimits *l, unsigned f)
-{
-    l->use_tt = f & 1;
-    l->quiescence = (f >> 1) & 1;
-    l->extensions = (f >> 2) & 1;
-    l->ordering = (f >> 3) & 1;
-}
-
-/* The weights a colour plays with: the settings' side's, or the spec's. */
-static const Weights *spec_weights(const MatchSettings *set, const MatchGameSpec *spec, int colour)
-{
-    if (set->sides) return set->sides[spec->side[colour]].weights;
-    return colour == KM_BLACK ? spec->black : spec->white;
-}
-
-char *workers_job_line(int n, const MatchSettings *set, const MatchGameSpec *spec, bool keep)
-{
-    KmBuf b = {0};
-    const SearchLimits *l = &set->limits;
-    char fen[128];
-    Board start;
-    if (spec->opening) start = spec->opening->start;
-    else board_init(&start);
-    board_to_fen(&start, fen, sizeof fen);
-    km_buf_printf(&b, "job %d %016llx %016llx depth %d time %.17g nodes %llu cap %d hash %zu share %d tiebreak %s flags %u seed %llu keep %d fen %s",
-                  n, (unsigned long long)workers_weights_id(spec_weights(set, spec, KM_BLACK)),
-                  (unsigned long long)workers_weights_id(spec_weights(set, spec, KM_WHITE)), l->depth, l->seconds,
-                  (unsigned long long)l->nodes, set->ply_cap, set->hash_mb, set->share_table ? 1 : 0,
-                  l->tiebreak == TIEBREAK_FIRST ? "first" : "random", limit_flags(l),
-                  (unsigned long long)spec->seed, keep ? 1 : 0, fen);
-    if (spec->opening && spec->opening->nply) {
-        km_buf_str(&b, " moves");
-        for (int i = 0; i < spec->opening->nply; i++) {
-            char t[MOVE_TEXT_MAX];
-            move_to_text(&spec->opening->moves[i], t);
-            km_buf_printf(&b, " %s", t);
-        }
-    }
-    return km_buf_done(&b);
-}
-
-/* Split in place at spaces; returns the count (<= max, or max + 1: too many). */
-static int split(char *s, char **tok, int max)
-{
-    int n = 0;
-    while (*s) {
-        while (*s == ' ' || *s == '\t' || *s == '\r') s++;
-        if (!*s) break;
-        if (n == max) return max + 1;
-        tok[n++] = s;
-        while (*s && *s != ' ' && *s != '\t' && *s != '\r') s++;
-        if (*s) *s++ = '\0';
-    }
-    return n;
-}
-
-static bool parse_hex64(const char *t, uint64_t *out)
-{
-    if (strlen(t) != 16) return false;
-    uint64_t v = 0;
-    for (int i = 0; i < 16; i++) {
-        char c = t[i];
-        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-        if (d < 0) return false;
-        v = v << 4 | (uint64_t)d;
-    }
-    *out = v;
-    return true;
-}
-
-static bool parse_u64(const char *t, uint64_t *out)
-{
-    if (!t || !*t || strlen(t) > 20) return false;
-    uint64_t v = 0;
-    for (const char *p = t; *p; p++) {
-        if (*p < '0' || *p > '9') return false;
-        uint64_t d = (uint64_t)(*p - '0');
-        if (v > (UINT64_MAX - d) / 10) return false;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return true;
-}
-
-/* A job line (tokens after "job") into its parts. Returns 0, or -1 with err. */
-typedef struct Job {
-    int n;
-    uint64_t black, white;
-    MatchSettings set;
-    uint64_t seed;
-    bool keep;
-    Opening opening;
-} Job;
-
-static int parse_job(char **tok, int nt, Job *j, char *err)
-{
-    long long v;
-    uint64_t u;
-    if (nt < 4) return km_fail(err, "a job needs N BLACK WHITE and its settings");
-    if (!km_parse_ll(tok[1], 0, 1 << 30, &v)) return km_fail(err, "bad job number '%.20s'", tok[1]);
-    j->n = (int)v;
-    if (!parse_hex64(tok[2], &j->black) || !parse_hex64(tok[3], &j->white))
-        return km_fail(err, "the vectors are 16 hex digits each");
-    match_settings_default(&j->set);
-    j->set.limits.tiebreak = TIEBREAK_RANDOM;
-    int i = 4;
-    bool have_fen = false;
-    static const char *const keys[] = {"depth", "time", "nodes", "cap", "hash", "tiebreak", "flags", "seed", "keep", "fen", "share"};
-    static const int order[] = {0, 1, 2, 3, 4, 10, 5, 6, 7, 8, 9};
-    for (int kk = 0; kk < 11; kk++, i += 2) {
-        int k = order[kk];
-        if (i + 1 >= nt || strcmp(tok[i], keys[k]) != 0) return km_fail(err, "expected '%s' in the job", keys[k]);
-        const char *t = tok[i + 1];
-        switch (k) {
-        case 0:
-            if (!km_parse_ll(t, 0, SEARCH_MAX_PLY - 2, &v)) return km_fail(err, "bad depth '%.20s'", t);
-            j->set.limits.depth = (int)v;
-            break;
-        case 1: {
-            char *end;
-            errno = 0;
-            double x = strtod(t, &end);
-            if (errno || *end || !(x >= 0 && x <= 1e6)) return km_fail(err, "bad time '%.20s'", t);
-            j->set.limits.seconds = x;
-            break;
-        }
-        case 2:
-            if (!parse_u64(t, &u)) return km_fail(err, "bad nodes '%.20s'", t);
-            j->set.limits.nodes = u;
-            break;
-        case 3:
-            if (!km_parse_ll(t, 0, 100000, &v)) return km_fail(err, "bad cap '%.20s'", t);
-            j->set.ply_cap = (int)v;
-            break;
-        case 4:
-            if (!km_parse_ll(t, 0, 65536, &v)) return km_fail(err, "bad hash '%.20s'", t);
-            j->set.hash_mb = (size_t)v;
-            break;
-        case 5:
-            if (strcmp(t, "first") == 0) j->set.limits.tiebreak = TIEBREAK_FIRST;
-            else if (strcmp(t, "random") == 0) j->set.limits.tiebreak = TIEBREAK_RANDOM;
-            else return km_fail(err, "bad tiebreak '%.20s'", t);
-            break;
-        case 6:
-            if (!km_parse_ll(t, 0, 15, &v)) return km_fail(err, "bad flags '%.20s'", t);
-            set_limit_flags(&j->set.limits, (unsigned)v);
-            break;
-        case 7:
-            if (!parse_u64(t, &j->seed)) return km_fail(err, "bad seed '%.24s'", t);
-            break;
-        case 8:
-            if (strcmp(t, "0") != 0 && strcmp(t, "1") != 0) return km_fail(err, "bad keep '%.20s'", t);
-            j->keep = t[0] == '1';
-            break;
-        case 10:
-            if (strcmp(t, "0") != 0 && strcmp(t, "1") != 0) return km_fail(err, "bad share '%.20s'", t);
-            j->set.share_table = t[0] == '1';
-            break;
-        case 9: {
-            char e2[KM_ERR_MAX];
-            memset(&j->opening, 0, sizeof j->opening);
-            if (board_from_fen(&j->opening.start, t, e2)) return km_fail(err, "bad fen: %s", e2);
-            have_fen = true;
-            break;
-        }
-        }
-    }
-    if (!have_fen) return km_fail(err, "the job has no fen");
-    if (!j->set.limits.depth && j->set.limits.seconds <= 0 && !j->set.limits.nodes)
-        return km_fail(err, "the job has no limit (depth, time or nodes)");
-    snprintf(j->opening.name, sizeof j->opening.name, "job %d", j->n);
-    if (i < nt) {
-        if (strcmp(tok[i], "moves") != 0) return km_fail(err, "expected 'moves', not '%.20s'", tok[i]);
-        Board b = j->opening.start;
-        for (i++; i < nt; i++) {
-            if (j->opening.nply == OPENING_MAX_PLY) return km_fail(err, "more than %d opening moves", OPENING_MAX_PLY);
-            char e2[KM_ERR_MAX];
-            Move m;
-            if (parse_move(&b, tok[i], &m, e2)) return km_fail(err, "opening move '%.20s': %s", tok[i], e2);
-            j->opening.moves[j->opening.nply++] = m;
-            make_move(&b, &m);
-        }
-    }
-    return 0;
-}
-
-/* ---- the worker ------------------------------------------------------------------ */
-
-#define WORKER_MAX_VECTORS 65536
-
-struct WorkerState {
-    uint64_t *ids;
-    Weights *w;
-    int n, cap;
-};
-
-WorkerState *worker_state_new(void) { return calloc(1, sizeof(WorkerState)); }
-
-void worker_state_free(WorkerState *ws)
-{
-    if (!ws) return;
-    free(ws->ids);
-    free(ws->w);
-    free(ws);
-}
-
-static const Weights *find_vector(const WorkerState *ws, uint64_t id)
-{
-    for (int i = 0; i < ws->n; i++)
-        if (ws->ids[i] == id) return &ws->w[i];
-    return NULL;
-}
-
-static char *answer(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *answer(const char *fmt, ...)
-{
-    char buf[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    return strdup(buf);
-}
-
-static char *handle_weights(WorkerState *ws, char **tok, int nt)
-{
-    uint64_t id;
-    if ((nt != 2 + EVAL_NPARAMS && nt != 2 + EVAL_NTERMS && nt != 2 + EVAL_NWEIGHTS_PHASE) || !parse_hex64(tok[1], &id))
-        return answer("error - a weights line is 'weights ID' and %d, %d or %d values", EVAL_NPARAMS, EVAL_NTERMS,
-                      EVAL_NWEIGHTS_PHASE);
-    Weights w = {0};
-    for (int i = 0; i < nt - 2; i++) {
-        long long v;
-        if (!km_parse_ll(tok[2 + i], -32768, 32767, &v))
-            return answer("error - weight %d '%.20s' is not a number from -32768 to 32767", i + 1, tok[2 + i]);
-        *weights_ref(&w, i) = (int16_t)v;
-    }
-    w.phased = nt == 2 + EVAL_NWEIGHTS_PHASE;
-    if (workers_weights_id(&w) != id) return answer("error - the ID %s does not match the values", tok[1]);
-    if (find_vector(ws, id)) return NULL;
-    if (ws->n == WORKER_MAX_VECTORS) return answer("error - more than %d vectors", WORKER_MAX_VECTORS);
-    if (ws->n == ws->cap) {
-        int cap = ws->cap ? ws->cap * 2 : 64;
-        uint64_t *ids = realloc(ws->ids, (size_t)cap * sizeof *ids);
-        if (ids) ws->ids = ids;
-        Weights *ww = ids ? realloc(ws->w, (size_t)cap * sizeof *ww) : NULL;
-        if (!ww) return answer("error - out of memory");
-        ws->w = ww;
-        ws->cap = cap;
-    }
-    ws->ids[ws->n] = id;
-    ws->w[ws->n++] = w;
-    return NULL;
-}
-
-static char *handle_job(WorkerState *ws, char **tok, int nt)
-{
-    char err[KM_ERR_MAX];
-    Job j;
-    if (parse_job(tok, nt, &j, err)) return answer("error %s %s", nt > 1 ? tok[1] : "-", err);
-    const Weights *b = find_vector(ws, j.black), *w = find_vector(ws, j.white);
-    if (!b || !w) return answer("error %d unknown vector %s", j.n, !b ? tok[2] : tok[3]);
-    MatchGameSpec spec = {b, w, &j.opening, j.seed, {0, 0}};
-    MatchOutcome o;
-    if (match_play_game(&j.set, &spec, &o, NULL, err)) {
-        game_free(&o.game);
-        return answer("error %d %s", j.n, err);
-    }
-    Game g = o.game;
-    KmBuf out = {0};
-    km_buf_printf(&out, "result %d %s %d %d %016llx", j.n, game_result_text(g.result), (int)g.reason, g.nply,
-                  (unsigned long long)workers_moves_checksum(&g));
-    if (j.keep) {
-        km_buf_str(&out, " moves");
-        for (int i = 0; i < g.nply; i++) {
-            char t[MOVE_TEXT_MAX];
-            move_to_text(&g.moves[i], t);
-            km_buf_printf(&out, " %s", t);
-        }
-    }
-    game_free(&g);
-    char *s = km_buf_done(&out);
-    return s ? s : answer("error %d out of memory", j.n);
-}
-
-char *worker_handle_line(WorkerState *ws, const char *line)
-{
-    size_t len = strlen(line);
-    if (len > WORKERS_LINE_MAX) return answer("error - the line is too long");
-    char *copy = strdup(line);
-    char **tok = malloc((WORKERS_LINE_MAX / 2 + 2) * sizeof *tok);
-    if (!copy || !tok) {
-        free(copy);
-        free(tok);
-        return answer("error - out of memory");
-    }
-    int nt = split(copy, tok, WORKERS_LINE_MAX / 2);
-    char *r = NULL;
-    if (nt == 0) r = NULL;
-    else if (strcmp(tok[0], "weights") == 0) r = handle_weights(ws, tok, nt);
-    else if (strcmp(tok[0], "job") == 0) r = handle_job(ws, tok, nt);
-    else r = answer("error - unknown line '%.20s'", tok[0]);
-    free(copy);
-    free(tok);
-    return r;
-}
-
-/* ---- the coordinator ----------------------------------------------------------- */
 
 enum { W_DEAD = 0, W_STARTING, W_READY, W_DROPPED };
 #define WORKER_INFLIGHT 2
@@ -554,7 +195,7 @@ static int start_worker(Worker *w, char *err)
     w->to = in[1];
     w->from = out[0];
     w->len = 0;
-    w->buf = malloc(2 * WORKERS_LINE_MAX + 2);
+    w->buf = malloc(2 * WPROTO_LINE_MAX + 2);
     if (!w->buf) {
         close_worker(w, false);
         return km_fail(err, "out of memory");
@@ -725,11 +366,11 @@ static bool has_vector(const Worker *w, uint64_t id)
 
 static bool send_vector(WorkerStats *st, Worker *w, const Weights *v)
 {
-    uint64_t id = workers_weights_id(v);
+    uint64_t id = wproto_weights_id(v);
     if (has_vector(w, id)) return true;
     char line[64 + EVAL_NWEIGHTS_PHASE * 8];
     int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)id);
-    for (int i = 0, n = vector_length(v); i < n; i++)
+    for (int i = 0, n = wproto_vector_length(v); i < n; i++)
         at += snprintf(line + at, sizeof line - (size_t)at, " %d", weights_at(v, i));
     if (!send_line(st, w, line)) return false;
     if (w->nsent == w->capsent) {
@@ -766,10 +407,10 @@ static void feed(Run *r, int k)
         int i = take_job(r);
         if (i < 0) return;
         const MatchGameSpec *sp = &r->specs[i];
-        char *line = workers_job_line(i, r->set, sp, true); /* the moves: checked, and the progress shows them */
+        char *line = wproto_job_line(i, r->set, sp, true); /* the moves: checked, and the progress shows them */
         WorkerStats *st = &r->ws->stats;
-        bool ok = line && send_vector(st, w, spec_weights(r->set, sp, KM_BLACK)) &&
-                  send_vector(st, w, spec_weights(r->set, sp, KM_WHITE)) && send_line(st, w, line);
+        bool ok = line && send_vector(st, w, wproto_spec_weights(r->set, sp, KM_BLACK)) &&
+                  send_vector(st, w, wproto_spec_weights(r->set, sp, KM_WHITE)) && send_line(st, w, line);
         st->jobs++;
         free(line);
         if (w->ninflight == 0) w->deadline = km_now() + r->ws->timeout;
@@ -785,9 +426,9 @@ static void feed(Run *r, int k)
 static bool take_result(Run *r, int k, char *line, char *why)
 {
     Worker *w = &r->ws->w[k];
-    char **tok = malloc((WORKERS_LINE_MAX / 2 + 2) * sizeof *tok);
+    char **tok = malloc((WPROTO_LINE_MAX / 2 + 2) * sizeof *tok);
     if (!tok) return km_fail(why, "out of memory"), false;
-    int nt = split(line, tok, WORKERS_LINE_MAX / 2);
+    int nt = km_split(line, tok, WPROTO_LINE_MAX / 2);
     bool ok = false;
     long long n, reason, nply;
     uint64_t sum;
@@ -797,7 +438,7 @@ static bool take_result(Run *r, int k, char *line, char *why)
         goto out;
     }
     if (nt < 6 || strcmp(tok[0], "result") != 0 || !km_parse_ll(tok[1], 0, r->n - 1, &n) ||
-        !km_parse_ll(tok[3], 0, 100, &reason) || !km_parse_ll(tok[4], 0, 100000, &nply) || !parse_hex64(tok[5], &sum)) {
+        !km_parse_ll(tok[3], 0, 100, &reason) || !km_parse_ll(tok[4], 0, 100000, &nply) || !wproto_parse_hex64(tok[5], &sum)) {
         km_fail(why, "answered garbage: '%.60s'", nt ? tok[0] : "");
         goto out;
     }
@@ -827,7 +468,7 @@ static bool take_result(Run *r, int k, char *line, char *why)
                 goto out;
             }
         }
-        if (workers_moves_checksum(&g) != sum) {
+        if (wproto_moves_checksum(&g) != sum) {
             game_free(&g);
             km_fail(why, "answered garbage: the checksum of game %lld does not match its moves", n);
             goto out;
@@ -851,7 +492,7 @@ out:
 static void read_worker(Run *r, int k)
 {
     Worker *w = &r->ws->w[k];
-    size_t cap = 2 * WORKERS_LINE_MAX;
+    size_t cap = 2 * WPROTO_LINE_MAX;
     ssize_t got = read(w->from, w->buf + w->len, cap - w->len);
     if (got <= 0) {
         if (got < 0 && errno == EINTR) return;
@@ -919,12 +560,12 @@ static bool limits_travel(const MatchSettings *set, char *err)
     spec.black = spec.white = &z;
     MatchSettings plain = *set;
     plain.sides = NULL;
-    char *line = workers_job_line(0, &plain, &spec, false);
+    char *line = wproto_job_line(0, &plain, &spec, false);
     if (!line) return km_fail(err, "out of memory"), false;
     char **tok = malloc(64 * sizeof *tok);
-    Job j;
-    int nt = tok ? split(line, tok, 63) : 0;
-    bool ok = tok && nt <= 63 && parse_job(tok, nt, &j, err) == 0;
+    WprotoJob j;
+    int nt = tok ? km_split(line, tok, 63) : 0;
+    bool ok = tok && nt <= 63 && wproto_parse_job(tok, nt, &j, err) == 0;
     free(line);
     free(tok);
     if (!ok) return false;
@@ -947,8 +588,8 @@ int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *sp
     bool terms = false, phase = false;
     for (int i = 0; i < n; i++)
         for (int c = 0; c < 2; c++) {
-            const Weights *v = spec_weights(set, &specs[i], c);
-            terms |= v && vector_length(v) == EVAL_NTERMS;
+            const Weights *v = wproto_spec_weights(set, &specs[i], c);
+            terms |= v && wproto_vector_length(v) == EVAL_NTERMS;
             phase |= v && v->phased;
         }
     Run r = {.ws = ws, .set = set, .specs = specs, .n = n, .keep = keep_games, .out = out,

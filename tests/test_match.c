@@ -1,6 +1,7 @@
 /* test_match.c - the ballot table, openings, engine games, the game pool,
  * Elo statistics, and the `kingme match` command. */
 #include "test.h"
+#include "kingme/elo.h"
 #include "kingme/match.h"
 #include "kingme/notation.h"
 #include "kingme/pdn.h"
@@ -397,7 +398,7 @@ TEST(match_command)
 /* ---- SPRT ------------------------------------------------------------------ */
 
 /* LLR values worked out by hand (with a calculator) from the formula in
- * match.h: for 60/20/20, s = 0.7, var = (60 0.09 + 20 0.04 + 20 0.49) / 100 =
+ * elo.h: for 60/20/20, s = 0.7, var = (60 0.09 + 20 0.04 + 20 0.49) / 100 =
  * 0.16, s0 = 0.5, s1 = 1 / (1 + 10^(-10/400)) = 0.5143868, so LLR = 100
  * 0.0143868 (1.4 - 1.0143868) / 0.32 = 1.7337133. */
 TEST(match_sprt_llr)

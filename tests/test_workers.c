@@ -3,6 +3,8 @@
  * (or local thread) played what, even when workers die or answer garbage. */
 #include "test.h"
 #include "kingme/weights.h"
+#include "kingme/worker.h"
+#include "kingme/worker_proto.h"
 #include "kingme/workers.h"
 
 #include <stdlib.h>
@@ -47,7 +49,7 @@ static bool same_games(const MatchOutcome *x, const MatchOutcome *y, int n)
             return false;
         }
         if (x[i].game.moves && y[i].game.moves &&
-            workers_moves_checksum(&x[i].game) != workers_moves_checksum(&y[i].game)) {
+            wproto_moves_checksum(&x[i].game) != wproto_moves_checksum(&y[i].game)) {
             CHECK_MSG(false, "game %d: other moves", i);
             return false;
         }
@@ -62,14 +64,14 @@ TEST(workers_line_protocol)
     WorkerState *ws = worker_state_new();
     char err[KM_ERR_MAX];
     /* a job before its vectors is refused */
-    char *job = workers_job_line(5, &f.set, &f.specs[5], true);
+    char *job = wproto_job_line(5, &f.set, &f.specs[5], true);
     char *ans = worker_handle_line(ws, job);
     CHECK_MSG(ans && strncmp(ans, "error 5 unknown vector ", 23) == 0, "%s", ans ? ans : "");
     free(ans);
     for (int k = 0; k < 2; k++) {
         const Weights *w = k ? &f.a : &f.b;
         char line[1024];
-        int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)workers_weights_id(w));
+        int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)wproto_weights_id(w));
         for (int i = 0; i < EVAL_NPARAMS; i++) at += snprintf(line + at, sizeof line - (size_t)at, " %d", w->w[i]);
         ans = worker_handle_line(ws, line);
         CHECK_MSG(ans == NULL, "%s", ans);
@@ -87,7 +89,7 @@ TEST(workers_line_protocol)
     Game g = mo.game;
     char want[128];
     snprintf(want, sizeof want, "result 5 %s %d %d %016llx moves ", game_result_text(g.result), (int)g.reason, g.nply,
-             (unsigned long long)workers_moves_checksum(&g));
+             (unsigned long long)wproto_moves_checksum(&g));
     CHECK_MSG(ans && strncmp(ans, want, strlen(want)) == 0, "%s\nwant %s", ans ? ans : "", want);
     game_free(&g);
     free(ans);
@@ -253,11 +255,11 @@ TEST(workers_74_weights)
     CHECK_INT(weights_read(&f.b, "weights/archive/terms-flat.w", NULL, err), 0); /* against the default */
     Weights w60 = f.b;
     for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++) w60.w[i] = 0;
-    CHECK(workers_weights_id(&w60) != workers_weights_id(&f.b));
+    CHECK(wproto_weights_id(&w60) != wproto_weights_id(&f.b));
     /* the worker side: 74 values, the ID over them; 61 values refused */
     WorkerState *st = worker_state_new();
     char line[2048];
-    int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)workers_weights_id(&f.b));
+    int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)wproto_weights_id(&f.b));
     for (int i = 0; i < EVAL_NTERMS; i++) at += snprintf(line + at, sizeof line - (size_t)at, " %d", f.b.w[i]);
     char *ans = worker_handle_line(st, line);
     CHECK_MSG(ans == NULL, "%s", ans);
@@ -369,8 +371,8 @@ TEST(workers_phase)
     Weights flat = f.b, other = f.b;
     flat.phased = 0;
     other.end[EP_opp_trade_lead]++;
-    CHECK(workers_weights_id(&flat) != workers_weights_id(&f.b));
-    CHECK(workers_weights_id(&other) != workers_weights_id(&f.b));
+    CHECK(wproto_weights_id(&flat) != wproto_weights_id(&f.b));
+    CHECK(wproto_weights_id(&other) != wproto_weights_id(&f.b));
     /* the hello */
     const char *k = test_kingme();
     snprintf(cmd, sizeof cmd, "%s worker </dev/null", k);
@@ -379,7 +381,7 @@ TEST(workers_phase)
     /* the worker side: 148 values, a job with them plays the local game */
     WorkerState *st = worker_state_new();
     char line[4096];
-    int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)workers_weights_id(&f.b));
+    int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)wproto_weights_id(&f.b));
     for (int i = 0; i < 2 * EVAL_NTERMS; i++)
         at += snprintf(line + at, sizeof line - (size_t)at, " %d", weights_at(&f.b, i));
     char *ans = worker_handle_line(st, line);
@@ -390,18 +392,18 @@ TEST(workers_phase)
     CHECK_MSG(ans && strcmp(ans, "error - a weights line is 'weights ID' and 60, 74 or 148 values") == 0, "%s",
               ans ? ans : "");
     free(ans);
-    at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)workers_weights_id(&f.a));
+    at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)wproto_weights_id(&f.a));
     for (int i = 0; i < EVAL_NPARAMS; i++) at += snprintf(line + at, sizeof line - (size_t)at, " %d", f.a.w[i]);
     ans = worker_handle_line(st, line);
     CHECK_MSG(ans == NULL, "%s", ans);
     free(ans);
     MatchOutcome local[16], remote[16];
     CHECK(match_run(&f.set, f.specs, 16, 1, true, local, NULL, NULL, NULL, err) == 0);
-    char *job = workers_job_line(3, &f.set, &f.specs[3], true);
+    char *job = wproto_job_line(3, &f.set, &f.specs[3], true);
     ans = job ? worker_handle_line(st, job) : NULL;
     char want[64];
     snprintf(want, sizeof want, "result 3 %s %d %d %016llx ", game_result_text(local[3].result), (int)local[3].reason,
-             local[3].nply, (unsigned long long)workers_moves_checksum(&local[3].game));
+             local[3].nply, (unsigned long long)wproto_moves_checksum(&local[3].game));
     CHECK_MSG(ans && strncmp(ans, want, strlen(want)) == 0, "%s, expected %s", ans ? ans : "", want);
     free(ans);
     free(job);

@@ -5,12 +5,13 @@
  * (clocks, forfeits); Elo statistics, an optional SPRT; every finished game is
  * written to the PDN file at once. */
 #include "cli.h"
-#include "kingme/workers.h"
-#include "kingme/egdb.h"
 #include "longrun.h"
+#include "kingme/egdb.h"
+#include "kingme/elo.h"
 #include "kingme/match.h"
 #include "kingme/pdn.h"
 #include "kingme/weights.h"
+#include "kingme/workers.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -519,10 +520,10 @@ static int run(const Opts *o)
         pdn_close(&pdn);
         return 1;
     }
-    set.workers = ws;
     cli_catch_sigint(true, "stopping: the games finished so far are kept");
     double t0 = km_now();
-    int r = match_run(&set, specs, n, (int)threads, false, out, on_game, &t, &cli_stop, err);
+    int r = ws ? workers_run(ws, &set, specs, n, (int)threads, false, out, on_game, &t, &cli_stop, err)
+               : match_run(&set, specs, n, (int)threads, false, out, on_game, &t, &cli_stop, err);
     if (r) cli_error("%s", err);
     double secs = km_now() - t0;
     if (ws) {

@@ -1,7 +1,8 @@
 /* worker.c - kingme worker: plays the games a coordinator (tune or match
- * with --workers) sends, one job line in, one result line out (workers.h). */
+ * with --workers) sends, one job line in, one result line out (worker.h). */
 #include "cli.h"
-#include "kingme/workers.h"
+#include "kingme/worker.h"
+#include "kingme/worker_proto.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -14,14 +15,14 @@ static int run(const Opts *o)
     (void)o;
     signal(SIGPIPE, SIG_IGN);
     WorkerState *ws = worker_state_new();
-    char *line = malloc(WORKERS_LINE_MAX + 2);
+    char *line = malloc(WPROTO_LINE_MAX + 2);
     if (!ws || !line) {
         worker_state_free(ws);
         free(line);
         return cli_error("out of memory");
     }
     printf("worker kingme %s protocol", KINGME_VERSION); /* every version it speaks: 1 2 3 */
-    for (int v = 1; v <= WORKERS_PROTOCOL; v++) printf(" %d", v);
+    for (int v = 1; v <= WPROTO_VERSION; v++) printf(" %d", v);
     printf("\n");
     bool write_ok = fflush(stdout) == 0;
     int c = 0;
@@ -29,7 +30,7 @@ static int run(const Opts *o)
         size_t n = 0;
         bool too_long = false;
         while ((c = getchar()) != EOF && c != '\n') {
-            if (n < WORKERS_LINE_MAX) line[n++] = (char)c;
+            if (n < WPROTO_LINE_MAX) line[n++] = (char)c;
             else too_long = true;
         }
         line[n] = '\0';

@@ -1,0 +1,130 @@
+/* worker.c - `kingme worker`: vectors kept, jobs played, results answered
+ * (worker.h). */
+#include "kingme/worker.h"
+#include "kingme/notation.h"
+#include "kingme/textio.h"
+#include "kingme/worker_proto.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WORKER_MAX_VECTORS 65536
+
+struct WorkerState {
+    uint64_t *ids;
+    Weights *w;
+    int n, cap;
+};
+
+WorkerState *worker_state_new(void) { return calloc(1, sizeof(WorkerState)); }
+
+void worker_state_free(WorkerState *ws)
+{
+    if (!ws) return;
+    free(ws->ids);
+    free(ws->w);
+    free(ws);
+}
+
+static const Weights *find_vector(const WorkerState *ws, uint64_t id)
+{
+    for (int i = 0; i < ws->n; i++)
+        if (ws->ids[i] == id) return &ws->w[i];
+    return NULL;
+}
+
+static char *answer(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *answer(const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return strdup(buf);
+}
+
+static char *handle_weights(WorkerState *ws, char **tok, int nt)
+{
+    uint64_t id;
+    if ((nt != 2 + EVAL_NPARAMS && nt != 2 + EVAL_NTERMS && nt != 2 + EVAL_NWEIGHTS_PHASE) || !wproto_parse_hex64(tok[1], &id))
+        return answer("error - a weights line is 'weights ID' and %d, %d or %d values", EVAL_NPARAMS, EVAL_NTERMS,
+                      EVAL_NWEIGHTS_PHASE);
+    Weights w = {0};
+    for (int i = 0; i < nt - 2; i++) {
+        long long v;
+        if (!km_parse_ll(tok[2 + i], -32768, 32767, &v))
+            return answer("error - weight %d '%.20s' is not a number from -32768 to 32767", i + 1, tok[2 + i]);
+        *weights_ref(&w, i) = (int16_t)v;
+    }
+    w.phased = nt == 2 + EVAL_NWEIGHTS_PHASE;
+    if (wproto_weights_id(&w) != id) return answer("error - the ID %s does not match the values", tok[1]);
+    if (find_vector(ws, id)) return NULL;
+    if (ws->n == WORKER_MAX_VECTORS) return answer("error - more than %d vectors", WORKER_MAX_VECTORS);
+    if (ws->n == ws->cap) {
+        int cap = ws->cap ? ws->cap * 2 : 64;
+        uint64_t *ids = realloc(ws->ids, (size_t)cap * sizeof *ids);
+        if (ids) ws->ids = ids;
+        Weights *ww = ids ? realloc(ws->w, (size_t)cap * sizeof *ww) : NULL;
+        if (!ww) return answer("error - out of memory");
+        ws->w = ww;
+        ws->cap = cap;
+    }
+    ws->ids[ws->n] = id;
+    ws->w[ws->n++] = w;
+    return NULL;
+}
+
+static char *handle_job(WorkerState *ws, char **tok, int nt)
+{
+    char err[KM_ERR_MAX];
+    WprotoJob j;
+    if (wproto_parse_job(tok, nt, &j, err)) return answer("error %s %s", nt > 1 ? tok[1] : "-", err);
+    const Weights *b = find_vector(ws, j.black), *w = find_vector(ws, j.white);
+    if (!b || !w) return answer("error %d unknown vector %s", j.n, !b ? tok[2] : tok[3]);
+    MatchGameSpec spec = {b, w, &j.opening, j.seed, {0, 0}};
+    MatchOutcome o;
+    if (match_play_game(&j.set, &spec, &o, NULL, err)) {
+        game_free(&o.game);
+        return answer("error %d %s", j.n, err);
+    }
+    Game g = o.game;
+    KmBuf out = {0};
+    km_buf_printf(&out, "result %d %s %d %d %016llx", j.n, game_result_text(g.result), (int)g.reason, g.nply,
+                  (unsigned long long)wproto_moves_checksum(&g));
+    if (j.keep) {
+        km_buf_str(&out, " moves");
+        for (int i = 0; i < g.nply; i++) {
+            char t[MOVE_TEXT_MAX];
+            move_to_text(&g.moves[i], t);
+            km_buf_printf(&out, " %s", t);
+        }
+    }
+    game_free(&g);
+    char *s = km_buf_done(&out);
+    return s ? s : answer("error %d out of memory", j.n);
+}
+
+char *worker_handle_line(WorkerState *ws, const char *line)
+{
+    size_t len = strlen(line);
+    if (len > WPROTO_LINE_MAX) return answer("error - the line is too long");
+    char *copy = strdup(line);
+    char **tok = malloc((WPROTO_LINE_MAX / 2 + 2) * sizeof *tok);
+    if (!copy || !tok) {
+        free(copy);
+        free(tok);
+        return answer("error - out of memory");
+    }
+    int nt = km_split(copy, tok, WPROTO_LINE_MAX / 2);
+    char *r = NULL;
+    if (nt == 0) r = NULL;
+    else if (strcmp(tok[0], "weights") == 0) r = handle_weights(ws, tok, nt);
+    else if (strcmp(tok[0], "job") == 0) r = handle_job(ws, tok, nt);
+    else r = answer("error - unknown line '%.20s'", tok[0]);
+    free(copy);
+    free(tok);
+    return r;
+}
