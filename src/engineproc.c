@@ -1,5 +1,6 @@
-/* engineproc.c - an engine process on two pipes: start, handshake, lines in
- * and out with deadlines, stop and reap. */
+/* engineproc.c - a child process on two pipes (start, write, stop and reap),
+ * and an engine process over it: handshake, lines in and out with deadlines
+ * (engineproc.h). */
 #include "kingme/engineproc.h"
 #include "kingme/base.h"
 
@@ -16,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Pipes are made close-on-exec so that an engine started by one thread never
- * inherits another engine's pipe (it would then never see end of input).
+/* Pipes are made close-on-exec so that a child started by one thread never
+ * inherits another child's pipe (it would then never see end of input).
  * pipe() and fcntl() are two steps, so creating pipes and forking share one
  * lock: a fork never happens between them. The only process-wide state here. */
 static pthread_mutex_t spawn_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -42,47 +43,47 @@ static void sleep_s(double s)
 /* Kill whatever is left of the group once the leader has exited or after
  * timeout seconds, then reap the leader. The leader is not reaped before the
  * group is killed, so its pid (the group id) cannot have been reused. */
-static void reap(EngineProc *e, double timeout)
+void proc_reap(ProcChild *c, double timeout)
 {
-    if (e->to_fd >= 0) close(e->to_fd);
-    e->to_fd = -1;
-    if (e->pid > 0) {
+    if (c->to_fd >= 0) close(c->to_fd);
+    c->to_fd = -1;
+    if (c->pid > 0) {
         double end = km_now() + timeout;
         for (;;) {
             siginfo_t si;
             memset(&si, 0, sizeof si);
-            if (waitid(P_PID, (id_t)e->pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid != 0) break;
+            if (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid != 0) break;
             if (km_now() >= end) break;
             sleep_s(0.002);
         }
-        kill(-e->pid, SIGKILL);
-        kill(e->pid, SIGKILL); /* in case setpgid never happened */
+        kill(-c->pid, SIGKILL);
+        kill(c->pid, SIGKILL); /* in case setpgid never happened */
         int st = 0;
-        while (waitpid(e->pid, &st, 0) < 0 && errno == EINTR) {
+        while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR) {
         }
-        e->wait_status = st;
-        e->reaped = true;
-        e->pid = 0;
+        c->wait_status = st;
+        c->reaped = true;
+        c->pid = 0;
     }
-    if (e->from_fd >= 0) close(e->from_fd);
-    e->from_fd = -1;
+    if (c->from_fd >= 0) close(c->from_fd);
+    c->from_fd = -1;
 }
 
-void proc_kill(EngineProc *e) { reap(e, 0); }
+void proc_kill(EngineProc *e) { proc_reap(&e->child, 0); }
 
 void proc_quit(EngineProc *e, double timeout)
 {
-    if (e->pid > 0 && e->to_fd >= 0) {
+    if (e->child.pid > 0 && e->child.to_fd >= 0) {
         char err[KM_ERR_MAX];
         proc_send(e, 0.1, err, "quit");
     }
-    reap(e, timeout);
+    proc_reap(&e->child, timeout);
 }
 
 void proc_exit_text(EngineProc *e, char *buf, size_t len)
 {
-    if (!e->reaped) reap(e, 0.5);
-    int st = e->wait_status;
+    if (!e->child.reaped) proc_reap(&e->child, 0.5);
+    int st = e->child.wait_status;
     if (WIFEXITED(st)) snprintf(buf, len, "exited with status %d", WEXITSTATUS(st));
     else if (WIFSIGNALED(st)) snprintf(buf, len, "killed by signal %d", WTERMSIG(st));
     else snprintf(buf, len, "stopped");
@@ -111,9 +112,32 @@ static ssize_t write_nosigpipe(int fd, const char *p, size_t n)
     return w;
 }
 
+int proc_write(ProcChild *c, const char *buf, size_t n, double timeout, char *err)
+{
+    if (c->pid <= 0 || c->to_fd < 0) return km_fail(err, "the process is not running");
+    double end = km_now() + timeout;
+    while (n) {
+        struct pollfd pf = {c->to_fd, POLLOUT, 0};
+        double wait = end - km_now();
+        int pr = poll(&pf, 1, wait > 0 ? (int)(wait * 1000) + 1 : 0);
+        if (pr < 0 && errno == EINTR) continue;
+        if (pr == 0) return km_fail(err, "the process does not read its input");
+        if (pr < 0) return km_fail(err, "cannot write to the process: %s", strerror(errno));
+        ssize_t w = write_nosigpipe(c->to_fd, buf, n);
+        if (w < 0) {
+            if (errno == EINTR || errno == EAGAIN) continue;
+            return km_fail(err, errno == EPIPE ? "the process closed its input" : "cannot write to the process: %s",
+                           strerror(errno));
+        }
+        buf += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
 int proc_send(EngineProc *e, double timeout, char *err, const char *fmt, ...)
 {
-    if (e->pid <= 0 || e->to_fd < 0) return km_fail(err, "the engine is not running");
+    if (e->child.pid <= 0 || e->child.to_fd < 0) return km_fail(err, "the engine is not running");
     char stackbuf[1024];
     va_list ap;
     va_start(ap, fmt);
@@ -128,33 +152,7 @@ int proc_send(EngineProc *e, double timeout, char *err, const char *fmt, ...)
         va_end(ap);
     }
     line[n] = '\n';
-    size_t left = (size_t)n + 1, off = 0;
-    double end = km_now() + timeout;
-    int r = 0;
-    while (left) {
-        struct pollfd pf = {e->to_fd, POLLOUT, 0};
-        double wait = end - km_now();
-        int pr = poll(&pf, 1, wait > 0 ? (int)(wait * 1000) + 1 : 0);
-        if (pr < 0 && errno == EINTR) continue;
-        if (pr == 0) {
-            r = km_fail(err, "the engine does not read its input");
-            break;
-        }
-        if (pr < 0) {
-            r = km_fail(err, "cannot write to the engine: %s", strerror(errno));
-            break;
-        }
-        ssize_t w = write_nosigpipe(e->to_fd, line + off, left);
-        if (w < 0) {
-            if (errno == EINTR || errno == EAGAIN) continue;
-            r = km_fail(err,
-                        errno == EPIPE ? "the engine closed its input" : "cannot write to the engine: %s",
-                        strerror(errno));
-            break;
-        }
-        off += (size_t)w;
-        left -= (size_t)w;
-    }
+    int r = proc_write(&e->child, line, (size_t)n + 1, timeout, err);
     if (line != stackbuf) free(line);
     return r;
 }
@@ -192,17 +190,17 @@ int proc_read_line(EngineProc *e, double deadline, const atomic_bool *stop, char
     for (;;) {
         int code;
         if (take_line(e, line, len, &code)) return code;
-        if (e->eof || e->from_fd < 0) return PROC_EOF;
+        if (e->eof || e->child.from_fd < 0) return PROC_EOF;
         if (stop && atomic_load_explicit(stop, memory_order_relaxed)) return PROC_STOPPED;
         double wait = deadline - km_now();
         if (wait <= 0) return PROC_TIMEOUT;
         int ms = (int)(wait * 1000) + 1;
         if (stop && ms > 20) ms = 20;
-        struct pollfd pf = {e->from_fd, POLLIN, 0};
+        struct pollfd pf = {e->child.from_fd, POLLIN, 0};
         int pr = poll(&pf, 1, ms);
         if (pr < 0 && errno != EINTR) return PROC_EOF;
         if (pr <= 0) continue;
-        ssize_t r = read(e->from_fd, e->buf + e->len, sizeof e->buf - e->len);
+        ssize_t r = read(e->child.from_fd, e->buf + e->len, sizeof e->buf - e->len);
         if (r < 0 && (errno == EINTR || errno == EAGAIN)) continue;
         if (r <= 0) {
             e->eof = true;
@@ -224,8 +222,9 @@ int proc_expect(EngineProc *e, const char *want, double deadline, char *last, si
     }
 }
 
-static int spawn(EngineProc *e, const char *command, char *err)
+int proc_spawn(ProcChild *c, const char *command, char *err)
 {
+    *c = (ProcChild)PROC_CHILD_NONE;
     int in[2], out[2];
     pthread_mutex_lock(&spawn_lock);
     if (cloexec_pipe(in)) {
@@ -263,9 +262,9 @@ static int spawn(EngineProc *e, const char *command, char *err)
     }
     setpgid(pid, pid); /* also here, so that a kill right after fork reaches the group */
     fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
-    e->pid = pid;
-    e->to_fd = in[1];
-    e->from_fd = out[0];
+    c->pid = pid;
+    c->to_fd = in[1];
+    c->from_fd = out[0];
     return 0;
 }
 
@@ -289,8 +288,7 @@ static int start_failed(EngineProc *e, int code, const char *want, const char *l
 int proc_start(EngineProc *e, const char *command, const char *const *option_lines, char *err)
 {
     memset(e, 0, sizeof *e);
-    e->to_fd = e->from_fd = -1;
-    if (spawn(e, command, err)) return -1;
+    if (proc_spawn(&e->child, command, err)) return -1;
     char line[256], last[256] = "";
     if (proc_send(e, PROC_START_TIMEOUT, err, "hello"))
         return start_failed(e, PROC_EOF, "hello", NULL, err);

@@ -50,7 +50,7 @@ struct MatchPlayers {
     TT shared;          /* with share_table: the table of both Searchers */
     bool shared_dirty;  /* written since it was allocated (calloc: zero until then) */
     int nsides;
-    EngineProc *eng;    /* [nsides]; pid 0 when not running (or not an engine side) */
+    EngineProc *eng;    /* [nsides]; child.pid 0 when not running (or not an engine side) */
     bool *restart;      /* [nsides]: misbehaved, kill and restart before the next game */
 };
 
@@ -78,7 +78,7 @@ void match_players_free(MatchPlayers *P)
 {
     if (!P) return;
     for (int i = 0; i < P->nsides; i++)
-        if (P->eng[i].pid > 0) proc_quit(&P->eng[i], 1.0);
+        if (P->eng[i].child.pid > 0) proc_quit(&P->eng[i], 1.0);
     free(P->eng);
     free(P->restart);
     searcher_free(&P->s[0]);
@@ -132,7 +132,7 @@ MatchPlayers *match_players_new(const MatchSettings *set, char *err)
     }
     P->nsides = n;
     for (int i = 0; i < n; i++) {
-        P->eng[i].to_fd = P->eng[i].from_fd = -1;
+        P->eng[i].child = (ProcChild)PROC_CHILD_NONE;
         if (set->sides[i].command && engine_boot(set, i, &P->eng[i], err)) {
             match_players_free(P);
             return NULL;
@@ -206,7 +206,7 @@ static int engine_new_game(Referee *R, int colour, uint64_t seed, char *err)
 {
     int side = R->side[colour];
     EngineProc *e = engine_of(R, colour);
-    if (R->P->restart[side] || e->pid <= 0) {
+    if (R->P->restart[side] || e->child.pid <= 0) {
         proc_kill(e);
         if (engine_boot(R->set, side, e, err)) return -1;
         R->P->restart[side] = false;

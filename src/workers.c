@@ -1,19 +1,17 @@
 /* workers.c - the coordinator: games played by worker processes (workers.h). */
 #include "kingme/workers.h"
+#include "kingme/engineproc.h"
 #include "kingme/notation.h"
 #include "kingme/textio.h"
 #include "kingme/worker_proto.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,8 +23,7 @@ enum { W_DEAD = 0, W_STARTING, W_READY, W_DROPPED };
 typedef struct Worker {
     char *cmd;
     int st;
-    pid_t pid;
-    int to, from;
+    ProcChild proc;
     char *buf;
     size_t len;
     int inflight[WORKER_INFLIGHT], ninflight;
@@ -85,7 +82,7 @@ WorkerSet *workers_from_file(const char *path, char *err)
             char *cmd = w->cmd;
             memset(w, 0, sizeof *w);
             w->cmd = cmd;
-            w->to = w->from = -1;
+            w->proc = (ProcChild)PROC_CHILD_NONE;
         }
         if (!nl) break;
         p = nl + 1;
@@ -125,24 +122,11 @@ static void event(WorkerSet *ws, int i, WorkerEventKind k, const char *why)
     if (ws->fn) ws->fn(i, k, why, ws->user);
 }
 
+/* Stop its process: gently, it gets up to a second to leave on its own
+ * once its input is closed. */
 static void close_worker(Worker *w, bool gently)
 {
-    if (w->to >= 0) close(w->to);
-    if (w->from >= 0) close(w->from);
-    w->to = w->from = -1;
-    if (w->pid > 0) {
-        int st;
-        bool gone = false;
-        for (int t = 0; gently && t < 100 && !gone; t++) { /* up to 1 s to leave on its own */
-            if (waitpid(w->pid, &st, WNOHANG) == w->pid) gone = true;
-            else nanosleep(&(struct timespec){0, 10000000}, NULL);
-        }
-        if (!gone) {
-            kill(w->pid, SIGKILL);
-            waitpid(w->pid, &st, 0);
-        }
-    }
-    w->pid = 0;
+    proc_reap(&w->proc, gently ? 1.0 : 0);
     free(w->buf);
     w->buf = NULL;
     w->len = 0;
@@ -164,36 +148,7 @@ void workers_free(WorkerSet *ws)
 
 static int start_worker(Worker *w, char *err)
 {
-    int in[2], out[2];
-    if (pipe(in)) return km_fail(err, "cannot make a pipe: %s", strerror(errno));
-    if (pipe(out)) {
-        close(in[0]);
-        close(in[1]);
-        return km_fail(err, "cannot make a pipe: %s", strerror(errno));
-    }
-    for (int k = 0; k < 2; k++) {
-        fcntl(in[k], F_SETFD, FD_CLOEXEC);
-        fcntl(out[k], F_SETFD, FD_CLOEXEC);
-    }
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(in[0]);
-        close(in[1]);
-        close(out[0]);
-        close(out[1]);
-        return km_fail(err, "cannot start a process: %s", strerror(errno));
-    }
-    if (pid == 0) {
-        dup2(in[0], 0);
-        dup2(out[1], 1);
-        execl("/bin/sh", "sh", "-c", w->cmd, (char *)NULL);
-        _exit(127);
-    }
-    close(in[0]);
-    close(out[1]);
-    w->pid = pid;
-    w->to = in[1];
-    w->from = out[0];
+    if (proc_spawn(&w->proc, w->cmd, err)) return -1;
     w->len = 0;
     w->buf = malloc(2 * WPROTO_LINE_MAX + 2);
     if (!w->buf) {
@@ -203,37 +158,14 @@ static int start_worker(Worker *w, char *err)
     return 0;
 }
 
-/* Write a whole line; false when the worker is gone (SIGPIPE is held back
- * for this thread and consumed). */
-static bool send_line(WorkerStats *st, Worker *w, const char *s)
+/* Write a whole line; false when the worker is gone or has not read its
+ * input for the job timeout. */
+static bool send_line(WorkerSet *ws, Worker *w, const char *s)
 {
-    st->bytes_out += strlen(s) + 1;
-    sigset_t set, old;
-    sigemptyset(&set);
-    sigaddset(&set, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &set, &old);
-    bool ok = true;
     size_t n = strlen(s);
-    for (int part = 0; part < 2 && ok; part++) {
-        const char *p = part ? "\n" : s;
-        size_t left = part ? 1 : n;
-        while (left) {
-            ssize_t k = write(w->to, p, left);
-            if (k < 0 && errno == EINTR) continue;
-            if (k <= 0) {
-                ok = false;
-                break;
-            }
-            p += k;
-            left -= (size_t)k;
-        }
-    }
-    if (!ok) {
-        struct timespec zero = {0, 0};
-        sigtimedwait(&set, NULL, &zero);
-    }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    return ok;
+    ws->stats.bytes_out += n + 1;
+    char err[KM_ERR_MAX];
+    return proc_write(&w->proc, s, n, ws->timeout, err) == 0 && proc_write(&w->proc, "\n", 1, ws->timeout, err) == 0;
 }
 
 typedef struct Run {
@@ -364,7 +296,7 @@ static bool has_vector(const Worker *w, uint64_t id)
     return false;
 }
 
-static bool send_vector(WorkerStats *st, Worker *w, const Weights *v)
+static bool send_vector(WorkerSet *ws, Worker *w, const Weights *v)
 {
     uint64_t id = wproto_weights_id(v);
     if (has_vector(w, id)) return true;
@@ -372,7 +304,7 @@ static bool send_vector(WorkerStats *st, Worker *w, const Weights *v)
     int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)id);
     for (int i = 0, n = wproto_vector_length(v); i < n; i++)
         at += snprintf(line + at, sizeof line - (size_t)at, " %d", weights_at(v, i));
-    if (!send_line(st, w, line)) return false;
+    if (!send_line(ws, w, line)) return false;
     if (w->nsent == w->capsent) {
         int cap = w->capsent ? 2 * w->capsent : 64;
         uint64_t *s = realloc(w->sent, (size_t)cap * sizeof *s);
@@ -408,10 +340,10 @@ static void feed(Run *r, int k)
         if (i < 0) return;
         const MatchGameSpec *sp = &r->specs[i];
         char *line = wproto_job_line(i, r->set, sp, true); /* the moves: checked, and the progress shows them */
-        WorkerStats *st = &r->ws->stats;
-        bool ok = line && send_vector(st, w, wproto_spec_weights(r->set, sp, KM_BLACK)) &&
-                  send_vector(st, w, wproto_spec_weights(r->set, sp, KM_WHITE)) && send_line(st, w, line);
-        st->jobs++;
+        WorkerSet *ws = r->ws;
+        bool ok = line && send_vector(ws, w, wproto_spec_weights(r->set, sp, KM_BLACK)) &&
+                  send_vector(ws, w, wproto_spec_weights(r->set, sp, KM_WHITE)) && send_line(ws, w, line);
+        ws->stats.jobs++;
         free(line);
         if (w->ninflight == 0) w->deadline = km_now() + r->ws->timeout;
         w->inflight[w->ninflight++] = i;
@@ -493,7 +425,7 @@ static void read_worker(Run *r, int k)
 {
     Worker *w = &r->ws->w[k];
     size_t cap = 2 * WPROTO_LINE_MAX;
-    ssize_t got = read(w->from, w->buf + w->len, cap - w->len);
+    ssize_t got = read(w->proc.from_fd, w->buf + w->len, cap - w->len);
     if (got <= 0) {
         if (got < 0 && errno == EINTR) return;
         fail_worker(r, k, w->st == W_STARTING ? "exited before saying hello" : "exited");
@@ -628,7 +560,7 @@ int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *sp
                 fail_worker(&r, k, w->st == W_STARTING ? "did not say hello in time" : "did not answer in time");
             if (w->st != W_DROPPED) alive++;
             if (w->st == W_STARTING || w->st == W_READY) {
-                pf[np].fd = w->from;
+                pf[np].fd = w->proc.from_fd;
                 pf[np].events = POLLIN;
                 pf[np].revents = 0;
                 who[np++] = k;
@@ -641,7 +573,7 @@ int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *sp
         int pr = poll(pf, (nfds_t)np, 50);
         if (pr <= 0) continue;
         for (int q = 0; q < np; q++)
-            if (pf[q].revents && ws->w[who[q]].from == pf[q].fd) read_worker(&r, who[q]);
+            if (pf[q].revents && ws->w[who[q]].proc.from_fd == pf[q].fd) read_worker(&r, who[q]);
     }
     /* stopped or failed: the games in flight are lost with their workers */
     for (int k = 0; k < ws->n; k++)

@@ -1,9 +1,11 @@
 /* engineproc.h - driving another engine process that speaks the kingme engine
  * protocol (docs/engine-protocol.md): start it with /bin/sh -c COMMAND on two
  * pipes, send lines, read lines with a deadline, and stop it without leaving
- * a zombie or a stray child behind.
+ * a zombie or a stray child behind. The child process alone (ProcChild) is
+ * also how the worker coordinator (workers.h) starts its workers: kingme
+ * starts other programs here only.
  *
- * The engine runs in a process group of its own, so that killing it also
+ * A child runs in a process group of its own, so that killing it also
  * kills whatever its shell started (a script's `sleep`), and so that the
  * terminal's Ctrl-C reaches only kingme, which then stops its engines itself.
  * Writing to an engine that died gives an error, never SIGPIPE (the signal is
@@ -23,15 +25,35 @@
 #define PROC_LINE_MAX 8192      /* a longer line from an engine is a protocol error */
 #define PROC_START_TIMEOUT 10.0 /* seconds for hello and readyok */
 
-typedef struct EngineProc {
+/* A child process on two pipes. */
+typedef struct ProcChild {
     pid_t pid;          /* 0: not running (or reaped) */
-    int to_fd, from_fd; /* the engine's stdin (we write), its stdout (we read) */
+    int to_fd, from_fd; /* its stdin (we write; non-blocking), its stdout (we read); -1: closed */
+    int wait_status;    /* once reaped: the waitpid status */
+    bool reaped;
+} ProcChild;
+
+/* A ProcChild that is not running. */
+#define PROC_CHILD_NONE {0, -1, -1, 0, false}
+
+/* Start /bin/sh -c command. Returns 0, or -1 with a message (c is then not
+ * running). */
+int proc_spawn(ProcChild *c, const char *command, char *err);
+
+/* Write n bytes to its stdin, waiting at most timeout seconds for room in
+ * the pipe. Returns 0, or -1 with a message when it no longer reads. */
+int proc_write(ProcChild *c, const char *buf, size_t n, double timeout, char *err);
+
+/* Close its stdin, give it up to timeout seconds to exit, kill what is left
+ * of its group, reap it and close its stdout. Safe when not running. */
+void proc_reap(ProcChild *c, double timeout);
+
+typedef struct EngineProc {
+    ProcChild child; /* child.pid 0: not running (or reaped) */
     char buf[PROC_LINE_MAX];
     size_t len;      /* bytes in buf not yet returned as lines */
     bool eof;        /* its stdout is closed */
     char id[128];    /* the hello line after "hello " */
-    int wait_status; /* once reaped by proc_kill / proc_quit: the waitpid status */
-    bool reaped;
 } EngineProc;
 
 /* What proc_read_line returns. */
