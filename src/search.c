@@ -105,8 +105,11 @@ void searcher_free(Searcher *s)
     free_helpers(s);
     tt_free(&s->own_tt);
     free(s->path);
+    free(s->lines);
     s->tt = NULL;
     s->path = NULL;
+    s->lines = NULL;
+    s->lines_cap = 0;
 }
 
 void searcher_set_table(Searcher *s, TT *t) { s->tt = t ? t : &s->own_tt; }
@@ -716,16 +719,47 @@ typedef struct RootTies {
     Move pv[MAX_TIE_PV][SEARCH_MAX_PLY];
 } RootTies;
 
+/* Multi-PV: the lines of the iteration under way and of the last one. */
+typedef struct RootLines {
+    int k;              /* lines wanted (1 to the number of moves) */
+    SearchLine *res;    /* the result: the last iteration's lines, nres of them */
+    SearchLine *cur;    /* this iteration's moves with exact scores, best first */
+    SearchLine *spare;
+    int nres, ncur;
+    int32_t prev[MAX_MOVES]; /* each move's exact score at the last iteration, or -SCORE_INF */
+} RootLines;
+
+/* Put move m (exact score v, line s->pv[1] after it) among this iteration's
+ * lines, keeping them best first. */
+static void add_line(const Searcher *s, RootLines *rl, const Move *m, int32_t v, int depth)
+{
+    int at = rl->ncur;
+    while (at > 0 && rl->cur[at - 1].score < v) at--;
+    memmove(&rl->cur[at + 1], &rl->cur[at], (size_t)(rl->ncur - at) * sizeof *rl->cur);
+    rl->ncur++;
+    SearchLine *l = &rl->cur[at];
+    l->move = l->pv[0] = *m;
+    l->score = v;
+    l->depth = depth;
+    int n = s->pv_len[1] < SEARCH_MAX_PLY - 1 ? s->pv_len[1] : SEARCH_MAX_PLY - 1;
+    memcpy(&l->pv[1], s->pv[1], (size_t)n * sizeof(Move));
+    l->pv_len = n + 1;
+}
+
 /* One iteration at the root: every move in `order` searched to depth,
  * scores[i] set for the moves searched before a stop. Returns the best score
- * (-SCORE_INF when stopped before the first move had its score). */
+ * (-SCORE_INF when stopped before the first move had its score). With rl
+ * (multi-PV), every move that may be among the best k gets an exact score:
+ * it is searched with a window open above the k-th best score so far (all
+ * of them while fewer than k have been searched). */
 static int32_t root_iteration(Searcher *s, const Board *b, const MoveList *ml, const int *order, int depth,
-                              int quiet, int32_t last, int32_t *scores, RootTies *t)
+                              int quiet, int32_t last, int32_t *scores, RootTies *t, RootLines *rl)
 {
     uint64_t key = s->path[s->path_base];
     bool random_ties = s->limits.tiebreak == TIEBREAK_RANDOM;
     int32_t best = -SCORE_INF, alpha = -SCORE_INF;
     t->n = 0;
+    if (rl) rl->ncur = 0;
     for (int n = 0; n < ml->count; n++) {
         int i = order[n];
         const Move *m = &ml->moves[i];
@@ -736,14 +770,18 @@ static int32_t root_iteration(Searcher *s, const Board *b, const MoveList *ml, c
         int d = depth - 1;
         if (ml->count == 1 && s->limits.extensions) d++; /* as in the tree */
         int32_t v;
+        /* the score a move must beat to matter: the best so far, or with
+         * multi-PV the k-th best (none until k moves have scores) */
+        int32_t a = rl ? (rl->ncur >= rl->k ? rl->cur[rl->k - 1].score : -SCORE_INF) : alpha;
         /* with a random tie-break, equal moves must get exact scores:
          * search them against best - 1 instead of best */
-        int32_t a = random_ties && best > -SCORE_INF ? best - 1 : alpha;
-        if (n == 0) {
+        if (random_ties && best > -SCORE_INF && a >= best) a = best - 1;
+        if (a == -SCORE_INF) {
             /* aspiration: expect the last iteration's score, widen on failure */
+            int32_t expect = rl ? rl->prev[i] : last;
             int32_t lo = -SCORE_INF, hi = SCORE_INF;
-            if (depth >= 5 && last > -SCORE_WIN_MIN && last < SCORE_WIN_MIN)
-                lo = last - ASPIRATION, hi = last + ASPIRATION;
+            if (depth >= 5 && expect > -SCORE_WIN_MIN && expect < SCORE_WIN_MIN)
+                lo = expect - ASPIRATION, hi = expect + ASPIRATION;
             v = -negamax(s, &c, ck, d, 1, -hi, -lo, cq);
             if ((v <= lo || v >= hi) && !s->stopped) v = -negamax(s, &c, ck, d, 1, -SCORE_INF, SCORE_INF, cq);
         } else {
@@ -752,6 +790,7 @@ static int32_t root_iteration(Searcher *s, const Board *b, const MoveList *ml, c
         }
         if (s->stopped) break;
         scores[i] = v;
+        if (rl && (a == -SCORE_INF || v > a)) add_line(s, rl, m, v, depth);
         if (v > best) {
             best = v;
             alpha = v;
@@ -766,6 +805,36 @@ static int32_t root_iteration(Searcher *s, const Board *b, const MoveList *ml, c
         }
     }
     return best;
+}
+
+/* Multi-PV, after an iteration (complete, or stopped with some moves
+ * searched): the result is this iteration's lines, then the last one's for
+ * the moves it did not reach; the chosen move (best, one of the lines of the
+ * best score) first. */
+static void merge_lines(const MoveList *ml, RootLines *rl, const Move *best)
+{
+    int n = 0;
+    for (int j = 0; j < rl->ncur; j++) rl->spare[n++] = rl->cur[j];
+    for (int j = 0; j < rl->nres; j++) {
+        bool seen = false;
+        for (int x = 0; x < rl->ncur && !seen; x++) seen = move_equal(&rl->res[j].move, &rl->cur[x].move);
+        if (!seen) rl->spare[n++] = rl->res[j];
+    }
+    for (int j = 1; j < n && rl->spare[j].score == rl->spare[0].score; j++)
+        if (move_equal(&rl->spare[j].move, best)) {
+            SearchLine tmp = rl->spare[0];
+            rl->spare[0] = rl->spare[j];
+            rl->spare[j] = tmp;
+            break;
+        }
+    SearchLine *t = rl->res;
+    rl->res = rl->spare;
+    rl->spare = t;
+    rl->nres = n;
+    for (int i = 0; i < ml->count; i++) rl->prev[i] = -SCORE_INF;
+    for (int j = 0; j < rl->ncur; j++)
+        for (int i = 0; i < ml->count; i++)
+            if (move_equal(&ml->moves[i], &rl->cur[j].move)) rl->prev[i] = rl->cur[j].score;
 }
 
 /* Next iteration's order: best first, then by this iteration's scores. */
@@ -884,7 +953,26 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
         out->seconds = km_now() - s->start;
         return 0;
     }
-    if (limits->egdb && root_database(s, b, out, report, user)) return 0;
+    /* multi-PV: room for the lines (every move of the root at most) */
+    RootLines rlines, *rl = NULL;
+    if (limits->multipv > 1) {
+        if (s->lines_cap < ml.count) {
+            SearchLine *x = realloc(s->lines, 3 * (size_t)ml.count * sizeof *x);
+            if (!x) return -1;
+            s->lines = x;
+            s->lines_cap = ml.count;
+        }
+        rl = &rlines;
+        rl->k = limits->multipv < ml.count ? limits->multipv : ml.count;
+        rl->res = s->lines;
+        rl->cur = s->lines + s->lines_cap;
+        rl->spare = s->lines + 2 * s->lines_cap;
+        rl->nres = rl->ncur = 0;
+        for (int i = 0; i < ml.count; i++) rl->prev[i] = -SCORE_INF;
+    }
+    /* the database's move at the root (not with multi-PV: every move is
+     * searched, the database answering at the nodes below) */
+    if (limits->egdb && !rl && root_database(s, b, out, report, user)) return 0;
     int maxdepth = limits->depth > 0 && limits->depth < SEARCH_MAX_PLY - 1 && !limits->infinite
                        ? limits->depth : SEARCH_MAX_PLY - 2;
     int changes[3] = {0, 0, 0}; /* did the best move change in the last three iterations */
@@ -901,7 +989,7 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
     /* every other helper a ply ahead, so that the threads do not all
      * search the same depth at the same time */
     for (int depth = 1 + (s->helper_id & 1); depth <= maxdepth; depth++) {
-        int32_t best = root_iteration(s, b, &ml, order, depth, quiet, out->score, scores, t);
+        int32_t best = root_iteration(s, b, &ml, order, depth, quiet, out->score, scores, t, rl);
         if (s->stopped && t->n == 0) break;
         /* a complete iteration is the result; so is a stopped one once the
          * first move (the last best) has its new score: the moves searched
@@ -916,6 +1004,11 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
         out->ties = t->n;
         out->pv_len = t->len[pick];
         memcpy(out->pv, t->pv[pick], (size_t)t->len[pick] * sizeof(Move));
+        if (rl) {
+            merge_lines(&ml, rl, &out->best);
+            out->lines = rl->res;
+            out->nlines = rl->nres < rl->k ? rl->nres : rl->k;
+        }
         out->nodes = s->nodes + helper_nodes(jobs, njobs);
         out->seldepth = s->seldepth;
         out->seconds = km_now() - s->start;

@@ -637,3 +637,105 @@ TEST(timeman_fixed_time_keeps_a_small_margin)
             CHECK(tb.soft > 0 && tb.soft <= tb.hard);
         }
 }
+
+/* ---- every move's score (multi-PV) ---------------------------------------- */
+
+/* With every reduction off and no table, the score of each root move of an
+ * all-moves search is the minimax value after it, the lines are sorted, the
+ * best is the single search's, and each line is legal and starts with its
+ * move; the best two (multipv 2) are the first two of them. */
+TEST(search_all_moves_scores_every_move_exactly)
+{
+    rnd_state = 4242;
+    Weights w;
+    random_weights(&w);
+    Searcher s;
+    char err[KM_ERR_MAX];
+    CHECK(searcher_init(&s, &w, 0, 1, err) == 0);
+    SearchLimits lim;
+    search_limits_default(&lim);
+    search_limits_exact(&lim);
+    lim.use_tt = lim.extensions = false;
+    lim.tiebreak = TIEBREAK_FIRST;
+    int n = test_sanitized() ? 40 : 300, lines = 0;
+    for (int i = 0; i < n; i++) {
+        Board b;
+        random_position(&b);
+        MoveList ml;
+        if (gen_moves(&b, &ml) < 2) continue;
+        lim.depth = 1 + i % 4;
+        lim.multipv = SEARCH_ALL_MOVES;
+        SearchResult all, two, one;
+        CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &all, NULL, NULL) == 0);
+        CHECK_INT(all.nlines, ml.count);
+        CHECK(all.lines && move_equal(&all.lines[0].move, &all.best));
+        for (int k = 0; k < all.nlines; k++) {
+            const SearchLine *l = &all.lines[k];
+            Board c = b;
+            make_move(&c, &l->move);
+            Ref r = {&w, b.stm, true, {0}, 0};
+            r.path[0] = board_hash(&b);
+            int32_t want = -ref_minimax(&r, &c, lim.depth - 1, 1, move_resets_count(&b, &l->move) ? 0 : 1);
+            CHECK_MSG(l->score == want, "position %d move %d: %d, minimax %d", i, k, l->score, want);
+            CHECK(k == 0 || all.lines[k - 1].score >= l->score);
+            CHECK(l->pv_len >= 1 && move_equal(&l->pv[0], &l->move));
+            CHECK_INT(l->depth, lim.depth);
+            /* the line is a sequence of legal moves */
+            Board p = b;
+            for (int j = 0; j < l->pv_len; j++) {
+                MoveList pl;
+                gen_moves(&p, &pl);
+                bool legal = false;
+                for (int x = 0; x < pl.count; x++) legal = legal || move_equal(&pl.moves[x], &l->pv[j]);
+                CHECK_MSG(legal, "position %d move %d: ply %d of the line is illegal", i, k, j);
+                if (!legal) break;
+                make_move(&p, &l->pv[j]);
+            }
+            lines++;
+        }
+        int32_t s0 = all.lines[0].score, s1 = all.lines[1].score;
+        lim.multipv = 2;
+        CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &two, NULL, NULL) == 0);
+        CHECK_INT(two.nlines, 2);
+        CHECK_INT(two.lines[0].score, s0);
+        CHECK_INT(two.lines[1].score, s1);
+        lim.multipv = 0;
+        CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &one, NULL, NULL) == 0);
+        CHECK_INT(one.score, s0);
+        CHECK_INT(one.nlines, 0);
+    }
+    searcher_free(&s);
+    CHECK(lines > n * 2);
+}
+
+/* The selective search with its table and a clock gives every move a line
+ * too, and the first is the move it plays. */
+TEST(search_all_moves_selective_and_timed)
+{
+    Board b;
+    char err[KM_ERR_MAX];
+    CHECK(board_from_fen(&b, "B:W13,19,21,22,23,26,27,30,31,32:B1,3,6,7,8,9,12,16", err) == 0);
+    Weights w;
+    weights_default(&w);
+    Searcher s;
+    CHECK(searcher_init(&s, &w, 4, 1, err) == 0);
+    SearchLimits lim;
+    search_limits_default(&lim);
+    lim.multipv = SEARCH_ALL_MOVES;
+    lim.depth = 9;
+    SearchResult r;
+    CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
+    MoveList ml;
+    gen_moves(&b, &ml);
+    CHECK_INT(r.nlines, ml.count);
+    CHECK(move_equal(&r.lines[0].move, &r.best));
+    CHECK_INT(r.lines[0].score, r.score);
+    for (int k = 1; k < r.nlines; k++) CHECK(r.lines[k - 1].score >= r.lines[k].score);
+    /* every move once */
+    for (int i = 0; i < ml.count; i++) {
+        int seen = 0;
+        for (int k = 0; k < r.nlines; k++) seen += move_equal(&r.lines[k].move, &ml.moves[i]);
+        CHECK_INT(seen, 1);
+    }
+    searcher_free(&s);
+}

@@ -59,11 +59,28 @@ typedef struct SearchLimits {
                          * bounds are the search's own) */
     bool futility;      /* near the leaves, a static evaluation far outside the
                          * window decides a quiet null-window node */
+    /* Multi-PV: 0 or 1, the best move alone; N > 1, the best N root moves
+     * (SEARCH_ALL_MOVES: every one), each with an exact score and its line
+     * (SearchResult.lines). Every such move is searched with a window open
+     * above, so that its score is exact, not only shown to be worse. */
+    int multipv;
 } SearchLimits;
+
+#define SEARCH_ALL_MOVES MAX_MOVES
 
 void search_limits_default(SearchLimits *l);
 /* Turn every reduction and pruning off (the --exact search). */
 void search_limits_exact(SearchLimits *l);
+
+/* One root move of a multi-PV search: its exact score for the side to move
+ * and its line (pv[0] == move), at the depth it was last searched to. */
+typedef struct SearchLine {
+    Move move;
+    int32_t score;
+    int depth;
+    int pv_len;
+    Move pv[SEARCH_MAX_PLY];
+} SearchLine;
 
 typedef struct SearchResult {
     Move best;             /* valid when has_move */
@@ -76,6 +93,13 @@ typedef struct SearchResult {
     int pv_len;
     Move pv[SEARCH_MAX_PLY];
     int ties;              /* root moves sharing the best score (random tie-break) */
+    /* multi-PV (SearchLimits.multipv > 1): the lines, best first (lines[0]
+     * is best), owned by the Searcher and valid until its next search. A
+     * search stopped in the middle of an iteration puts the moves it
+     * searched at the new depth first (best first), then the others with
+     * their last iteration's scores. */
+    int nlines;
+    const SearchLine *lines;
 } SearchResult;
 
 /* Called after each completed iteration (may be NULL). */
@@ -112,6 +136,8 @@ typedef struct Searcher {
     uint64_t *path;
     int path_cap, path_len, path_base;
     int quiet_at_root;
+    SearchLine *lines;      /* multi-PV: 3 x lines_cap (the result, this iteration's, spare) */
+    int lines_cap;
     Move pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];
     int pv_len[SEARCH_MAX_PLY];
     bool can_stop;          /* false during the first iteration: always finish it */

@@ -36,6 +36,36 @@ static void report(const SearchResult *r, void *user)
     fflush(stdout);
 }
 
+/* --all, --multipv: one line per move, best first, cut to 80 columns. */
+static void print_lines(const Board *root, const SearchResult *r)
+{
+    printf("%d move%s by score (for the side to move), each searched alone:\n", r->nlines, r->nlines == 1 ? "" : "s");
+    printf("  %-3s %-9s %8s %5s  %s\n", "nr", "move", "score", "depth", "line");
+    for (int k = 0; k < r->nlines; k++) {
+        const SearchLine *l = &r->lines[k];
+        char mv[MOVE_TEXT_MAX], sc[32], head[64], pv[256];
+        move_to_text(&l->move, mv);
+        search_score_text(l->score, sc, sizeof sc);
+        int w = snprintf(head, sizeof head, "  %-3d %-9s %8s %5d  ", k + 1, mv, sc, l->depth);
+        /* the line after the move, as many moves as fit */
+        size_t at = 0, room = (size_t)(80 - w) < sizeof pv ? (size_t)(80 - w) : sizeof pv - 1;
+        Board b = *root;
+        pv[0] = '\0';
+        for (int i = 0; i < l->pv_len; i++) {
+            char t[MOVE_TEXT_MAX];
+            move_to_text(&l->pv[i], t);
+            size_t need = strlen(t) + (at ? 1 : 0);
+            if (at + need + (i + 1 < l->pv_len ? 4 : 0) > room) {
+                snprintf(pv + at, sizeof pv - at, " ...");
+                break;
+            }
+            at += (size_t)snprintf(pv + at, sizeof pv - at, "%s%s", at ? " " : "", t);
+            make_move(&b, &l->pv[i]);
+        }
+        printf("%s%s\n", head, pv);
+    }
+}
+
 static int run(const Opts *o)
 {
     const char *fen = opt_str(o, "--fen"), *wpath = opt_str(o, "--weights");
@@ -94,10 +124,13 @@ static int run(const Opts *o)
         egdb_close(db);
         return cli_error("%s", err);
     }
+    if (opt_flag(o, "--all")) lim.multipv = SEARCH_ALL_MOVES;
+    else if (opt_given(o, "--multipv")) lim.multipv = (int)opt_int(o, "--multipv");
     SearchResult r;
     ReportCtx ctx = {&b};
     int rc = search_game(&s, &g, &lim, &r, report, &ctx);
-    searcher_free(&s);
+    if (!rc && r.has_move && r.nlines) print_lines(&b, &r);
+    searcher_free(&s); /* r.lines with it */
     game_free(&g);
     egdb_close(db);
     if (rc) return cli_error("search: out of memory");
@@ -137,6 +170,10 @@ static const Opt options[] = {
     {"--no-hash", NULL, "--no-tt --nohash", OPT_FLAG, NULL, 0, 0, NULL, "no transposition table"},
     {"--no-quiescence", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no quiescence search of captures"},
     {"--no-extensions", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no extension of forced moves"},
+    {"--all", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+     "every legal move with its exact score and line, best first (a multi-PV search of all of them)"},
+    {"--multipv", NULL, NULL, OPT_INT, "N", 1, SEARCH_ALL_MOVES, DESCRIBED("1"),
+     "the best N moves, each with its exact score and line"},
     SEARCH_THREADS_OPT,
     CLI_EGDB_OPT,
     OPTS_END,
@@ -148,6 +185,7 @@ const CliCommand cmd_search = {
         NULL, 0, 0,
         "One line per completed iteration: depth, score (for the side to move; a proven result is "
         "'win N' or 'loss N', N in plies; 'db win' or 'db loss' by the endgame database), nodes, nodes per second, time and principal variation; "
+        "with --all or --multipv N, then the moves by score, each with its own line; "
         "then 'bestmove MOVE'.",
         options,
         "example: kingme search --depth 12 --tiebreak first",
