@@ -22,6 +22,15 @@ char *test_slurp(const char *path);
 /* Runs a shell command, captures stdout+stderr into out (truncated to len),
  * returns the exit status (or -1). */
 int test_run(const char *cmd, char *out, size_t len);
+/* Whether text is a well-formed XML document (test_svg.c: a small checker
+ * of elements, attributes, entities, comments and UTF-8) whose root element
+ * is root; false with the reason and its line in why. */
+/* The tests' small endgame database (test_egdb.c: every position of up to
+ * 4 pieces, 3 under the sanitizers), built once in a temporary directory;
+ * NULL after a failed check. */
+struct Egdb;
+const struct Egdb *test_db(void);
+bool test_xml_well_formed(const char *text, const char *root, char *why, size_t len);
 
 /* Kings walking in loops without a capture or a man move and without a
  * threefold repetition within 80 plies, from "B:WK4,K32:BK1" (test_game.c):
