@@ -500,7 +500,73 @@ static void write_tag(KmBuf *b, const char *name, const char *value)
 
 #define PDN_LINE_MAX 79 /* lines stay under 80 columns */
 
+/* Text of a comment: braces would end or nest it, so they become
+ * parentheses; control characters become spaces. */
+static void comment_words(KmBuf *b, size_t *col, const char *text)
+{
+    const char *p = text;
+    bool first = true;
+    while (*p) {
+        while (*p && (*p == ' ' || (unsigned char)*p < 32)) p++;
+        if (!*p) break;
+        size_t n = 0;
+        while (p[n] && p[n] != ' ' && (unsigned char)p[n] >= 32) n++;
+        if (*col > 0 && *col + 1 + n > PDN_LINE_MAX) {
+            km_buf_str(b, "\n");
+            *col = 0;
+        } else if (*col > 0 && !first) {
+            km_buf_str(b, " ");
+            (*col)++;
+        }
+        first = false;
+        for (size_t k = 0; k < n; k++) {
+            char c = p[k] == '{' ? '(' : p[k] == '}' ? ')' : p[k];
+            km_buf_add(b, &c, 1);
+        }
+        *col += n;
+        p += n;
+    }
+}
+
+/* One unit of movetext: a new line when it would pass the margin. */
+static void movetext_unit(KmBuf *b, size_t *col, const char *unit)
+{
+    size_t len = strlen(unit);
+    if (*col > 0 && *col + 1 + len > PDN_LINE_MAX) {
+        km_buf_str(b, "\n");
+        *col = 0;
+    } else if (*col > 0) {
+        km_buf_str(b, " ");
+        (*col)++;
+    }
+    km_buf_add(b, unit, len);
+    *col += len;
+}
+
+static void movetext_comment(KmBuf *b, size_t *col, const char *text)
+{
+    /* the brace with the first word, so that a line never ends with "{" */
+    const char *w = text;
+    while (*w && (*w == ' ' || (unsigned char)*w < 32)) w++;
+    size_t n = 0;
+    while (w[n] && w[n] != ' ' && (unsigned char)w[n] >= 32) n++;
+    if (*col > 0 && *col + 2 + n > PDN_LINE_MAX) {
+        km_buf_str(b, "\n");
+        *col = 0;
+    }
+    movetext_unit(b, col, "{");
+    comment_words(b, col, text);
+    km_buf_str(b, "}");
+    (*col)++;
+}
+
 char *pdn_format_game(const Game *g, const PdnTag *tags, int ntags, const char *result)
+{
+    return pdn_format_notes(g, tags, ntags, result, NULL, NULL);
+}
+
+char *pdn_format_notes(const Game *g, const PdnTag *tags, int ntags, const char *result, const char *before,
+                       const PdnNote *notes)
 {
     KmBuf b = {0};
     if (!result) result = game_result_text(g->result);
@@ -522,34 +588,32 @@ char *pdn_format_game(const Game *g, const PdnTag *tags, int ntags, const char *
         write_tag(&b, "FEN", fen);
     }
     /* movetext: "N. black white" units, a new line when the next would pass
-     * the margin */
+     * the margin; after a comment, White's move is numbered again (N...) */
     size_t col = 0;
     int num = 1;
-    Board cur = g->start;
-    for (int i = 0; i <= g->nply; i++) {
-        char unit[MOVE_TEXT_MAX + 24];
-        if (i == g->nply) {
-            snprintf(unit, sizeof unit, "%s", result);
-        } else {
-            char mv[MOVE_TEXT_MAX];
-            move_to_text(&g->moves[i], mv);
-            if (cur.stm == KM_BLACK) snprintf(unit, sizeof unit, "%d. %s", num, mv);
-            else if (i == 0) snprintf(unit, sizeof unit, "%d... %s", num, mv);
-            else snprintf(unit, sizeof unit, "%s", mv);
-            if (cur.stm == KM_WHITE) num++;
-            make_move(&cur, &g->moves[i]);
-        }
-        size_t len = strlen(unit);
-        if (col > 0 && col + 1 + len > PDN_LINE_MAX) {
-            km_buf_str(&b, "\n");
-            col = 0;
-        } else if (col > 0) {
-            km_buf_str(&b, " ");
-            col++;
-        }
-        km_buf_add(&b, unit, len);
-        col += len;
+    bool renumber = false;
+    if (before && *before) {
+        movetext_comment(&b, &col, before);
+        renumber = true;
     }
+    Board cur = g->start;
+    for (int i = 0; i < g->nply; i++) {
+        char unit[MOVE_TEXT_MAX + 40], mv[MOVE_TEXT_MAX];
+        move_to_text(&g->moves[i], mv);
+        const char *mark = notes && notes[i].mark ? notes[i].mark : "";
+        if (cur.stm == KM_BLACK) snprintf(unit, sizeof unit, "%d. %s%.4s", num, mv, mark);
+        else if (i == 0 || renumber) snprintf(unit, sizeof unit, "%d... %s%.4s", num, mv, mark);
+        else snprintf(unit, sizeof unit, "%s%.4s", mv, mark);
+        if (cur.stm == KM_WHITE) num++;
+        make_move(&cur, &g->moves[i]);
+        movetext_unit(&b, &col, unit);
+        renumber = false;
+        if (notes && notes[i].comment && *notes[i].comment) {
+            movetext_comment(&b, &col, notes[i].comment);
+            renumber = true;
+        }
+    }
+    movetext_unit(&b, &col, result);
     km_buf_str(&b, "\n\n");
     return km_buf_done(&b);
 }

@@ -32,7 +32,7 @@ static void remove_db_dir(void)
 
 static int test_pieces(void) { return test_sanitized() ? 3 : 4; }
 
-static const Egdb *test_db(void)
+const Egdb *test_db(void)
 {
     if (db_open_once) return db_open_once;
     if (!db_dir[0]) {

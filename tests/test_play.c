@@ -330,6 +330,28 @@ TEST(play_resign)
     remove(pdn);
 }
 
+/* After a game a person played, `analyze` at the last prompt prints the
+ * summaries and writes NAME-analysis.pdn beside the game; Enter (or the
+ * end of input) leaves without it. */
+TEST(play_offers_the_analysis)
+{
+    char pdn[256], ana[300];
+    tmp_name(pdn, sizeof pdn, "an.pdn");
+    snprintf(ana, sizeof ana, "%.*s-analysis.pdn", (int)strlen(pdn) - 4, pdn);
+    CHECK_INT(play("11-15\n12-16\nresign\nanalyze\n", "--depth 3 --seed 1 --no-egdb", pdn), 0);
+    CHECK_MSG(strstr(out, "Type analyze for kingme's analysis of the game") != NULL, "%s", out);
+    CHECK(strstr(out, "Black (human): 2 moves with a choice") != NULL);
+    CHECK(strstr(out, "White (kingme (depth 3, default weights)): 1 move with a choice") != NULL);
+    char *t = test_slurp(ana);
+    CHECK(t && strstr(t, "{kingme analyze: depth 3 a position, White's weights") && strstr(t, " 0-1"));
+    free(t);
+    remove(ana);
+    CHECK_INT(play("11-15\nresign\n\n", "--depth 1 --seed 1 --no-egdb", pdn), 0);
+    CHECK(strstr(out, "Type analyze") != NULL && strstr(out, "moves with a choice") == NULL);
+    CHECK(access(ana, F_OK) != 0);
+    remove(pdn);
+}
+
 TEST(play_engine_against_engine)
 {
     char pdn[256];

@@ -65,6 +65,21 @@ const char *pdn_tag(const PdnGame *pg, const char *name);
  * result by the rules (game_result_text). Ends with a blank line. */
 char *pdn_format_game(const Game *g, const PdnTag *tags, int ntags, const char *result);
 
+/* What is written after move i of a game: a move mark (a move strength
+ * annotation: "?", "??", "!", "!?", "?!", at most 4 characters; NULL or ""
+ * none) right after the move, and a comment in braces (NULL or "": none;
+ * braces in it become parentheses; it is wrapped as the movetext is). */
+typedef struct PdnNote {
+    const char *mark;
+    const char *comment;
+} PdnNote;
+
+/* pdn_format_game with a comment before the first move (before, NULL: none)
+ * and notes[i] after move i (notes NULL: none). White's move after a
+ * comment is numbered again ("12... 22-18"), as PGN writes it. */
+char *pdn_format_notes(const Game *g, const PdnTag *tags, int ntags, const char *result, const char *before,
+                       const PdnNote *notes);
+
 /* Write text to path, or append it to what path holds (a missing file counts
  * as empty), through path.tmp and rename(), so an interrupted write never
  * leaves half a file. Returns 0, or -1 with a message in err. */

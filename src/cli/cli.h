@@ -103,6 +103,18 @@ bool cli_egdb_auto(const Opts *o, struct Egdb **db);
     {"--threads", "-j", NULL, OPT_INT, "N", 1, SEARCH_MAX_THREADS, "1",                           \
      "search threads (lazy SMP: helpers share the table; not deterministic beyond 1)"}
 
+/* Analyse one game (analyze.c): the summaries on stdout, the annotated
+ * game appended to pdn, its curve (chart number index) to svg when not
+ * NULL; a Ctrl-C (cli_stop) stops it. Returns 0, 130 when stopped, 1 after
+ * an error line. */
+struct Searcher;
+struct SearchLimits;
+struct PdnTag;
+struct KmBuf;
+int cli_analyze_game(struct Searcher *s, const struct Game *g, const struct SearchLimits *lim,
+                     const struct PdnTag *tags, int ntags, const char *result, const char *how, struct KmBuf *pdn,
+                     struct KmBuf *svg, int index, int ngames, const char *title);
+
 const CliCommand *cli_find(const char *name);
 
 #endif

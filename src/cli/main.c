@@ -23,10 +23,11 @@ extern const CliCommand cmd_play;
 extern const CliCommand cmd_help, cmd_version;
 extern const CliCommand cmd_engine, cmd_worker;
 extern const CliCommand cmd_egdb;
+extern const CliCommand cmd_analyze;
 
 /* The order of "kingme help": the user's three doors first. */
 static const CliCommand *const commands[] = {
-    &cmd_play, &cmd_tune, &cmd_find, &cmd_show,
+    &cmd_play, &cmd_analyze, &cmd_tune, &cmd_find, &cmd_show,
     &cmd_search, &cmd_engine, &cmd_match, &cmd_eval,
     &cmd_worker, &cmd_perft, &cmd_moves, &cmd_pdn, &cmd_bench, &cmd_egdb, &cmd_help, &cmd_version,
 };

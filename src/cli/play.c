@@ -319,6 +319,10 @@ static int finish(Play *P, enum End end)
         status = 1;
     }
     print_random_weights(P);
+    if (end == END_GAME && status == 0) {
+        GameResult r = P->adjudged != GAME_ONGOING ? P->adjudged : P->g.result;
+        status = play_offer_analysis(P, game_result_text(r));
+    }
     if (end == END_FAIL) status = 1;
     else if (end == END_INTERRUPT && status == 0) status = 130;
     return status;

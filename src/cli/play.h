@@ -104,5 +104,9 @@ int play_engine_move(Play *P);
 enum { ACT_NONE, ACT_MOVED, ACT_QUIT, ACT_EOF, ACT_INTERRUPT, ACT_RESIGN, ACT_FAIL };
 /* Read and act on one line at the person's prompt: an ACT_ value. */
 int play_human_turn(Play *P);
+/* At the end of a game a person played: offer the analysis, and on
+ * `analyze` print it and write the annotated game beside the game's file
+ * (NAME-analysis.pdn). The exit status's part: 0, or 1 after an error. */
+int play_offer_analysis(Play *P, const char *result);
 
 #endif

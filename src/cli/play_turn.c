@@ -3,13 +3,19 @@
  * stops a search or the prompt. */
 #include "play.h"
 
+#include "kingme/analyze.h"
 #include "kingme/notation.h"
+#include "kingme/pdn.h"
+#include "kingme/svg.h"
+#include "kingme/textio.h"
+#include "longrun.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* ---- Ctrl-C: stop a search or the prompt, then save and leave ------------- */
 
@@ -386,3 +392,79 @@ int play_human_turn(Play *P)
     return ACT_MOVED;
 }
 
+
+/* ---- the end: the analysis ---------------------------------------------------- */
+
+/* "games/x.pdn" -> "games/x-analysis.pdn" (malloc'd) */
+static char *analysis_path(const char *out)
+{
+    size_t n = strlen(out);
+    if (n > 4 && strcmp(out + n - 4, ".pdn") == 0) n -= 4;
+    char *s = malloc(n + 16);
+    if (s) snprintf(s, n + 16, "%.*s-analysis.pdn", (int)n, out);
+    return s;
+}
+
+int play_offer_analysis(Play *P, const char *result)
+{
+    if (play_humans(P) == 0 || P->g.nply == 0) return 0;
+    SearchLimits lim = P->lim;
+    if (P->clock || (lim.depth == 0 && lim.seconds > 1)) { /* a clock, or a slow engine: 1 s */
+        lim.depth = 0;
+        lim.seconds = 1;
+    }
+    char lt[32];
+    if (lim.depth) snprintf(lt, sizeof lt, "depth %d", lim.depth);
+    else snprintf(lt, sizeof lt, "%g s", lim.seconds);
+    printf("\nType analyze for kingme's analysis of the game (its mistakes, the best moves; %s a "
+           "position), or press Enter to leave.\n> ",
+           lt);
+    fflush(stdout);
+    char line[LINE_KEEP];
+    size_t total;
+    int rc = read_line(line, sizeof line, &total);
+    if (rc <= 0) {
+        putchar('\n');
+        return 0;
+    }
+    char *s = line;
+    while (isspace((unsigned char)*s)) s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
+    if (!P->tty_in) printf("%.60s\n", s);
+    if (strcasecmp(s, "analyze") != 0 && strcasecmp(s, "analyse") != 0) return 0;
+    /* the analysis searches with the weights of the engine side (of Black's
+     * when two people played) */
+    int eside = P->p[KM_WHITE].engine ? KM_WHITE : KM_BLACK;
+    Searcher s2;
+    char err[KM_ERR_MAX];
+    if (searcher_init(&s2, &P->p[eside].w, P->hash_mb, 1, err)) return cli_error("%s", err);
+    PdnTag tags[] = {
+        {"Event", "kingme play"}, {"Date", (char *)P->date},
+        {"Black", (char *)P->p[KM_BLACK].name}, {"White", (char *)P->p[KM_WHITE].name},
+    };
+    char how[160];
+    snprintf(how, sizeof how, "%s a position, %s's weights%s", lt, play_side_name(eside),
+             P->egdb ? ", endgame database" : "");
+    KmBuf pdn = {0};
+    cli_catch_sigint(true, "stopping the analysis");
+    int st = cli_analyze_game(&s2, &P->g, &lim, tags, 4, result, how, &pdn, NULL, 0, 1, NULL);
+    cli_catch_sigint(false, NULL);
+    play_catch_interrupts();
+    searcher_free(&s2);
+    size_t len = pdn.len;
+    char *text = km_buf_done(&pdn);
+    char *path = P->out_stream ? NULL : analysis_path(P->out);
+    int status = st == 1 ? 1 : 0;
+    if (!text) {
+        status = cli_error("out of memory");
+    } else if (path) {
+        if (km_write_atomic(path, text, len, err)) status = cli_error("%s", err);
+        else printf("The annotated game is in %s (kingme pdn and CheckerBoard read it).\n", path);
+    } else {
+        fputs(text, stdout);
+    }
+    free(text);
+    free(path);
+    return status;
+}
