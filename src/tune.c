@@ -1,7 +1,8 @@
-/* tune.c - the genetic algorithm (docs/tuning.md) on match.c's game pool:
- * controls, sessions, one generation, the session loop. Population files are
- * in tune_file.c. See tune.h for the algorithm, the order of the random
- * draws and the file format. */
+/* tune.c - the genetic algorithm (docs/tuning.md) on match.c's game pool
+ * or the worker processes: sessions, one generation, the session loop. The
+ * controls are in tune_controls.c, population files in tune_file.c. See
+ * tune.h for the algorithm, the order of the random draws and the file
+ * format. */
 #include "kingme/tune.h"
 #include "kingme/elo.h"
 #include "kingme/match.h"
@@ -120,123 +121,6 @@ static void rng_distinct(uint64_t *s, int n, int k, int *out)
         memmove(sorted + i + 1, sorted + i, (size_t)(j - i) * sizeof *sorted);
         sorted[i] = v;
     }
-}
-
-/* ---- controls ---------------------------------------------------------------- */
-
-const char *tune_algorithm_name(TuneAlgorithm a) { return a == TUNE_ALG_THESIS ? "thesis" : "learn"; }
-
-void tune_controls_default(TuneControls *c)
-{
-    memset(c, 0, sizeof *c);
-    c->algorithm = TUNE_ALG_LEARN;
-    c->population = 16;
-    c->duels = 0;
-    c->depth = 2;
-    c->selection = 10;
-    c->mutation = 0.1;
-    c->ballots = 2;
-    c->elite = 4;
-    c->tournament = 3;
-    c->fresh = 1;
-    c->step = 0.05;
-    c->gauss = 0.2;
-    c->gladiator = 64;
-    c->init = TUNE_INIT_HEAVY;
-    c->symmetric = true;
-    c->rel_step = 0.5;
-    c->stop = TUNE_STOP_GENERATIONS;
-    c->limit = 100;
-    c->openings = TUNE_OPENINGS_BALLOTS;
-    c->seed = 1;
-    c->yard_every = 5;
-    c->yard_games = 64;
-    c->nyard = 0;
-    c->nweights = EVAL_NPARAMS;
-}
-
-void tune_controls_thesis(TuneControls *c)
-{
-    tune_controls_default(c);
-    c->algorithm = TUNE_ALG_THESIS;
-    c->population = 32;
-    c->ballots = 1;
-    c->depth = 4;
-}
-
-int tune_controls_check(const TuneControls *c, char *err)
-{
-    if (c->nweights != EVAL_NPARAMS && c->nweights != EVAL_NTERMS && c->nweights != TUNE_NWEIGHTS_PHASE)
-        return km_fail(err, "a vector of %d weights: the tuner breeds %d (the documents' parameters), %d (with the "
-                       "terms 61-%d) or %d (with a phase)", c->nweights, EVAL_NPARAMS, EVAL_NTERMS, EVAL_NTERMS,
-                       TUNE_NWEIGHTS_PHASE);
-    if (c->population < 4 || c->population > TUNE_MAX_POPULATION)
-        return km_fail(err, "population %d is outside 4..%d", c->population, TUNE_MAX_POPULATION);
-    if (c->algorithm != TUNE_ALG_LEARN && c->algorithm != TUNE_ALG_THESIS)
-        return km_fail(err, "unknown algorithm");
-    bool thesis = c->algorithm == TUNE_ALG_THESIS;
-    if (thesis && c->population % 4)
-        return km_fail(err, "population %d is not a multiple of 4 (the next generation is half "
-                       "children, a quarter parents, a quarter fresh)", c->population);
-    if (c->ballots < 1 || c->ballots > TUNE_MAX_BALLOTS)
-        return km_fail(err, "ballots %d per pairing is outside 1..%d", c->ballots, TUNE_MAX_BALLOTS);
-    if (c->openings == TUNE_OPENINGS_BALLOTS && c->ballots > BALLOT_CROSSBOARD_COUNT)
-        return km_fail(err, "ballots %d: there are %d", c->ballots, BALLOT_CROSSBOARD_COUNT);
-    /* the learn-only controls: checked for learn (a thesis session keeps them unused) */
-    if (c->elite < 0 || c->fresh < 0 || c->elite > TUNE_MAX_POPULATION || c->fresh > TUNE_MAX_POPULATION)
-        return km_fail(err, "elite %d, fresh %d: 0 up to %d", c->elite, c->fresh, TUNE_MAX_POPULATION);
-    if (!thesis && c->elite + c->fresh > c->population - 2)
-        return km_fail(err, "elite %d + fresh %d leave fewer than 2 children in a population of %d", c->elite,
-                       c->fresh, c->population);
-    if (c->tournament < 1 || c->tournament > TUNE_MAX_POPULATION || (!thesis && c->tournament > c->population))
-        return km_fail(err, "tournament %d is outside 1..population (%d)", c->tournament, c->population);
-    if (!(c->step >= TUNE_STEP_MIN && c->step <= TUNE_STEP_MAX))
-        return km_fail(err, "step %g is outside %g..%g", c->step, TUNE_STEP_MIN, TUNE_STEP_MAX);
-    if (c->init != TUNE_INIT_UNIFORM && c->init != TUNE_INIT_HEAVY) return km_fail(err, "unknown init");
-    if (!(c->rel_step >= 0 && c->rel_step <= TUNE_REL_STEP_MAX))
-        return km_fail(err, "rel-step %g is outside 0..%g", c->rel_step, (double)TUNE_REL_STEP_MAX);
-    if (!(c->gauss >= 0 && c->gauss <= 1)) return km_fail(err, "gauss %g is not a chance from 0 to 1", c->gauss);
-    if (c->gladiator < 8 || c->gladiator > TUNE_MAX_GLADIATOR || c->gladiator % 8)
-        return km_fail(err, "gladiator %d games is not a multiple of 8 from 8 to %d", c->gladiator,
-                       TUNE_MAX_GLADIATOR);
-    if (c->duels < 0 || c->duels > c->population - 1)
-        return km_fail(err, "duels %d: 0 (round robin) up to population - 1 = %d opponents", c->duels,
-                       c->population - 1);
-    if (c->depth < 1 || c->depth > TUNE_MAX_DEPTH)
-        return km_fail(err, "depth %d is outside 1..%d", c->depth, TUNE_MAX_DEPTH);
-    if (!(c->selection >= 0 && c->selection <= 1e9))
-        return km_fail(err, "selection %g is outside 0..1e9", c->selection);
-    if (!(c->mutation >= 0 && c->mutation <= 1))
-        return km_fail(err, "mutation %g is not a chance from 0 to 1", c->mutation);
-    if (c->stop == TUNE_STOP_GENERATIONS) {
-        if (!(c->limit >= 1 && c->limit <= 1e9 && c->limit == floor(c->limit)))
-            return km_fail(err, "generations %g is not a whole number from 1 to 1e9", c->limit);
-    } else if (c->stop == TUNE_STOP_SECONDS) {
-        if (!(c->limit > 0 && c->limit <= 1e9)) return km_fail(err, "seconds %g is outside 0..1e9", c->limit);
-    } else {
-        return km_fail(err, "unknown stop condition");
-    }
-    if (c->openings != TUNE_OPENINGS_BALLOTS && c->openings != TUNE_OPENINGS_START)
-        return km_fail(err, "unknown openings");
-    if (c->yard_every < 0 || c->yard_every > 1000000)
-        return km_fail(err, "yardstick every %d generations is outside 0..1000000", c->yard_every);
-    if (c->yard_games < 2 || c->yard_games > TUNE_YARD_MAX_GAMES || c->yard_games % 2)
-        return km_fail(err, "yardstick games %d is not an even number from 2 to %d", c->yard_games,
-                       TUNE_YARD_MAX_GAMES);
-    if (c->nyard < 0 || c->nyard > TUNE_MAX_YARDSTICKS)
-        return km_fail(err, "%d yardsticks: at most %d", c->nyard, TUNE_MAX_YARDSTICKS);
-    for (int k = 0; k < c->nyard; k++) {
-        const char *nm = c->yard[k].name;
-        if (!nm[0] || strlen(nm) >= TUNE_YARD_NAME_MAX || strpbrk(nm, " \t\r\n,"))
-            return km_fail(err, "yardstick name '%s': 1 to %d characters, no blanks or commas", nm,
-                           TUNE_YARD_NAME_MAX - 1);
-    }
-    return 0;
-}
-
-int tune_max_score(const TuneControls *c)
-{
-    return 4 * c->ballots * (c->duels ? c->duels : c->population - 1);
 }
 
 /* ---- sessions ---------------------------------------------------------------- */

@@ -21,14 +21,6 @@ static void fmt_double(double x, char buf[32])
     if (strtod(buf, NULL) != x) snprintf(buf, 32, "%.17g", x);
 }
 
-/* The controls' doubles: selection, mutation and limit. */
-static void fmt_controls(const TuneControls *c, char sel[32], char mut[32], char lim[32])
-{
-    fmt_double(c->selection, sel);
-    fmt_double(c->mutation, mut);
-    fmt_double(c->limit, lim);
-}
-
 static char *read_text(const char *path, char *err)
 {
     static const KmReadOpts opts = {
@@ -41,30 +33,29 @@ static char *read_text(const char *path, char *err)
     return km_read_text(path, &opts, NULL, err);
 }
 
+/* "algorithm learn, population 16, duels 0 (round robin), ...": the listed
+ * controls the algorithm uses, the yardstick's aside, and the seed. */
+static void describe_controls(KmBuf *b, const TuneControls *c)
+{
+    bool thesis = c->algorithm == TUNE_ALG_THESIS;
+    for (int i = 0; i < TUNE_NCONTROLS; i++) {
+        TuneControlWho who = tune_control_info[i].who;
+        if (who == TUNE_WHO_YARD || who == (thesis ? TUNE_WHO_LEARN : TUNE_WHO_THESIS)) continue;
+        char v[40];
+        tune_control_text(c, i, v, sizeof v);
+        km_buf_printf(b, "%s%s %s%s", i ? ", " : "", tune_control_info[i].option + 2, v,
+                      i == TUNE_C_duels && c->duels == 0 ? " (round robin)" : "");
+    }
+    km_buf_printf(b, ", seed %llu\n", (unsigned long long)c->seed);
+}
+
 char *tune_describe(const TuneSession *s)
 {
     const TuneControls *c = &s->c;
-    char sel[32], mut[32], lim[32];
-    fmt_controls(c, sel, mut, lim);
+    char lim[32];
+    fmt_double(c->limit, lim);
     KmBuf b = {0};
-    if (c->algorithm == TUNE_ALG_THESIS) {
-        km_buf_printf(&b, "algorithm thesis, population %d, duels %d%s, ballots %d, depth %d, selection %s, "
-                      "mutation %s, openings %s, seed %llu\n",
-                      c->population, c->duels, c->duels ? "" : " (round robin)", c->ballots, c->depth, sel, mut,
-                      c->openings == TUNE_OPENINGS_BALLOTS ? "ballots" : "start", (unsigned long long)c->seed);
-    } else {
-        char step[32], gauss[32], rel[32];
-        fmt_double(c->step, step);
-        fmt_double(c->gauss, gauss);
-        fmt_double(c->rel_step, rel);
-        km_buf_printf(&b, "algorithm learn, population %d, duels %d%s, ballots %d, depth %d, elite %d, tournament %d, "
-                      "fresh %d, init %s, symmetric %s, step %s, rel-step %s, gauss %s, mutation %s, gladiator %d, "
-                      "openings %s, seed %llu\n",
-                      c->population, c->duels, c->duels ? "" : " (round robin)", c->ballots, c->depth, c->elite,
-                      c->tournament, c->fresh, c->init == TUNE_INIT_HEAVY ? "heavy" : "uniform",
-                      c->symmetric ? "yes" : "no", step, rel, gauss, mut, c->gladiator,
-                      c->openings == TUNE_OPENINGS_BALLOTS ? "ballots" : "start", (unsigned long long)c->seed);
-    }
+    describe_controls(&b, c);
     if (c->nweights == TUNE_NWEIGHTS_PHASE)
         km_buf_printf(&b, "vectors of %d weights: a phase, the opening's %d (the documents' 60 and the terms 61-%d) "
                       "and the ending's %d\n", c->nweights, EVAL_NTERMS, EVAL_NTERMS, EVAL_NTERMS);
@@ -121,8 +112,8 @@ static void format_vector(KmBuf *b, const char *key, int score, double step, con
 char *tune_format(const TuneSession *s)
 {
     const TuneControls *c = &s->c;
-    char sel[32], mut[32], lim[32];
-    fmt_controls(c, sel, mut, lim);
+    char lim[32];
+    fmt_double(c->limit, lim);
     KmBuf b = {0};
     km_buf_printf(&b,
                   "# kingme population file: a tuning session's controls, progress, random\n"
@@ -132,23 +123,14 @@ char *tune_format(const TuneSession *s)
                   "# of the opening, then the 74 of the ending, the end. weights).\n"
                   "# Go on with: kingme tune --resume FILE\n");
     km_buf_printf(&b, "kingme-population %d\n", format_version(c));
-    char step[32], gauss[32];
-    fmt_double(c->step, step);
-    fmt_double(c->gauss, gauss);
-    km_buf_printf(&b, "algorithm %s\n", tune_algorithm_name(c->algorithm));
-    km_buf_printf(&b, "weights %d\n", c->nweights);
-    km_buf_printf(&b, "population %d\nduels %d\nballots %d\ndepth %d\nselection %s\nmutation %s\n", c->population,
-                  c->duels, c->ballots, c->depth, sel, mut);
-    km_buf_printf(&b, "elite %d\ntournament %d\nfresh %d\nstep %s\ngauss %s\ngladiator %d\n", c->elite,
-                  c->tournament, c->fresh, step, gauss, c->gladiator);
-    char rel[32];
-    fmt_double(c->rel_step, rel);
-    km_buf_printf(&b, "init %s\nsymmetric %s\nrel_step %s\n", c->init == TUNE_INIT_HEAVY ? "heavy" : "uniform",
-                  c->symmetric ? "yes" : "no", rel);
+    for (int i = 0; i < TUNE_NCONTROLS; i++) {
+        char v[40];
+        tune_control_text(c, i, v, sizeof v);
+        km_buf_printf(&b, "%s %s\n", tune_control_info[i].key, v);
+        if (i == TUNE_C_algorithm) km_buf_printf(&b, "weights %d\n", c->nweights); /* the algorithm's, first */
+    }
     km_buf_printf(&b, "stop %s %s\n", c->stop == TUNE_STOP_GENERATIONS ? "generations" : "seconds", lim);
-    km_buf_printf(&b, "openings %s\n", c->openings == TUNE_OPENINGS_BALLOTS ? "ballots" : "start");
     km_buf_printf(&b, "seed %llu\n", (unsigned long long)c->seed);
-    km_buf_printf(&b, "yardstick_every %d\nyardstick_games %d\n", c->yard_every, c->yard_games);
     for (int k = 0; k < c->nyard; k++) {
         km_buf_printf(&b, "yardstick %s", c->yard[k].name);
         int n = yard_length(&c->yard[k].w);
@@ -175,21 +157,21 @@ int tune_write(const TuneSession *s, const char *path, char *err)
     return r;
 }
 
+/* The keys: the listed controls' (0 .. TUNE_NCONTROLS - 1), then these. */
 enum {
-    K_POPULATION, K_DUELS, K_DEPTH, K_SELECTION, K_MUTATION, K_STOP, K_OPENINGS, K_SEED,
-    K_GENERATION, K_ELAPSED, K_GAMES, K_RNG, K_BEST_GENERATION, K_BEST, K_YARD_EVERY, K_YARD_GAMES,
-    K_ALGORITHM, K_BALLOTS, K_ELITE, K_TOURNAMENT, K_FRESH, K_STEP, K_GAUSS, K_GLADIATOR, K_WEIGHTS,
-    K_INIT, K_SYMMETRIC, K_REL_STEP, NKEYS
+    K_STOP = TUNE_NCONTROLS, K_SEED, K_GENERATION, K_ELAPSED, K_GAMES, K_RNG, K_BEST_GENERATION, K_BEST,
+    K_WEIGHTS, NKEYS
 };
-static const char *const key_names[NKEYS] = {
-    "population", "duels", "depth", "selection", "mutation", "stop", "openings", "seed",
-    "generation", "elapsed", "games", "rng", "best_generation", "best", "yardstick_every", "yardstick_games",
-    "algorithm", "ballots", "elite", "tournament", "fresh", "step", "gauss", "gladiator", "weights",
-    "init", "symmetric", "rel_step",
+static const char *const other_keys[NKEYS - TUNE_NCONTROLS] = {
+    "stop", "seed", "generation", "elapsed", "games", "rng", "best_generation", "best", "weights",
 };
-/* The format version that brought each key: older files must not have it
- * (and get its default), newer ones must. */
-static const int key_since[NKEYS] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 5, 5, 5};
+/* The format version that brought each of them: older files must not have
+ * it (and get its default), newer ones must. */
+static const int other_since[NKEYS - TUNE_NCONTROLS] = {1, 1, 1, 1, 1, 1, 1, 1, 4};
+
+static const char *key_name(int k) { return k < TUNE_NCONTROLS ? tune_control_info[k].key : other_keys[k - TUNE_NCONTROLS]; }
+
+static int key_since(int k) { return k < TUNE_NCONTROLS ? tune_control_info[k].since : other_since[k - TUNE_NCONTROLS]; }
 
 #define MAX_TOKENS (TUNE_NWEIGHTS_PHASE + 8)
 
@@ -302,45 +284,41 @@ static int parse_stop(const Parse *p, char **tok, TuneControls *c)
     return 0;
 }
 
+/* A listed control's "key value" line into c. */
+static int parse_control(const Parse *p, int i, const char *v, TuneControls *c)
+{
+    const TuneControlInfo *t = &tune_control_info[i];
+    char what[96], why[KM_ERR_MAX];
+    tune_control_expect(i, what, sizeof what);
+    double x = 0;
+    long long n;
+    if (t->kind == TUNE_KIND_CHOICE) {
+        int k = tune_control_choice(i, v);
+        if (k < 0) return perr(p, "%s is %s, not '%s'", t->key, what, v);
+        x = k;
+    } else if (t->kind == TUNE_KIND_INT) {
+        if (!km_parse_ll(v, (long long)t->lo, (long long)t->hi, &n) || !tune_control_valid(i, (double)n, why))
+            return perr(p, "%s '%s' is not %s", t->key, v, what);
+        x = (double)n;
+    } else if (!parse_real(v, t->lo, t->hi, &x)) {
+        return perr(p, "%s '%s' is not %s", t->key, v, what);
+    }
+    tune_control_set(c, i, x);
+    return 0;
+}
+
 /* One "key value" line (k: its K_ index, not K_BEST) into t. */
 static int parse_key(const Parse *p, int k, char **tok, TuneSession *t)
 {
     const char *v = tok[1];
+    if (k < TUNE_NCONTROLS) return parse_control(p, k, v, &t->c);
     long long n = 0;
     uint64_t u = 0;
     double x = 0;
     int r = 0;
     switch (k) {
-    case K_POPULATION:
-        if (!km_parse_ll(v, 4, TUNE_MAX_POPULATION, &n))
-            r = perr(p, "population '%s' is not a whole number from 4 to %d", v, TUNE_MAX_POPULATION);
-        t->c.population = (int)n;
-        break;
-    case K_DUELS:
-        if (!km_parse_ll(v, 0, TUNE_MAX_POPULATION, &n))
-            r = perr(p, "duels '%s' is not a whole number from 0 to %d", v, TUNE_MAX_POPULATION);
-        t->c.duels = (int)n;
-        break;
-    case K_DEPTH:
-        if (!km_parse_ll(v, 1, TUNE_MAX_DEPTH, &n))
-            r = perr(p, "depth '%s' is not a whole number from 1 to %d", v, TUNE_MAX_DEPTH);
-        t->c.depth = (int)n;
-        break;
-    case K_SELECTION:
-        if (!parse_real(v, 0, 1e9, &x)) r = perr(p, "selection '%s' is not a number from 0 to 1e9", v);
-        t->c.selection = x;
-        break;
-    case K_MUTATION:
-        if (!parse_real(v, 0, 1, &x)) r = perr(p, "mutation '%s' is not a chance from 0 to 1", v);
-        t->c.mutation = x;
-        break;
     case K_STOP:
         r = parse_stop(p, tok, &t->c);
-        break;
-    case K_OPENINGS:
-        if (strcmp(v, "ballots") == 0) t->c.openings = TUNE_OPENINGS_BALLOTS;
-        else if (strcmp(v, "start") == 0) t->c.openings = TUNE_OPENINGS_START;
-        else r = perr(p, "openings is 'ballots' or 'start', not '%s'", v);
         break;
     case K_SEED:
         if (!parse_u64(v, 10, &u)) r = perr(p, "seed '%s' is not a whole number from 0 to 2^64-1", v);
@@ -367,42 +345,6 @@ static int parse_key(const Parse *p, int k, char **tok, TuneSession *t)
         if (!km_parse_ll(v, 0, 1000000000, &n)) r = perr(p, "best_generation '%s' is not a whole number from 0", v);
         t->best_generation = (int)n;
         break;
-    case K_ALGORITHM:
-        if (strcmp(v, "learn") == 0) t->c.algorithm = TUNE_ALG_LEARN;
-        else if (strcmp(v, "thesis") == 0) t->c.algorithm = TUNE_ALG_THESIS;
-        else r = perr(p, "algorithm is 'learn' or 'thesis', not '%s'", v);
-        break;
-    case K_BALLOTS:
-        if (!km_parse_ll(v, 1, TUNE_MAX_BALLOTS, &n))
-            r = perr(p, "ballots '%s' is not a whole number from 1 to %d", v, TUNE_MAX_BALLOTS);
-        t->c.ballots = (int)n;
-        break;
-    case K_ELITE:
-    case K_TOURNAMENT:
-    case K_FRESH:
-        if (!km_parse_ll(v, k == K_TOURNAMENT, TUNE_MAX_POPULATION, &n))
-            r = perr(p, "%s '%s' is not a whole number from %d to %d", key_names[k], v, k == K_TOURNAMENT,
-                     TUNE_MAX_POPULATION);
-        *(k == K_ELITE ? &t->c.elite : k == K_FRESH ? &t->c.fresh : &t->c.tournament) = (int)n;
-        break;
-    case K_STEP:
-        if (!parse_real(v, TUNE_STEP_MIN, TUNE_STEP_MAX, &x))
-            r = perr(p, "step '%s' is not a number from %g to %g", v, TUNE_STEP_MIN, TUNE_STEP_MAX);
-        t->c.step = x;
-        break;
-    case K_GAUSS:
-        if (!parse_real(v, 0, 1, &x)) r = perr(p, "gauss '%s' is not a chance from 0 to 1", v);
-        t->c.gauss = x;
-        break;
-    case K_GLADIATOR:
-        if (!km_parse_ll(v, 8, TUNE_MAX_GLADIATOR, &n) || n % 8)
-            r = perr(p, "gladiator '%s' is not a multiple of 8 from 8 to %d", v, TUNE_MAX_GLADIATOR);
-        t->c.gladiator = (int)n;
-        break;
-    case K_YARD_EVERY:
-        if (!km_parse_ll(v, 0, 1000000, &n)) r = perr(p, "yardstick_every '%s' is not a whole number from 0", v);
-        t->c.yard_every = (int)n;
-        break;
     case K_WEIGHTS:
         if (!km_parse_ll(v, 0, 1000, &n) || (n != EVAL_NPARAMS && n != EVAL_NTERMS && n != TUNE_NWEIGHTS_PHASE))
             r = perr(p, "weights '%s': the vector length is %d or %d, or %d with a phase", v, EVAL_NPARAMS,
@@ -410,26 +352,6 @@ static int parse_key(const Parse *p, int k, char **tok, TuneSession *t)
         else if (n == TUNE_NWEIGHTS_PHASE && p->version < 6)
             r = perr(p, "weights %s (a phase) is not part of population file format %d (6 on)", v, p->version);
         t->c.nweights = (int)n;
-        break;
-    case K_INIT:
-        if (strcmp(v, "uniform") == 0) t->c.init = TUNE_INIT_UNIFORM;
-        else if (strcmp(v, "heavy") == 0) t->c.init = TUNE_INIT_HEAVY;
-        else r = perr(p, "init is 'uniform' or 'heavy', not '%s'", v);
-        break;
-    case K_SYMMETRIC:
-        if (strcmp(v, "yes") == 0) t->c.symmetric = true;
-        else if (strcmp(v, "no") == 0) t->c.symmetric = false;
-        else r = perr(p, "symmetric is 'yes' or 'no', not '%s'", v);
-        break;
-    case K_REL_STEP:
-        if (!parse_real(v, 0, TUNE_REL_STEP_MAX, &x))
-            r = perr(p, "rel_step '%s' is not a number from 0 to %g", v, (double)TUNE_REL_STEP_MAX);
-        t->c.rel_step = x;
-        break;
-    case K_YARD_GAMES:
-        if (!km_parse_ll(v, 2, TUNE_YARD_MAX_GAMES, &n) || n % 2)
-            r = perr(p, "yardstick_games '%s' is not an even number from 2 to %d", v, TUNE_YARD_MAX_GAMES);
-        t->c.yard_games = (int)n;
         break;
     }
     return r;
@@ -456,9 +378,9 @@ static int check_parsed(Parse *p, const TuneSession *t, const int seen[NKEYS], i
     }
     if (!ended) return perr(p, "the file ends without 'end' (truncated?)");
     for (int k = 0; k < NKEYS; k++)
-        if (!seen[k] && key_since[k] <= p->version) return perr(p, "missing '%s'", key_names[k]);
+        if (!seen[k] && key_since(k) <= p->version) return perr(p, "missing '%s'", key_name(k));
     if (t->c.duels > t->c.population - 1) {
-        p->line = seen[K_DUELS];
+        p->line = seen[TUNE_C_duels];
         return perr(p, "duels %d: at most population - 1 = %d", t->c.duels, t->c.population - 1);
     }
     if (t->best_generation > t->generation) {
@@ -473,7 +395,7 @@ static int check_parsed(Parse *p, const TuneSession *t, const int seen[NKEYS], i
     if (tune_controls_check(&t->c, p->err)) {
         char msg[KM_ERR_MAX];
         snprintf(msg, sizeof msg, "%s", p->err);
-        p->line = seen[K_POPULATION];
+        p->line = seen[TUNE_C_population];
         return perr(p, "%s", msg);
     }
     if (nind != t->c.population) return perr(p, "%d individuals, but population is %d", nind, t->c.population);
@@ -553,8 +475,8 @@ static int parse_line(const Parse *p, char **tok, int ntok, int seen[NKEYS], Tun
 {
     if (strcmp(tok[0], "yardstick") == 0) return parse_yardstick(p, tok, ntok, &t->c);
     int k = 0;
-    while (k < NKEYS && strcmp(tok[0], key_names[k]) != 0) k++;
-    if (k == NKEYS || key_since[k] > p->version) return perr(p, "unknown key '%s'", tok[0]);
+    while (k < NKEYS && strcmp(tok[0], key_name(k)) != 0) k++;
+    if (k == NKEYS || key_since(k) > p->version) return perr(p, "unknown key '%s'", tok[0]);
     if (seen[k]) return perr(p, "'%s' given twice (first on line %d)", tok[0], seen[k]);
     seen[k] = p->line;
     if (k == K_BEST) {

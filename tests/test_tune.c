@@ -315,7 +315,7 @@ TEST(tune_learn_generations)
         tune_free(&x);
         u.rel_step = 2.5;
         CHECK_INT(tune_controls_check(&u, err), -1);
-        CHECK_MSG(strstr(err, "rel-step 2.5 is outside 0..2"), "%s", err);
+        CHECK_MSG(strstr(err, "rel_step 2.5 is not a number from 0 to 2"), "%s", err);
     }
     /* bad learn controls */
     c.elite = 5, c.fresh = 4;
@@ -536,8 +536,8 @@ static const BadCase bad_cases[] = {
     {"games", "games 9223372036854775807", "games",
      "games 9223372036854775807 is more than 1 generations can have played (at most 58)"},
     {"games", "games 59", "games", "games 59 is more than 1 generations can have played (at most 58)"},
-    {"init", "init gaussian", "init", "init is 'uniform' or 'heavy', not 'gaussian'"},
-    {"symmetric", "symmetric maybe", "symmetric", "symmetric is 'yes' or 'no', not 'maybe'"},
+    {"init", "init gaussian", "init", "init is 'heavy' or 'uniform', not 'gaussian'"},
+    {"symmetric", "symmetric maybe", "symmetric", "symmetric is 'no' or 'yes', not 'maybe'"},
     {"rel_step", "rel_step -1", "rel_step", "rel_step '-1' is not a number from 0 to 2"},
     {"rel_step", NULL, "end", "missing 'rel_step'"},
     {"kingme-population", "kingme-population 4", "init", "unknown key 'init'"},

@@ -49,101 +49,14 @@
 #ifndef KINGME_TUNE_H
 #define KINGME_TUNE_H
 
-#include "kingme/eval.h"
+#include "kingme/tune_controls.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #define TUNE_FORMAT_VERSION 6
-#define TUNE_NWEIGHTS_PHASE EVAL_NWEIGHTS_PHASE /* a vector with a phase: the 74 opening weights, then the 74 ending */
-#define TUNE_MAX_POPULATION 1024
-#define TUNE_MAX_YARDSTICKS 8
-#define TUNE_YARD_NAME_MAX 64   /* a reference's name (its file name), no blanks */
-#define TUNE_YARD_MAX_GAMES 288 /* per reference: each crossboard ballot with both colours */
-#define TUNE_MAX_DEPTH 40
 #define TUNE_HASH_MB 1  /* per player: small, so that clearing it per game is cheap */
-
-typedef enum TuneStopKind { TUNE_STOP_GENERATIONS = 0, TUNE_STOP_SECONDS = 1 } TuneStopKind;
-typedef enum TuneOpenings { TUNE_OPENINGS_BALLOTS = 0, TUNE_OPENINGS_START = 1 } TuneOpenings;
-
-/* learn: the first population and the fresh vectors: every weight uniform
- * over -32768..32767 (the documents' way), or heavy tailed (a standard normal
- * cubed, x 4000, clamped to +-32767: most weights small, a few large). */
-typedef enum TuneInit { TUNE_INIT_UNIFORM = 0, TUNE_INIT_HEAVY = 1 } TuneInit;
-
-/* learn: the default (see below); thesis: docs/tuning.md as written. */
-typedef enum TuneAlgorithm { TUNE_ALG_LEARN = 0, TUNE_ALG_THESIS = 1 } TuneAlgorithm;
-
-#define TUNE_MAX_BALLOTS 16     /* ballots per pairing */
-#define TUNE_MAX_GLADIATOR 1024 /* games of the learn algorithm's gladiator test */
-#define TUNE_NORM 16384         /* learn: every bred vector has this Euclidean norm */
-#define TUNE_STEP_MIN 0.001     /* learn: bounds of the self-adapting step (a fraction of TUNE_NORM) */
-#define TUNE_STEP_MAX 0.5
-#define TUNE_REL_STEP_MAX 2     /* learn: the largest relative step (rel_step) */
-
-/* A reference vector of the yardstick, kept in the population file. */
-typedef struct TuneYardstick {
-    char name[TUNE_YARD_NAME_MAX];
-    Weights w;
-} TuneYardstick;
-
-typedef struct TuneControls {
-    TuneAlgorithm algorithm;
-    int nweights;          /* the vector's length: EVAL_NPARAMS (the documents' 60, the
-                            * default), EVAL_NTERMS (the 60 and the terms 61-74; the
-                            * weights beyond it stay 0), or TUNE_NWEIGHTS_PHASE (148: the
-                            * 74 of Weights.w, then the 74 of Weights.end; every vector
-                            * has phased = 1, one norm over the 148, antisymmetric in
-                            * each half) */
-    int population;        /* thesis: a multiple of 4, 4..TUNE_MAX_POPULATION; learn: 4.. */
-    int duels;             /* opponents drawn per individual; 0 = full round robin */
-    int depth;             /* search depth of every game, 1..TUNE_MAX_DEPTH */
-    double selection;      /* roulette bonus drawn from [0, selection] */
-    double mutation;       /* chance that a child gets one random weight, 0..1 */
-    int ballots;           /* ballots per pairing, each played with both colours */
-    /* learn only */
-    int elite;             /* the best so far and the top-scoring vectors kept unchanged */
-    int tournament;        /* parents: the best of this many drawn at random */
-    int fresh;             /* new random vectors per generation */
-    double step;           /* first individuals' Gaussian step, a fraction of TUNE_NORM */
-    double gauss;          /* chance of each weight of a child to take a Gaussian step */
-    int gladiator;         /* most games of the sequential test (even) */
-    TuneInit init;         /* the first population's and the fresh vectors' distribution */
-    bool symmetric;        /* every vector antisymmetric: weight(opp_x) = -weight(own_x) */
-    double rel_step;       /* a Gaussian step also multiplies the weight by exp(rel_step N(0,1)) */
-    TuneStopKind stop;
-    double limit;          /* generations (a whole number) or seconds of play */
-    TuneOpenings openings; /* a random crossboard ballot per pairing, or the initial position */
-    uint64_t seed;
-    /* the yardstick: every yard_every generations (0: never) and at the stop,
-     * the best so far plays yard_games games (an even number) against each
-     * reference, at `depth`, from fixed ballots with fixed seeds */
-    int yard_every;
-    int yard_games;
-    int nyard;
-    TuneYardstick yard[TUNE_MAX_YARDSTICKS];
-} TuneControls;
-
-/* Defaults for everything but the stop (the learn algorithm): 60 weights, population 16,
- * round robin, 2 ballots per pairing, depth 2, elite 4, tournament 3, fresh
- * 1, init heavy, symmetric, step 0.05, rel_step 0.5, gauss 0.2, mutation
- * 0.1, gladiator 64 (selection 10 unused),
- * ballots, seed 1; stop after 100 generations; a yardstick every 5
- * generations of 64 games per reference, but no reference (the command adds
- * weights/material.w and weights/handset.w). */
-void tune_controls_default(TuneControls *c);
-
-/* The same for the documents' algorithm: population 32, 1 ballot per
- * pairing, depth 4, selection 10, mutation 0.1; the learn-only controls keep their
- * defaults and are unused. */
-void tune_controls_thesis(TuneControls *c);
-
-const char *tune_algorithm_name(TuneAlgorithm a); /* "learn", "thesis" */
-
-/* Whether the controls are usable; -1 with a message such as "population 6
- * is not a multiple of 4" in err. */
-int tune_controls_check(const TuneControls *c, char *err);
 
 /* One measurement of the yardstick. Elo values come from scores clamped to
  * [1/(2N), 1 - 1/(2N)] of N games, so that 0% and 100% stay finite. */
@@ -206,8 +119,7 @@ void tune_free(TuneSession *s);
 /* Whether the stop condition is reached. */
 bool tune_finished(const TuneSession *s);
 
-/* The most points an individual can score in one generation. */
-int tune_max_score(const TuneControls *c);
+
 
 typedef struct TuneGenStats {
     int generation;       /* 1-based number of the generation just played */

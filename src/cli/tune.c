@@ -313,39 +313,9 @@ static void print_chart(const char *csv)
 
 /* ---- the command ---------------------------------------------------------------------- */
 
-/* The controls of the command line; given: which were given (C_ bits). */
-enum { C_POPULATION = 1, C_DUELS = 2, C_DEPTH = 4, C_SELECTION = 8, C_MUTATION = 16, C_STOP = 32,
-       C_OPENINGS = 64, C_SEED = 128, C_YARD = 256, C_YARD_EVERY = 512, C_YARD_GAMES = 1024, C_ALGORITHM = 2048,
-       C_BALLOTS = 4096, C_ELITE = 8192, C_TOURNAMENT = 16384, C_FRESH = 32768, C_STEP = 65536, C_GAUSS = 131072,
-       C_GLADIATOR = 262144, C_INIT = 524288, C_SYMMETRIC = 1048576, C_REL_STEP = 2097152 };
-#define NCONTROLS 22
-
-/* The controls that are one number: option, bit, field (int or double). */
-typedef struct NumCtl {
-    const char *name;
-    unsigned bit;
-    size_t off;
-    bool real;
-} NumCtl;
-
-static const NumCtl num_ctls[] = {
-    {"--population", C_POPULATION, offsetof(TuneControls, population), false},
-    {"--duels", C_DUELS, offsetof(TuneControls, duels), false},
-    {"--depth", C_DEPTH, offsetof(TuneControls, depth), false},
-    {"--selection", C_SELECTION, offsetof(TuneControls, selection), true},
-    {"--mutation", C_MUTATION, offsetof(TuneControls, mutation), true},
-    {"--yardstick-every", C_YARD_EVERY, offsetof(TuneControls, yard_every), false},
-    {"--yardstick-games", C_YARD_GAMES, offsetof(TuneControls, yard_games), false},
-    {"--ballots", C_BALLOTS, offsetof(TuneControls, ballots), false},
-    {"--elite", C_ELITE, offsetof(TuneControls, elite), false},
-    {"--tournament", C_TOURNAMENT, offsetof(TuneControls, tournament), false},
-    {"--fresh", C_FRESH, offsetof(TuneControls, fresh), false},
-    {"--step", C_STEP, offsetof(TuneControls, step), true},
-    {"--gauss", C_GAUSS, offsetof(TuneControls, gauss), true},
-    {"--gladiator", C_GLADIATOR, offsetof(TuneControls, gladiator), false},
-    {"--rel-step", C_REL_STEP, offsetof(TuneControls, rel_step), true},
-};
-#define NNUM (sizeof num_ctls / sizeof *num_ctls)
+/* Which controls the command line gives: bit i for listed control i
+ * (tune_controls.h), then these. */
+enum { C_STOP = 1u << TUNE_NCONTROLS, C_SEED = C_STOP << 1, C_YARD = C_SEED << 1 };
 
 /* The --yardstick files into c (none: "none"); false after an error line. */
 static bool read_yardsticks(const Opts *o, TuneControls *c)
@@ -392,26 +362,23 @@ static bool read_yardsticks(const Opts *o, TuneControls *c)
 
 static unsigned read_controls(const Opts *o, TuneControls *c)
 {
-    static const char *const names[NCONTROLS] = {
-        "--population", "--duels", "--depth", "--selection", "--mutation", NULL, "--openings", "--seed",
-        "--yardstick", "--yardstick-every", "--yardstick-games", "--algorithm", "--ballots", "--elite",
-        "--tournament", "--fresh", "--step", "--gauss", "--gladiator", "--init", "--symmetric", "--rel-step"};
     unsigned given = 0;
-    for (int k = 0; k < NCONTROLS; k++)
-        if (names[k] && opt_given(o, names[k])) given |= 1u << k;
+    for (int i = 0; i < TUNE_NCONTROLS; i++)
+        if (opt_given(o, tune_control_info[i].option)) given |= 1u << i;
+    if (opt_given(o, "--seed")) given |= C_SEED;
+    if (opt_count(o, "--yardstick")) given |= C_YARD;
     /* the algorithm's defaults, then what was given */
-    if (opt_choice(o, "--algorithm") == 1) tune_controls_thesis(c);
+    if (opt_choice(o, "--algorithm") == TUNE_ALG_THESIS) tune_controls_thesis(c);
     else tune_controls_default(c);
-    for (size_t k = 0; k < NNUM; k++) {
-        if (!(given & num_ctls[k].bit)) continue;
-        char *field = (char *)c + num_ctls[k].off;
-        if (num_ctls[k].real) *(double *)(void *)field = opt_real(o, num_ctls[k].name);
-        else *(int *)(void *)field = (int)opt_int(o, num_ctls[k].name);
+    for (int i = 0; i < TUNE_NCONTROLS; i++) {
+        if (!(given & 1u << i)) continue;
+        const char *name = tune_control_info[i].option;
+        switch (tune_control_info[i].kind) {
+        case TUNE_KIND_INT: tune_control_set(c, i, (double)opt_int(o, name)); break;
+        case TUNE_KIND_REAL: tune_control_set(c, i, opt_real(o, name)); break;
+        case TUNE_KIND_CHOICE: tune_control_set(c, i, opt_choice(o, name)); break;
+        }
     }
-    if (given & C_OPENINGS)
-        c->openings = opt_choice(o, "--openings") == 1 ? TUNE_OPENINGS_START : TUNE_OPENINGS_BALLOTS;
-    if (given & C_INIT) c->init = opt_choice(o, "--init") == 1 ? TUNE_INIT_UNIFORM : TUNE_INIT_HEAVY;
-    if (given & C_SYMMETRIC) c->symmetric = opt_choice(o, "--symmetric") == 0;
     c->seed = opt_given(o, "--seed") ? (uint64_t)opt_int(o, "--seed")
                                      : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     if (opt_given(o, "--generations")) {
@@ -480,16 +447,9 @@ static int open_continued(const Opts *o, TuneControls *c, unsigned given, TuneSe
     TuneSession from;
     if (!resolve_pop(opt_str(o, "--continue"), opt_str(o, "--dir"), wh->from, d1, d2)) return 1;
     if (tune_read(&from, wh->from, err)) return cli_error("%s", err);
-    if (!(given & C_ALGORITHM)) c->algorithm = from.c.algorithm;
-    for (size_t k = 0; k < NNUM; k++)
-        if (!(given & num_ctls[k].bit)) {
-            size_t off = num_ctls[k].off;
-            memcpy((char *)c + off, (const char *)&from.c + off, num_ctls[k].real ? sizeof(double) : sizeof(int));
-        }
+    for (int i = 0; i < TUNE_NCONTROLS; i++)
+        if (!(given & 1u << i)) tune_control_set(c, i, tune_control_get(&from.c, i));
     if (!(given & C_STOP)) c->stop = from.c.stop, c->limit = from.c.limit;
-    if (!(given & C_OPENINGS)) c->openings = from.c.openings;
-    if (!(given & C_INIT)) c->init = from.c.init;
-    if (!(given & C_SYMMETRIC)) c->symmetric = from.c.symmetric;
     c->nweights = from.c.nweights;
     if (!(given & C_YARD) && from.c.nyard) {
         c->nyard = from.c.nyard;
@@ -683,41 +643,28 @@ static int run(const Opts *o)
     return r;
 }
 
+/* An option of a listed control: its default, or the two algorithms' when
+ * they differ; "(learn)" or "(thesis)" before the help of a control only one
+ * of them uses. */
+#define TUNE_OPT_KIND_INT OPT_INT
+#define TUNE_OPT_KIND_REAL OPT_REAL
+#define TUNE_OPT_KIND_CHOICE OPT_CHOICE
+#define TUNE_OPT_DEFAULT_INT(learn, thesis) ((learn) == (thesis) ? #learn : DESCRIBED("learn " #learn ", thesis " #thesis))
+#define TUNE_OPT_DEFAULT_REAL TUNE_OPT_DEFAULT_INT
+#define TUNE_OPT_DEFAULT_CHOICE(learn, thesis) learn
+#define TUNE_OPT_WHO_BOTH ""
+#define TUNE_OPT_WHO_YARD ""
+#define TUNE_OPT_WHO_LEARN "(learn) "
+#define TUNE_OPT_WHO_THESIS "(thesis) "
+#define TUNE_CONTROL_OPT_(field, kind, key, option, arg, lo, hi, multiple, learn, thesis, who, since, help) \
+    {option, NULL, NULL, TUNE_OPT_KIND_##kind, arg, lo, hi, TUNE_OPT_DEFAULT_##kind(learn, thesis),         \
+     TUNE_OPT_WHO_##who help},
+
 static const Opt options[] = {
-    {"--algorithm", NULL, NULL, OPT_CHOICE, "learn|thesis", 0, 0, "learn",
-     "learn: elitism, tournaments, Gaussian steps, paired ballots, a sequential gladiator test; thesis: the "
-     "design documents' algorithm"},
-    {"--population", NULL, NULL, OPT_INT, "N", 1, 1e6, DESCRIBED("learn 16, thesis 32"),
-     "individuals (thesis: a multiple of 4)"},
-    {"--duels", NULL, NULL, OPT_INT, "K", 0, 1e6, "0", "opponents per individual; 0 = round robin"},
-    {"--ballots", NULL, NULL, OPT_INT, "B", 1, TUNE_MAX_BALLOTS, DESCRIBED("learn 2, thesis 1"),
-     "openings per pairing, each played with both colours"},
-    {"--depth", NULL, NULL, OPT_INT, "D", 1, TUNE_MAX_DEPTH, DESCRIBED("learn 2, thesis 4"),
-     "search depth of every game"},
-    {"--elite", NULL, NULL, OPT_INT, "E", 0, 1e6, "4",
-     "(learn) the best so far and the best-scoring vectors kept unchanged"},
-    {"--tournament", NULL, NULL, OPT_INT, "T", 1, 1e6, "3", "(learn) a parent is the best of T drawn at random"},
-    {"--fresh", NULL, NULL, OPT_INT, "F", 0, 1e6, "1", "(learn) new random vectors per generation"},
-    {"--step", NULL, NULL, OPT_REAL, "S", TUNE_STEP_MIN, TUNE_STEP_MAX, "0.05",
-     "(learn) the first Gaussian step, a fraction of the vectors' norm (16384); it then adapts"},
-    {"--gauss", NULL, NULL, OPT_REAL, "P", 0, 1, "0.2", "(learn) chance of each weight of a child to take a Gaussian step"},
-    {"--gladiator", NULL, NULL, OPT_INT, "G", 8, TUNE_MAX_GLADIATOR, "64",
-     "(learn) most games of the sequential test of a new best (a multiple of 8)"},
-    {"--init", NULL, NULL, OPT_CHOICE, "heavy|uniform", 0, 0, "heavy",
-     "(learn) random vectors: heavy, each weight a standard normal cubed (most small, a few large); "
-     "uniform, each over the whole 16-bit range"},
-    {"--symmetric", NULL, NULL, OPT_CHOICE, "yes|no", 0, 0, "yes",
-     "(learn) every vector antisymmetric: each opponent weight the negative of the player's (opp_men = -own_men)"},
-    {"--rel-step", NULL, NULL, OPT_REAL, "R", 0, TUNE_REL_STEP_MAX, "0.5",
-     "(learn) a Gaussian step also multiplies the weight by exp(R N(0,1)) (0: additive steps only)"},
-    {"--selection", NULL, NULL, OPT_REAL, "F", 0, 1e9, "10",
-     "(thesis) roulette bonus drawn from [0, F] points (a win is 2)"},
-    {"--mutation", NULL, NULL, OPT_REAL, "P", 0, 1, "0.1", "chance that a child gets one random weight"},
+    TUNE_CONTROL_LIST(TUNE_CONTROL_OPT_)
     {"--generations", NULL, NULL, OPT_INT, "G", 1, 1e9, DESCRIBED("none"), "stop after G generations (over all runs)"},
     {"--seconds", NULL, NULL, OPT_REAL, "S", 0.001, 1e9, DESCRIBED("none"),
      "or stop after S seconds of play (over all runs); a new session needs one of the two"},
-    {"--openings", NULL, NULL, OPT_CHOICE, "ballots|start", 0, 0, "ballots",
-     "ballots: B distinct random crossboard ACF ballots per pairing; start: the initial position with random tie-breaks"},
     {"--seed", NULL, NULL, OPT_INT, "N", 0, 9e18, DESCRIBED("from the clock (printed)"), "the session's random seed"},
     {"--threads", "-j", NULL, OPT_INT, "N", 1, 256, DESCRIBED("all cores"), "threads; the result does not depend on it"},
     WORKERS_OPTIONS,
@@ -733,10 +680,6 @@ static const Opt options[] = {
     {"--yardstick", NULL, NULL, OPT_LIST, "FILE|none", 0, 0, NULL,
      "(repeatable) a reference that the best so far plays now and then (weights/material.w and "
      "weights/handset.w when none is given; none: no yardstick)"},
-    {"--yardstick-every", NULL, NULL, OPT_INT, "K", 0, 1e6, "5",
-     "measure the yardstick every K generations (0: only at the stop)"},
-    {"--yardstick-games", NULL, NULL, OPT_INT, "N", 2, TUNE_YARD_MAX_GAMES, "64",
-     "games against each reference: N/2 ballots spread over the deck, both colours, fixed seeds"},
     {"--report", NULL, NULL, OPT_OPTSTR, "NAME|FILE", 0, 0, NULL,
      "print a finished or running session's curves (the newest session when none is given)"},
     {"--include", NULL, NULL, OPT_LIST, "FILE", 0, 0, NULL,
