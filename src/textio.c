@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "port.h" /* after the system headers: it renames some of their calls on Windows */
+
 /* ---- growable strings -------------------------------------------------------------- */
 
 /* Room for need more bytes and the NUL; false (and oom set) when there is none. */

@@ -2,10 +2,13 @@
 #define _DEFAULT_SOURCE /* madvise */
 #include "kingme/tt.h"
 #include "kingme/textio.h"
+#include "port.h"
 
 #include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
 #include <sys/mman.h>
+#endif
 
 #define TT_ALIGN (2u << 20) /* a huge page: the table is probed at random */
 
@@ -27,7 +30,7 @@ int tt_init(TT *t, size_t mb, char *err)
      * pages: nearly every probe misses the caches, and with 4 KB pages the
      * address translation misses too */
     size_t align = bytes >= TT_ALIGN ? TT_ALIGN : 64;
-    t->e = aligned_alloc(align, bytes);
+    t->e = km_aligned_alloc(align, bytes);
     if (!t->e) return km_fail(err, "cannot allocate a %zu MB transposition table", mb);
 #ifdef MADV_HUGEPAGE
     if (align == TT_ALIGN) madvise(t->e, bytes, MADV_HUGEPAGE);
@@ -39,7 +42,7 @@ int tt_init(TT *t, size_t mb, char *err)
 
 void tt_free(TT *t)
 {
-    free(t->e);
+    km_aligned_free(t->e);
     memset(t, 0, sizeof *t);
 }
 

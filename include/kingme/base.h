@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#define KINGME_VERSION "0.1.0" /* the program's, the engine protocol's and the CheckerBoard engine's */
+
 #define KM_ERR_MAX 256 /* size of every error-message buffer (err arguments) */
 
 /* Format a message into err (KM_ERR_MAX bytes, truncated) and return -1, so

@@ -9,8 +9,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#define KINGME_VERSION "0.1.0"
-
 typedef struct CliCommand {
     const char *name;
     int (*run)(const Opts *o); /* the arguments parsed by the command's table */
