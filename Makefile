@@ -1,4 +1,4 @@
-# kingme - English draughts engine.  make | make test | make sanitize | make bench | make egdb | make clean
+# kingme - English draughts engine.  make | make test | make sanitize | make bench | make egdb | make dll | make test-dll | make clean
 CC      ?= cc
 STD      = -std=c11 -D_POSIX_C_SOURCE=200809L
 WARN     = -Wall -Wextra -Werror
@@ -12,14 +12,14 @@ BUILD   ?= build/release
 LIB_SRC  = $(wildcard src/*.c)
 CLI_SRC  = $(wildcard src/cli/*.c)
 TEST_SRC = $(wildcard tests/*.c)
-HEADERS  = $(wildcard include/kingme/*.h) $(wildcard src/*.h) $(wildcard src/cli/*.h) $(wildcard tests/*.h)
+HEADERS  = $(wildcard include/kingme/*.h) $(wildcard src/*.h) $(wildcard src/cli/*.h) $(wildcard src/cb/*.h) $(wildcard tests/*.h)
 
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/default_weights.o
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
-TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
+TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/cb/cb.o
 LIB      = $(BUILD)/libkingme.a
 
-.PHONY: all test sanitize bench fuzz clean egdb db
+.PHONY: all test sanitize bench fuzz clean egdb db dll test-dll
 all: kingme db
 
 kingme: $(BUILD)/kingme
@@ -100,6 +100,55 @@ db: kingme
 	@./kingme egdb probe --dir $(EGDB_DIR) --fen B:WK30,K31:BK1,K2,K3 >/dev/null 2>&1 || { \
 	  mkdir -p build && echo "make egdb (once: about a minute; progress in build/egdb.log)" && \
 	  $(MAKE) -s egdb EGDB_PIECES=5 2>build/egdb.log || { cat build/egdb.log; exit 1; }; }
+
+# The CheckerBoard engine (docs/checkerboard.md): the library's engine part and
+# the adapter src/cb/ cross-compiled into a 64-bit Windows DLL with mingw-w64,
+# the C runtime and winpthreads linked in, so that it needs only the DLLs
+# every Windows has. The source set is explicit: the DLL needs the board,
+# moves, evaluation, search, table, time manager, game, database probing and
+# the engine session, none of the POSIX-only parts (engine processes,
+# workers, matches, tuning, the database builder). Formats are checked by the
+# native build; mingw's own printf (__USE_MINGW_ANSI_STDIO) prints them.
+MINGW     ?= x86_64-w64-mingw32-gcc
+DLL_DIR    = build/dll
+DLL        = $(DLL_DIR)/kingme64.dll
+DLL_SRC    = src/base.c src/board.c src/movegen.c src/notation.c src/eval.c src/weights.c \
+             src/textio.c src/search.c src/tt.c src/timeman.c src/game.c src/egdb_file.c \
+             src/egdb_index.c src/session.c src/cb/cb.c
+DLL_OBJ    = $(DLL_SRC:%.c=$(DLL_DIR)/%.o) $(DLL_DIR)/gen/default_weights.o
+DLL_CFLAGS = $(STD) -D__USE_MINGW_ANSI_STDIO=1 $(WARN) -Wno-format -O3 -mpopcnt -Iinclude
+
+dll: $(DLL) $(DLL_DIR)/kingme.htm
+
+$(DLL): $(DLL_OBJ) src/cb/kingme64.def
+	$(MINGW) -shared -static -static-libgcc -s -o $@ $(DLL_OBJ) src/cb/kingme64.def -lpthread
+
+$(DLL_DIR)/%.o: %.c $(HEADERS)
+	@command -v $(MINGW) >/dev/null || { echo "make dll: $(MINGW) is not installed (apt-get install gcc-mingw-w64-x86-64)"; exit 1; }
+	@mkdir -p $(dir $@)
+	$(MINGW) $(DLL_CFLAGS) -c -o $@ $<
+
+$(DLL_DIR)/gen/default_weights.o: $(BUILD)/gen/default_weights.c
+	@command -v $(MINGW) >/dev/null || { echo "make dll: $(MINGW) is not installed (apt-get install gcc-mingw-w64-x86-64)"; exit 1; }
+	@mkdir -p $(dir $@)
+	$(MINGW) $(DLL_CFLAGS) -c -o $@ $<
+
+# the help CheckerBoard opens (enginecommand "help"): docs/checkerboard.md as a page
+$(DLL_DIR)/kingme.htm: docs/checkerboard.md
+	@mkdir -p $(dir $@)
+	@{ echo '<!DOCTYPE html><html><head><meta charset="utf-8"><title>kingme in CheckerBoard</title></head><body><pre>'; \
+	  sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' $<; echo '</pre></body></html>'; } > $@
+
+# The DLL loaded under Wine by a Windows test program (tests/cb/wine_test.c)
+# that plays through getmove as CheckerBoard does; says so on one line and
+# passes when mingw-w64 or Wine is missing. Not in make test (Wine takes
+# half a minute to start the first time).
+WINE_TEST_LIB = $(addprefix $(DLL_DIR)/src/,base.o board.o movegen.o notation.o textio.o game.o timeman.o)
+$(DLL_DIR)/wine_test.exe: tests/cb/wine_test.c $(WINE_TEST_LIB) $(HEADERS)
+	$(MINGW) $(DLL_CFLAGS) -Isrc/cb -static -o $@ tests/cb/wine_test.c $(WINE_TEST_LIB) -lpthread
+
+test-dll:
+	@tests/cb/run_wine.sh
 
 clean:
 	rm -rf build kingme tools/gen_tactics tools/fit_eval tools/loss_probe

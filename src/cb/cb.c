@@ -1,0 +1,551 @@
+/* cb.c - kingme as a CheckerBoard engine (cb.h): CheckerBoard's boards,
+ * clocks and commands turned into an engine session's positions, searches
+ * and options. The search and everything it knows are the session's. */
+#include "cb.h"
+#include "kingme/base.h"
+#include "kingme/egdb.h"
+#include "kingme/game.h"
+#include "kingme/notation.h"
+#include "kingme/search.h"
+#include "kingme/session.h"
+#include "kingme/textio.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _WIN32
+#include <windows.h>
+#endif
+
+#define CB_HASH_MB 64     /* the table a new engine gets ("set hashsize" changes it) */
+#define CB_STATUS_MAX 250 /* status lines kept short: older CheckerBoards have 256 bytes */
+#define CB_PATH_MAX 1024
+
+/* The engine of this loaded module. CheckerBoard's interface names no
+ * engine, so this is the one piece of state that is not an argument. */
+typedef struct CbEngine {
+    pthread_mutex_t mu;        /* around every use of the session; not held while it searches */
+    Session *s;                /* made by the first call */
+    bool failed;               /* the session could not be made (init_err says why) */
+    char init_err[KM_ERR_MAX];
+    char dbpath[CB_PATH_MAX];  /* the database folder ("" none) */
+    bool db_enabled;           /* "set enable_wld": use the database at dbpath */
+    int db_pieces;             /* pieces of the open database (0: none open) */
+} CbEngine;
+
+static CbEngine the_engine = {.mu = PTHREAD_MUTEX_INITIALIZER, .db_enabled = true};
+
+/* ---- the board ---------------------------------------------------------------------- */
+
+/* Square index 0..31 (square number - 1) to CheckerBoard's coordinates. */
+static void square_coor(int sq, struct coor *c)
+{
+    c->y = sq / 4;
+    c->x = 2 * (3 - sq % 4) + (c->y & 1);
+}
+
+static int piece_at(const Board *b, int sq)
+{
+    uint32_t m = 1u << sq;
+    int colour = b->pieces[KM_BLACK] & m ? CB_BLACK : b->pieces[KM_WHITE] & m ? CB_WHITE : 0;
+    if (!colour) return CB_FREE;
+    return colour | (b->kings & m ? CB_KING : CB_MAN);
+}
+
+/* CheckerBoard's board and side to move as a Board, checked as a FEN is
+ * (at most 12 pieces a side, no man on its own crowning row). */
+static int board_from_cb(int board[8][8], int color, Board *out, char *err)
+{
+    if (color != CB_BLACK && color != CB_WHITE) return km_fail(err, "the side to move is %d, not %d or %d", color, CB_BLACK, CB_WHITE);
+    char part[2][160];
+    size_t at[2] = {0, 0};
+    for (int sq = 0; sq < 32; sq++) {
+        struct coor c;
+        square_coor(sq, &c);
+        int v = board[c.x][c.y];
+        if (v == CB_FREE) continue;
+        int side = v == (CB_BLACK | CB_MAN) || v == (CB_BLACK | CB_KING) ? KM_BLACK
+                   : v == (CB_WHITE | CB_MAN) || v == (CB_WHITE | CB_KING) ? KM_WHITE : -1;
+        if (side < 0) return km_fail(err, "square %d holds %d, which is no piece", sq + 1, v);
+        at[side] += (size_t)snprintf(part[side] + at[side], sizeof part[side] - at[side], "%s%s%d",
+                                     at[side] ? "," : "", v & CB_KING ? "K" : "", sq + 1);
+    }
+    char fen[400];
+    snprintf(fen, sizeof fen, "%c:W%s:B%s", color == CB_BLACK ? 'B' : 'W', at[KM_WHITE] ? part[KM_WHITE] : "",
+             at[KM_BLACK] ? part[KM_BLACK] : "");
+    return board_from_fen(out, fen, err);
+}
+
+static void board_to_cb(const Board *b, int board[8][8])
+{
+    memset(board, 0, 64 * sizeof(int));
+    for (int sq = 0; sq < 32; sq++) {
+        struct coor c;
+        square_coor(sq, &c);
+        board[c.x][c.y] = piece_at(b, sq);
+    }
+}
+
+/* m (a legal move of before) as CheckerBoard describes a move. */
+static void move_to_cb(const Board *before, const Move *m, struct CBmove *out)
+{
+    memset(out, 0, sizeof *out);
+    Board after = *before;
+    make_move(&after, m);
+    out->jumps = m->njumps;
+    out->oldpiece = piece_at(before, m->from);
+    out->newpiece = piece_at(&after, m->to);
+    square_coor(m->from, &out->from);
+    square_coor(m->to, &out->to);
+    out->path[0] = out->from;
+    if (m->njumps == 0) out->path[1] = out->to;
+    for (int i = 0; i < m->njumps; i++) {
+        square_coor(m->path[i], &out->path[i + 1]);
+        /* the piece taken lies half-way along the jump */
+        struct coor a = out->path[i], b = out->path[i + 1];
+        out->del[i] = (struct coor){(a.x + b.x) / 2, (a.y + b.y) / 2};
+        out->delpiece[i] = piece_at(before, 4 * out->del[i].y + 3 - out->del[i].x / 2);
+    }
+    if (m->njumps < 12) out->del[m->njumps].x = -1;
+}
+
+/* ---- the session ---------------------------------------------------------------------- */
+
+/* Open the database at cb->dbpath into the session (or none). */
+static int open_db(CbEngine *cb, char *err)
+{
+    if (!cb->db_enabled || !cb->dbpath[0]) {
+        session_take_egdb(cb->s, NULL);
+        cb->db_pieces = 0;
+        return 0;
+    }
+    if (session_open_egdb(cb->s, cb->dbpath, err)) return -1;
+    cb->db_pieces = egdb_pieces(session_egdb(cb->s));
+    return 0;
+}
+
+/* The folder "egdb" beside this DLL, when there is one: the database a new
+ * engine opens (as the command-line program opens the one beside it). */
+static void default_dbpath(CbEngine *cb)
+{
+#ifdef _WIN32
+    HMODULE self = NULL;
+    char path[CB_PATH_MAX];
+    if (!GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+                            (LPCSTR)(void *)default_dbpath, &self))
+        return;
+    DWORD n = GetModuleFileNameA(self, path, sizeof path);
+    if (n == 0 || n >= sizeof path) return;
+    char *slash = strrchr(path, '\\');
+    if (!slash) return;
+    slash[1] = '\0';
+    if (strlen(path) + strlen(EGDB_DEFAULT_DIR) >= sizeof path) return;
+    strcat(path, EGDB_DEFAULT_DIR);
+    DWORD attr = GetFileAttributesA(path);
+    if (attr == INVALID_FILE_ATTRIBUTES || !(attr & FILE_ATTRIBUTE_DIRECTORY)) return;
+    snprintf(cb->dbpath, sizeof cb->dbpath, "%s", path);
+#else
+    (void)cb; /* natively (the tests) only "set dbpath" opens one */
+#endif
+}
+
+/* The session, made on the first call (with cb->mu held). NULL with a
+ * message in err when it cannot be made. */
+static Session *session_of(CbEngine *cb, char *err)
+{
+    if (cb->s) return cb->s;
+    if (cb->failed) {
+        km_fail(err, "%s", cb->init_err);
+        return NULL;
+    }
+    cb->s = session_new(CB_HASH_MB, cb->init_err);
+    if (!cb->s) {
+        cb->failed = true;
+        km_fail(err, "%s", cb->init_err);
+        return NULL;
+    }
+    default_dbpath(cb);
+    char why[KM_ERR_MAX];
+    if (open_db(cb, why)) cb->dbpath[0] = '\0'; /* a broken folder beside the DLL: none */
+    session_prepare(cb->s); /* before any move's clock runs */
+    return cb->s;
+}
+
+/* ---- getmove ---------------------------------------------------------------------- */
+
+/* What getmove's search shares with the search thread's callbacks. */
+typedef struct CbSearch {
+    char *str;         /* CheckerBoard's status line */
+    SearchResult r;    /* the result, once done has run */
+    int rc;
+} CbSearch;
+
+static void set_status(char *str, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_status(char *str, const char *fmt, ...)
+{
+    char line[CB_STATUS_MAX + 1];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    memcpy(str, line, strlen(line) + 1); /* CheckerBoard reads it from another thread */
+}
+
+/* "depth 12  score 35  0.52 s  1.4 M nodes  pv 11-15 23-19 ..." */
+static void status_of(const SearchResult *r, const char *head, char *str)
+{
+    char score[32], pv[CB_STATUS_MAX + 1];
+    search_score_text(r->score, score, sizeof score);
+    size_t at = 0;
+    pv[0] = '\0';
+    for (int i = 0; i < r->pv_len && at + MOVE_TEXT_MAX + 2 < 160; i++) {
+        char t[MOVE_TEXT_MAX];
+        move_to_text(&r->pv[i], t);
+        at += (size_t)snprintf(pv + at, sizeof pv - at, " %s", t);
+    }
+    set_status(str, "%sdepth %d  score %s  %.2f s  %.1f M nodes  pv%s", head, r->depth, score, r->seconds,
+               (double)r->nodes / 1e6, pv);
+}
+
+static void on_report(const SearchResult *r, void *user)
+{
+    CbSearch *cs = user;
+    status_of(r, "kingme: ", cs->str);
+}
+
+static void on_done(const SearchResult *r, int rc, void *user)
+{
+    CbSearch *cs = user;
+    cs->r = *r;
+    cs->rc = rc;
+}
+
+/* What the engine expects of the game after its search: a win or loss the
+ * search proved (or the database's), a draw when the database says so. */
+static int expectation(const Session *s, const Board *root, const SearchResult *r)
+{
+    if (!r->has_move || r->score <= -SCORE_DB_MIN) return CB_LOSS;
+    if (r->score >= SCORE_DB_MIN) return CB_WIN;
+    if (egdb_probe(session_egdb(s), root, NULL) == EGDB_DRAW) return CB_DRAW;
+    return CB_UNKNOWN;
+}
+
+void cb_time_limits(double maxtime, int info, int moreinfo, SessionGo *go)
+{
+    static const double unit[4] = {0, 0.001, 0.01, 0.1};
+    int mode = (info >> CB_INCR_TIME_SHIFT) & 3;
+    if (mode) {
+        /* a game clock: the time manager plans the move */
+        double left = (double)((unsigned)moreinfo >> 16 & 0xffff) * unit[mode];
+        go->time_left = left > 0 ? left : 0.001;
+        go->increment = (double)((unsigned)moreinfo & 0xffff) * unit[mode];
+    } else {
+        /* a time a move, on average or exactly: used whole, less the time
+         * manager's margin, so the average is the time asked and no move
+         * takes longer */
+        go->movetime = maxtime > 0.001 ? maxtime : 0.001;
+    }
+}
+
+int CB_CALL getmove(int board[8][8], int color, double maxtime, char str[CB_STATUS_SIZE], int *playnow,
+                    int info, int moreinfo, struct CBmove *move)
+{
+    double start = km_now(); /* the move's time runs from the call */
+    CbEngine *cb = &the_engine;
+    char err[KM_ERR_MAX], no_str[CB_STATUS_MAX + 1];
+    int no_playnow = 0;
+    struct CBmove no_move;
+    if (!str) str = no_str;
+    if (!playnow) playnow = &no_playnow;
+    if (!move) move = &no_move;
+    /* info's CB_RESET_MOVES is not needed: set gamehist comes before every
+     * move, and a board that is not where that game ends starts afresh */
+    pthread_mutex_lock(&cb->mu);
+    Session *s = session_of(cb, err);
+    Board b;
+    if (!s || session_busy(s) || board_from_cb(board, color, &b, err)) {
+        if (s && session_busy(s)) km_fail(err, "already searching");
+        set_status(str, "kingme: %s", err);
+        pthread_mutex_unlock(&cb->mu);
+        return CB_UNKNOWN;
+    }
+    /* the game CheckerBoard sent (set gamehist) when it ends here, so that
+     * repetitions are seen; else this position alone */
+    if (!board_equal(&session_game(s)->cur, &b) && session_set_position(s, &b)) {
+        set_status(str, "kingme: out of memory");
+        pthread_mutex_unlock(&cb->mu);
+        return CB_UNKNOWN;
+    }
+    MoveList ml;
+    if (gen_moves(&b, &ml) == 0) {
+        set_status(str, "kingme: no legal move");
+        pthread_mutex_unlock(&cb->mu);
+        return CB_LOSS;
+    }
+    SessionGo go = {0};
+    go.start = start;
+    cb_time_limits(maxtime, info, moreinfo, &go);
+    CbSearch cs = {.str = str};
+    set_status(str, "kingme: searching");
+    if (session_go(s, &go, on_report, on_done, &cs, err)) {
+        set_status(str, "kingme: %s", err);
+        pthread_mutex_unlock(&cb->mu);
+        return CB_UNKNOWN;
+    }
+    pthread_mutex_unlock(&cb->mu);
+    /* wait for the move, and stop the search as soon as *playnow is set */
+    for (bool over = false; !over;) {
+        pthread_mutex_lock(&cb->mu);
+        over = session_wait(s, 0.001);
+        if (!over && __atomic_load_n(playnow, __ATOMIC_RELAXED)) {
+            session_stop(s);
+            over = true;
+        }
+        pthread_mutex_unlock(&cb->mu);
+    }
+    pthread_mutex_lock(&cb->mu);
+    int result;
+    if (cs.rc || !cs.r.has_move) {
+        set_status(str, "kingme: %s", cs.rc ? "out of memory" : "no move");
+        result = CB_UNKNOWN;
+    } else {
+        char head[MOVE_TEXT_MAX + 16];
+        move_to_text(&cs.r.best, head);
+        strcat(head, ": ");
+        Board after = b;
+        make_move(&after, &cs.r.best);
+        board_to_cb(&after, board);
+        move_to_cb(&b, &cs.r.best, move);
+        status_of(&cs.r, head, str);
+        result = expectation(s, &b, &cs.r);
+    }
+    pthread_mutex_unlock(&cb->mu);
+    return result;
+}
+
+/* ---- enginecommand ------------------------------------------------------------------- */
+
+static int say(char *reply, int handled, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int say(char *reply, int handled, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reply, CB_REPLY_SIZE, fmt, ap);
+    va_end(ap);
+    return handled;
+}
+
+/* The word at *p (advancing past it and the blanks after it), at most
+ * len - 1 bytes of it into buf. */
+static void word(const char **p, char *buf, size_t len)
+{
+    const char *q = *p;
+    while (*q == ' ' || *q == '\t') q++;
+    size_t n = 0;
+    while (*q && *q != ' ' && *q != '\t' && *q != '\r' && *q != '\n') {
+        if (n + 1 < len) buf[n++] = *q;
+        q++;
+    }
+    buf[n] = '\0';
+    while (*q == ' ' || *q == '\t') q++;
+    *p = q;
+}
+
+/* The rest of the line, blanks at its end dropped, into buf. false when it
+ * does not fit. */
+static bool rest(const char *p, char *buf, size_t len)
+{
+    size_t n = strlen(p);
+    while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r' || p[n - 1] == '\n')) n--;
+    if (n >= len) return false;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    return true;
+}
+
+static bool parse_switch(const char *v, bool *out)
+{
+    long long x;
+    if (!km_parse_ll(v, 0, 1, &x)) return false;
+    *out = x == 1;
+    return true;
+}
+
+static int cmd_about(CbEngine *cb, Session *s, char *reply)
+{
+    char db[CB_PATH_MAX + 64];
+    if (cb->db_pieces) snprintf(db, sizeof db, "%s (up to %d pieces)", cb->dbpath, cb->db_pieces);
+    else snprintf(db, sizeof db, "none");
+    return say(reply, 1,
+               "kingme %s\nan English draughts engine\n\nhash table: %zu MB\nsearch threads: %d\n"
+               "search: %s\nendgame database: %s",
+               KINGME_VERSION, session_hash_mb(s), session_threads(s),
+               session_exact(s) ? "exact (solve)" : "selective", db);
+}
+
+/* "set gamehist FEN [MOVE ...]": the game since its last capture or man move. */
+static int cmd_gamehist(Session *s, const char *args, char *reply)
+{
+    char *text = malloc(strlen(args) + 1);
+    const char **moves = malloc((strlen(args) / 2 + 1) * sizeof *moves);
+    if (!text || !moves) {
+        free(text);
+        free(moves);
+        return say(reply, 0, "gamehist: out of memory");
+    }
+    strcpy(text, args);
+    int n = 0;
+    char *fen = NULL;
+    for (char *t = strtok(text, " \t\r\n"); t; t = strtok(NULL, " \t\r\n")) {
+        if (!fen) fen = t;
+        else moves[n++] = t;
+    }
+    Board b;
+    char err[KM_ERR_MAX];
+    int handled;
+    if (!fen) handled = say(reply, 0, "gamehist: the FEN is missing");
+    else if (board_from_fen(&b, fen, err)) handled = say(reply, 0, "gamehist: %s", err);
+    else if (session_set_game(s, &b, moves, n, err)) handled = say(reply, 0, "gamehist: %s", err);
+    else handled = say(reply, 1, "gamehist: %d move%s", n, n == 1 ? "" : "s");
+    free(text);
+    free(moves);
+    return handled;
+}
+
+static int cmd_dbpath(CbEngine *cb, const char *path, char *reply)
+{
+    char err[KM_ERR_MAX], old[CB_PATH_MAX];
+    if (strlen(path) >= sizeof cb->dbpath) return say(reply, 0, "dbpath: the path is too long");
+    snprintf(old, sizeof old, "%s", cb->dbpath);
+    snprintf(cb->dbpath, sizeof cb->dbpath, "%s", path);
+    if (open_db(cb, err)) {
+        snprintf(cb->dbpath, sizeof cb->dbpath, "%s", old);
+        return say(reply, 0, "dbpath: %s", err);
+    }
+    if (!path[0]) return say(reply, 1, "dbpath: none");
+    if (!cb->db_enabled) return say(reply, 1, "dbpath %s (the database is disabled)", path);
+    return say(reply, 1, "dbpath %s: up to %d pieces", path, cb->db_pieces);
+}
+
+/* "set NAME VALUE" */
+static int cmd_set(CbEngine *cb, Session *s, const char *name, const char *args, char *reply)
+{
+    char value[CB_PATH_MAX], err[KM_ERR_MAX];
+    long long v;
+    bool on;
+    if (strcmp(name, "gamehist") == 0) return cmd_gamehist(s, args, reply);
+    if (!rest(args, value, sizeof value)) return say(reply, 0, "set %s: the value is too long", name);
+    if (strcmp(name, "dbpath") == 0) return cmd_dbpath(cb, value, reply);
+    if (strcmp(name, "check_wld_dir") == 0) {
+        Egdb *db = egdb_open(value, 0, err);
+        if (!db) return say(reply, 1, "%s", err);
+        int n = egdb_pieces(db);
+        egdb_close(db);
+        return say(reply, 1, "%s: kingme's endgame database, up to %d pieces", value, n);
+    }
+    if (strcmp(name, "hashsize") == 0) {
+        if (!km_parse_ll(value, 0, SESSION_HASH_MAX, &v))
+            return say(reply, 0, "hashsize: a size in MB from 0 to %d, not '%s'", SESSION_HASH_MAX, value);
+        if (session_set_hash(s, (size_t)v, err)) return say(reply, 0, "hashsize: %s", err);
+        return say(reply, 1, "hashsize %lld", v);
+    }
+    if (strcmp(name, "searchthreads") == 0) {
+        if (!km_parse_ll(value, 1, SEARCH_MAX_THREADS, &v))
+            return say(reply, 0, "searchthreads: a number from 1 to %d, not '%s'", SEARCH_MAX_THREADS, value);
+        if (session_set_threads(s, (int)v, err)) return say(reply, 0, "searchthreads: %s", err);
+        return say(reply, 1, "searchthreads %lld", v);
+    }
+    if (strcmp(name, "enable_wld") == 0) {
+        if (!parse_switch(value, &on)) return say(reply, 0, "enable_wld: 0 or 1, not '%s'", value);
+        cb->db_enabled = on;
+        if (open_db(cb, err)) {
+            cb->db_enabled = false;
+            return say(reply, 0, "enable_wld: %s", err);
+        }
+        return say(reply, 1, "enable_wld %d", on);
+    }
+    if (strcmp(name, "solve") == 0) {
+        /* solve mode: no reduction or pruning, which is kingme's exact search */
+        if (!parse_switch(value, &on)) return say(reply, 0, "solve: 0 or 1, not '%s'", value);
+        session_set_exact(s, on);
+        if (!on) session_prepare(s);
+        return say(reply, 1, "solve %d", on);
+    }
+    return say(reply, 0, "?"); /* CheckerBoard greys out a setting answered so */
+}
+
+/* "get NAME" */
+static int cmd_get(CbEngine *cb, Session *s, const char *name, char *reply)
+{
+    if (strcmp(name, "protocolversion") == 0) return say(reply, 1, "%d", CB_PROTOCOL_VERSION);
+    if (strcmp(name, "gametype") == 0) return say(reply, 1, "%d", CB_GAMETYPE_ENGLISH);
+    if (strcmp(name, "hashsize") == 0) return say(reply, 1, "%zu", session_hash_mb(s));
+    if (strcmp(name, "searchthreads") == 0) return say(reply, 1, "%d", session_threads(s));
+    if (strcmp(name, "dbpath") == 0) return say(reply, 1, "%s", cb->dbpath);
+    if (strcmp(name, "enable_wld") == 0) return say(reply, 1, "%d", cb->db_enabled);
+    if (strcmp(name, "solve") == 0) return say(reply, 1, "%d", session_exact(s));
+    return say(reply, 0, "?");
+}
+
+static int command(CbEngine *cb, const char *line, char *reply)
+{
+    char cmd[64], name[64], err[KM_ERR_MAX];
+    const char *p = line;
+    word(&p, cmd, sizeof cmd);
+    /* the session is made on the first command (CheckerBoard asks for the
+     * name and the game type when it loads an engine), so that no move's
+     * clock pays for it */
+    Session *s = session_of(cb, err);
+    if (strcmp(cmd, "name") == 0) return say(reply, 1, "kingme %s", KINGME_VERSION);
+    if (strcmp(cmd, "help") == 0) return say(reply, 1, "kingme.htm");
+    if (!s) return say(reply, 0, "kingme: %s", err);
+    if (strcmp(cmd, "about") == 0) return cmd_about(cb, s, reply);
+    if (strcmp(cmd, "get") == 0) {
+        word(&p, name, sizeof name);
+        return cmd_get(cb, s, name, reply);
+    }
+    if (strcmp(cmd, "set") == 0) {
+        word(&p, name, sizeof name);
+        if (session_busy(s)) return say(reply, 0, "kingme is searching: set %s after its move", name);
+        return cmd_set(cb, s, name, p, reply);
+    }
+    if (strcmp(cmd, "staticevaluation") == 0) {
+        char fen[256];
+        Board b;
+        if (!rest(p, fen, sizeof fen) || board_from_fen(&b, fen, err))
+            return say(reply, 0, "staticevaluation: %s", fen[0] ? err : "the FEN is missing");
+        return say(reply, 1, "kingme's static evaluation: %+d for %s", (int)eval_score(&b, b.stm, session_weights(s)),
+                   b.stm == KM_BLACK ? "Black" : "White");
+    }
+    return say(reply, 0, "kingme does not support '%.64s'", cmd);
+}
+
+int CB_CALL enginecommand(const char *command_line, char reply[CB_REPLY_SIZE])
+{
+    CbEngine *cb = &the_engine;
+    char no_reply[CB_REPLY_SIZE];
+    if (!reply) reply = no_reply;
+    reply[0] = '\0';
+    pthread_mutex_lock(&cb->mu);
+    int handled = command(cb, command_line ? command_line : "", reply);
+    pthread_mutex_unlock(&cb->mu);
+    return handled;
+}
+
+#ifdef _WIN32
+/* CheckerBoard unloads an engine it no longer uses (FreeLibrary): give the
+ * table and the database back then. At process exit (reserved not NULL)
+ * Windows takes everything back itself. */
+BOOL WINAPI DllMain(HINSTANCE dll, DWORD reason, LPVOID reserved);
+BOOL WINAPI DllMain(HINSTANCE dll, DWORD reason, LPVOID reserved)
+{
+    (void)dll;
+    if (reason == DLL_PROCESS_DETACH && reserved == NULL && the_engine.s && !session_busy(the_engine.s)) {
+        session_free(the_engine.s);
+        the_engine.s = NULL;
+    }
+    return TRUE;
+}
+#endif

@@ -1,0 +1,410 @@
+/* test_cb.c - the CheckerBoard engine's two functions (src/cb/), built
+ * natively and called as CheckerBoard calls them: its 8x8 boards and
+ * colours, every time mode, playnow, set gamehist, the endgame database,
+ * a whole game of the engine against itself with every move checked legal.
+ * The real DLL under Wine: make test-dll (tests/cb/). */
+#include "test.h"
+#include "../src/cb/cb.h"
+#include "kingme/egdb.h"
+#include "kingme/game.h"
+#include "kingme/movegen.h"
+#include "kingme/notation.h"
+#include "kingme/session.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- CheckerBoard's side: its numbering rule, its boards ---- */
+
+static void coor_of(int number, int *x, int *y)
+{
+    number--;
+    *y = number / 4;
+    *x = 2 * (3 - number % 4) + (*y % 2);
+}
+
+static void to_cb(const Board *b, int board[8][8])
+{
+    memset(board, 0, 64 * sizeof(int));
+    for (int n = 1; n <= 32; n++) {
+        int x, y;
+        coor_of(n, &x, &y);
+        uint32_t m = SQ(n);
+        if (b->pieces[KM_BLACK] & m) board[x][y] = CB_BLACK | (b->kings & m ? CB_KING : CB_MAN);
+        if (b->pieces[KM_WHITE] & m) board[x][y] = CB_WHITE | (b->kings & m ? CB_KING : CB_MAN);
+    }
+}
+
+static int color_of(const Board *b) { return b->stm == KM_BLACK ? CB_BLACK : CB_WHITE; }
+
+static int piece_on(const int board[8][8], int number)
+{
+    int x, y;
+    coor_of(number, &x, &y);
+    return board[x][y];
+}
+
+/* Whether mv describes m on b as CheckerBoard describes moves: from, to,
+ * the landing squares, the captured squares and pieces, the piece before
+ * and after. */
+static bool cbmove_is(const struct CBmove *mv, const Board *b, const Move *m)
+{
+    int before[8][8], after[8][8];
+    Board c = *b;
+    make_move(&c, m);
+    to_cb(b, before);
+    to_cb(&c, after);
+    int x, y;
+    coor_of(m->from + 1, &x, &y);
+    if (mv->from.x != x || mv->from.y != y || mv->path[0].x != x || mv->path[0].y != y) return false;
+    coor_of(m->to + 1, &x, &y);
+    if (mv->to.x != x || mv->to.y != y) return false;
+    if (mv->jumps != m->njumps) return false;
+    if (mv->oldpiece != piece_on(before, m->from + 1) || mv->newpiece != piece_on(after, m->to + 1)) return false;
+    if (m->njumps == 0) return mv->path[1].x == x && mv->path[1].y == y && mv->del[0].x == -1;
+    uint32_t taken = 0;
+    for (int i = 0; i < m->njumps; i++) {
+        coor_of(m->path[i] + 1, &x, &y);
+        if (mv->path[i + 1].x != x || mv->path[i + 1].y != y) return false;
+        int n = 4 * mv->del[i].y + 4 - mv->del[i].x / 2; /* the interface's number of a coordinate */
+        if (n < 1 || n > 32 || mv->delpiece[i] != piece_on(before, n)) return false;
+        taken |= SQ(n);
+    }
+    return taken == m->captured && (m->njumps == 12 || mv->del[m->njumps].x == -1);
+}
+
+typedef struct Asked {
+    int result;
+    int move; /* index in ml of the legal move played, -1: none matches */
+    MoveList ml;
+    int board[8][8];
+    char status[CB_STATUS_SIZE];
+} Asked;
+
+static void ask(Asked *a, const Board *b, double maxtime, int info, int moreinfo, int *playnow)
+{
+    struct CBmove mv;
+    int zero = 0;
+    to_cb(b, a->board);
+    strcpy(a->status, "untouched");
+    memset(&mv, 0x55, sizeof mv);
+    a->result = getmove(a->board, color_of(b), maxtime, a->status, playnow ? playnow : &zero, info, moreinfo, &mv);
+    gen_moves(b, &a->ml);
+    a->move = -1;
+    for (int i = 0; i < a->ml.count && a->move < 0; i++) {
+        Board c = *b;
+        make_move(&c, &a->ml.moves[i]);
+        int cb[8][8];
+        to_cb(&c, cb);
+        if (memcmp(cb, a->board, sizeof cb) == 0 && cbmove_is(&mv, b, &a->ml.moves[i])) a->move = i;
+    }
+}
+
+static int cmd(const char *command, char reply[CB_REPLY_SIZE])
+{
+    memset(reply, 'x', CB_REPLY_SIZE);
+    return enginecommand(command, reply);
+}
+
+static Board fen(const char *text)
+{
+    Board b;
+    char err[KM_ERR_MAX];
+    if (board_from_fen(&b, text, err)) test_fail(__FILE__, __LINE__, "%s: %s", text, err);
+    return b;
+}
+
+/* ---- the tests ---- */
+
+TEST(cb_commands)
+{
+    char r[CB_REPLY_SIZE];
+    CHECK_INT(cmd("name", r), 1);
+    CHECK_STR(r, "kingme " KINGME_VERSION);
+    CHECK_INT(cmd("get protocolversion", r), 1);
+    CHECK_STR(r, "2");
+    CHECK_INT(cmd("get gametype", r), 1);
+    CHECK_STR(r, "21");
+    CHECK_INT(cmd("help", r), 1);
+    CHECK_STR(r, "kingme.htm");
+    CHECK_INT(cmd("set hashsize 8", r), 1);
+    CHECK_STR(r, "hashsize 8");
+    CHECK_INT(cmd("get hashsize", r), 1);
+    CHECK_STR(r, "8");
+    CHECK_INT(cmd("set hashsize lots", r), 0);
+    CHECK_STR(r, "hashsize: a size in MB from 0 to 65536, not 'lots'");
+    CHECK_INT(cmd("get hashsize", r), 1);
+    CHECK_STR(r, "8");
+    CHECK_INT(cmd("set searchthreads 2", r), 1);
+    CHECK_INT(cmd("get searchthreads", r), 1);
+    CHECK_STR(r, "2");
+    CHECK_INT(cmd("set searchthreads 0", r), 0);
+    CHECK_INT(cmd("set searchthreads 1", r), 1);
+    CHECK_INT(cmd("set solve 1", r), 1);
+    CHECK_INT(cmd("get solve", r), 1);
+    CHECK_STR(r, "1");
+    CHECK_INT(cmd("about", r), 1);
+    CHECK_MSG(strstr(r, "kingme " KINGME_VERSION "\n") == r && strstr(r, "hash table: 8 MB\n") &&
+                  strstr(r, "search: exact (solve)\n") && strstr(r, "endgame database: none"),
+              "%s", r);
+    CHECK_INT(cmd("set solve 0", r), 1);
+    /* what kingme does not do: 0, and "?" for CheckerBoard's settings (it
+     * greys them out) */
+    CHECK_INT(cmd("get allscores", r), 0);
+    CHECK_STR(r, "?");
+    CHECK_INT(cmd("set dbmbytes 64", r), 0);
+    CHECK_STR(r, "?");
+    CHECK_INT(cmd("get movelist B:W1:B", r), 0);
+    CHECK_INT(cmd("frobnicate now", r), 0);
+    CHECK_STR(r, "kingme does not support 'frobnicate'");
+    CHECK_INT(cmd("", r), 0);
+    CHECK_INT(cmd("staticevaluation B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12", r), 1);
+    CHECK_MSG(strncmp(r, "kingme's static evaluation: ", 28) == 0 && strstr(r, " for Black"), "%s", r);
+    CHECK_INT(cmd("staticevaluation B:W99", r), 0);
+    CHECK_MSG(strncmp(r, "staticevaluation: ", 18) == 0, "%s", r);
+    /* a reply never runs past the 1024 bytes */
+    char long_cmd[4000];
+    snprintf(long_cmd, sizeof long_cmd, "set dbpath %03000d", 7);
+    CHECK_INT(cmd(long_cmd, r), 0);
+    CHECK(memchr(r, '\0', CB_REPLY_SIZE) != NULL);
+    CHECK_INT(cmd("set hashsize 16", r), 1);
+}
+
+TEST(cb_time_arguments)
+{
+    SessionGo go;
+    /* a time a move, on average or exactly: that time for the move */
+    memset(&go, 0, sizeof go);
+    cb_time_limits(2.5, 0, 0, &go);
+    CHECK(go.movetime == 2.5 && go.time_left == 0);
+    memset(&go, 0, sizeof go);
+    cb_time_limits(0.25, CB_EXACT_TIME | CB_RESET_MOVES, 0, &go);
+    CHECK(go.movetime == 0.25 && go.time_left == 0);
+    /* a clock: the time left in the upper 16 bits, the increment in the
+     * lower, in the unit of info's bits 2-3; maxtime is then ignored */
+    static const double unit[4] = {0, 0.001, 0.01, 0.1};
+    for (int mode = 1; mode <= 3; mode++) {
+        memset(&go, 0, sizeof go);
+        cb_time_limits(9.0, mode << CB_INCR_TIME_SHIFT, (int)(60000u << 16 | 250u), &go);
+        CHECK_MSG(go.movetime == 0 && go.time_left > 60000 * unit[mode] * 0.999 && go.time_left < 60000 * unit[mode] * 1.001 &&
+                      go.increment > 250 * unit[mode] * 0.999 && go.increment < 250 * unit[mode] * 1.001,
+                  "mode %d: left %g inc %g", mode, go.time_left, go.increment);
+    }
+    /* a clock at zero still gives the search something to run on */
+    memset(&go, 0, sizeof go);
+    cb_time_limits(1.0, 1 << CB_INCR_TIME_SHIFT, 0, &go);
+    CHECK(go.time_left > 0 && go.increment == 0);
+}
+
+TEST(cb_every_time_mode_plays_a_legal_move)
+{
+    char r[CB_REPLY_SIZE];
+    cmd("set dbpath ", r);
+    Board b = fen("B:W18,19,21,22,23,24,25,26,27,28,30,31:B1,2,3,5,6,7,9,10,11,12,14,16");
+    Asked a;
+    ask(&a, &b, 0.05, 0, 0, NULL);
+    CHECK_MSG(a.move >= 0 && a.result == CB_UNKNOWN, "average: %d %s", a.result, a.status);
+    CHECK_MSG(strstr(a.status, ": depth ") && strstr(a.status, "  pv "), "the status line: %s", a.status);
+    ask(&a, &b, 0.05, CB_EXACT_TIME, 0, NULL);
+    CHECK_MSG(a.move >= 0, "exact: %s", a.status);
+    for (int mode = 1; mode <= 3; mode++) {
+        ask(&a, &b, 0.05, mode << CB_INCR_TIME_SHIFT, (int)(20u << 16 | 1u), NULL);
+        CHECK_MSG(a.move >= 0, "clock %d: %s", mode, a.status);
+    }
+    /* White to move, and the reply is White's */
+    Board w = fen("W:W18,19,21,22,23,24,25,26,27,28,30,31:B1,2,3,5,6,7,9,10,11,12,14,15");
+    ask(&a, &w, 0.02, 0, 0, NULL);
+    CHECK_MSG(a.move >= 0 && a.ml.count > 1, "%s", a.status);
+}
+
+/* ---- playnow ---- */
+
+typedef struct Later {
+    int *playnow;
+} Later;
+
+static void *press_later(void *arg)
+{
+    Later *l = arg;
+    struct timespec t = {0, 100 * 1000 * 1000};
+    nanosleep(&t, NULL);
+    __atomic_store_n(l->playnow, 1, __ATOMIC_RELAXED);
+    return NULL;
+}
+
+TEST(cb_playnow)
+{
+    /* playnow during a search of a minute: the move comes (the test would
+     * take that minute if the search went on) */
+    char r[CB_REPLY_SIZE];
+    cmd("set dbpath ", r);
+    Board b = fen("B:W18,19,21,22,23,24,25,26,27,28,30,31:B1,2,3,5,6,7,9,10,11,12,14,16");
+    int playnow = 0;
+    Later l = {&playnow};
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, press_later, &l) == 0);
+    Asked a;
+    time_t t0 = time(NULL);
+    ask(&a, &b, 60.0, 0, 0, &playnow);
+    pthread_join(th, NULL);
+    CHECK_MSG(a.move >= 0 && time(NULL) - t0 < 30, "%s", a.status);
+    /* already set when the search starts: a legal move all the same */
+    playnow = 1;
+    ask(&a, &b, 60.0, CB_EXACT_TIME, 0, &playnow);
+    CHECK_MSG(a.move >= 0 && time(NULL) - t0 < 30, "%s", a.status);
+}
+
+/* ---- the game's history ---- */
+
+/* As the engine protocol's test: Black's king shuffles 1-5-1 and White's
+ * 29-25-29; after these seven plies Black's 1-5 makes a position occur the
+ * third time. Behind, Black takes the draw (score 0) when CheckerBoard sent
+ * the history, and sees only its deficit without it. */
+TEST(cb_gamehist_repetition)
+{
+    char r[CB_REPLY_SIZE];
+    cmd("set dbpath ", r);
+    CHECK_INT(cmd("set gamehist W:WK29,K31,K32:BK5,K3 29-25 5-1 25-29 1-5 29-25 5-1 25-29", r), 1);
+    CHECK_STR(r, "gamehist: 7 moves");
+    Board b = fen("B:WK29,K31,K32:BK1,K3");
+    Asked a;
+    ask(&a, &b, 0.2, 0, 0, NULL);
+    CHECK_MSG(a.move >= 0 && strncmp(a.status, "1-5: ", 5) == 0 && strstr(a.status, "score 0 "), "%s", a.status);
+    /* the history names another game: this position alone */
+    CHECK_INT(cmd("set gamehist B:WK29,K31,K32:BK1,K3", r), 1);
+    CHECK_STR(r, "gamehist: 0 moves");
+    ask(&a, &b, 0.2, 0, 0, NULL);
+    CHECK_MSG(a.move >= 0 && strstr(a.status, "score -"), "%s", a.status);
+    /* a history that is not a game: refused, one line */
+    CHECK_INT(cmd("set gamehist W:WK29,K31,K32:BK5,K3 29-25 5-14", r), 0);
+    CHECK_MSG(strncmp(r, "gamehist: move 2 '5-14': ", 25) == 0, "%s", r);
+    CHECK_INT(cmd("set gamehist", r), 0);
+    CHECK_STR(r, "gamehist: the FEN is missing");
+}
+
+/* ---- boards that are not positions ---- */
+
+TEST(cb_bad_boards)
+{
+    Board b = fen("B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12");
+    int board[8][8], keep[8][8];
+    struct CBmove mv;
+    char status[CB_STATUS_SIZE];
+    int playnow = 0;
+    to_cb(&b, board);
+    memcpy(keep, board, sizeof keep);
+    CHECK_INT(getmove(board, 3, 0.01, status, &playnow, 0, 0, &mv), CB_UNKNOWN);
+    CHECK_STR(status, "kingme: the side to move is 3, not 2 or 1");
+    CHECK(memcmp(board, keep, sizeof keep) == 0);
+    int x, y;
+    coor_of(18, &x, &y);
+    board[x][y] = 3;
+    CHECK_INT(getmove(board, CB_BLACK, 0.01, status, &playnow, 0, 0, &mv), CB_UNKNOWN);
+    CHECK_STR(status, "kingme: square 18 holds 3, which is no piece");
+    board[x][y] = CB_BLACK | CB_MAN; /* a 13th black man */
+    CHECK_INT(getmove(board, CB_BLACK, 0.01, status, &playnow, 0, 0, &mv), CB_UNKNOWN);
+    CHECK_MSG(strncmp(status, "kingme: ", 8) == 0 && strstr(status, "13"), "%s", status);
+    /* no legal move: the side to move has lost, the board stays */
+    Board lost = fen("W:W5:B1");
+    to_cb(&lost, board);
+    memcpy(keep, board, sizeof keep);
+    CHECK_INT(getmove(board, CB_WHITE, 0.01, status, &playnow, 0, 0, &mv), CB_LOSS);
+    CHECK_STR(status, "kingme: no legal move");
+    CHECK(memcmp(board, keep, sizeof keep) == 0);
+}
+
+/* ---- the endgame database ---- */
+
+TEST(cb_database)
+{
+    char dir[64] = "/tmp/kingme-cb-egdb-XXXXXX", err[KM_ERR_MAX], r[CB_REPLY_SIZE], c[256];
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK_MSG(egdb_build(dir, 3, 1, NULL, NULL, err) == 0, "%s", err);
+    snprintf(c, sizeof c, "set check_wld_dir %s", dir);
+    CHECK_INT(cmd(c, r), 1);
+    CHECK_MSG(strstr(r, ": kingme's endgame database, up to 3 pieces") != NULL, "%s", r);
+    snprintf(c, sizeof c, "set dbpath %s", dir);
+    CHECK_INT(cmd(c, r), 1);
+    CHECK_MSG(strstr(r, ": up to 3 pieces") != NULL, "%s", r);
+    CHECK_INT(cmd("get dbpath", r), 1);
+    CHECK_STR(r, dir);
+    /* a folder that is no database: refused, the database kept */
+    CHECK_INT(cmd("set dbpath /nonexistent/kingme", r), 0);
+    CHECK_MSG(strncmp(r, "dbpath: /nonexistent/kingme: ", 29) == 0, "%s", r);
+    CHECK_INT(cmd("get dbpath", r), 1);
+    CHECK_STR(r, dir);
+    /* what the engine expects of the game: the database's value */
+    Asked a;
+    Board win = fen("W:WK30,K31:BK1"), loss = fen("B:WK30,K31:BK1"), draw = fen("B:WK30:BK1");
+    ask(&a, &win, 0.05, 0, 0, NULL);
+    CHECK_MSG(a.move >= 0 && a.result == CB_WIN && strstr(a.status, "score db win"), "%d %s", a.result, a.status);
+    ask(&a, &loss, 0.05, 0, 0, NULL);
+    CHECK_MSG(a.move >= 0 && a.result == CB_LOSS, "%d %s", a.result, a.status);
+    ask(&a, &draw, 0.05, 0, 0, NULL);
+    CHECK_MSG(a.move >= 0 && a.result == CB_DRAW, "%d %s", a.result, a.status);
+    /* switched off: no database, nothing claimed for the bare kings */
+    CHECK_INT(cmd("set enable_wld 0", r), 1);
+    CHECK_INT(cmd("get enable_wld", r), 1);
+    CHECK_STR(r, "0");
+    ask(&a, &draw, 0.05, 0, 0, NULL);
+    CHECK_MSG(a.move >= 0 && a.result == CB_UNKNOWN, "%d %s", a.result, a.status);
+    CHECK_INT(cmd("set enable_wld 1", r), 1);
+    ask(&a, &draw, 0.05, 0, 0, NULL);
+    CHECK_MSG(a.result == CB_DRAW, "%d %s", a.result, a.status);
+    CHECK_INT(cmd("set dbpath ", r), 1);
+    CHECK_STR(r, "dbpath: none");
+    snprintf(c, sizeof c, "rm -rf '%s'", dir);
+    CHECK(system(c) == 0);
+}
+
+/* ---- a whole game ---- */
+
+/* "set gamehist" as CheckerBoard sends it: the position after the last
+ * capture or man move, then the king moves since. */
+static void send_gamehist(const Game *g)
+{
+    Board b = g->start;
+    int from = 0;
+    for (int i = 0; i < g->nply; i++) {
+        if (move_resets_count(&b, &g->moves[i])) from = i + 1;
+        make_move(&b, &g->moves[i]);
+    }
+    b = g->start;
+    for (int i = 0; i < from; i++) make_move(&b, &g->moves[i]);
+    char c[4096], f[128], r[CB_REPLY_SIZE];
+    board_to_fen(&b, f, sizeof f);
+    size_t at = (size_t)snprintf(c, sizeof c, "set gamehist %s", f);
+    for (int i = from; i < g->nply && at + 16 < sizeof c; i++)
+        at += (size_t)snprintf(c + at, sizeof c - at, " %d-%d", g->moves[i].from + 1, g->moves[i].to + 1);
+    CHECK_MSG(enginecommand(c, r) == 1, "%s: %s", c, r);
+}
+
+TEST(cb_plays_a_whole_game_against_itself)
+{
+    char r[CB_REPLY_SIZE];
+    cmd("set dbpath ", r);
+    Game g;
+    CHECK(game_init(&g, NULL) == 0);
+    int captures = 0;
+    while (g.result == GAME_ONGOING && g.nply < 300) {
+        send_gamehist(&g);
+        Asked a;
+        Board before = g.cur;
+        ask(&a, &before, 0.01, 0, 0, NULL);
+        if (a.move < 0) {
+            test_fail(__FILE__, __LINE__, "ply %d: the board and move from getmove are no legal move (%s)", g.nply + 1,
+                      a.status);
+            break;
+        }
+        const Move *m = &a.ml.moves[a.move];
+        captures += m->njumps > 0;
+        CHECK(game_play(&g, m) == 0);
+    }
+    CHECK_MSG(g.nply >= 30 && captures >= 4, "%d plies, %d captures", g.nply, captures);
+    /* the game ended by the rules, as CheckerBoard's referee would end it */
+    CHECK_MSG(g.result != GAME_ONGOING || g.nply == 300, "%s", game_result_text(g.result));
+    game_free(&g);
+}
