@@ -106,7 +106,7 @@ int analyze_game(Searcher *s, const Game *g, const SearchLimits *lim, GameAnalys
     }
     SearchLimits l = *lim;
     l.multipv = SEARCH_ALL_MOVES;
-    l.tiebreak = TIEBREAK_FIRST;
+    searcher_set_tiebreak(s, TIEBREAK_FIRST);
     l.abort = stop;
     out->min_depth = SEARCH_MAX_PLY;
     int prev_depth = 0, rc = 0;
@@ -115,7 +115,7 @@ int analyze_game(Searcher *s, const Game *g, const SearchLimits *lim, GameAnalys
         p->side = cur.cur.stm;
         MoveList ml;
         p->nmoves = gen_moves(&cur.cur, &ml);
-        p->db_before = l.egdb ? egdb_probe(l.egdb, &cur.cur, NULL) : EGDB_UNKNOWN;
+        p->db_before = s->egdb ? egdb_probe(s->egdb, &cur.cur, NULL) : EGDB_UNKNOWN;
         if (ml.count == 0 || cur.result != GAME_ONGOING) {
             /* decided by the rules: no move loses, a repetition or the
              * forty-move rule draws */

@@ -17,6 +17,8 @@ void match_settings_default(MatchSettings *s)
 {
     memset(s, 0, sizeof *s);
     search_limits_default(&s->limits);
+    search_switches_default(&s->use);
+    s->tiebreak = TIEBREAK_RANDOM;
     s->ply_cap = MATCH_PLY_CAP;
     s->hash_mb = MATCH_HASH_MB;
 }
@@ -63,7 +65,7 @@ static int engine_boot(const MatchSettings *set, int side, EngineProc *e, char *
     char hash[48];
     const char *opts[3] = {NULL, NULL, NULL};
     int k = 0;
-    opts[k++] = set->limits.tiebreak == TIEBREAK_FIRST ? "option tiebreak first" : "option tiebreak random";
+    opts[k++] = set->tiebreak == TIEBREAK_FIRST ? "option tiebreak first" : "option tiebreak random";
     if (set->engine_hash) {
         snprintf(hash, sizeof hash, "option hash %zu", set->hash_mb);
         opts[k++] = hash;
@@ -415,6 +417,9 @@ int match_players_play(MatchPlayers *P, const MatchSettings *set, const MatchGam
         if (is_engine(&R, c)) continue;
         searcher_set_weights(&P->s[c], w);
         searcher_seed(&P->s[c], seeds[c]);
+        searcher_set_switches(&P->s[c], &set->use);
+        searcher_set_tiebreak(&P->s[c], set->tiebreak);
+        searcher_set_egdb(&P->s[c], set->egdb);
         if (P->shared.e) {
             /* killers and history here, the shared table once below */
             searcher_set_table(&P->s[c], NULL);

@@ -2,7 +2,7 @@
  * transposition table, killers and history, quiescence on pending captures,
  * forced-move extension, draw/win knowledge, and the selective search:
  * late-move reductions, ProbCut, futility pruning near the leaves and
- * enhanced transposition cutoffs (all off with search_limits_exact). */
+ * enhanced transposition cutoffs (all off with search_switches_exact). */
 #include "kingme/search.h"
 #include "kingme/egdb.h"
 #include "kingme/base.h"
@@ -16,15 +16,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-void search_limits_default(SearchLimits *l)
+void search_limits_default(SearchLimits *l) { memset(l, 0, sizeof *l); }
+
+void search_switches_default(SearchSwitches *w)
 {
-    memset(l, 0, sizeof *l);
-    l->tiebreak = TIEBREAK_RANDOM;
-    l->use_tt = l->quiescence = l->extensions = l->ordering = true;
-    l->lmr = l->probcut = l->futility = l->etc = true;
+    w->tt = w->quiescence = w->extensions = w->ordering = true;
+    w->lmr = w->probcut = w->futility = w->etc = true;
 }
 
-void search_limits_exact(SearchLimits *l) { l->lmr = l->probcut = l->futility = l->etc = false; }
+void search_switches_exact(SearchSwitches *w)
+{
+    search_switches_default(w);
+    w->lmr = w->probcut = w->futility = w->etc = false;
+}
+
+void searcher_set_switches(Searcher *s, const SearchSwitches *use) { s->use = *use; }
+void searcher_set_egdb(Searcher *s, const struct Egdb *db) { s->egdb = db; }
+void searcher_set_tiebreak(Searcher *s, int tiebreak) { s->tiebreak = tiebreak; }
 
 #define PROBCUT_DEPTH 5   /* the shallowest node it is tried at */
 #define PROBCUT_MAX_DEPTH 10 /* the deepest: the scores of depths d and d/2
@@ -76,6 +84,8 @@ int searcher_init(Searcher *s, const Weights *w, size_t hash_mb, uint64_t seed, 
     searcher_set_weights(s, w);
     searcher_seed(s, seed);
     init_lmr(s);
+    search_switches_default(&s->use);
+    s->tiebreak = TIEBREAK_RANDOM;
     if (tt_init(&s->own_tt, hash_mb, err)) return -1;
     s->tt = &s->own_tt;
     s->path_cap = 1024;
@@ -390,10 +400,9 @@ static int cmp_int32(const void *a, const void *b)
 int32_t searcher_probcut_margin(Searcher *s)
 {
     if (s->margin_known) return s->probcut_margin;
-    SearchLimits l;
-    search_limits_default(&l);
-    search_limits_exact(&l);
-    l.egdb = NULL;
+    SearchSwitches exact;
+    search_switches_default(&exact);
+    search_switches_exact(&exact);
     /* a small table of its own: the searches are the same on every call,
      * and the game's table keeps what it had */
     TT table, *game_table = s->tt;
@@ -401,7 +410,11 @@ int32_t searcher_probcut_margin(Searcher *s)
     if (tt_init(&table, 1, err)) return s->probcut_margin;
     s->tt = &table;
     SearchLimits saved = s->limits;
-    s->limits = l;
+    SearchSwitches saved_use = s->use;
+    const struct Egdb *saved_db = s->egdb;
+    search_limits_default(&s->limits);
+    s->use = exact;
+    s->egdb = NULL;
     s->salt = 0;
     /* two short searches, not to be cut short: a stop is for a search */
     int pending = atomic_exchange(&s->stop, 0);
@@ -423,6 +436,8 @@ int32_t searcher_probcut_margin(Searcher *s)
     }
     atomic_store(&s->stop, pending);
     s->limits = saved;
+    s->use = saved_use;
+    s->egdb = saved_db;
     s->tt = game_table;
     tt_free(&table);
     forget_ordering(s);
@@ -529,8 +544,8 @@ static void reward_cutoff(Searcher *s, const Board *b, const Move *m, int depth,
  * ply: true with *v when the database holds the position. */
 static inline bool database_score(const Searcher *s, const Board *b, int ply, int32_t *v)
 {
-    if (!s->limits.egdb) return false;
-    int d, r = egdb_probe(s->limits.egdb, b, &d);
+    if (!s->egdb) return false;
+    int d, r = egdb_probe(s->egdb, b, &d);
     if (r == EGDB_DRAW) *v = 0;
     else if (r == EGDB_WIN) *v = SCORE_DB_WIN - ply - d;
     else if (r == EGDB_LOSS) *v = -(SCORE_DB_WIN - ply - d);
@@ -564,7 +579,7 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
     if (depth > 0) tt_prefetch(s->tt, key ^ s->salt); /* while the moves are generated */
     else {
         bool capture = mg_can_capture(b, b->stm);
-        if (!(s->limits.quiescence && capture)) return leaf(s, b, ply, quiet, idx, capture);
+        if (!(s->use.quiescence && capture)) return leaf(s, b, ply, quiet, idx, capture);
     }
     MoveList ml;
     gen_moves(b, &ml);
@@ -577,25 +592,25 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
     int32_t dv;
     if (!capture && database_score(s, b, ply, &dv)) return dv;
     if (ply >= SEARCH_MAX_PLY - 1) return eval_for_search(b, s->root_side, &s->etab);
-    if (depth <= 0 && !(capture && s->limits.quiescence))
+    if (depth <= 0 && !(capture && s->use.quiescence))
         return eval_for_search(b, s->root_side, &s->etab);
-    if (ml.count == 1 && s->limits.extensions && depth > 0) depth++; /* a forced move is free */
+    if (ml.count == 1 && s->use.extensions && depth > 0) depth++; /* a forced move is free */
 
     /* the table (not for quiescence nodes) */
-    bool use_tt = tt_present(s->tt) && s->limits.use_tt && depth > 0;
+    bool use_tt = tt_present(s->tt) && s->use.tt && depth > 0;
     int tt_move = -1;
     uint64_t tkey = key ^ s->salt;
     int32_t tv;
     if (use_tt && tt_lookup(s, &ml, tkey, depth, ply, alpha, beta, &tt_move, &tv)) return tv;
 
-    if (use_tt && s->limits.etc && depth >= ETC_DEPTH && etc_cutoff(s, b, &ml, key, depth, ply, beta, &tv))
+    if (use_tt && s->use.etc && depth >= ETC_DEPTH && etc_cutoff(s, b, &ml, key, depth, ply, beta, &tv))
         return tv;
 
-    if (s->limits.futility && beta - alpha == 1 && depth <= FUTILITY_DEPTH && !capture &&
+    if (s->use.futility && beta - alpha == 1 && depth <= FUTILITY_DEPTH && !capture &&
         futility(s, b, &ml, depth, alpha, &tv))
         return tv;
 
-    if (s->limits.probcut && beta - alpha == 1) {
+    if (s->use.probcut && beta - alpha == 1) {
         bool cut = probcut(s, b, key, depth, ply, beta, quiet);
         if (s->stopped) return 0;
         if (cut) return beta;
@@ -604,16 +619,16 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
     int32_t sc[MAX_MOVES];
     int order[MAX_MOVES];
     for (int i = 0; i < ml.count; i++) order[i] = i;
-    if (s->limits.ordering) score_moves(s, b, &ml, ply, tt_move, sc);
+    if (s->use.ordering) score_moves(s, b, &ml, ply, tt_move, sc);
 
     int32_t best = -SCORE_INF, alpha0 = alpha;
     int best_i = 0;
     bool pv_node = beta - alpha > 1;
     /* late-move reductions: only among quiet moves, and not when the
      * opponent threatens a capture (then the moves out of it matter) */
-    bool may_reduce = s->limits.lmr && !capture && depth >= 3 && !mg_can_capture(b, !b->stm);
+    bool may_reduce = s->use.lmr && !capture && depth >= 3 && !mg_can_capture(b, !b->stm);
     for (int n = 0; n < ml.count; n++) {
-        int i = s->limits.ordering ? pick_next(sc, order, ml.count, n) : n;
+        int i = s->use.ordering ? pick_next(sc, order, ml.count, n) : n;
         const Move *m = &ml.moves[i];
         Board c = *b;
         make_move(&c, m);
@@ -648,7 +663,7 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
                 memcpy(&s->pv[ply][1], s->pv[ply + 1], (size_t)s->pv_len[ply + 1] * sizeof(Move));
                 s->pv_len[ply] = s->pv_len[ply + 1] + 1;
                 if (v >= beta) {
-                    if (!m->njumps && s->limits.ordering) reward_cutoff(s, b, m, depth, ply);
+                    if (!m->njumps && s->use.ordering) reward_cutoff(s, b, m, depth, ply);
                     break;
                 }
             }
@@ -674,7 +689,7 @@ static int search_setup(Searcher *s, const Board *b, const uint64_t *history, in
 {
     /* ProbCut's margin for these weights, before the clock starts (unless
      * the caller's has: see searcher_probcut_margin) */
-    if (limits->probcut && !s->helper_id && !s->margin_known &&
+    if (s->use.probcut && !s->helper_id && !s->margin_known &&
         (limits->depth <= 0 || limits->depth >= PROBCUT_DEPTH || limits->infinite))
         searcher_probcut_margin(s);
     s->limits = *limits;
@@ -756,7 +771,7 @@ static int32_t root_iteration(Searcher *s, const Board *b, const MoveList *ml, c
                               int quiet, int32_t last, int32_t *scores, RootTies *t, RootLines *rl)
 {
     uint64_t key = s->path[s->path_base];
-    bool random_ties = s->limits.tiebreak == TIEBREAK_RANDOM;
+    bool random_ties = s->tiebreak == TIEBREAK_RANDOM;
     int32_t best = -SCORE_INF, alpha = -SCORE_INF;
     t->n = 0;
     if (rl) rl->ncur = 0;
@@ -768,7 +783,7 @@ static int32_t root_iteration(Searcher *s, const Board *b, const MoveList *ml, c
         uint64_t ck = move_key_after(b, m, key);
         int cq = move_resets_count(b, m) ? 0 : quiet + 1;
         int d = depth - 1;
-        if (ml->count == 1 && s->limits.extensions) d++; /* as in the tree */
+        if (ml->count == 1 && s->use.extensions) d++; /* as in the tree */
         int32_t v;
         /* the score a move must beat to matter: the best so far, or with
          * multi-PV the k-th best (none until k moves have scores) */
@@ -855,7 +870,7 @@ static void sort_root(int *order, const int32_t *scores, int n)
 static bool root_database(Searcher *s, const Board *b, SearchResult *out, SearchReport report, void *user)
 {
     Move m;
-    int d, v = egdb_best_move(s->limits.egdb, b, &m, &d);
+    int d, v = egdb_best_move(s->egdb, b, &m, &d);
     if (v != EGDB_WIN && v != EGDB_LOSS) return false;
     out->has_move = true;
     out->best = out->pv[0] = m;
@@ -899,6 +914,9 @@ static int start_helpers(Searcher *s, const Board *b, const uint64_t *history, i
         HelperJob *j = &jobs[n];
         j->h = &s->helpers[k];
         searcher_set_table(j->h, s->tt);
+        j->h->use = s->use;
+        j->h->egdb = s->egdb;
+        j->h->tiebreak = TIEBREAK_FIRST;
         j->h->probcut_margin = s->probcut_margin;
         j->h->margin_known = s->margin_known;
         atomic_store(&j->h->published_nodes, 0);
@@ -913,7 +931,6 @@ static int start_helpers(Searcher *s, const Board *b, const uint64_t *history, i
         j->limits.infinite = true;
         j->limits.start = 0;
         j->limits.abort = &s->helpers_stop;
-        j->limits.tiebreak = TIEBREAK_FIRST;
         if (pthread_create(&j->tid, NULL, helper_main, j) == 0) n++;
     }
     return n;
@@ -972,7 +989,7 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
     }
     /* the database's move at the root (not with multi-PV: every move is
      * searched, the database answering at the nodes below) */
-    if (limits->egdb && !rl && root_database(s, b, out, report, user)) return 0;
+    if (s->egdb && !rl && root_database(s, b, out, report, user)) return 0;
     int maxdepth = limits->depth > 0 && limits->depth < SEARCH_MAX_PLY - 1 && !limits->infinite
                        ? limits->depth : SEARCH_MAX_PLY - 2;
     int changes[3] = {0, 0, 0}; /* did the best move change in the last three iterations */
@@ -996,7 +1013,7 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
          * so far were compared at the new depth */
         bool complete = !s->stopped;
         int pick = 0;
-        if (limits->tiebreak == TIEBREAK_RANDOM && t->n > 1) pick = (int)(km_rng_next(&s->rng) % (uint64_t)t->n);
+        if (s->tiebreak == TIEBREAK_RANDOM && t->n > 1) pick = (int)(km_rng_next(&s->rng) % (uint64_t)t->n);
         bool changed = out->depth > 0 && !same_move(&out->best, &ml.moves[t->idx[pick]]);
         out->best = ml.moves[t->idx[pick]];
         out->score = best;

@@ -240,12 +240,15 @@ int session_go(Session *s, const SessionGo *go, SearchReport report, SessionDone
                char *err)
 {
     if (session_busy(s)) return km_fail(err, "a search is running");
+    SearchSwitches use;
+    search_switches_default(&use);
+    if (s->exact) search_switches_exact(&use);
+    searcher_set_switches(&s->s, &use);
+    searcher_set_tiebreak(&s->s, s->tiebreak);
+    searcher_set_egdb(&s->s, s->egdb);
     SearchLimits lim;
     search_limits_default(&lim);
-    if (s->exact) search_limits_exact(&lim);
     lim.start = go->start > 0 ? go->start : km_now();
-    lim.tiebreak = s->tiebreak;
-    lim.egdb = s->egdb;
     lim.depth = go->depth;
     lim.nodes = go->nodes;
     lim.seconds = go->movetime;

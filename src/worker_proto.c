@@ -43,19 +43,20 @@ uint64_t wproto_moves_checksum(const Game *g)
     return h;
 }
 
-/* The limits' switches as bits. */
-static unsigned limit_flags(const SearchLimits *l)
+/* The first four switches as bits (a job carries no others: the
+ * coordinator sends only jobs whose other switches are on). */
+static unsigned switch_flags(const SearchSwitches *w)
 {
-    return (unsigned)l->use_tt | (unsigned)l->quiescence << 1 | (unsigned)l->extensions << 2 |
-           (unsigned)l->ordering << 3;
+    return (unsigned)w->tt | (unsigned)w->quiescence << 1 | (unsigned)w->extensions << 2 |
+           (unsigned)w->ordering << 3;
 }
 
-static void set_limit_flags(SearchLimits *l, unsigned f)
+static void set_switch_flags(SearchSwitches *w, unsigned f)
 {
-    l->use_tt = f & 1;
-    l->quiescence = (f >> 1) & 1;
-    l->extensions = (f >> 2) & 1;
-    l->ordering = (f >> 3) & 1;
+    w->tt = f & 1;
+    w->quiescence = (f >> 1) & 1;
+    w->extensions = (f >> 2) & 1;
+    w->ordering = (f >> 3) & 1;
 }
 
 const Weights *wproto_spec_weights(const MatchSettings *set, const MatchGameSpec *spec, int colour)
@@ -77,7 +78,7 @@ char *wproto_job_line(int n, const MatchSettings *set, const MatchGameSpec *spec
                   n, (unsigned long long)wproto_weights_id(wproto_spec_weights(set, spec, KM_BLACK)),
                   (unsigned long long)wproto_weights_id(wproto_spec_weights(set, spec, KM_WHITE)), l->depth, l->seconds,
                   (unsigned long long)l->nodes, set->ply_cap, set->hash_mb, set->share_table ? 1 : 0,
-                  l->tiebreak == TIEBREAK_FIRST ? "first" : "random", limit_flags(l),
+                  set->tiebreak == TIEBREAK_FIRST ? "first" : "random", switch_flags(&set->use),
                   (unsigned long long)spec->seed, keep ? 1 : 0, fen);
     if (spec->opening && spec->opening->nply) {
         km_buf_str(&b, " moves");
@@ -128,7 +129,6 @@ int wproto_parse_job(char **tok, int nt, WprotoJob *j, char *err)
     if (!wproto_parse_hex64(tok[2], &j->black) || !wproto_parse_hex64(tok[3], &j->white))
         return km_fail(err, "the vectors are 16 hex digits each");
     match_settings_default(&j->set);
-    j->set.limits.tiebreak = TIEBREAK_RANDOM;
     int i = 4;
     bool have_fen = false;
     static const char *const keys[] = {"depth", "time", "nodes", "cap", "hash", "tiebreak", "flags", "seed", "keep", "fen", "share"};
@@ -163,13 +163,13 @@ int wproto_parse_job(char **tok, int nt, WprotoJob *j, char *err)
             j->set.hash_mb = (size_t)v;
             break;
         case 5:
-            if (strcmp(t, "first") == 0) j->set.limits.tiebreak = TIEBREAK_FIRST;
-            else if (strcmp(t, "random") == 0) j->set.limits.tiebreak = TIEBREAK_RANDOM;
+            if (strcmp(t, "first") == 0) j->set.tiebreak = TIEBREAK_FIRST;
+            else if (strcmp(t, "random") == 0) j->set.tiebreak = TIEBREAK_RANDOM;
             else return km_fail(err, "bad tiebreak '%.20s'", t);
             break;
         case 6:
             if (!km_parse_ll(t, 0, 15, &v)) return km_fail(err, "bad flags '%.20s'", t);
-            set_limit_flags(&j->set.limits, (unsigned)v);
+            set_switch_flags(&j->set.use, (unsigned)v);
             break;
         case 7:
             if (!parse_u64(t, &j->seed)) return km_fail(err, "bad seed '%.24s'", t);

@@ -483,7 +483,7 @@ static bool limits_travel(const MatchSettings *set, char *err)
     if (engines || set->tc_base > 0)
         return km_fail(err, "workers play games between weight vectors at a depth, a time or a node count "
                             "a move (no engine:COMMAND players, no --tc)"), false;
-    if (set->limits.egdb) return km_fail(err, "workers cannot use an endgame database yet (leave out --egdb)"), false;
+    if (set->egdb) return km_fail(err, "workers cannot use an endgame database yet (leave out --egdb)"), false;
     /* everything the game depends on must be in the job line: decode it
      * again and compare */
     MatchGameSpec spec = {NULL, NULL, NULL, 0, {0, 0}};
@@ -502,7 +502,8 @@ static bool limits_travel(const MatchSettings *set, char *err)
     free(tok);
     if (!ok) return false;
     SearchLimits a = set->limits, b = j.set.limits;
-    if (memcmp(&a, &b, sizeof a) != 0 || j.set.ply_cap != set->ply_cap || j.set.hash_mb != set->hash_mb ||
+    if (memcmp(&a, &b, sizeof a) != 0 || memcmp(&set->use, &j.set.use, sizeof set->use) != 0 ||
+        j.set.tiebreak != set->tiebreak || j.set.ply_cap != set->ply_cap || j.set.hash_mb != set->hash_mb ||
         j.set.share_table != set->share_table)
         return km_fail(err, "these search settings cannot be sent to workers"), false;
     return true;

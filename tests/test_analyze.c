@@ -106,7 +106,7 @@ TEST(analyze_database_verdict_marks_a_thrown_win)
     SearchLimits lim;
     search_limits_default(&lim);
     lim.depth = 6;
-    lim.egdb = db;
+    searcher_set_egdb(&s, db);
     uint64_t rng = 7;
     int found = 0;
     for (int tries = 0; db && tries < 20000 && found < 3; tries++) {

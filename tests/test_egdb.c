@@ -469,7 +469,7 @@ TEST(egdb_agrees_with_the_searchs_proven_results)
     SearchLimits lim;
     search_limits_default(&lim);
     lim.depth = test_sanitized() ? 9 : 13;
-    lim.tiebreak = TIEBREAK_FIRST;
+    searcher_set_tiebreak(&s, TIEBREAK_FIRST);
     uint64_t rng = 5;
     int proven = 0, tries = test_sanitized() ? 40 : 150;
     for (int k = 0; k < tries; k++) {
@@ -477,7 +477,7 @@ TEST(egdb_agrees_with_the_searchs_proven_results)
         do egdb_random_position(3 + k % (db_built_pieces - 2), &rng, &b);
         while (!b.pieces[b.stm ^ 1]);
         SearchResult r;
-        lim.egdb = NULL;
+        searcher_set_egdb(&s, NULL);
         CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
         int d, v = egdb_probe(db, &b, &d);
         if (r.score >= SCORE_WIN_MIN || r.score <= -SCORE_WIN_MIN) {
@@ -487,7 +487,7 @@ TEST(egdb_agrees_with_the_searchs_proven_results)
             CHECK_MSG(v == (r.score > 0 ? EGDB_WIN : EGDB_LOSS), "%s: search %d, database %d", fen, r.score, v);
         }
         /* with the database: its verdict at the root, a move that keeps it */
-        lim.egdb = db;
+        searcher_set_egdb(&s, db);
         CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
         if (v == EGDB_WIN) CHECK(r.score >= SCORE_DB_MIN && r.score < SCORE_WIN_MIN);
         if (v == EGDB_LOSS && r.has_move) CHECK(r.score <= -SCORE_DB_MIN && r.score > -SCORE_WIN_MIN);
@@ -504,7 +504,7 @@ TEST(egdb_agrees_with_the_searchs_proven_results)
     /* two kings against one, a long win the search alone proves too */
     Board b;
     CHECK(board_from_fen(&b, "B:WK32:BK1,K5", err) == 0);
-    lim.egdb = db;
+    searcher_set_egdb(&s, db);
     SearchResult r;
     CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
     char text[32];

@@ -228,7 +228,7 @@ static unsigned long long engine_nodes(const char *args, const char *before, int
 
 TEST(engine_exact_search_is_the_librarys)
 {
-    /* --exact and 'option search exact' search what search_limits_exact does
+    /* --exact and 'option search exact' search what search_switches_exact does
      * (no reduction or pruning, node for node), and the default selective
      * search fewer nodes to the same depth. */
     Weights w;
@@ -238,11 +238,13 @@ TEST(engine_exact_search_is_the_librarys)
     CHECK_MSG(searcher_init(&s, &w, 16, 1, err) == 0, "%s", err);
     Board b;
     board_init(&b);
+    SearchSwitches use;
+    search_switches_exact(&use);
+    searcher_set_switches(&s, &use);
+    searcher_set_tiebreak(&s, TIEBREAK_FIRST);
     SearchLimits lim;
     search_limits_default(&lim);
-    search_limits_exact(&lim);
     lim.depth = 10;
-    lim.tiebreak = TIEBREAK_FIRST;
     SearchResult r;
     CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
     searcher_free(&s);

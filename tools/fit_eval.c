@@ -131,11 +131,11 @@ static void *label_job(void *arg)
     Searcher sr;
     char err[KM_ERR_MAX];
     if (searcher_init(&sr, j->w, 16, 1, err)) { fprintf(stderr, "fit_eval: %s\n", err); exit(1); }
+    searcher_set_tiebreak(&sr, TIEBREAK_FIRST);
     for (size_t i = j->from; i < j->to; i++) {
         SearchLimits lim;
         search_limits_default(&lim);
         lim.depth = j->depth;
-        lim.tiebreak = TIEBREAK_FIRST;
         SearchResult r;
         if (search_run(&sr, &S[i].b, NULL, 0, 0, &lim, &r, NULL, NULL)) { fprintf(stderr, "fit_eval: out of memory\n"); exit(1); }
         double v = r.score, lim8 = 8 * j->lk;

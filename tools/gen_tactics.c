@@ -35,11 +35,13 @@ static Searcher S;
 
 static int32_t search_exact(const Board *b, int depth, Move *best)
 {
+    SearchSwitches use;
+    search_switches_exact(&use);
+    searcher_set_switches(&S, &use);
+    searcher_set_tiebreak(&S, TIEBREAK_FIRST);
     SearchLimits lim;
     search_limits_default(&lim);
-    search_limits_exact(&lim);
     lim.depth = depth;
-    lim.tiebreak = TIEBREAK_FIRST;
     SearchResult r;
     searcher_clear(&S);
     if (search_run(&S, b, NULL, 0, 0, &lim, &r, NULL, NULL)) {

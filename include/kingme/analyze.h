@@ -78,8 +78,9 @@ typedef struct GameAnalysis {
 /* Called after each position (k of n, from 1). */
 typedef void (*AnalyzeProgress)(int k, int n, void *user);
 
-/* Analyse g with s (its weights, table and threads) under lim (a depth or a
- * time a position; multipv and tiebreak are set here). A position with one
+/* Analyse g with s (its weights, table, threads and database) under lim (a
+ * depth or a time a position; multipv is set here, and s's tie-break becomes
+ * TIEBREAK_FIRST). A position with one
  * legal move is searched to the depth of the position before it, not by
  * time (a forced move would be answered at depth 1). stop (may be NULL):
  * set from another thread or a signal handler to stop after the position

@@ -34,7 +34,10 @@ typedef struct MatchSide {
 } MatchSide;
 
 typedef struct MatchSettings {
-    SearchLimits limits;   /* per move: depth, seconds or nodes; the tie-break */
+    SearchLimits limits;   /* per move: depth, seconds or nodes */
+    SearchSwitches use;    /* the in-process players' techniques */
+    int tiebreak;          /* theirs and the engine processes' (option tiebreak) */
+    const struct Egdb *egdb; /* the in-process players' endgame database (NULL: none) */
     double tc_base, tc_inc;/* a game clock instead, when tc_base > 0: seconds for the
                             * game and seconds added after each move */
     double timeout;        /* depth / time limits: an engine hangs after its time per move
@@ -50,8 +53,9 @@ typedef struct MatchSettings {
     int nsides;
 } MatchSettings;
 
-/* Defaults: search_limits_default, depth 0 (the caller sets depth or
- * seconds), MATCH_PLY_CAP, MATCH_HASH_MB, no clock, no sides. */
+/* Defaults: no limit (the caller sets depth or seconds), every technique,
+ * random tie-breaks, no database, MATCH_PLY_CAP, MATCH_HASH_MB, no clock, no
+ * sides. */
 void match_settings_default(MatchSettings *s);
 
 typedef struct MatchGameSpec {

@@ -27,6 +27,10 @@
 
 enum { TIEBREAK_RANDOM = 0, TIEBREAK_FIRST = 1 };
 
+/* When a search stops, and what it reports: one move's request. How it
+ * searches (the techniques, the database, the tie-break) is the Searcher's
+ * own, set once (searcher_set_switches, searcher_set_egdb,
+ * searcher_set_tiebreak). */
 typedef struct SearchLimits {
     int depth;          /* plies; 0 = no limit (up to SEARCH_MAX_PLY - 1) */
     double seconds;     /* a fixed time for this move (all of it is used); 0 = none */
@@ -41,24 +45,6 @@ typedef struct SearchLimits {
                          * `go` arrived); 0: when the search starts */
     const atomic_bool *abort; /* when not NULL: set from another thread to stop now
                                * (unlike s->stop, never cleared by the search) */
-    int tiebreak;       /* TIEBREAK_RANDOM (the documents' way) or TIEBREAK_FIRST */
-    /* Switches, all on by default (search_limits_default); turning the first
-     * three off gives the documents' plain fixed-depth alpha-beta. */
-    bool use_tt, quiescence, extensions, ordering;
-    /* An endgame database (NULL: none), probed at every node with few enough
-     * pieces and no capture pending; at the root it picks the move outright
-     * when the position is a database win or loss. Shared read-only. */
-    const struct Egdb *egdb;
-    /* The selective search, all on by default; search_limits_exact turns
-     * them off, and then the score is the exact minimax value of the tree
-     * that use_tt, quiescence and extensions define. */
-    bool lmr;           /* late-move reductions of quiet moves, re-searched at full depth
-                         * when they beat alpha */
-    bool probcut;       /* ProbCut: a shallow search far outside the window cuts */
-    bool etc;           /* enhanced transposition cutoffs (exact: the table's
-                         * bounds are the search's own) */
-    bool futility;      /* near the leaves, a static evaluation far outside the
-                         * window decides a quiet null-window node */
     /* Multi-PV: 0 or 1, the best move alone; N > 1, the best N root moves
      * (SEARCH_ALL_MOVES: every one), each with an exact score and its line
      * (SearchResult.lines). Every such move is searched with a window open
@@ -68,12 +54,30 @@ typedef struct SearchLimits {
 
 #define SEARCH_ALL_MOVES MAX_MOVES
 
+/* No limit at all: every field 0 (set depth, seconds, nodes or a clock). */
 void search_limits_default(SearchLimits *l);
-/* Turn every reduction and pruning off (the --exact search). */
-void search_limits_exact(SearchLimits *l);
 
-/* One root move of a multi-PV search: its exact score for the side to move
- * and its line (pv[0] == move), at the depth it was last searched to. */
+/* The search's techniques, each on or off. All on is the default; the first
+ * four off give the documents' plain fixed-depth alpha-beta; the last four
+ * off (search_switches_exact, the --exact search) make the score the exact
+ * minimax value of the tree the first three define. */
+typedef struct SearchSwitches {
+    bool tt;            /* the transposition table: cutoffs and the first move */
+    bool quiescence;    /* a pending capture is searched beyond the depth */
+    bool extensions;    /* a forced move (one legal move) costs no depth */
+    bool ordering;      /* killers and history order the quiet moves */
+    bool lmr;           /* late-move reductions of quiet moves, re-searched at full depth
+                         * when they beat alpha */
+    bool probcut;       /* ProbCut: a shallow search far outside the window cuts */
+    bool etc;           /* enhanced transposition cutoffs (exact: the table's
+                         * bounds are the search's own) */
+    bool futility;      /* near the leaves, a static evaluation far outside the
+                         * window decides a quiet null-window node */
+} SearchSwitches;
+
+void search_switches_default(SearchSwitches *w); /* every technique on */
+void search_switches_exact(SearchSwitches *w);   /* every one but lmr, probcut, etc and futility */
+
 typedef struct SearchLine {
     Move move;
     int32_t score;
@@ -119,6 +123,12 @@ typedef struct Searcher {
     } margins[64];
     TT *tt;                 /* the table in use: own_tt, or one given by searcher_set_table */
     TT own_tt;
+    SearchSwitches use;     /* the techniques (searcher_set_switches) */
+    /* An endgame database (NULL: none), probed at every node with few enough
+     * pieces and no capture pending; at the root it picks the move outright
+     * when the position is a database win or loss. Shared read-only. */
+    const struct Egdb *egdb;
+    int tiebreak;           /* TIEBREAK_RANDOM (the documents' way) or TIEBREAK_FIRST */
     /* per-search state */
     SearchLimits limits;
     int root_side;
@@ -159,6 +169,12 @@ void searcher_free(Searcher *s);
 void searcher_set_table(Searcher *s, TT *t);
 void searcher_set_weights(Searcher *s, const Weights *w);
 void searcher_seed(Searcher *s, uint64_t seed);
+/* How it searches, until set again: the techniques (every one on after
+ * searcher_init), an endgame database (none), the tie-break between equal
+ * root moves (TIEBREAK_RANDOM). */
+void searcher_set_switches(Searcher *s, const SearchSwitches *use);
+void searcher_set_egdb(Searcher *s, const struct Egdb *db);
+void searcher_set_tiebreak(Searcher *s, int tiebreak);
 /* Search with n threads (1 to SEARCH_MAX_THREADS): n - 1 helpers search the
  * same root beside the caller's thread, each a whole iterative deepening of
  * its own (every other one a ply ahead), sharing the table, so that the

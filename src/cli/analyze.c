@@ -102,13 +102,13 @@ static int run(const Opts *o)
         pdn_free_games(games, n);
         return 1;
     }
-    lim.egdb = db;
     if (searcher_init(&s, &w, (size_t)opt_int(o, "--hash"), 1, err) ||
         searcher_set_threads(&s, (int)opt_int(o, "--threads"), err)) {
         pdn_free_games(games, n);
         egdb_close(db);
         return cli_error("%s", err);
     }
+    searcher_set_egdb(&s, db);
     char *out = opt_given(o, "--out") ? strdup(opt_str(o, "--out")) : default_out(path);
     const char *svg_path = opt_str(o, "--svg");
     char lt[32], how[320];

@@ -60,12 +60,15 @@ int bench_search(int depth, const char *wpath, bool verbose, bool exact)
     Searcher s;
     char err[KM_ERR_MAX];
     if (searcher_init(&s, &w, 16, 1, err)) return cli_error("%s", err);
+    SearchSwitches use;
+    search_switches_default(&use);
+    if (exact) search_switches_exact(&use);
+    searcher_set_switches(&s, &use);
+    searcher_set_tiebreak(&s, TIEBREAK_FIRST);
     SearchLimits lim;
     search_limits_default(&lim);
     lim.depth = depth;
-    lim.tiebreak = TIEBREAK_FIRST;
-    if (exact) search_limits_exact(&lim);
-    else searcher_probcut_margin(&s); /* measured once, before the clock */
+    if (!exact) searcher_probcut_margin(&s); /* measured once, before the clock */
     uint64_t nodes = 0;
     double t0 = km_now();
     for (int i = 0; i < NPOSITIONS; i++) {
@@ -110,12 +113,15 @@ int bench_tactics(const char *path, uint64_t budget, const char *wpath, bool ver
         free(text);
         return cli_error("%s", err);
     }
+    SearchSwitches use;
+    search_switches_default(&use);
+    if (exact) search_switches_exact(&use);
+    searcher_set_switches(&s, &use);
+    searcher_set_tiebreak(&s, TIEBREAK_FIRST);
     SearchLimits lim;
     search_limits_default(&lim);
     lim.nodes = budget;
-    lim.tiebreak = TIEBREAK_FIRST;
-    if (exact) search_limits_exact(&lim);
-    else searcher_probcut_margin(&s); /* measured once, before the clock */
+    if (!exact) searcher_probcut_margin(&s); /* measured once, before the clock */
     int total = 0, solved = 0, lineno = 0, rc = 0;
     uint64_t nodes = 0;
     double t0 = km_now();

@@ -498,7 +498,7 @@ static int run(const Opts *o)
         pdn_close(&pdn);
         return 1;
     }
-    set.limits.egdb = db; /* both sides */
+    set.egdb = db; /* both sides */
 
     print_header(&set, names, n, nops, what, threads, seed, sprt);
     Tally t = {.tty = isatty(STDOUT_FILENO) != 0, .every = sprt ? 20 : n >= 20 ? n / 10 : 1,

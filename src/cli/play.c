@@ -95,7 +95,6 @@ static int read_options(const Opts *o, Play *P)
     if (random && !P->p[0].engine && !P->p[1].engine) return cli_usage_error("play", "--random-weights needs an engine to play");
 
     search_limits_default(&P->lim);
-    P->lim.tiebreak = TIEBREAK_RANDOM;
     P->lim.depth = (int)opt_int(o, "--depth");
     P->lim.seconds = P->lim.depth ? 0 : opt_real(o, "--time");
     if (P->lim.depth) snprintf(P->limit_text, sizeof P->limit_text, "depth %d", P->lim.depth);
@@ -114,7 +113,6 @@ static int read_options(const Opts *o, Play *P)
         snprintf(P->limit_text, sizeof P->limit_text, "clock %g+%g", m, i);
     }
     if (!cli_egdb_auto(o, &P->egdb)) return 1;
-    P->lim.egdb = P->egdb;
     P->hash_mb = (size_t)opt_int(o, "--hash");
     P->seed_given = opt_given(o, "--seed");
     P->seed = (uint64_t)opt_int(o, "--seed");

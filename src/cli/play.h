@@ -66,7 +66,7 @@ typedef struct Play {
     double turn_start;   /* when the side to move's clock started */
     GameResult adjudged; /* resignation, loss on time */
     const char *adjudged_why;
-    struct Egdb *egdb;   /* --egdb: the endgame database (NULL: none), in lim too */
+    struct Egdb *egdb;   /* --egdb: the endgame database (NULL: none), set on every searcher */
 } Play;
 
 /* ---- play_screen.c: text, the screen, the game's file ---- */

@@ -61,6 +61,7 @@ static void thinking_done(const Play *P)
 static int run_search(Play *P, Searcher *s, SearchResult *r)
 {
     atomic_store(&searching, s);
+    searcher_set_egdb(s, P->egdb);
     SearchLimits lim = P->lim;
     if (P->clock && s != P->hint) {
         int side = P->g.cur.stm;
@@ -439,6 +440,7 @@ int play_offer_analysis(Play *P, const char *result)
     Searcher s2;
     char err[KM_ERR_MAX];
     if (searcher_init(&s2, &P->p[eside].w, P->hash_mb, 1, err)) return cli_error("%s", err);
+    searcher_set_egdb(&s2, P->egdb);
     PdnTag tags[] = {
         {"Event", "kingme play"}, {"Date", (char *)P->date},
         {"Black", (char *)P->p[KM_BLACK].name}, {"White", (char *)P->p[KM_WHITE].name},

@@ -76,16 +76,17 @@ static int run(const Opts *o)
     lim.seconds = opt_real(o, "--time");
     lim.nodes = (uint64_t)opt_int(o, "--nodes");
     bool limited = opt_given(o, "--depth") || opt_given(o, "--time") || opt_given(o, "--nodes");
-    lim.tiebreak = opt_choice(o, "--tiebreak") == 1 ? TIEBREAK_FIRST : TIEBREAK_RANDOM;
-    if (opt_flag(o, "--exact") || opt_flag(o, "--plain")) search_limits_exact(&lim);
-    if (opt_flag(o, "--plain")) lim.use_tt = lim.quiescence = lim.extensions = false;
-    if (opt_flag(o, "--no-lmr")) lim.lmr = false;
-    if (opt_flag(o, "--no-probcut")) lim.probcut = false;
-    if (opt_flag(o, "--no-futility")) lim.futility = false;
-    if (opt_flag(o, "--no-etc")) lim.etc = false;
-    if (opt_flag(o, "--no-hash")) lim.use_tt = false;
-    if (opt_flag(o, "--no-quiescence")) lim.quiescence = false;
-    if (opt_flag(o, "--no-extensions")) lim.extensions = false;
+    SearchSwitches use;
+    search_switches_default(&use);
+    if (opt_flag(o, "--exact") || opt_flag(o, "--plain")) search_switches_exact(&use);
+    if (opt_flag(o, "--plain")) use.tt = use.quiescence = use.extensions = false;
+    if (opt_flag(o, "--no-lmr")) use.lmr = false;
+    if (opt_flag(o, "--no-probcut")) use.probcut = false;
+    if (opt_flag(o, "--no-futility")) use.futility = false;
+    if (opt_flag(o, "--no-etc")) use.etc = false;
+    if (opt_flag(o, "--no-hash")) use.tt = false;
+    if (opt_flag(o, "--no-quiescence")) use.quiescence = false;
+    if (opt_flag(o, "--no-extensions")) use.extensions = false;
     if (!limited) return cli_usage_error("search", "give --depth, --time or --nodes");
     /* one rule for search, play and match: a search has one limit */
     if (opt_given(o, "--depth") + opt_given(o, "--time") + opt_given(o, "--nodes") > 1)
@@ -112,12 +113,14 @@ static int run(const Opts *o)
         game_free(&g);
         return 1;
     }
-    lim.egdb = db;
     if (searcher_init(&s, &w, (size_t)hash_mb, (uint64_t)seed, err)) {
         game_free(&g);
         egdb_close(db);
         return cli_error("%s", err);
     }
+    searcher_set_switches(&s, &use);
+    searcher_set_egdb(&s, db);
+    searcher_set_tiebreak(&s, opt_choice(o, "--tiebreak") == 1 ? TIEBREAK_FIRST : TIEBREAK_RANDOM);
     if (searcher_set_threads(&s, (int)opt_int(o, "--threads"), err)) {
         searcher_free(&s);
         game_free(&g);
