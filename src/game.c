@@ -13,9 +13,9 @@ static int grow(Game *g)
     uint64_t *k = realloc(g->keys, (size_t)(cap + 1) * sizeof *k);
     if (!k) return -1;
     g->keys = k;
-    uint8_t *q = realloc(g->quiet, (size_t)(cap + 1));
+    uint8_t *q = realloc(g->reversible, (size_t)(cap + 1));
     if (!q) return -1;
-    g->quiet = q;
+    g->reversible = q;
     g->cap = cap;
     return 0;
 }
@@ -32,7 +32,7 @@ int game_init(Game *g, const Board *b)
         return -1;
     }
     g->keys[0] = board_hash(&g->cur);
-    g->quiet[0] = 0;
+    g->reversible[0] = 0;
     game_update_result(g);
     return 0;
 }
@@ -41,7 +41,7 @@ void game_free(Game *g)
 {
     free(g->moves);
     free(g->keys);
-    free(g->quiet);
+    free(g->reversible);
     memset(g, 0, sizeof *g);
 }
 
@@ -56,8 +56,8 @@ int game_play(Game *g, const Move *m)
     make_move(&g->cur, m);
     g->nply++;
     g->keys[g->nply] = board_hash(&g->cur);
-    int q = reset ? 0 : g->quiet[g->nply - 1] + 1;
-    g->quiet[g->nply] = (uint8_t)(q > 255 ? 255 : q);
+    int q = reset ? 0 : g->reversible[g->nply - 1] + 1;
+    g->reversible[g->nply] = (uint8_t)(q > 255 ? 255 : q);
     game_update_result(g);
     return 0;
 }
@@ -72,7 +72,7 @@ bool game_undo(Game *g)
     return true;
 }
 
-int game_quiet_plies(const Game *g) { return g->quiet[g->nply]; }
+int game_reversible_plies(const Game *g) { return g->reversible[g->nply]; }
 
 int game_repetitions(const Game *g)
 {
@@ -80,7 +80,7 @@ int game_repetitions(const Game *g)
     uint64_t k = g->keys[g->nply];
     /* positions with the same side to move are an even number of plies back;
      * a capture makes every earlier position unreachable */
-    int q = g->quiet[g->nply];
+    int q = g->reversible[g->nply];
     for (int i = g->nply - 2; i >= 0 && i >= g->nply - q; i -= 2)
         if (g->keys[i] == k) n++;
     return n;
@@ -96,7 +96,7 @@ void game_update_result(Game *g)
     } else if (game_repetitions(g) >= 2) {
         g->result = GAME_DRAW;
         g->reason = REASON_REPETITION;
-    } else if (game_quiet_plies(g) >= GAME_QUIET_LIMIT) {
+    } else if (game_reversible_plies(g) >= GAME_REVERSIBLE_LIMIT) {
         g->result = GAME_DRAW;
         g->reason = REASON_FORTY_MOVES;
     }

@@ -220,10 +220,10 @@ static void check_limits(Searcher *s)
 /* A position seen before on the path or in the game, same side to move, with
  * no capture in between: the search scores it as a draw (the game would be
  * drawn if the sides kept repeating it). */
-static inline bool is_repetition(const Searcher *s, int idx, int quiet)
+static inline bool is_repetition(const Searcher *s, int idx, int reversible)
 {
     uint64_t k = s->path[idx];
-    for (int i = idx - 2; i >= 0 && i >= idx - quiet; i -= 2)
+    for (int i = idx - 2; i >= 0 && i >= idx - reversible; i -= 2)
         if (s->path[i] == k) return true;
     return false;
 }
@@ -291,7 +291,7 @@ static bool tt_lookup(Searcher *s, const MoveList *ml, uint64_t tkey, int depth,
 }
 
 static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int ply, int32_t alpha,
-                       int32_t beta, int quiet);
+                       int32_t beta, int reversible);
 
 /* ProbCut (Buro): at a null-window node of depth 5 to 10, a shallow search
  * (half the depth) whose result lies a margin above beta predicts that the
@@ -300,13 +300,14 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
  * low was tried too until 3c6c2a9, and cutting on it lost (without it +19.1
  * Elo in 1200 games, docs/devlog.md's technique table): a shallow search that fails
  * high has found a move, one that fails low has only not found one. */
-static bool probcut(Searcher *s, const Board *b, uint64_t key, int depth, int ply, int32_t beta, int quiet)
+static bool probcut(Searcher *s, const Board *b, uint64_t key, int depth, int ply, int32_t beta,
+                    int reversible)
 {
     if (depth < PROBCUT_DEPTH || depth > PROBCUT_MAX_DEPTH || beta >= SCORE_WIN_MIN - 1000 ||
         beta <= -SCORE_WIN_MIN + 1000 || popcount32(board_occupied(b)) <= PROBCUT_PIECES)
         return false;
     int32_t hb = beta + s->probcut_margin;
-    int32_t v = negamax(s, b, key, depth / 2, ply, hb - 1, hb, quiet);
+    int32_t v = negamax(s, b, key, depth / 2, ply, hb - 1, hb, reversible);
     return !s->stopped && v >= hb;
 }
 
@@ -555,18 +556,18 @@ static inline bool database_score(const Searcher *s, const Board *b, int ply, in
 
 /* A leaf with no capture to play out (the common node): the same answers as
  * the general node below, in the same order, without generating the moves. */
-static int32_t leaf(Searcher *s, const Board *b, int ply, int quiet, int idx, bool capture)
+static int32_t leaf(Searcher *s, const Board *b, int ply, int reversible, int idx, bool capture)
 {
     if (!capture && !mg_can_step(b, b->stm)) return -(SCORE_WIN - ply);
-    if (quiet >= GAME_QUIET_LIMIT) return 0;
-    if (quiet >= 4 && is_repetition(s, idx, quiet)) return 0;
+    if (reversible >= GAME_REVERSIBLE_LIMIT) return 0;
+    if (reversible >= 4 && is_repetition(s, idx, reversible)) return 0;
     int32_t dv;
     if (!capture && database_score(s, b, ply, &dv)) return dv;
     return eval_for_search(b, s->root_side, &s->etab);
 }
 
 static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int ply, int32_t alpha,
-                       int32_t beta, int quiet)
+                       int32_t beta, int reversible)
 {
     s->pv_len[ply] = 0;
     s->nodes++;
@@ -579,14 +580,14 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
     if (depth > 0) tt_prefetch(s->tt, key ^ s->salt); /* while the moves are generated */
     else {
         bool capture = mg_can_capture(b, b->stm);
-        if (!(s->use.quiescence && capture)) return leaf(s, b, ply, quiet, idx, capture);
+        if (!(s->use.quiescence && capture)) return leaf(s, b, ply, reversible, idx, capture);
     }
     MoveList ml;
     gen_moves(b, &ml);
     /* in the order of the game's rules (game.c): no move loses, then the draws */
     if (ml.count == 0) return -(SCORE_WIN - ply);
-    if (quiet >= GAME_QUIET_LIMIT) return 0;
-    if (quiet >= 4 && is_repetition(s, idx, quiet)) return 0;
+    if (reversible >= GAME_REVERSIBLE_LIMIT) return 0;
+    if (reversible >= 4 && is_repetition(s, idx, reversible)) return 0;
     bool capture = ml.moves[0].njumps > 0;
     /* the endgame database, once the captures are played out */
     int32_t dv;
@@ -611,7 +612,7 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
         return tv;
 
     if (s->use.probcut && beta - alpha == 1) {
-        bool cut = probcut(s, b, key, depth, ply, beta, quiet);
+        bool cut = probcut(s, b, key, depth, ply, beta, reversible);
         if (s->stopped) return 0;
         if (cut) return beta;
     }
@@ -633,18 +634,18 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
         Board c = *b;
         make_move(&c, m);
         uint64_t ck = move_key_after(b, m, key);
-        int cq = move_resets_count(b, m) ? 0 : quiet + 1;
+        int crev = move_resets_count(b, m) ? 0 : reversible + 1;
         int32_t v;
         if (n == 0) {
-            v = -negamax(s, &c, ck, depth - 1, ply + 1, -beta, -alpha, cq);
+            v = -negamax(s, &c, ck, depth - 1, ply + 1, -beta, -alpha, crev);
         } else {
             int r = may_reduce && !pv_node && n >= LMR_FROM ? lmr_reduction(s, b, &c, m, depth, ply, n) : 0;
             v = alpha + 1;
-            if (r > 0) v = -negamax(s, &c, ck, depth - 1 - r, ply + 1, -alpha - 1, -alpha, cq);
+            if (r > 0) v = -negamax(s, &c, ck, depth - 1 - r, ply + 1, -alpha - 1, -alpha, crev);
             if (v > alpha && !s->stopped)
-                v = -negamax(s, &c, ck, depth - 1, ply + 1, -alpha - 1, -alpha, cq);
+                v = -negamax(s, &c, ck, depth - 1, ply + 1, -alpha - 1, -alpha, crev);
             if (v > alpha && v < beta && !s->stopped)
-                v = -negamax(s, &c, ck, depth - 1, ply + 1, -beta, -alpha, cq);
+                v = -negamax(s, &c, ck, depth - 1, ply + 1, -beta, -alpha, crev);
         }
         if (s->stopped) return 0;
         /* the first move did not cut: likely a node where every move is
@@ -684,7 +685,7 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
 /* Everything a search sets up before its first iteration: counters, the
  * time budget, the table's generation, and the path (the game's positions
  * since the last capture or man move). Returns 0, or -1 when out of memory. */
-static int search_setup(Searcher *s, const Board *b, const uint64_t *history, int nhistory, int quiet,
+static int search_setup(Searcher *s, const Board *b, const uint64_t *history, int nhistory, int reversible,
                         const SearchLimits *limits, TimeBudget *tb, bool *clock, bool *timed)
 {
     /* ProbCut's margin for these weights, before the clock starts (unless
@@ -710,9 +711,9 @@ static int search_setup(Searcher *s, const Board *b, const uint64_t *history, in
     s->deadline = *timed ? s->start + tb->hard : 0;
     if (s->tt && !s->helper_id) tt_new_search(s->tt); /* once, by the searcher whose search it is */
 
-    if (nhistory > quiet) {
-        history += nhistory - quiet;
-        nhistory = quiet;
+    if (nhistory > reversible) {
+        history += nhistory - reversible;
+        nhistory = reversible;
     }
     int need = nhistory + SEARCH_MAX_PLY + 1;
     if (need > s->path_cap) {
@@ -768,7 +769,7 @@ static void add_line(const Searcher *s, RootLines *rl, const Move *m, int32_t v,
  * it is searched with a window open above the k-th best score so far (all
  * of them while fewer than k have been searched). */
 static int32_t root_iteration(Searcher *s, const Board *b, const MoveList *ml, const int *order, int depth,
-                              int quiet, int32_t last, int32_t *scores, RootTies *t, RootLines *rl)
+                              int reversible, int32_t last, int32_t *scores, RootTies *t, RootLines *rl)
 {
     uint64_t key = s->path[s->path_base];
     bool random_ties = s->tiebreak == TIEBREAK_RANDOM;
@@ -781,7 +782,7 @@ static int32_t root_iteration(Searcher *s, const Board *b, const MoveList *ml, c
         Board c = *b;
         make_move(&c, m);
         uint64_t ck = move_key_after(b, m, key);
-        int cq = move_resets_count(b, m) ? 0 : quiet + 1;
+        int crev = move_resets_count(b, m) ? 0 : reversible + 1;
         int d = depth - 1;
         if (ml->count == 1 && s->use.extensions) d++; /* as in the tree */
         int32_t v;
@@ -797,11 +798,12 @@ static int32_t root_iteration(Searcher *s, const Board *b, const MoveList *ml, c
             int32_t lo = -SCORE_INF, hi = SCORE_INF;
             if (depth >= 5 && expect > -SCORE_WIN_MIN && expect < SCORE_WIN_MIN)
                 lo = expect - ASPIRATION, hi = expect + ASPIRATION;
-            v = -negamax(s, &c, ck, d, 1, -hi, -lo, cq);
-            if ((v <= lo || v >= hi) && !s->stopped) v = -negamax(s, &c, ck, d, 1, -SCORE_INF, SCORE_INF, cq);
+            v = -negamax(s, &c, ck, d, 1, -hi, -lo, crev);
+            if ((v <= lo || v >= hi) && !s->stopped)
+                v = -negamax(s, &c, ck, d, 1, -SCORE_INF, SCORE_INF, crev);
         } else {
-            v = -negamax(s, &c, ck, d, 1, -a - 1, -a, cq);
-            if (v > a && !s->stopped) v = -negamax(s, &c, ck, d, 1, -SCORE_INF, -a, cq);
+            v = -negamax(s, &c, ck, d, 1, -a - 1, -a, crev);
+            if (v > a && !s->stopped) v = -negamax(s, &c, ck, d, 1, -SCORE_INF, -a, crev);
         }
         if (s->stopped) break;
         scores[i] = v;
@@ -888,7 +890,7 @@ typedef struct HelperJob {
     Searcher *h;
     const Board *b;
     const uint64_t *history;
-    int nhistory, quiet;
+    int nhistory, reversible;
     SearchLimits limits;
     pthread_t tid;
 } HelperJob;
@@ -897,7 +899,7 @@ static void *helper_main(void *p)
 {
     HelperJob *j = p;
     SearchResult *r = malloc(sizeof *r);
-    if (r) search_run(j->h, j->b, j->history, j->nhistory, j->quiet, &j->limits, r, NULL, NULL);
+    if (r) search_run(j->h, j->b, j->history, j->nhistory, j->reversible, &j->limits, r, NULL, NULL);
     free(r);
     return NULL;
 }
@@ -905,7 +907,7 @@ static void *helper_main(void *p)
 /* The helpers of s set off on b: each searches until s's search ends (no
  * limit of its own), with the first tie-break and s's table. Returns how many
  * started (a thread that cannot be created is one helper fewer). */
-static int start_helpers(Searcher *s, const Board *b, const uint64_t *history, int nhistory, int quiet,
+static int start_helpers(Searcher *s, const Board *b, const uint64_t *history, int nhistory, int reversible,
                          const SearchLimits *limits, HelperJob *jobs)
 {
     atomic_store(&s->helpers_stop, false);
@@ -923,7 +925,7 @@ static int start_helpers(Searcher *s, const Board *b, const uint64_t *history, i
         j->b = b;
         j->history = history;
         j->nhistory = nhistory;
-        j->quiet = quiet;
+        j->reversible = reversible;
         j->limits = *limits;
         j->limits.depth = 0;
         j->limits.nodes = 0;
@@ -956,13 +958,13 @@ static uint64_t stop_helpers(Searcher *s, HelperJob *jobs, int n)
     return t;
 }
 
-int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistory, int quiet,
+int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistory, int reversible,
                const SearchLimits *limits, SearchResult *out, SearchReport report, void *user)
 {
     memset(out, 0, sizeof *out);
     TimeBudget tb = {0, 0};
     bool clock, timed;
-    if (search_setup(s, b, history, nhistory, quiet, limits, &tb, &clock, &timed)) return -1;
+    if (search_setup(s, b, history, nhistory, reversible, limits, &tb, &clock, &timed)) return -1;
     MoveList ml;
     gen_moves(b, &ml);
     if (ml.count == 0) {
@@ -999,14 +1001,16 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
     if (!t) return -1;
     int32_t scores[MAX_MOVES];
     HelperJob jobs[SEARCH_MAX_THREADS - 1];
-    int njobs = s->helper_id == 0 && s->nthreads > 1 ? start_helpers(s, b, history, nhistory, quiet, limits, jobs) : 0;
+    int njobs = s->helper_id == 0 && s->nthreads > 1
+                    ? start_helpers(s, b, history, nhistory, reversible, limits, jobs)
+                    : 0;
 
     out->has_move = true;
     out->best = ml.moves[0];
     /* every other helper a ply ahead, so that the threads do not all
      * search the same depth at the same time */
     for (int depth = 1 + (s->helper_id & 1); depth <= maxdepth; depth++) {
-        int32_t best = root_iteration(s, b, &ml, order, depth, quiet, out->score, scores, t, rl);
+        int32_t best = root_iteration(s, b, &ml, order, depth, reversible, out->score, scores, t, rl);
         if (s->stopped && t->n == 0) break;
         /* a complete iteration is the result; so is a stopped one once the
          * first move (the last best) has its new score: the moves searched
@@ -1053,5 +1057,5 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
 int search_game(Searcher *s, const Game *g, const SearchLimits *limits, SearchResult *out,
                 SearchReport report, void *user)
 {
-    return search_run(s, &g->cur, g->keys, g->nply, game_quiet_plies(g), limits, out, report, user);
+    return search_run(s, &g->cur, g->keys, g->nply, game_reversible_plies(g), limits, out, report, user);
 }

@@ -386,19 +386,19 @@ TEST(egdb_best_move_wins_within_the_forty_move_rule)
         Board b;
         do egdb_random_position(db_built_pieces, &rng, &b);
         while (egdb_probe(db, &b, NULL) != EGDB_WIN || !b.pieces[b.stm ^ 1]);
-        int winner = b.stm, quiet = 0, maxquiet = 0;
+        int winner = b.stm, reversible = 0, maxreversible = 0;
         for (int ply = 0; ply < 1000; ply++) {
             Move m;
             MoveList ml;
             if (gen_moves(&b, &ml) == 0) break;
             int v = egdb_best_move(db, &b, &m, NULL);
             if (v != (b.stm == winner ? EGDB_WIN : EGDB_LOSS)) break;
-            quiet = m.captured || !(b.kings & (1u << m.from)) ? 0 : quiet + 1;
-            if (quiet > maxquiet) maxquiet = quiet;
+            reversible = m.captured || !(b.kings & (1u << m.from)) ? 0 : reversible + 1;
+            if (reversible > maxreversible) maxreversible = reversible;
             make_move(&b, &m);
         }
         MoveList ml;
-        won += b.stm != winner && gen_moves(&b, &ml) == 0 && maxquiet < 80;
+        won += b.stm != winner && gen_moves(&b, &ml) == 0 && maxreversible < 80;
     }
     CHECK_INT(won, games);
 }

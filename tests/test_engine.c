@@ -363,7 +363,7 @@ TEST(engine_forty_move_rule_with_a_man_move)
     CHECK(pipe_until(&p, "bestmove ", line, sizeof line, info, 30));
     CHECK_STR(line, "bestmove 29-25");
     CHECK_MSG(strncmp(info, "info depth 3 ", 13) == 0 && info_score(info) > 0, "%s", info);
-    /* one ply earlier (78 quiet plies, Black to move) nothing is forced yet:
+    /* one ply earlier (78 reversible plies, Black to move) nothing is forced yet:
      * a king move leaves White one more move before the count runs out */
     char *last = strrchr(cmd, ' ');
     *last = '\0';

@@ -108,14 +108,14 @@ const char *const test_white_loop[8] = {"32-27", "27-23", "23-19", "4-8",
                                           "19-24", "24-28", "28-32", "8-4"};
 
 /* Play n plies of the loops; bi, wi: each side's place in its loop. Each
- * ply is checked to leave the game going and to count one more quiet ply. */
+ * ply is checked to leave the game going and to count one more reversible ply. */
 static bool walk(Game *g, int *bi, int *wi, int n)
 {
     for (int i = 0; i < n; i++) {
-        int q = game_quiet_plies(g);
+        int q = game_reversible_plies(g);
         const char *m = g->cur.stm == KM_BLACK ? test_black_loop[(*bi)++ % 6] : test_white_loop[(*wi)++ % 8];
         if (!play(g, m)) return false;
-        CHECK_INT(game_quiet_plies(g), q + 1);
+        CHECK_INT(game_reversible_plies(g), q + 1);
         if (i < n - 1) CHECK_MSG(g->result == GAME_ONGOING, "ply %d: result %d", g->nply, g->result);
     }
     return true;
@@ -126,19 +126,19 @@ TEST(game_forty_move_rule)
     Game g;
     if (!start(&g, "B:WK4,K32:BK1")) return;
     int bi = 0, wi = 0;
-    /* 79 quiet plies: play on; the 80th: a draw */
+    /* 79 reversible plies: play on; the 80th: a draw */
     CHECK(walk(&g, &bi, &wi, 79));
-    CHECK_INT(game_quiet_plies(&g), 79);
+    CHECK_INT(game_reversible_plies(&g), 79);
     CHECK_INT(g.result, GAME_ONGOING);
     CHECK(walk(&g, &bi, &wi, 1));
     CHECK_INT(g.nply, 80);
-    CHECK_INT(game_quiet_plies(&g), 80);
+    CHECK_INT(game_reversible_plies(&g), 80);
     CHECK_INT(g.result, GAME_DRAW);
     CHECK_INT(g.reason, REASON_FORTY_MOVES);
     CHECK_INT(game_repetitions(&g), 1); /* seen once before, at ply 32 */
     CHECK(game_undo(&g));
     CHECK_INT(g.result, GAME_ONGOING);
-    CHECK_INT(game_quiet_plies(&g), 79);
+    CHECK_INT(game_reversible_plies(&g), 79);
     game_free(&g);
 }
 
@@ -152,18 +152,18 @@ TEST(game_forty_move_rule_restarts_after_a_man_move_and_a_capture)
     if (!start(&g, "B:WK4,K32,22:BK1,13")) return;
     int bi = 0, wi = 0;
     CHECK(walk(&g, &bi, &wi, 39));
-    CHECK_INT(game_quiet_plies(&g), 39);
+    CHECK_INT(game_reversible_plies(&g), 39);
     CHECK_INT(g.result, GAME_ONGOING);
     CHECK(play(&g, "22-17"));
-    CHECK_INT(game_quiet_plies(&g), 0); /* a man moved */
+    CHECK_INT(game_reversible_plies(&g), 0); /* a man moved */
     MoveList ml;
     CHECK_INT(gen_moves(&g.cur, &ml), 1); /* the capture is forced */
     CHECK(play(&g, "13x22"));
-    CHECK_INT(game_quiet_plies(&g), 0);
+    CHECK_INT(game_reversible_plies(&g), 0);
     /* 79 more: plies 42-120 of the game, no draw at ply 80 */
     CHECK(walk(&g, &bi, &wi, 79));
     CHECK_INT(g.nply, 120);
-    CHECK_INT(game_quiet_plies(&g), 79);
+    CHECK_INT(game_reversible_plies(&g), 79);
     CHECK_INT(g.result, GAME_ONGOING);
     CHECK(walk(&g, &bi, &wi, 1));
     CHECK_INT(g.result, GAME_DRAW);
@@ -181,11 +181,11 @@ TEST(game_forty_move_rule_man_move_late)
     if (!start(&g, "B:WK4,K32:BK1,13")) return;
     int bi = 0, wi = 0;
     CHECK(walk(&g, &bi, &wi, 78));
-    CHECK_INT(game_quiet_plies(&g), 78);
+    CHECK_INT(game_reversible_plies(&g), 78);
     CHECK_INT(game_repetitions(&g), 1);
     CHECK_INT(g.cur.stm, KM_BLACK);
     CHECK(play(&g, "13-17"));
-    CHECK_INT(game_quiet_plies(&g), 0);
+    CHECK_INT(game_reversible_plies(&g), 0);
     CHECK_INT(game_repetitions(&g), 0);
     CHECK(walk(&g, &bi, &wi, 79));
     CHECK_INT(g.result, GAME_ONGOING);
@@ -208,9 +208,9 @@ TEST(game_undo_restores_each_position)
         play(&g, moves[i]);
     }
     CHECK_INT(g.nply, 8);
-    CHECK_INT(game_quiet_plies(&g), 0); /* 25-22 is a man's move: the count restarts */
+    CHECK_INT(game_reversible_plies(&g), 0); /* 25-22 is a man's move: the count restarts */
     CHECK(game_undo(&g));
-    CHECK_INT(game_quiet_plies(&g), 0); /* so is 4-8 */
+    CHECK_INT(game_reversible_plies(&g), 0); /* so is 4-8 */
     CHECK(play(&g, "25-22"));
     for (int i = 7; i >= 0; i--) {
         CHECK(game_undo(&g));
@@ -220,7 +220,7 @@ TEST(game_undo_restores_each_position)
     Board init;
     board_init(&init);
     CHECK(board_equal(&g.cur, &init));
-    CHECK_INT(game_quiet_plies(&g), 0);
+    CHECK_INT(game_reversible_plies(&g), 0);
     CHECK(!game_undo(&g));
     /* and forwards again from there */
     CHECK(play(&g, "9-14"));

@@ -24,7 +24,7 @@ typedef struct Ref {
     uint64_t nodes;
 } Ref;
 
-static int32_t ref_minimax(Ref *r, const Board *b, int depth, int ply, int quiet)
+static int32_t ref_minimax(Ref *r, const Board *b, int depth, int ply, int reversible)
 {
     r->nodes++;
     uint64_t k = board_hash(b);
@@ -32,7 +32,7 @@ static int32_t ref_minimax(Ref *r, const Board *b, int depth, int ply, int quiet
     MoveList ml;
     gen_moves(b, &ml);
     if (ml.count == 0) return -(SCORE_WIN - ply);
-    for (int i = ply - 2; i >= 0 && i >= ply - quiet; i -= 2)
+    for (int i = ply - 2; i >= 0 && i >= ply - reversible; i -= 2)
         if (r->path[i] == k) return 0;
     bool capture = ml.moves[0].njumps > 0;
     if (depth <= 0 && !(r->quiescence && capture)) {
@@ -45,7 +45,7 @@ static int32_t ref_minimax(Ref *r, const Board *b, int depth, int ply, int quiet
     for (int i = 0; i < ml.count; i++) {
         Board c = *b;
         make_move(&c, &ml.moves[i]);
-        int32_t v = -ref_minimax(r, &c, depth - 1, ply + 1, move_resets_count(b, &ml.moves[i]) ? 0 : quiet + 1);
+        int32_t v = -ref_minimax(r, &c, depth - 1, ply + 1, move_resets_count(b, &ml.moves[i]) ? 0 : reversible + 1);
         if (v > best) best = v;
     }
     return best;
@@ -242,7 +242,7 @@ static void kings_weights(Weights *w)
 }
 
 static SearchResult search_with(const char *fen, const Weights *w, const uint64_t *hist, int nhist,
-                                int quiet, int depth, bool extensions)
+                                int reversible, int depth, bool extensions)
 {
     Board b;
     char err[KM_ERR_MAX];
@@ -259,7 +259,7 @@ static SearchResult search_with(const char *fen, const Weights *w, const uint64_
     SearchLimits lim;
     search_limits_default(&lim);
     lim.depth = depth;
-    CHECK(search_run(&s, &b, hist, nhist, quiet, &lim, &r, NULL, NULL) == 0);
+    CHECK(search_run(&s, &b, hist, nhist, reversible, &lim, &r, NULL, NULL) == 0);
     searcher_free(&s);
     return r;
 }
@@ -271,7 +271,7 @@ TEST(search_forty_move_rule_is_a_draw)
     /* Black king 4, White king 29: at depth 1 the leaf is worth +700 to Black... */
     SearchResult r = search_with("B:WK29:BK4", &w, NULL, 0, 0, 1, false);
     CHECK_INT(r.score, 700);
-    /* ...but after 79 quiet plies every move completes 40 moves each: a draw */
+    /* ...but after 79 reversible plies every move completes 40 moves each: a draw */
     r = search_with("B:WK29:BK4", &w, NULL, 0, 79, 1, false);
     CHECK_INT(r.score, 0);
     r = search_with("B:WK29:BK4", &w, NULL, 0, 78, 1, false);
@@ -293,7 +293,7 @@ TEST(search_repetition_with_game_history_is_a_draw)
     uint64_t hist[3] = {board_hash(&a), board_hash(&bb), board_hash(&c)};
     SearchResult r = search_with("B:WK29:BK4", &w, hist, 3, 3, 1, false);
     CHECK_INT(r.score, 0);
-    /* without that history, or when a capture came between (quiet = 1), it is not */
+    /* without that history, or when a capture came between (reversible = 1), it is not */
     r = search_with("B:WK29:BK4", &w, NULL, 0, 3, 1, false);
     CHECK_INT(r.score, 700);
     r = search_with("B:WK29:BK4", &w, hist, 3, 1, 1, false);

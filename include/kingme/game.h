@@ -7,7 +7,7 @@
 
 /* The forty-move rule (WCDF/ACF): 40 moves each (80 plies) in which no man
  * moved and nothing was captured is a draw. */
-#define GAME_QUIET_LIMIT 80
+#define GAME_REVERSIBLE_LIMIT 80
 
 typedef enum GameResult {
     GAME_ONGOING = 0,
@@ -30,7 +30,7 @@ typedef struct Game {
     Board cur;        /* the position now */
     Move *moves;      /* moves played, nply of them */
     uint64_t *keys;   /* keys[i] = hash of the position before ply i; keys[nply] = now */
-    uint8_t *quiet;   /* quiet[i] = plies without a capture or man move before position i */
+    uint8_t *reversible; /* reversible[i]: plies without a capture or man move before position i */
     int nply, cap;
     GameResult result;
     GameReason reason;
@@ -51,7 +51,7 @@ bool game_undo(Game *g);
 
 /* Plies since the last capture or man move (or the start): the forty-move
  * rule's count, and how far back a position can repeat. */
-int game_quiet_plies(const Game *g);
+int game_reversible_plies(const Game *g);
 
 /* How many times the current position occurred before (same side to move),
  * looking back only as far as the last capture or man move. */

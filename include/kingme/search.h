@@ -145,7 +145,6 @@ typedef struct Searcher {
     /* keys of the positions on the path (game history first), for repetitions */
     uint64_t *path;
     int path_cap, path_len, path_base;
-    int quiet_at_root;
     SearchLine *lines;      /* multi-PV: 3 x lines_cap (the result, this iteration's, spare) */
     int lines_cap;
     Move pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];
@@ -204,9 +203,9 @@ int search_game(Searcher *s, const struct Game *g, const SearchLimits *limits, S
                 SearchReport report, void *user);
 
 /* The same for a bare position: history holds the keys (board_hash) of the
- * game's earlier positions, oldest first, not including b; quiet: plies since
+ * game's earlier positions, oldest first, not including b; reversible: plies since
  * the last capture or man move at b (the forty-move rule's count). */
-int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistory, int quiet,
+int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistory, int reversible,
                const SearchLimits *limits, SearchResult *out, SearchReport report, void *user);
 
 /* "win 7", "loss 12" (plies), "db win", "db loss" or the plain score.

@@ -269,7 +269,7 @@ static int cmd_verify(const Opts *o)
         int d;
         do egdb_random_position((int)pieces, &rng, &b);
         while (egdb_probe(db, &b, &d) != EGDB_WIN);
-        int winner = b.stm, quiet = 0, maxquiet = 0, ply = 0;
+        int winner = b.stm, reversible = 0, maxreversible = 0, ply = 0;
         bool ok = true;
         for (;;) {
             Move m;
@@ -283,8 +283,8 @@ static int cmd_verify(const Opts *o)
             bool conv = m.captured || !(b.kings & (1u << m.from));
             make_move(&b, &m);
             ply++;
-            quiet = conv ? 0 : quiet + 1;
-            if (quiet > maxquiet) maxquiet = quiet;
+            reversible = conv ? 0 : reversible + 1;
+            if (reversible > maxreversible) maxreversible = reversible;
             if (ply > 2000) {
                 ok = false;
                 break;
@@ -292,7 +292,7 @@ static int cmd_verify(const Opts *o)
         }
         if (ok && b.stm != winner) {
             won++;
-            if (maxquiet < 80) within++;
+            if (maxreversible < 80) within++;
         } else {
             char fen[128];
             board_to_fen(&b, fen, sizeof fen);
@@ -300,7 +300,7 @@ static int cmd_verify(const Opts *o)
         }
         total_plies += ply;
         if (ply > longest_game) longest_game = ply;
-        if (maxquiet > longest_gap) longest_gap = maxquiet;
+        if (maxreversible > longest_gap) longest_gap = maxreversible;
     }
     printf("%lld won %lld-piece positions played out by the database on both sides:\n", games, pieces);
     printf("  won %ld, within the forty-move rule %ld\n", won, within);
