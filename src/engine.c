@@ -1,6 +1,7 @@
 /* engine.c - the engine protocol (engine.h) over an engine session. */
 #include "kingme/engine.h"
 #include "kingme/base.h"
+#include "kingme/level.h"
 #include "kingme/notation.h"
 #include "kingme/textio.h"
 
@@ -13,6 +14,7 @@
 
 struct Engine {
     Session *s;
+    int multipv;              /* the running search's: > 1, one info line per move */
     const char *version;
     EngineWriter out;
     void *user;
@@ -75,9 +77,19 @@ static void report(const SearchResult *r, void *user)
 {
     Engine *e = user;
     char pv[4096];
-    pv_text(&session_game(e->s)->cur, r->pv, r->pv_len, pv, sizeof pv);
     uint64_t ms = (uint64_t)(r->seconds * 1000.0);
     uint64_t nps = r->seconds > 0 ? (uint64_t)((double)r->nodes / r->seconds) : 0;
+    if (e->multipv > 1 && r->nlines) {
+        /* one line per move, best first, each with its own score and line */
+        for (int k = 0; k < r->nlines; k++) {
+            const SearchLine *l = &r->lines[k];
+            pv_text(&session_game(e->s)->cur, l->pv, l->pv_len, pv, sizeof pv);
+            say(e, "info multipv %d depth %d score %" PRId32 " nodes %" PRIu64 " nps %" PRIu64 " time %" PRIu64 " pv%s",
+                k + 1, l->depth, l->score, r->nodes, nps, ms, pv);
+        }
+        return;
+    }
+    pv_text(&session_game(e->s)->cur, r->pv, r->pv_len, pv, sizeof pv);
     say(e, "info depth %d score %" PRId32 " nodes %" PRIu64 " nps %" PRIu64 " time %" PRIu64 " pv%s",
         r->depth, r->score, r->nodes, nps, ms, pv);
 }
@@ -89,9 +101,14 @@ static void bestmove(const SearchResult *r, int rc, void *user)
     if (rc || !r->has_move) {
         say(e, "bestmove none");
     } else {
-        char t[MOVE_TEXT_MAX];
+        /* the reply it expects, to ponder on: the line's second move */
+        char t[MOVE_TEXT_MAX], p[MOVE_TEXT_MAX + 8] = "";
         move_to_text(&r->best, t);
-        say(e, "bestmove %s", t);
+        if (r->pv_len >= 2 && move_equal(&r->pv[0], &r->best)) {
+            memcpy(p, " ponder ", 8);
+            move_to_text(&r->pv[1], p + 8);
+        }
+        say(e, "bestmove %s%s", t, p);
     }
 }
 
@@ -200,6 +217,17 @@ static void cmd_go(Engine *e, char **tok, int n)
             i++;
         } else if (strcmp(tok[i], "infinite") == 0) {
             lim.infinite = true;
+        } else if (strcmp(tok[i], "ponder") == 0) {
+            lim.ponder = true;
+        } else if (strcmp(tok[i], "allmoves") == 0) {
+            lim.multipv = SEARCH_ALL_MOVES;
+        } else if (strcmp(tok[i], "multipv") == 0) {
+            if (!parse_count(i + 1 < n ? tok[i + 1] : NULL, 1, SEARCH_ALL_MOVES, &v)) {
+                say(e, "error go: multipv needs a number from 1 to %d", SEARCH_ALL_MOVES);
+                return;
+            }
+            lim.multipv = (int)v;
+            i++;
         } else {
             say(e, "error go: unknown limit '%s'", tok[i]);
             return;
@@ -217,6 +245,7 @@ static void cmd_go(Engine *e, char **tok, int n)
     if (ms[4] >= 0) lim.movetime = ms[4] > 0 ? ms[4] / 1000.0 : 0.001;
     bool limited = lim.depth || lim.nodes || lim.time_left > 0 || lim.movetime > 0 || lim.infinite;
     if (!limited) lim.movetime = 1.0; /* a bare `go`: one second */
+    e->multipv = lim.multipv;
     char err[KM_ERR_MAX];
     if (session_go(e->s, &lim, report, bestmove, e, err)) say(e, "error go: %s", err);
 }
@@ -226,7 +255,7 @@ static void cmd_option(Engine *e, char **tok, int n)
     char err[KM_ERR_MAX];
     long long v;
     if (n < 3) {
-        say(e, "error option: expected 'option NAME VALUE' (hash, threads, weights, egdb, seed, tiebreak, search)");
+        say(e, "error option: expected 'option NAME VALUE' (hash, threads, weights, egdb, seed, tiebreak, search, level)");
         return;
     }
     const char *name = tok[1], *val = tok[2];
@@ -278,8 +307,15 @@ static void cmd_option(Engine *e, char **tok, int n)
         if (strcmp(val, "selective") == 0) session_set_exact(e->s, false);
         else if (strcmp(val, "exact") == 0) session_set_exact(e->s, true);
         else say(e, "error option search: 'selective' or 'exact', not '%s'", val);
+    } else if (strcmp(name, "level") == 0) {
+        if (!parse_count(val, LEVEL_MIN, LEVEL_FULL, &v)) {
+            say(e, "error option level: a level from %d (a beginner) to %d (the full engine), not '%s'", LEVEL_MIN,
+                LEVEL_FULL, val);
+            return;
+        }
+        session_set_level(e->s, (int)v);
     } else {
-        say(e, "error option: unknown option '%s' (hash, threads, weights, egdb, seed, tiebreak, search)", name);
+        say(e, "error option: unknown option '%s' (hash, threads, weights, egdb, seed, tiebreak, search, level)", name);
     }
 }
 
@@ -327,6 +363,8 @@ bool engine_command(Engine *e, const char *line)
         go_on = false;
     } else if (strcmp(c, "stop") == 0) {
         session_stop(e->s);
+    } else if (strcmp(c, "ponderhit") == 0) {
+        session_ponderhit(e->s); /* nothing when no ponder search runs */
     } else if (strcmp(c, "isready") == 0) {
         /* ProbCut's margin for the weights is measured now (once), not
          * on the first move's clock */

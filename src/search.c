@@ -207,12 +207,24 @@ static inline int32_t score_from_tt(int32_t v, int ply)
 
 /* ---- the tree --------------------------------------------------------------- */
 
+/* A ponder search that has been hit gets its limits: true at the hit. */
+static bool ponder_poll(Searcher *s)
+{
+    if (!s->pondering || !s->limits.ponderhit) return false;
+    long long us = atomic_load_explicit(s->limits.ponderhit, memory_order_relaxed);
+    if (!us) return false;
+    s->pondering = false;
+    if (s->ponder_timed) s->deadline = (double)us / 1e6 + s->ponder_hard;
+    return true;
+}
+
 static void check_limits(Searcher *s)
 {
     if (s->helper_id) atomic_store_explicit(&s->published_nodes, s->nodes, memory_order_relaxed);
     if (atomic_load_explicit(&s->stop, memory_order_relaxed)) s->stopped = true;
     if (s->limits.abort && atomic_load_explicit(s->limits.abort, memory_order_relaxed)) s->stopped = true;
-    if (!s->can_stop) return;
+    ponder_poll(s);
+    if (!s->can_stop || s->pondering) return;
     if (s->limits.nodes && s->nodes >= s->limits.nodes) s->stopped = true;
     if (s->deadline > 0 && km_now() >= s->deadline) s->stopped = true;
 }
@@ -708,7 +720,12 @@ static int search_setup(Searcher *s, const Board *b, const uint64_t *history, in
     if (*clock) tm_budget(limits->time_left, limits->increment, limits->movestogo, tb);
     else if (*timed) tm_budget_fixed(limits->seconds, tb);
     if (limits->infinite) *timed = *clock = false;
-    s->deadline = *timed ? s->start + tb->hard : 0;
+    /* pondering: no limit until the hit (ponder_poll) */
+    s->pondering = limits->ponder && limits->ponderhit && !limits->infinite;
+    s->ponder_timed = *timed;
+    s->ponder_hard = tb->hard;
+    s->deadline = *timed && !s->pondering ? s->start + tb->hard : 0;
+    if (s->pondering && ponder_poll(s)) s->pondering = false; /* hit before it began */
     if (s->tt && !s->helper_id) tt_new_search(s->tt); /* once, by the searcher whose search it is */
 
     if (nhistory > reversible) {
@@ -992,8 +1009,9 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
     /* the database's move at the root (not with multi-PV: every move is
      * searched, the database answering at the nodes below) */
     if (s->egdb && !rl && root_database(s, b, out, report, user)) return 0;
-    int maxdepth = limits->depth > 0 && limits->depth < SEARCH_MAX_PLY - 1 && !limits->infinite
+    int maxdepth = limits->depth > 0 && limits->depth < SEARCH_MAX_PLY - 1 && !limits->infinite && !s->pondering
                        ? limits->depth : SEARCH_MAX_PLY - 2;
+    bool pondering = s->pondering; /* until the iteration after the hit */
     int changes[3] = {0, 0, 0}; /* did the best move change in the last three iterations */
     int order[MAX_MOVES];
     for (int i = 0; i < ml.count; i++) order[i] = i;
@@ -1038,9 +1056,19 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
         s->can_stop = true;
         sort_root(order, scores, ml.count);
         if (limits->infinite) continue; /* until stopped */
+        bool proven = (best >= SCORE_WIN_MIN || best <= -SCORE_WIN_MIN) &&
+                      depth >= SCORE_WIN - (best < 0 ? -best : best) + 2;
+        if (pondering) {
+            ponder_poll(s);
+            if (s->pondering) { /* not hit yet: no limit, but nothing to search on */
+                if (proven || ml.count == 1) break;
+                continue;
+            }
+            pondering = false;
+            if (limits->depth > 0 && depth >= limits->depth) break;
+        }
         if (ml.count == 1 && timed) break; /* on the clock: nothing to choose */
-        if ((best >= SCORE_WIN_MIN || best <= -SCORE_WIN_MIN) && depth >= SCORE_WIN - (best < 0 ? -best : best) + 2)
-            break; /* proven: deeper cannot change it */
+        if (proven) break; /* proven: deeper cannot change it */
         changes[depth % 3] = changed;
         /* on a game clock, no new iteration after the soft limit, which is
          * shorter while the best move is stable; a fixed time is used up */

@@ -2,6 +2,7 @@
 #include "kingme/session.h"
 #include "kingme/base.h"
 #include "kingme/egdb.h"
+#include "kingme/level.h"
 #include "kingme/notation.h"
 #include "kingme/weights.h"
 
@@ -17,6 +18,8 @@ struct Session {
     size_t hash_mb;
     int tiebreak;
     bool exact;               /* no reduction or pruning */
+    int level;                /* LEVEL_FULL: the full engine */
+    uint64_t level_rng;       /* a level's draws */
     Egdb *egdb;               /* NULL: none */
     Game g;
     /* the search thread */
@@ -28,6 +31,8 @@ struct Session {
     void *user;
     atomic_bool stop;         /* session_stop: end the search (and an infinite wait) */
     atomic_bool finished;     /* the search has its result (the thread is ending) */
+    bool ponder;              /* the search is a ponder search */
+    atomic_llong ponderhit;   /* its hit (km_now() in microseconds), 0: not yet */
     pthread_mutex_t mu;       /* with cv: session_wait, and an infinite search waiting */
     pthread_cond_t cv;
 };
@@ -52,6 +57,9 @@ Session *session_new(size_t hash_mb, char *err)
     }
     s->hash_mb = hash_mb;
     s->tiebreak = TIEBREAK_FIRST;
+    s->level = LEVEL_FULL;
+    session_set_seed(s, 1);
+    atomic_init(&s->ponderhit, 0);
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cv, NULL);
     atomic_init(&s->stop, false);
@@ -83,6 +91,16 @@ void session_stop(Session *s)
     pthread_mutex_unlock(&s->mu);
     pthread_join(s->th, NULL);
     s->searching = false;
+}
+
+void session_ponderhit(Session *s)
+{
+    if (!s->searching || !s->ponder) return;
+    pthread_mutex_lock(&s->mu);
+    long long us = (long long)(km_now() * 1e6);
+    atomic_store(&s->ponderhit, us > 0 ? us : 1);
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
 }
 
 bool session_wait(Session *s, double seconds)
@@ -157,7 +175,18 @@ int session_set_threads(Session *s, int n, char *err) { return searcher_set_thre
 
 int session_threads(const Session *s) { return s->s.nthreads; }
 
-void session_set_seed(Session *s, uint64_t seed) { searcher_seed(&s->s, seed); }
+void session_set_seed(Session *s, uint64_t seed)
+{
+    searcher_seed(&s->s, seed);
+    s->level_rng = km_mix64(seed ^ 0x6C6576656Cull);
+}
+
+void session_set_level(Session *s, int level)
+{
+    s->level = level < LEVEL_MIN ? LEVEL_MIN : level > LEVEL_FULL ? LEVEL_FULL : level;
+}
+
+int session_level(const Session *s) { return s->level; }
 
 void session_set_tiebreak(Session *s, int tiebreak) { s->tiebreak = tiebreak; }
 
@@ -222,10 +251,15 @@ static void *search_main(void *arg)
 {
     Session *s = arg;
     SearchResult r;
-    int rc = search_game(&s->s, &s->g, &s->lim, &r, s->report, s->user);
+    int rc = s->level < LEVEL_FULL
+                 ? level_search(&s->s, &s->g, &s->lim, s->level, &s->level_rng, &r, NULL)
+                 : search_game(&s->s, &s->g, &s->lim, &r, s->report, s->user);
+    if (!rc && s->level < LEVEL_FULL && s->report) s->report(&r, s->user); /* the move chosen */
     pthread_mutex_lock(&s->mu);
     if (s->lim.infinite) /* the result waits for session_stop */
         while (!atomic_load(&s->stop)) pthread_cond_wait(&s->cv, &s->mu);
+    if (s->ponder) /* and a ponder search's for the hit */
+        while (!atomic_load(&s->stop) && !atomic_load(&s->ponderhit)) pthread_cond_wait(&s->cv, &s->mu);
     /* finished before the result is handed over: a front end that starts
      * something new on reading it must find the session idle (session_busy
      * joins this thread first) */
@@ -258,6 +292,11 @@ int session_go(Session *s, const SessionGo *go, SearchReport report, SessionDone
     lim.infinite = go->infinite ||
                    !(go->depth || go->nodes || go->movetime > 0 || go->time_left > 0);
     lim.abort = &s->stop;
+    lim.multipv = go->multipv;
+    lim.ponder = go->ponder;
+    lim.ponderhit = &s->ponderhit;
+    s->ponder = go->ponder;
+    atomic_store(&s->ponderhit, 0);
     s->lim = lim;
     s->report = report;
     s->done = done;

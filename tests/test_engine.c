@@ -100,6 +100,14 @@ static bool pipe_until(Pipe *p, const char *prefix, char *line, size_t cap, char
     return false;
 }
 
+/* "bestmove M ponder P" -> "bestmove M" (the reply it expects is checked
+ * where it matters). */
+static void strip_ponder(char *line)
+{
+    char *p = strstr(line, " ponder ");
+    if (p) *p = '\0';
+}
+
 static int pipe_close(Pipe *p)
 {
     close(p->to);
@@ -142,6 +150,7 @@ TEST(engine_plays_a_whole_game)
             CHECK_MSG(false, "no bestmove at ply %d", plies);
             break;
         }
+        strip_ponder(line);
         Move m;
         char err[KM_ERR_MAX];
         if (parse_move(&g.cur, line + 9, &m, err)) {
@@ -324,6 +333,7 @@ static void repetition_case(const char *fen, bool expect_repeat)
     pipe_send(&p, cmd);
     pipe_send(&p, "go depth 6");
     CHECK(pipe_until(&p, "bestmove ", line, sizeof line, info, 30));
+    strip_ponder(line);
     if (expect_repeat) {
         CHECK_MSG(strcmp(line, "bestmove 1-5") == 0, "behind: %s (%s)", line, info);
         CHECK_MSG(info_score(info) == 0, "the repetition is a draw: %s", info);
@@ -361,6 +371,7 @@ TEST(engine_forty_move_rule_with_a_man_move)
     pipe_send(&p, cmd);
     pipe_send(&p, "go depth 3");
     CHECK(pipe_until(&p, "bestmove ", line, sizeof line, info, 30));
+    strip_ponder(line);
     CHECK_STR(line, "bestmove 29-25");
     CHECK_MSG(strncmp(info, "info depth 3 ", 13) == 0 && info_score(info) > 0, "%s", info);
     /* one ply earlier (78 reversible plies, Black to move) nothing is forced yet:
@@ -468,4 +479,126 @@ TEST(engine_egdb_beside_the_program)
     CHECK_MSG(strcmp(out, "2\n") == 0, "%s", out);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd, out, sizeof out);
+}
+
+/* go ... allmoves: at every depth one info line per legal move (multipv 1
+ * to n), best first, the first line's move the bestmove; multipv 2 the best
+ * two. */
+TEST(engine_allmoves_scores_every_move)
+{
+    Pipe p;
+    if (!pipe_open(&p, "--hash 8 --no-egdb")) return;
+    char line[8192];
+    pipe_send(&p, "position start moves 11-15 23-19");
+    pipe_send(&p, "go depth 6 allmoves");
+    int seen[8] = {0};
+    long last_score = 1L << 40;
+    char first[64] = "";
+    for (;;) {
+        if (!pipe_line(&p, line, sizeof line, 30)) {
+            CHECK_MSG(false, "no bestmove");
+            break;
+        }
+        if (strncmp(line, "bestmove ", 9) == 0) break;
+        int k, d;
+        if (sscanf(line, "info multipv %d depth %d ", &k, &d) != 2) {
+            CHECK_MSG(false, "not a multipv line: %s", line);
+            continue;
+        }
+        if (d != 6 || k < 1 || k > 7) continue;
+        seen[k]++;
+        long sc = info_score(line);
+        CHECK_MSG(sc <= last_score, "not sorted: %s", line);
+        last_score = sc;
+        if (k == 1) {
+            const char *pv = strstr(line, " pv ");
+            if (pv) snprintf(first, sizeof first, "%.*s", (int)strcspn(pv + 4, " "), pv + 4);
+        }
+    }
+    for (int k = 1; k <= 7; k++) CHECK_MSG(seen[k] == 1, "multipv %d seen %d times at depth 6", k, seen[k]);
+    strip_ponder(line);
+    CHECK_MSG(strcmp(line + 9, first) == 0, "%s, first line %s", line, first);
+    pipe_send(&p, "go depth 4 multipv 2");
+    int lines = 0;
+    while (pipe_line(&p, line, sizeof line, 30) && strncmp(line, "bestmove ", 9) != 0)
+        lines += strncmp(line, "info multipv ", 13) == 0 && strstr(line, " depth 4 ") != NULL;
+    CHECK_INT(lines, 2);
+    pipe_send(&p, "go depth 2 multipv 0");
+    CHECK(pipe_until(&p, "error go: multipv", line, sizeof line, NULL, 5));
+    pipe_send(&p, "quit");
+    pipe_close(&p);
+}
+
+/* go ponder: no bestmove until ponderhit (or stop), then the move; a ponder
+ * search that ends by itself (depth reached) waits for the hit too;
+ * ponderhit with no ponder search does nothing. bestmove names the reply it
+ * expects, a legal move after it. */
+TEST(engine_ponder_waits_for_the_hit)
+{
+    Pipe p;
+    if (!pipe_open(&p, "--hash 8 --no-egdb")) return;
+    char line[8192];
+    pipe_send(&p, "ponderhit");
+    pipe_send(&p, "isready");
+    CHECK(pipe_until(&p, "readyok", line, sizeof line, NULL, 10));
+    pipe_send(&p, "position start moves 11-15 23-19");
+    pipe_send(&p, "go ponder movetime 50");
+    CHECK(!pipe_until(&p, "bestmove", line, sizeof line, NULL, 0.4)); /* pondering: no limit */
+    pipe_send(&p, "ponderhit");
+    CHECK(pipe_until(&p, "bestmove ", line, sizeof line, NULL, 10));
+    /* bestmove M ponder P: P is legal after M */
+    char mv[32], reply[32];
+    CHECK_MSG(sscanf(line, "bestmove %31s ponder %31s", mv, reply) == 2, "%s", line);
+    Game g;
+    game_init(&g, NULL);
+    Move m;
+    char err[KM_ERR_MAX];
+    const char *opening[2] = {"11-15", "23-19"};
+    for (int i = 0; i < 2; i++) CHECK(parse_move(&g.cur, opening[i], &m, err) == 0 && game_play(&g, &m) == 0);
+    CHECK_MSG(parse_move(&g.cur, mv, &m, err) == 0, "%s", err);
+    game_play(&g, &m);
+    CHECK_MSG(parse_move(&g.cur, reply, &m, err) == 0, "ponder %s: %s", reply, err);
+    game_free(&g);
+    /* a search that has ended still waits */
+    pipe_send(&p, "go ponder depth 2");
+    CHECK(!pipe_until(&p, "bestmove", line, sizeof line, NULL, 0.3));
+    pipe_send(&p, "ponderhit");
+    CHECK(pipe_until(&p, "bestmove ", line, sizeof line, NULL, 5));
+    /* stop ends a ponder search as any other */
+    pipe_send(&p, "go ponder");
+    CHECK(!pipe_until(&p, "bestmove", line, sizeof line, NULL, 0.2));
+    pipe_send(&p, "stop");
+    CHECK(pipe_until(&p, "bestmove ", line, sizeof line, NULL, 5));
+    pipe_send(&p, "quit");
+    CHECK_INT(pipe_close(&p), 0);
+}
+
+/* option level N: the same seed the same move; bad levels refused. */
+TEST(engine_level_option)
+{
+    char first[3][96];
+    for (int run = 0; run < 3; run++) {
+        Pipe p;
+        if (!pipe_open(&p, "--hash 8 --no-egdb")) return;
+        char line[8192];
+        pipe_send(&p, run < 2 ? "option seed 5" : "option seed 6");
+        pipe_send(&p, "option level 1");
+        for (int k = 0; k < 4; k++) {
+            pipe_send(&p, k % 2 ? "position start moves 10-14" : "position start");
+            pipe_send(&p, "go depth 8");
+            CHECK(pipe_until(&p, "bestmove ", line, sizeof line, NULL, 10));
+            strip_ponder(line);
+            size_t at = strlen(first[run] + 0) * (k > 0);
+            snprintf(first[run] + at, sizeof first[run] - at, "%s%.16s", k ? " " : "", line + 9);
+        }
+        if (run == 0) {
+            pipe_send(&p, "option level 0");
+            CHECK(pipe_until(&p, "error option level: a level from 1", line, sizeof line, NULL, 5));
+            pipe_send(&p, "option level 11");
+            CHECK(pipe_until(&p, "error option level", line, sizeof line, NULL, 5));
+        }
+        pipe_send(&p, "quit");
+        pipe_close(&p);
+    }
+    CHECK_MSG(strcmp(first[0], first[1]) == 0, "%s / %s", first[0], first[1]);
 }

@@ -83,8 +83,11 @@ static void random_position(Board *b)
     }
 }
 
+/* Random weights of the 60 (the new terms and the phase off: the reference
+ * evaluates the 60 alone). */
 static void random_weights(Weights *w)
 {
+    memset(w, 0, sizeof *w);
     for (int i = 0; i < EVAL_NPARAMS; i++) w->w[i] = (int16_t)((int)(rnd() % 2001) - 1000);
 }
 

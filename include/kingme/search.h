@@ -50,6 +50,14 @@ typedef struct SearchLimits {
      * (SearchResult.lines). Every such move is searched with a window open
      * above, so that its score is exact, not only shown to be worse. */
     int multipv;
+    /* Pondering: with ponder set the search runs as if infinite until
+     * *ponderhit (set from another thread to the time of the hit, km_now()
+     * in microseconds) is not 0; from then on the limits above apply: the
+     * hard time limit counted from the hit, the soft one of a clock from the
+     * start, so that the time searched while pondering is spent first. A
+     * search stopped (stop, abort) before the hit ends as any other. */
+    bool ponder;
+    const atomic_llong *ponderhit;
 } SearchLimits;
 
 #define SEARCH_ALL_MOVES MAX_MOVES
@@ -150,6 +158,9 @@ typedef struct Searcher {
     Move pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];
     int pv_len[SEARCH_MAX_PLY];
     bool can_stop;          /* false during the first iteration: always finish it */
+    bool pondering;         /* a ponder search before its hit */
+    bool ponder_timed;      /* its limits, once hit: timed, and the hard limit */
+    double ponder_hard;
     /* threads (searcher_set_threads): helpers that search the same root
      * beside this one, sharing its table (lazy SMP), from the search's start
      * until this one stops; only this one's result counts */

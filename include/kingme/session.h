@@ -40,6 +40,10 @@ typedef struct SessionGo {
     int movestogo;      /* moves to the next time control (0: sudden death) */
     bool infinite;      /* search until session_stop; the result waits for it too */
     double start;       /* km_now() when this move's time began (0: now) */
+    int multipv;        /* > 1: the best N moves each with its line (SEARCH_ALL_MOVES: all) */
+    bool ponder;        /* think on the opponent's time: no limit until session_ponderhit,
+                         * then the limits above from the hit; the result waits for the
+                         * hit (or session_stop) */
 } SessionGo;
 
 /* Called on the search thread: after each completed iteration, then once at
@@ -72,6 +76,10 @@ int session_set_threads(Session *s, int n, char *err);
 int session_threads(const Session *s);
 void session_set_seed(Session *s, uint64_t seed);
 void session_set_tiebreak(Session *s, int tiebreak); /* TIEBREAK_FIRST (default) or TIEBREAK_RANDOM */
+/* The strength level (level.h): LEVEL_MIN .. LEVEL_FULL (the default, the
+ * full engine). A level's draws follow the seed (session_set_seed). */
+void session_set_level(Session *s, int level);
+int session_level(const Session *s);
 /* The exact search (no reduction or pruning) instead of the selective one. */
 void session_set_exact(Session *s, bool exact);
 bool session_exact(const Session *s);
@@ -106,5 +114,9 @@ bool session_wait(Session *s, double seconds);
 /* Stop the search, if any, and wait until its done callback has returned
  * (an infinite search that already ended is let go). */
 void session_stop(Session *s);
+/* The ponder search's move was played: its limits start now (the search
+ * goes on; a ponder search that already ended answers at once). Nothing
+ * when no ponder search runs. */
+void session_ponderhit(Session *s);
 
 #endif

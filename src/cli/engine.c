@@ -1,5 +1,6 @@
 /* engine.c - kingme engine: the engine protocol on stdin/stdout (engine.h). */
 #include "cli.h"
+#include "kingme/level.h"
 #include "kingme/engine.h"
 #include "kingme/search.h"
 #include "kingme/session.h"
@@ -54,6 +55,7 @@ static int run(const Opts *o)
     }
     session_take_egdb(s, db);
     if (opt_flag(o, "--exact")) session_set_exact(s, true);
+    session_set_level(s, (int)opt_int(o, "--level"));
     /* the range is checked with the options: only out of memory can fail */
     if (opt_given(o, "--threads") && session_set_threads(s, (int)opt_int(o, "--threads"), err)) {
         session_free(s);
@@ -93,6 +95,8 @@ static const Opt options[] = {
     {"--exact", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "the exact search (no reduction or pruning), as 'option search exact'"},
     SEARCH_THREADS_OPT,
+    {"--level", NULL, NULL, OPT_INT, "N", LEVEL_MIN, LEVEL_FULL, "10",
+     "the strength level, as 'option level N': 1 a beginner ... 10 the full engine"},
     OPTS_END,
 };
 
@@ -103,8 +107,9 @@ const CliCommand cmd_engine = {
         "Reads commands on stdin, one per line, and answers on stdout, one line each "
         "(docs/engine-protocol.md has the whole protocol): hello | isready | newgame | position "
         "start|fen FEN [moves M1 M2 ...] | go [depth D] [nodes N] [movetime MS] [btime MS wtime MS "
-        "[binc MS winc MS] [movestogo N]] [infinite] (info lines, then bestmove M) | stop | moves | "
-        "fen | eval | option hash|weights|egdb|seed|tiebreak|search VALUE | quit. End of input is quit.",
+        "[binc MS winc MS] [movestogo N]] [infinite] [ponder] [allmoves | multipv N] (info lines, then "
+        "bestmove M [ponder P]) | ponderhit | stop | moves | fen | eval | option "
+        "hash|weights|egdb|seed|tiebreak|search|level VALUE | quit. End of input is quit.",
         options,
         "example: printf 'position start\\ngo movetime 500\\n' | kingme engine",
     },

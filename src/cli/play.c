@@ -9,6 +9,7 @@
  * closed terminal never lose it. */
 #include "play.h"
 #include "kingme/egdb.h"
+#include "kingme/level.h"
 
 #include "kingme/pdn.h"
 #include "kingme/textio.h"
@@ -97,8 +98,11 @@ static int read_options(const Opts *o, Play *P)
     search_limits_default(&P->lim);
     P->lim.depth = (int)opt_int(o, "--depth");
     P->lim.seconds = P->lim.depth ? 0 : opt_real(o, "--time");
-    if (P->lim.depth) snprintf(P->limit_text, sizeof P->limit_text, "depth %d", P->lim.depth);
-    else snprintf(P->limit_text, sizeof P->limit_text, "%g s", P->lim.seconds);
+    P->level = (int)opt_int(o, "--level");
+    char lv[24] = "";
+    if (P->level < LEVEL_FULL) snprintf(lv, sizeof lv, "level %d, ", P->level);
+    if (P->lim.depth) snprintf(P->limit_text, sizeof P->limit_text, "%sdepth %d", lv, P->lim.depth);
+    else snprintf(P->limit_text, sizeof P->limit_text, "%s%g s", lv, P->lim.seconds);
     if (opt_given(o, "--clock")) {
         const char *c = opt_str(o, "--clock");
         char *end;
@@ -110,7 +114,7 @@ static int read_options(const Opts *o, Play *P)
         P->left[0] = P->left[1] = m * 60;
         P->inc = i;
         P->lim.seconds = 0;
-        snprintf(P->limit_text, sizeof P->limit_text, "clock %g+%g", m, i);
+        snprintf(P->limit_text, sizeof P->limit_text, "%sclock %g+%g", lv, m, i);
     }
     if (!cli_egdb_auto(o, &P->egdb)) return 1;
     P->hash_mb = (size_t)opt_int(o, "--hash");
@@ -149,6 +153,7 @@ static int make_players(const Opts *o, Play *P)
             continue;
         }
         describe_engine(P, side);
+        pl->rng = km_mix64(P->seed ^ (0x6C6576656Cull + (uint64_t)side));
         char err[KM_ERR_MAX];
         pl->s = malloc(sizeof *pl->s);
         if (!pl->s) return cli_error("out of memory");
@@ -369,6 +374,10 @@ static const Opt options[] = {
     {"--depth", NULL, NULL, OPT_INT, "D", 1, SEARCH_MAX_PLY - 2, DESCRIBED("none, --time is used"),
      "the engine searches D plies a move"},
     {"--time", NULL, NULL, OPT_REAL, "S", 0.01, 86400, "1", "the engine's seconds a move"},
+    {"--level", NULL, NULL, OPT_INT, "N", LEVEL_MIN, LEVEL_FULL, "10",
+     "the engine's strength: 1 a beginner ... 9 a strong player, 10 the full engine (docs/analysis.md "
+     "has the Elo of each); a level searches fewer nodes and draws among near-best moves, never an "
+     "unsafe one, so that the same seed replays the same moves"},
     {"--clock", NULL, NULL, OPT_STR, "M+I", 0, 0, DESCRIBED("none"),
      "a game clock for both sides: M minutes each plus I seconds a move; the engine spends it by its "
      "time manager, and a side whose clock runs out loses"},

@@ -28,6 +28,7 @@ typedef struct Player {
     Weights w;
     char name[400];    /* for the PDN tags and the panel */
     Searcher *s;       /* engines only */
+    uint64_t rng;      /* the level's draws (from --seed) */
 } Player;
 
 /* What the engine said about its last move. */
@@ -46,7 +47,8 @@ typedef struct Play {
     Player p[2];
     View v;
     SearchLimits lim;
-    char limit_text[32]; /* "1 s", "depth 6" */
+    int level;           /* the engines' strength level (LEVEL_FULL: the full engine) */
+    char limit_text[48]; /* "1 s", "depth 6", "level 3, 1 s" */
     int max_plies;       /* 0: no cap */
     uint64_t seed;
     size_t hash_mb;      /* each searcher's table */

@@ -4,6 +4,7 @@
 #include "play.h"
 
 #include "kingme/analyze.h"
+#include "kingme/level.h"
 #include "kingme/notation.h"
 #include "kingme/pdn.h"
 #include "kingme/svg.h"
@@ -63,13 +64,17 @@ static int run_search(Play *P, Searcher *s, SearchResult *r)
     atomic_store(&searching, s);
     searcher_set_egdb(s, P->egdb);
     SearchLimits lim = P->lim;
+    int side = P->g.cur.stm;
     if (P->clock && s != P->hint) {
-        int side = P->g.cur.stm;
         lim.time_left = P->left[side] - (km_now() - P->turn_start);
         if (lim.time_left < 0.001) lim.time_left = 0.001;
         lim.increment = P->inc;
     }
-    int rc = search_game(s, &P->g, &lim, r, NULL, NULL);
+    int rc;
+    if (P->level < LEVEL_FULL && s != P->hint)
+        rc = level_search(s, &P->g, &lim, P->level, &P->p[side].rng, r, NULL);
+    else
+        rc = search_game(s, &P->g, &lim, r, NULL, NULL);
     atomic_store(&searching, NULL);
     if (rc) return -1;
     return play_interrupted ? 1 : 0;
