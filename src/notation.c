@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void move_to_text(const Move *m, char buf[MOVE_TEXT_MAX])
@@ -88,6 +89,14 @@ static void list_moves(const MoveList *ml, const int *idx, int k, char *out, siz
     }
 }
 
+/* Row (0: squares 1-4) and column (0-7) of square s (0-based), for the
+ * shape of a move that is not legal. */
+static void square_rc(int s, int *row, int *col)
+{
+    *row = s / 4;
+    *col = 2 * (s % 4) + (*row % 2 == 0);
+}
+
 int parse_move(const Board *b, const char *text, Move *out, char *err)
 {
     int sq[MAX_JUMPS + 2];
@@ -132,8 +141,22 @@ int parse_move(const Board *b, const char *text, Move *out, char *err)
     } else if (ml.moves[0].njumps > 0) {
         list_moves(&ml, NULL, ml.count, list, sizeof list);
         snprintf(err, KM_ERR_MAX, "'%s' is illegal: a capture is compulsory (%s)", text, list);
-    } else if (n == 2 && (board_occupied(b) & (1u << sq[1]))) {
-        snprintf(err, KM_ERR_MAX, "'%s' is illegal: %d is occupied", text, sq[1] + 1);
+    } else if (n == 2 && !has_x) {
+        int r0, c0, r1, c1;
+        square_rc(sq[0], &r0, &c0);
+        square_rc(sq[1], &r1, &c1);
+        bool man = !(b->kings & fm), forward = side == KM_BLACK ? r1 > r0 : r1 < r0;
+        bool step = abs(r1 - r0) == 1 && abs(c1 - c0) == 1, jump = abs(r1 - r0) == 2 && abs(c1 - c0) == 2;
+        if (!step && !jump)
+            snprintf(err, KM_ERR_MAX, "'%s' is not a diagonal step", text);
+        else if (jump)
+            snprintf(err, KM_ERR_MAX, "'%s' is illegal for the piece on %d: there is nothing to jump", text, sq[0] + 1);
+        else if (man && !forward)
+            snprintf(err, KM_ERR_MAX, "'%s' is illegal: a man moves forward only", text);
+        else if (board_occupied(b) & (1u << sq[1]))
+            snprintf(err, KM_ERR_MAX, "'%s' is illegal: %d is occupied", text, sq[1] + 1);
+        else
+            snprintf(err, KM_ERR_MAX, "'%s' is illegal for the piece on %d", text, sq[0] + 1);
     } else {
         snprintf(err, KM_ERR_MAX, "'%s' is illegal for the piece on %d", text, sq[0] + 1);
     }

@@ -732,7 +732,7 @@ TEST(match_command_referee)
              "kill -9 $pid; wait $pid 2>/dev/null; kill $(sed -n 's/start //p' %s/log) $(cat %s/log.sleep) 2>/dev/null; "
              "%s pdn %s/k.pdn", test_kingme(), dir, dir, dir, dir, dir, test_kingme(), dir);
     test_run(cmd, out, sizeof out);
-    CHECK_MSG(strncmp(out, "1 games, 4 moves, 0 errors", 26) == 0 || strstr(out, "\n1 games, 4 moves, 0 errors"),
+    CHECK_MSG(strncmp(out, "1 game, 4 moves, 0 errors", 25) == 0 || strstr(out, "\n1 game, 4 moves, 0 errors"),
               "after kill -9: %s", out);
 
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

@@ -302,5 +302,16 @@ TEST(notation_move_onto_an_occupied_square_says_so)
      * holds Black's own man, so 9-14 is refused because 14 is occupied;
      * 9-15 is no step at all. */
     CHECK_REFUSED("B:W21-32:B1-11,14", "9-14", "14 is occupied");
-    CHECK_REFUSED("B:W21-32:B1-12", "9-15", "illegal for the piece on 9");
+    CHECK_REFUSED("B:W21-32:B1-12", "9-15", "'9-15' is not a diagonal step");
+    /* 12 is on the edge: its only step is 16; 17 is two files away */
+    CHECK_REFUSED("B:W21-32:B1-12", "12-17", "'12-17' is not a diagonal step");
+    CHECK_REFUSED("W:W21-32:B1-12", "21-15", "'21-15' is not a diagonal step");
+    /* a man steps forward only; a king may go back */
+    CHECK_REFUSED("B:W28:B14", "14-9", "'14-9' is illegal: a man moves forward only");
+    CHECK_REFUSED("W:W14:B1", "14-18", "'14-18' is illegal: a man moves forward only");
+    Board b;
+    Move m;
+    char err[KM_ERR_MAX];
+    CHECK_INT(board_from_fen(&b, "B:W28:BK14", err), 0);
+    CHECK_MSG(parse_move(&b, "14-9", &m, err) == 0, "%s", err);
 }

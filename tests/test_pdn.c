@@ -291,8 +291,8 @@ TEST(pdn_bad_move_is_located)
     CHECK_INT(g[2].game.nply, 1);
     CHECK_INT(g[1].line, 4);
     const char *e = g[1].error;
-    CHECK_MSG(e && strcmp(e, "t.pdn: game 2 (line 5): move 3 (White): '18-22' is illegal "
-                             "for the piece on 18") == 0,
+    CHECK_MSG(e && strcmp(e, "t.pdn: game 2 (line 5): move 3 (White): '18-22' is illegal: "
+                             "a man moves forward only") == 0,
               "%s", e ? e : "(none)");
     CHECK_INT(g[1].game.nply, 5); /* the moves before the bad one */
     CHECK_STR(g[1].result, "*");
@@ -621,7 +621,7 @@ TEST(pdn_cli)
     char cmd[512], out[4096];
     snprintf(cmd, sizeof cmd, "%s pdn tests/data/tinsley.pdn", test_kingme());
     CHECK_INT(test_run(cmd, out, sizeof out), 1); /* game 541 is wrong */
-    CHECK_MSG(strstr(out, "724 games, 36108 moves, 1 errors\n") != NULL, "%s", out);
+    CHECK_MSG(strstr(out, "724 games, 36108 moves, 1 error\n") != NULL, "%s", out);
     CHECK_MSG(strstr(out, "kingme: tests/data/tinsley.pdn: game 541 (line 5588): move 62 (Black): "
                           "'32-28': there is no piece on 32\n") != NULL,
               "%s", out);
@@ -652,7 +652,7 @@ TEST(pdn_cli)
     CHECK_MSG(strstr(out, "kingme: tests/data/pdn_bad.pdn: game 2 (line 11): move 2 (Black): "
                           "'9-13' is illegal: a capture is compulsory (15x22)\n") != NULL,
               "%s", out);
-    CHECK_MSG(strstr(out, "3 games, 7 moves, 1 errors\n") != NULL, "%s", out);
+    CHECK_MSG(strstr(out, "3 games, 7 moves, 1 error\n") != NULL, "%s", out);
 
     snprintf(cmd, sizeof cmd, "%s pdn -v tests/data/pdn_bad.pdn", test_kingme());
     CHECK_INT(test_run(cmd, out, sizeof out), 1);
@@ -669,9 +669,23 @@ TEST(pdn_cli)
 
     snprintf(cmd, sizeof cmd, "%s pdn", test_kingme());
     CHECK_INT(test_run(cmd, out, sizeof out), 2);
-    CHECK_STR(out, "kingme pdn: give FILE\nsee: kingme help pdn\n");
+    CHECK_STR(out, "kingme pdn: give FILE...\nsee: kingme help pdn\n");
     snprintf(cmd, sizeof cmd, "%s pdn --frob tests/data/pdn_bad.pdn", test_kingme());
     CHECK_INT(test_run(cmd, out, sizeof out), 2);
-    snprintf(cmd, sizeof cmd, "%s pdn a.pdn b.pdn", test_kingme());
-    CHECK_INT(test_run(cmd, out, sizeof out), 2);
+
+    /* several files: a line each, then the total; one unreadable file is
+     * said and counted, the others are still read */
+    snprintf(cmd, sizeof cmd, "(%s pdn tests/data/11_man_english.pdn tests/data/pdn_bad.pdn 2>/dev/null)", test_kingme());
+    CHECK_INT(test_run(cmd, out, sizeof out), 1);
+    CHECK_STR(out, "tests/data/11_man_english.pdn: 2400 games, 0 moves, 0 errors\n"
+                   "tests/data/pdn_bad.pdn: 3 games, 7 moves, 1 error\n"
+                   "all: 2403 games, 7 moves, 1 error\n");
+    snprintf(cmd, sizeof cmd, "%s pdn tests/data/11_man_english.pdn tests/data/11_man_english.pdn", test_kingme());
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strstr(out, "all: 4800 games, 0 moves, 0 errors\n") != NULL, "%s", out);
+    snprintf(cmd, sizeof cmd, "%s pdn tests/data/no-such.pdn tests/data/11_man_english.pdn", test_kingme());
+    CHECK_INT(test_run(cmd, out, sizeof out), 1);
+    CHECK_MSG(strstr(out, "kingme: tests/data/no-such.pdn: cannot read") != NULL &&
+                  strstr(out, "1 file read, 1 unreadable: 2400 games, 0 moves, 0 errors\n") != NULL,
+              "%s", out);
 }

@@ -72,7 +72,7 @@ static void check_replays(const char *pdn, int plies)
     int rc = test_run(cmd, res, sizeof res);
     CHECK_MSG(rc == 0, "kingme pdn %s: status %d: %s", pdn, rc, res);
     if (plies >= 0) {
-        snprintf(want, sizeof want, "1 games, %d moves, 0 errors", plies);
+        snprintf(want, sizeof want, "1 game, %d moves, 0 errors", plies);
         CHECK_MSG(strstr(res, want) != NULL, "kingme pdn: '%s', expected '%s'", res, want);
     } else {
         CHECK_MSG(strstr(res, " 0 errors") != NULL, "kingme pdn: '%s'", res);
@@ -158,7 +158,7 @@ TEST(play_bad_entries_change_nothing)
     CHECK_INT(play(input, "--depth 1 --seed 1", pdn), 0);
     /* each gets one line, then the prompt again */
     CHECK(strstr(out, "Black> zz!!\n'zz!!' is not a move (write 11-15, 15x24x31 or c3-d4)\nBlack> ") != NULL);
-    CHECK(strstr(out, "Black> 12-17\n'12-17' is illegal for the piece on 12\nBlack> ") != NULL);
+    CHECK(strstr(out, "Black> 12-17\n'12-17' is not a diagonal step\nBlack> ") != NULL);
     CHECK(strstr(out, "Black> 21-17\n'21-17': the piece on 21 is not Black's\nBlack> ") != NULL);
     CHECK(strstr(out, "Black> 13-17\n'13-17': there is no piece on 13\nBlack> ") != NULL);
     CHECK(strstr(out, "Black> 99\nthere is no move 99 in the list: choose 1 to 7 (moves shows them)\nBlack> ") != NULL);

@@ -175,11 +175,7 @@ static int run_help(const Opts *o)
         return 0;
     }
     const CliCommand *c = cli_find(o->args[0]);
-    if (!c) {
-        cli_error("no command '%s'", o->args[0]);
-        print_commands(stderr);
-        return 2;
-    }
+    if (!c) return cli_error("no command '%s' (kingme help lists the commands)", o->args[0]) * 2;
     if (!table_ok(c)) return 70;
     opts_print_help(c, stdout);
     return 0;
@@ -264,11 +260,7 @@ static int dispatch(int argc, char **argv)
     if (strcmp(name, "--version") == 0) name = "version";
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) name = "help";
     const CliCommand *c = cli_find(name);
-    if (!c) {
-        cli_error("unknown command '%s'", name);
-        print_commands(stderr);
-        return 2;
-    }
+    if (!c) return cli_error("unknown command '%s' (kingme help lists the commands)", name) * 2;
     if (!table_ok(c)) return 70;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) break;

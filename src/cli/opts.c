@@ -159,8 +159,9 @@ int opts_parse(const CliCommand *cmd, int argc, char **argv, Opts *o)
         } else if (!only_args && a[0] == '-' && a[1] != '\0') {
             if (take_option(s, argc, argv, &i, o)) return 2;
         } else if (o->nargs >= s->max_args || o->nargs == OPTS_ARGS) {
-            return s->max_args == 0 ? usage_fail("takes no arguments, not '%s'", a)
-                                    : usage_fail("unexpected argument '%s'", a);
+            return s->max_args == 0        ? usage_fail("takes no arguments, not '%s'", a)
+                   : s->max_args == OPTS_ARGS ? usage_fail("more than %d arguments", OPTS_ARGS)
+                                             : usage_fail("unexpected argument '%s'", a);
         } else {
             o->args[o->nargs++] = a;
         }

@@ -51,7 +51,7 @@ typedef struct Opt {
 
 #define OPTS_MAX 32    /* options of one command */
 #define OPTS_ITEMS 256 /* values of OPT_LIST options, all together */
-#define OPTS_ARGS 8    /* positional arguments */
+#define OPTS_ARGS 4096 /* positional arguments (the files of kingme pdn) */
 
 typedef struct OptSpec {
     const char *args; /* the positional arguments in the usage line ("A.w B.w"), or NULL */
