@@ -201,7 +201,13 @@ TEST(play_undo_restores_the_position)
     CHECK(strcmp(f0, f1) != 0);
     CHECK_STR(f2, f0); /* the person's move and the reply taken back */
     CHECK_STR(f3, INITIAL_FEN);
-    CHECK(strstr(out, "took back ") != NULL);
+    /* the confirmation comes under the board drawn again, where a terminal's
+     * cleared screen still shows it */
+    const char *u = strstr(out, "Black> undo\n");
+    const char *board = u ? strstr(u, "     h  g  f  e  d  c  b  a\n") : NULL;
+    const char *took = u ? strstr(u, "Took back ") : NULL;
+    CHECK_MSG(u && board && took && board < took, "%s", out);
+    CHECK(took && strncmp(took, "Took back ", 10) == 0 && strstr(took, " and ") < strchr(took, '\n'));
     CHECK(strstr(out, "Black> undo\nnothing to undo: no move played yet\n") != NULL);
     char *t = test_slurp(pdn);
     CHECK(t && !strstr(t, "1. ")); /* the file follows the game */
@@ -327,6 +333,29 @@ TEST(play_resign)
     char *t = test_slurp(pdn);
     CHECK(t && strstr(t, "[Result \"0-1\"]") && strstr(t, " 0-1"));
     free(t);
+    /* a resigned game is over, as one the rules ended: --pdn refuses it */
+    char pdn2[256], args[600], want[400];
+    tmp_name(pdn2, sizeof pdn2, "i2.pdn");
+    snprintf(args, sizeof args, "--depth 1 --pdn %s", pdn);
+    CHECK_INT(play("fen\nquit\n", args, pdn2), 1);
+    snprintf(want, sizeof want, "kingme: %s: game 1 is already over (0-1, by resignation, time or agreement)\n", pdn);
+    CHECK_STR(out, want);
+    remove(pdn);
+    remove(pdn2);
+}
+
+/* The screen's men are the evaluation's men of that phase: with few pieces
+ * the ending's own_men (1692 in the default), so a man up reads about a man,
+ * not 1.7 of them as when the opening's 1000 was the unit. */
+TEST(play_score_men_in_an_ending)
+{
+    char pdn[256];
+    tmp_name(pdn, sizeof pdn, "men.pdn");
+    CHECK_INT(play(NULL, "--black engine --white engine --depth 3 --seed 1 --max-plies 1 --fen B:W27:B6,10", pdn), 0);
+    const char *s = strstr(out, "  score +");
+    double men = 0;
+    CHECK_MSG(s && sscanf(s, "  score %lf men for Black", &men) == 1, "%s", out);
+    CHECK_MSG(men > 0.8 && men < 1.6, "a man up in an ending shows as %.2f men", men);
     remove(pdn);
 }
 

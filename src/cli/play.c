@@ -67,6 +67,13 @@ static bool load_pdn(Play *P, const char *path, long long which)
                       game_reason_text(P->g.reason));
             game_free(&P->g);
             ok = false;
+        } else if (strcmp(pg->result, "*") != 0) {
+            /* the moves leave it open, the file says it ended: a side
+             * resigned, lost on time, or the players agreed */
+            cli_error("%s: game %d is already over (%s, by resignation, time or agreement)", path, k + 1,
+                      pg->result);
+            game_free(&P->g);
+            ok = false;
         }
     }
     pdn_free_games(games, n);

@@ -69,6 +69,8 @@ typedef struct Play {
     GameResult adjudged; /* resignation, loss on time */
     const char *adjudged_why;
     struct Egdb *egdb;   /* --egdb: the endgame database (NULL: none), set on every searcher */
+    char note[160];      /* said under the next board drawn ("took back 11-15"), so
+                          * that a cleared screen does not wipe it; then emptied */
 } Play;
 
 /* ---- play_screen.c: text, the screen, the game's file ---- */
@@ -82,8 +84,10 @@ void play_pv_text(const Move *pv, int n, char *buf, size_t len);
  * searching for White, with White's weights)". The number is always for the
  * same side, the person's when one person plays, else Black's, so that the
  * engine's scores and the hints can be compared; it is in men (the score
- * divided by |own_men| of the weights searched with). */
-void play_score_text(const Play *P, int32_t score, int side, char *buf, size_t len);
+ * divided by |own_men| of the weights searched with, with a phase the
+ * opening's and the ending's blended for the npieces of the position
+ * searched, as the evaluation blends them). */
+void play_score_text(const Play *P, int32_t score, int side, int npieces, char *buf, size_t len);
 void play_draw(Play *P);                 /* the banner (first time), the board, the last move */
 void play_show_moves(const Play *P);     /* the numbered legal moves */
 void play_say_error(const Play *P, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

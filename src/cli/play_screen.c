@@ -3,6 +3,7 @@
 #include "play.h"
 #include "kingme/egdb.h"
 
+#include "kingme/bits.h"
 #include "kingme/notation.h"
 #include "kingme/pdn.h"
 
@@ -112,14 +113,15 @@ static void banner(const Play *P)
         printf("The engine's weights are random, drawn from seed %" PRIu64 ".\n", P->seed);
 }
 
-void play_score_text(const Play *P, int32_t score, int side, char *buf, size_t len)
+void play_score_text(const Play *P, int32_t score, int side, int npieces, char *buf, size_t len)
 {
     int viewer = play_humans(P) == 1 ? (P->p[KM_BLACK].engine ? KM_WHITE : KM_BLACK) : KM_BLACK;
     const char *who = play_humans(P) == 1 ? "you" : play_side_name(viewer);
     int32_t v = side == viewer ? score : -score;
     char num[64], how[96];
     snprintf(how, sizeof how, "kingme searching for %s, with %s's weights", play_side_name(side), play_side_name(side));
-    int men = abs(P->p[side].w.w[EP_own_men]);
+    const Weights *w = &P->p[side].w;
+    int men = abs(w->phased ? eval_blend(w->w[EP_own_men], w->end[EP_own_men], npieces) : w->w[EP_own_men]);
     if (v >= SCORE_WIN_MIN || v <= -SCORE_WIN_MIN) {
         int plies = SCORE_WIN - (v > 0 ? v : -v);
         bool you = play_humans(P) == 1;
@@ -212,7 +214,9 @@ void play_draw(Play *P)
                    view_sgr(v, VS_RESET));
         } else if (P->p[side].engine && in->ply == g->nply - 1) {
             char sc[200], pv[SCREEN_WIDTH - 16];
-            play_score_text(P, in->score, side, sc, sizeof sc);
+            /* the position searched: this one with the pieces the move took */
+            int npieces = popcount32(board_occupied(&g->cur)) + popcount32(last->captured);
+            play_score_text(P, in->score, side, npieces, sc, sizeof sc);
             play_pv_text(in->pv, in->pv_len, pv, sizeof pv);
             printf("%s played %s%s%s   (kingme: depth %d, %.1f s)\n", play_side_name(side), view_sgr(v, VS_BOLD), t,
                    view_sgr(v, VS_RESET), in->depth, in->seconds);
@@ -220,6 +224,10 @@ void play_draw(Play *P)
         } else {
             printf("%s played %s%s%s\n", play_side_name(side), view_sgr(v, VS_BOLD), t, view_sgr(v, VS_RESET));
         }
+    }
+    if (P->note[0]) {
+        printf("%s\n", P->note);
+        P->note[0] = '\0';
     }
     if (P->egdb) { /* --egdb: what the database says of the position */
         int d, r = egdb_probe(P->egdb, &g->cur, &d);

@@ -4,6 +4,7 @@
 #include "play.h"
 
 #include "kingme/analyze.h"
+#include "kingme/bits.h"
 #include "kingme/level.h"
 #include "kingme/notation.h"
 #include "kingme/pdn.h"
@@ -158,7 +159,7 @@ static int hint(Play *P)
     if (rc) return rc;
     char t[MOVE_TEXT_MAX], sc[200], pv[SCREEN_WIDTH - 16];
     move_to_text(&r.best, t);
-    play_score_text(P, r.score, side, sc, sizeof sc);
+    play_score_text(P, r.score, side, popcount32(board_occupied(&P->g.cur)), sc, sizeof sc);
     play_pv_text(r.pv, r.pv_len < PV_SHOW ? r.pv_len : PV_SHOW, pv, sizeof pv);
     int idx = 0;
     for (int i = 0; i < ml.count; i++)
@@ -262,7 +263,7 @@ static void undo(Play *P)
     }
     while (g->nply > k) game_undo(g);
     if (P->info.ply >= g->nply) P->info.ply = -1;
-    printf("took back %s\n", list);
+    snprintf(P->note, sizeof P->note, "Took back %s.", list);
     P->need_draw = true;
 }
 
