@@ -28,11 +28,17 @@ void elo_stats(int wins, int draws, int losses, EloStats *out)
     if (out->games == 0) return;
     double n = out->games, s = (wins + 0.5 * draws) / n;
     double var = (wins * (1 - s) * (1 - s) + draws * (0.5 - s) * (0.5 - s) + losses * s * s) / n;
-    double margin = 1.959963984540054 * sqrt(var / n);
+    /* Wilson's score interval with the games' own variance: the normal
+     * approximation s +- z sqrt(var / n) runs past 0 or 1 after few or
+     * lopsided games (3-1: 0.75 +- 0.42, "+inf"), Wilson's stays inside
+     * them and is the same for many games; only a perfect score reaches
+     * +-inf. */
+    double z = 1.959963984540054, z2 = z * z, den = 1 + z2 / n;
+    double centre = (s + z2 / (2 * n)) / den, half = z * sqrt(var / n + z2 / (4 * n * n)) / den;
     out->score = s;
     out->elo = elo_from_score(s);
-    out->elo_lo = elo_from_score(s - margin);
-    out->elo_hi = elo_from_score(s + margin);
+    out->elo_lo = elo_from_score(centre - half);
+    out->elo_hi = elo_from_score(centre + half);
 }
 
 /* ---- SPRT -------------------------------------------------------------------- */

@@ -623,3 +623,35 @@ TEST(egdb_build_resumes_and_is_deterministic)
     snprintf(cmd, sizeof cmd, "rm -f '%s.keep'", path);
     CHECK_INT(system(cmd), 0);
 }
+
+/* kingme egdb build's progress: on a terminal one line rewritten in place,
+ * never wider than the terminal (it was padded to 100 columns); in a log a
+ * line at each tenth of the slices. The terminal is a pseudo-terminal of 60
+ * columns made by script(1). */
+TEST(egdb_build_progress_fits_the_terminal)
+{
+    char dir[128], cmd[1024];
+    static char out[1 << 16];
+    snprintf(dir, sizeof dir, "/tmp/kingme-egdb-progress-%d", (int)getpid());
+    snprintf(cmd, sizeof cmd,
+             "rm -rf %s && script -qc 'stty cols 60; %s egdb build --pieces 2 --dir %s -j 1' /dev/null", dir,
+             test_kingme(), dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    int segments = 0;
+    for (const char *p = out; *p;) {
+        size_t n = strcspn(p, "\r\n");
+        if (strncmp(p, "slice ", 6) == 0) {
+            CHECK_MSG(n < 60, "a progress line of %zu columns on a 60-column terminal: %.*s", n, (int)n, p);
+            segments++;
+        }
+        p += n + (p[n] != '\0');
+    }
+    CHECK_MSG(segments >= 3 && strstr(out, "slice b0k0w0k1 (") && strstr(out, "built the 2-piece endgame database"),
+              "%s", out);
+    /* not a terminal: a line per tenth, each with the time elapsed and left */
+    snprintf(cmd, sizeof cmd, "rm -rf %s && %s egdb build --pieces 2 --dir %s -j 1", dir, test_kingme(), dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strstr(out, "14/14 slices, ") && strstr(out, " elapsed, ") && !strchr(out, '\r'), "%s", out);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK_INT(system(cmd), 0);
+}

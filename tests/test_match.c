@@ -95,18 +95,26 @@ TEST(match_elo_known_numbers)
     CHECK_INT(e.games, 100);
     CHECK(fabs(e.score - 0.6) < 1e-12);
     CHECK(fabs(e.elo - 70.4365) < 1e-3);
-    CHECK(fabs(e.elo_lo - 2.7669) < 1e-3);
-    CHECK(fabs(e.elo_hi - 143.9092) < 1e-3);
+    CHECK(fabs(e.elo_lo - 1.3915) < 1e-3); /* Wilson's interval, the games' variance */
+    CHECK(fabs(e.elo_hi - 139.4815) < 1e-3);
     elo_stats(30, 50, 20, &e);
     CHECK(fabs(e.score - 0.55) < 1e-12);
     CHECK(fabs(e.elo - 34.8601) < 1e-3);
-    CHECK(fabs(e.elo_lo + 12.9297) < 1e-3);
-    CHECK(fabs(e.elo_hi - 84.0108) < 1e-3);
+    CHECK(fabs(e.elo_lo + 14.2190) < 1e-3);
+    CHECK(fabs(e.elo_hi - 82.6523) < 1e-3);
     CHECK(fabs(e.los - 0.921350) < 1e-5);
     elo_stats(0, 0, 0, &e);
     CHECK(e.games == 0 && e.elo == 0 && e.los == 0.5);
     elo_stats(5, 0, 0, &e);
     CHECK(isinf(e.elo) && e.elo > 0);
+    /* a perfect score: the upper bound is +inf, the lower one is not */
+    CHECK(isinf(e.elo_hi) && fabs(e.elo_lo - 45.7895) < 1e-3);
+    /* lopsided, few games: both bounds finite (the normal approximation's
+     * upper bound was +inf for 3-1) */
+    elo_stats(3, 0, 1, &e);
+    CHECK(fabs(e.elo - 190.8485) < 1e-3 && fabs(e.elo_lo + 146.6601) < 1e-3 && fabs(e.elo_hi - 528.3571) < 1e-3);
+    elo_stats(0, 100, 0, &e); /* all draws: a narrow interval round 0 */
+    CHECK(fabs(e.elo_lo + 12.8587) < 1e-3 && fabs(e.elo_hi - 12.8587) < 1e-3);
 }
 
 static bool same_game(const Game *a, const Game *b)

@@ -489,7 +489,7 @@ TEST(play_orientation_and_flip)
     /* the person's Black men at the bottom: rank 8 last, files h..a */
     CHECK_INT(play("flip\nquit\n", "--depth 1", pdn), 0);
     const char *black_bottom = "  8  b     b     b     b        Black: you, 12 men\n     h  g  f  e  d  c  b  a\n";
-    const char *white_bottom = "  1  w     w     w     w        White: kingme (depth 1, default weights), 12 men\n"
+    const char *white_bottom = "  1  w     w     w     w        White: kingme, 12 men\n"
                                "     a  b  c  d  e  f  g  h\n";
     const char *a = strstr(out, black_bottom), *b = strstr(out, white_bottom);
     CHECK(a != NULL);
@@ -538,6 +538,23 @@ TEST(play_bad_options)
     remove(pdn);
 }
 
+/* Every line of the screen fits 80 columns: the header, the board with its
+ * panel (a long name is cut there, the header has it whole), the moves. */
+TEST(play_screen_fits_80_columns)
+{
+    char pdn[256];
+    tmp_name(pdn, sizeof pdn, "w80.pdn");
+    CHECK_INT(play("11-15\nquit\n", "--clock 5+2 --white-weights weights/archive/terms-flat2.w", pdn), 0);
+    CHECK(strstr(out, "You play Black against kingme (clock 5+2, weights/archive/terms-flat2.w).\n") != NULL);
+    CHECK(strstr(out, "White: kingme (weights/archiv..., 12 men  5:0") != NULL);
+    for (const char *p = out; *p;) {
+        size_t n = strcspn(p, "\n");
+        CHECK_MSG(n <= 80, "a line of %zu columns: %.*s", n, (int)n, p);
+        p += n + (p[n] == '\n');
+    }
+    remove(pdn);
+}
+
 TEST(play_clock)
 {
     char pdn[256], cmd[2048], in[256];
@@ -548,7 +565,7 @@ TEST(play_clock)
     CHECK_INT(play(NULL, "--black engine --white engine --clock 0.05+0.05 --seed 2 --max-plies 16", pdn), 0);
     CHECK_MSG(strstr(out, "Game over: ") != NULL && strstr(out, "lost on time") == NULL, "%s",
               strstr(out, "Game over: ") ? strstr(out, "Game over: ") : out);
-    CHECK(strstr(out, "(clock 0.05+0.05, default weights), 12 men  0:03.0") != NULL);
+    CHECK(strstr(out, "White: kingme, 12 men  0:03.0") != NULL);
     check_replays(pdn, -1);
     /* a person who takes 0.5 s against a 0.12 s clock (0.002 minutes) loses
      * on time with that move */

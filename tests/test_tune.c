@@ -962,9 +962,15 @@ TEST(tune_command_session_resume_threads)
     CHECK_MSG(strstr(out, "gen 1/2") && strstr(out, "gen 2/2"), "%s", out);
     CHECK_MSG(strstr(out, "score per generation"), "no chart: %s", out);
     /* the yardstick at the stop (default references), in the log and the report */
-    CHECK_MSG(strstr(out, "gen 2/2") && strstr(strstr(out, "gen 2/2"), "\n  yardstick: best so far ") &&
-                  strstr(out, "(material ") && strstr(out, ", handset ") && strstr(out, "; 128 games)"),
+    CHECK_MSG(strstr(out, "gen 2/2") && strstr(strstr(out, "gen 2/2"), "\n  yardstick ") &&
+                  strstr(out, " Elo: material ") && strstr(out, ", handset ") && strstr(out, " (128 games)"),
               "%s", out);
+    /* every line fits 80 columns, the controls and the paths wrapped */
+    for (const char *p = out; *p;) {
+        size_t n = strcspn(p, "\n");
+        CHECK_MSG(n <= 80, "a line of %zu columns: %.*s", n, (int)n, p);
+        p += n + (p[n] == '\n');
+    }
     CHECK_MSG(strstr(out, "yardstick: the best so far against material, handset (Elo"), "%s", out);
     CHECK_INT(kingme(out, sizeof out, "tune --report a --dir %s", tdir), 0);
     CHECK_MSG(strstr(out, "session a (") && strstr(out, "score per generation") &&
@@ -1074,7 +1080,7 @@ TEST(tune_command_phase)
                       "--gladiator 16 --seed 16 --yardstick weights/terms.w --yardstick-games 8";
     CHECK_INT(kingme(out, sizeof out, "tune %s --generations 3 -j 1 --dir %s --name p1", ctl, tdir), 0);
     CHECK_MSG(strstr(out, "vectors of 148 weights: a phase"), "%s", out);
-    CHECK_MSG(strstr(out, "(terms "), "%s", out); /* the yardstick with a phase */
+    CHECK_MSG(strstr(out, "Elo: terms "), "%s", out); /* the yardstick with a phase */
     CHECK_INT(kingme(out, sizeof out, "tune %s --generations 3 -j 2 --dir %s --name p2", ctl, tdir), 0);
     CHECK_INT(kingme(out, sizeof out, "tune %s --generations 1 -j 2 --dir %s --name p3", ctl, tdir), 0);
     CHECK_INT(kingme(out, sizeof out, "tune --resume p3 --generations 3 -j 1 --dir %s", tdir), 0);

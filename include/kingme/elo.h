@@ -18,10 +18,12 @@ double elo_from_score(double s);
 /* Likelihood of superiority: Phi((W - L) / sqrt(W + L)); 0.5 when W + L == 0. */
 double elo_los(int wins, int losses);
 
-/* All of the above for W/D/L. The interval: score +- 1.96 standard errors,
- * where the variance is the trinomial per-game variance
- * (W (1-s)^2 + D (1/2-s)^2 + L s^2) / N divided by N, each end converted to
- * Elo. With no games everything is 0 and los 0.5. */
+/* All of the above for W/D/L. The interval: Wilson's score interval at
+ * z = 1.96 with the trinomial per-game variance v = (W (1-s)^2 + D (1/2-s)^2
+ * + L s^2) / N, (s + z^2/2N +- z sqrt(v/N + z^2/4N^2)) / (1 + z^2/N), each
+ * end converted to Elo: within 0..1 however lopsided the games, so only a
+ * perfect score has an infinite end. With no games everything is 0 and
+ * los 0.5. */
 void elo_stats(int wins, int draws, int losses, EloStats *out);
 
 /* ---- the sequential probability ratio test ----------------------------------

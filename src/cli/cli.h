@@ -62,6 +62,18 @@ int bench_search(int depth, const char *wpath, bool verbose, bool exact);
  * ends "tactics: S of N solved at B nodes each, ...". */
 int bench_tactics(const char *path, uint64_t budget, const char *wpath, bool verbose, bool exact);
 
+/* one or many by n: "1 game", "2 games" (cli_plural(n, "game", "games")). */
+const char *cli_plural(long long n, const char *one, const char *many);
+
+/* The output width: 80 columns (what every line kingme prints fits), or
+ * fewer when fd is a narrower terminal. */
+#define CLI_WIDTH 80
+int cli_term_width(int fd);
+
+/* text printed to f with each line wrapped at CLI_WIDTH columns at its
+ * spaces, continuation lines indented by indent. */
+void cli_wrap(FILE *f, const char *text, int indent);
+
 /* strftime(fmt) of the local time now into buf ("session-%Y%m%d-%H%M%S"). */
 void cli_time_name(char *buf, size_t len, const char *fmt);
 

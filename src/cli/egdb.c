@@ -87,8 +87,8 @@ static void hms(double s, char *buf, size_t len)
 
 typedef struct BuildShow {
     bool tty;
-    int last_done;
-    char last_line[160];
+    int width;     /* the terminal's columns, less one: the line never wraps */
+    int last_step; /* not a terminal: the last tenth of the slices said */
 } BuildShow;
 
 static void show_progress(const EgdbProgress *p, void *user)
@@ -106,12 +106,12 @@ static void show_progress(const EgdbProgress *p, void *user)
     else
         snprintf(line, sizeof line, "slice %s (%d/%d done), %s, %s elapsed, %s left", name, p->done, p->total,
                  p->phase, el, left);
-    if (s->tty) {
-        fprintf(stderr, "\r%-100.100s", line);
+    if (s->tty) { /* one line rewritten in place, as wide as the terminal allows */
+        fprintf(stderr, "\r%-*.*s", s->width, s->width, line);
         fflush(stderr);
-    } else if (p->done != s->last_done) {
-        fprintf(stderr, "%d/%d slices, %s elapsed\n", p->done, p->total, el);
-        s->last_done = p->done;
+    } else if (p->total > 0 && p->done * 10 / p->total != s->last_step) { /* a log: each tenth */
+        s->last_step = p->done * 10 / p->total;
+        fprintf(stderr, "%d/%d slices, %s elapsed, %s left\n", p->done, p->total, el, left);
     }
 }
 
@@ -120,11 +120,11 @@ static int cmd_build(const Opts *o)
     long long pieces = opt_int(o, "--pieces"), threads = opt_int(o, "--threads");
     if (!pieces) return cli_usage_error("egdb", "build needs --pieces N");
     const char *dir = cli_egdb_dir(opt_str(o, "--dir"));
-    BuildShow show = {isatty(2), -1, ""};
+    BuildShow show = {isatty(2) != 0, cli_term_width(2) - 1, -1};
     char err[KM_ERR_MAX];
     double t0 = km_now();
     int rc = egdb_build(dir, (int)pieces, (int)threads, show_progress, &show, err);
-    if (show.tty) fprintf(stderr, "\r%-100s\r", "");
+    if (show.tty) fprintf(stderr, "\r%*s\r", show.width, "");
     if (rc) return cli_error("%s", err);
     char el[32];
     hms(km_now() - t0, el, sizeof el);

@@ -316,8 +316,15 @@ static void print_header(const MatchSettings *set, const char *const names[2], i
     if (set->ply_cap == MATCH_PLY_NONE) snprintf(limit + k, sizeof limit - k, ", no ply cap");
     else if (set->ply_cap != MATCH_PLY_CAP) snprintf(limit + k, sizeof limit - k, ", ply cap %d", set->ply_cap);
     int used = n / 2 < nops ? n / 2 : nops;
-    printf("kingme match: A = %s, B = %s\n%d games%s: %d opening%s (%s) x 2 colours, %s, %lld threads, seed %lld\n",
-           names[0], names[1], n, sprt ? " at most" : "", used, used == 1 ? "" : "s", what, limit, threads, seed);
+    char line[4096];
+    snprintf(line, sizeof line, "kingme match: A = %s, B = %s", names[0], names[1]);
+    cli_wrap(stdout, line, 2);
+    snprintf(line, sizeof line, "%d games%s: %d %s (%s) x 2 colours", n, sprt ? " at most" : "", used,
+             cli_plural(used, "opening", "openings"), what);
+    cli_wrap(stdout, line, 2);
+    snprintf(line, sizeof line, "%s, %lld %s, seed %lld", limit, threads, cli_plural(threads, "thread", "threads"),
+             seed);
+    cli_wrap(stdout, line, 2);
 }
 
 /* The two players: weights files (loaded into w) or engine:COMMAND. Returns
@@ -390,8 +397,12 @@ static void print_summary(Tally *pt, const char *const names[2], int played, int
     fmt_elo(e.elo_lo, lo, sizeof lo);
     fmt_elo(e.elo_hi, hi, sizeof hi);
     if (played < n && t.decision == SPRT_CONTINUE) printf("stopped: %d of %d games played\n", played, n);
-    printf("A (%s) vs B (%s): %d games in %.1f s\n", names[0], names[1], played, secs);
-    printf("A: %d wins, %d draws, %d losses; score %.1f%% (%.1f/%d)\n", t.w, t.d, t.l, 100 * e.score,
+    char line[4096];
+    snprintf(line, sizeof line, "A (%s) vs B (%s): %d %s in %.1f s", names[0], names[1], played,
+             cli_plural(played, "game", "games"), secs);
+    cli_wrap(stdout, line, 2);
+    printf("A: %d %s, %d %s, %d %s; score %.1f%% (%.1f/%d)\n", t.w, cli_plural(t.w, "win", "wins"), t.d,
+           cli_plural(t.d, "draw", "draws"), t.l, cli_plural(t.l, "loss", "losses"), 100 * e.score,
            t.w + 0.5 * t.d, played);
     printf("Elo difference %s (95%%: %s .. %s), LOS %.1f%%\n", elo, lo, hi, 100 * e.los);
     if (engines || t.clock) print_forfeits(&t);
@@ -412,7 +423,8 @@ static void print_summary(Tally *pt, const char *const names[2], int played, int
         const char *verdict = t.decision == SPRT_H1 ? "H1 accepted" : t.decision == SPRT_H0 ? "H0 accepted"
                                                                                             : "inconclusive";
         printf("SPRT: %s, LLR %.2f (bounds %.2f .. %.2f)", verdict, t.llr, t.test.lower, t.test.upper);
-        if (t.decision != SPRT_CONTINUE) printf(" after %d games", t.decided_after);
+        if (t.decision != SPRT_CONTINUE)
+            printf(" after %d %s", t.decided_after, cli_plural(t.decided_after, "game", "games"));
         printf("\n");
     }
 }
@@ -529,11 +541,17 @@ static int run(const Opts *o)
     if (ws) {
         WorkerStats st;
         workers_stats(ws, &st);
-        printf("\nworkers: %llu games from %d workers, %llu failures; coordinator CPU %.2f s (%.3f ms a game); "
-               "%.0f bytes a job, %.0f bytes a result\n", (unsigned long long)st.results, workers_count(ws),
-               (unsigned long long)st.failures, st.cpu, st.results ? 1000 * st.cpu / (double)st.results : 0.0,
-               st.jobs ? (double)st.bytes_out / (double)st.jobs : 0.0,
-               st.results ? (double)st.bytes_in / (double)st.results : 0.0);
+        char line[512];
+        snprintf(line, sizeof line,
+                 "\nworkers: %llu %s from %d %s, %llu %s; coordinator CPU %.2f s (%.3f ms a game); %.0f bytes a "
+                 "job, %.0f bytes a result",
+                 (unsigned long long)st.results, cli_plural((long long)st.results, "game", "games"),
+                 workers_count(ws), cli_plural(workers_count(ws), "worker", "workers"),
+                 (unsigned long long)st.failures, cli_plural((long long)st.failures, "failure", "failures"), st.cpu,
+                 st.results ? 1000 * st.cpu / (double)st.results : 0.0,
+                 st.jobs ? (double)st.bytes_out / (double)st.jobs : 0.0,
+                 st.results ? (double)st.bytes_in / (double)st.results : 0.0);
+        cli_wrap(stdout, line, 2);
     }
     workers_free(ws);
     egdb_close(db);
@@ -549,7 +567,11 @@ static int run(const Opts *o)
 
     bool interrupted = played < n && t.decision == SPRT_CONTINUE;
     print_summary(&t, names, played, n, secs, engines, sprt, set.tc_inc);
-    if (pdn.games) printf("games written to %s\n", path);
+    if (pdn.games) {
+        char line[4200];
+        snprintf(line, sizeof line, "games written to %s", path);
+        cli_wrap(stdout, line, 2);
+    }
     if (!saved) return 1;
     return interrupted ? 130 : 0;
 }

@@ -30,6 +30,8 @@ static void describe_engine(Play *P, int side)
     else if (pl->wpath && strcmp(pl->wpath, "default")) snprintf(wl, sizeof wl, "%.300s", pl->wpath);
     else snprintf(wl, sizeof wl, "default weights");
     snprintf(pl->name, sizeof pl->name, "kingme (%s, %s)", P->limit_text, wl);
+    if (strcmp(wl, "default weights") == 0) snprintf(pl->label, sizeof pl->label, "kingme");
+    else snprintf(pl->label, sizeof pl->label, "kingme (%.300s)", wl);
 }
 
 /* Game number `which` (1-based; 0: the last) of a PDN file into P->g. */

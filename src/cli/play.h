@@ -26,7 +26,9 @@ typedef struct Player {
     const char *wpath; /* weights file; NULL: built-in default or random */
     bool random;       /* weights drawn at random (--random-weights) */
     Weights w;
-    char name[400];    /* for the PDN tags and the panel */
+    char name[400];    /* for the PDN tags and the header: "kingme (1 s, default weights)" */
+    char label[320];   /* beside the board, where the limit (the same for both) is left
+                        * out: "kingme", "kingme (weights/x.w)" */
     Searcher *s;       /* engines only */
     uint64_t rng;      /* the level's draws (from --seed) */
 } Player;

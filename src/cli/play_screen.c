@@ -97,17 +97,23 @@ char *play_default_out(void)
 static void banner(const Play *P)
 {
     const View *v = &P->v;
-    printf("%skingme %s%s   ", view_sgr(v, VS_BOLD), KINGME_VERSION, view_sgr(v, VS_RESET));
+    char who[1024];
     if (play_humans(P) == 1) {
         int me = P->p[KM_BLACK].engine ? KM_WHITE : KM_BLACK;
-        printf("You play %s against %s.\n", play_side_name(me), P->p[me ^ 1].name);
+        snprintf(who, sizeof who, "You play %s against %s.", play_side_name(me), P->p[me ^ 1].name);
     } else if (play_humans(P) == 2) {
-        printf("Black and White are both played here.\n");
+        snprintf(who, sizeof who, "Black and White are both played here.");
     } else {
-        printf("%s (Black) against %s (White).\n", P->p[0].name, P->p[1].name);
+        snprintf(who, sizeof who, "%s (Black) against %s (White).", P->p[0].name, P->p[1].name);
     }
+    /* the header fits 80 columns: the players on a line of their own when
+     * the names are long */
+    int head = (int)strlen("kingme " KINGME_VERSION "   ");
+    printf("%skingme %s%s%s", view_sgr(v, VS_BOLD), KINGME_VERSION, view_sgr(v, VS_RESET),
+           head + (int)strlen(who) <= CLI_WIDTH ? "   " : "\n");
+    cli_wrap(stdout, who, 2);
     if (play_humans(P))
-        printf("Type a move (11-15, 15x24, c3-d4) or its number in the list; %shelp%s shows the commands.\n",
+        printf("Type a move (11-15, 15x24, c3-d4) or its number; %shelp%s shows the commands.\n",
                view_sgr(v, VS_BOLD), view_sgr(v, VS_RESET));
     if (P->p[0].random || P->p[1].random)
         printf("The engine's weights are random, drawn from seed %" PRIu64 ".\n", P->seed);
@@ -166,10 +172,15 @@ void play_draw(Play *P)
             clk[0] = clk[1] = ' ';
             play_clock_text(P->left[side], clk + 2, sizeof clk - 2);
         }
-        snprintf(rows[k == 0 ? 0 : VIEW_PANEL_ROWS - 1], sizeof rows[0], "%s%s:%s %.60s, %s%s",
+        /* the panel's lines end at 80 columns: a long name is cut */
+        char name[VIEW_PANEL_WIDTH + 1];
+        const char *full = P->p[side].engine ? P->p[side].label : mover_name(P, side);
+        int room = VIEW_PANEL_WIDTH - (int)strlen("White: , ") - (int)strlen(pc) - (int)strlen(clk);
+        if ((int)strlen(full) <= room || room < 8) snprintf(name, sizeof name, "%s", full);
+        else snprintf(name, sizeof name, "%.*s...", room - 3, full);
+        snprintf(rows[k == 0 ? 0 : VIEW_PANEL_ROWS - 1], sizeof rows[0], "%s%s:%s %s, %s%s",
                  g->cur.stm == side && g->result == GAME_ONGOING ? view_sgr(v, VS_BOLD) : "",
-                 play_side_name(side), view_sgr(v, VS_RESET),
-                 P->p[side].engine ? P->p[side].name : mover_name(P, side), pc, clk);
+                 play_side_name(side), view_sgr(v, VS_RESET), name, pc, clk);
     }
     /* the last moves, one numbered line per move pair */
     enum { HIST = VIEW_PANEL_ROWS - 3 };

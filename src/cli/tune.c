@@ -115,7 +115,8 @@ static void fmt_hms(double s, char *buf, size_t len)
         return;
     }
     long t = (long)(s + 0.5);
-    snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    if (t >= 3600) snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
 }
 
 static void on_event(const TuneEvent *e, void *user)
@@ -135,30 +136,33 @@ static void on_event(const TuneEvent *e, void *user)
     const TuneSession *s = e->session;
     if (ui->tty) printf("\r\033[K");
     ui->cells = -1;
-    char prog[64], left[32];
+    /* one line of at most 80 columns a generation (the duel's games and the
+     * mean of a round robin, always half the maximum, are in the log) */
+    char prog[32], left[32];
+    snprintf(prog, sizeof prog, "gen %d", st->generation);
     if (s->c.stop == TUNE_STOP_GENERATIONS) {
         snprintf(prog, sizeof prog, "gen %d/%.0f", st->generation, s->c.limit);
         fmt_hms((s->c.limit - s->generation) * (s->elapsed / s->generation), left, sizeof left);
     } else {
-        snprintf(prog, sizeof prog, "gen %d, %.0f/%.0f s", st->generation, s->elapsed, s->c.limit);
         fmt_hms(s->c.limit - s->elapsed, left, sizeof left);
     }
-    char champ[64];
-    if (!st->duel_played) snprintf(champ, sizeof champ, st->best_changed ? "first best" : "same as best so far");
-    else if (st->duel_games == 2)
-        snprintf(champ, sizeof champ, "%s (duel %d-%d)", st->best_changed ? "new best" : "best kept",
-                 st->duel_points[0], st->duel_points[1]);
-    else snprintf(champ, sizeof champ, "%s (duel %d-%d, %d games)", st->best_changed ? "new best" : "best kept",
-                  st->duel_points[0], st->duel_points[1], st->duel_games);
-    printf("%s  best %d/%d  mean %.1f  %s  %d games  %.1f games/s  left %s\n", prog, st->best_score,
-           st->max_score, st->mean_score, champ, st->games, st->seconds > 0 ? st->games / st->seconds : 0.0,
-           left);
+    char champ[48], mean[32] = "";
+    if (!st->duel_played) snprintf(champ, sizeof champ, st->best_changed ? "first best" : "already the best");
+    else snprintf(champ, sizeof champ, "%s (duel %d-%d)", st->best_changed ? "new best" : "best kept",
+                  st->duel_points[0], st->duel_points[1]);
+    if (s->c.duels) snprintf(mean, sizeof mean, "  mean %.1f", st->mean_score);
+    printf("%s  best %d/%d%s  %s  %d %s  %.0f games/s  %s left\n", prog, st->best_score, st->max_score, mean,
+           champ, st->games, cli_plural(st->games, "game", "games"),
+           st->seconds > 0 ? st->games / st->seconds : 0.0, left);
     if (st->yard_played) {
         const TuneYardResult *y = &st->yard;
-        printf("  yardstick: best so far %.1f%% %+.0f Elo (", 100 * y->total_score, y->elo);
-        for (int k = 0; k < y->nref; k++)
-            printf("%s%s %.1f%% %+.0f", k ? ", " : "", s->c.yard[k].name, 100 * y->score[k], y->ref_elo[k]);
-        printf("; %d games)\n", y->games);
+        char line[1024];
+        size_t n = (size_t)snprintf(line, sizeof line, "  yardstick %.1f%% %+.0f Elo:", 100 * y->total_score, y->elo);
+        for (int k = 0; k < y->nref && n < sizeof line; k++)
+            n += (size_t)snprintf(line + n, sizeof line - n, "%s %s %.1f%% %+.0f", k ? "," : "", s->c.yard[k].name,
+                                  100 * y->score[k], y->ref_elo[k]);
+        if (n < sizeof line) snprintf(line + n, sizeof line - n, " (%d games)", y->games);
+        cli_wrap(stdout, line, 4);
     }
     fflush(stdout);
 }
@@ -240,8 +244,10 @@ static void print_yard_chart(const char *csv)
         for (int i = 0; i < n; i++)
             while (fabs(rows[i].elo) > top) top += 200;
         int per = (n + MAXROWS - 1) / MAXROWS;
-        printf("\nyardstick: the best so far against %s (Elo; full half width = %.0f)\n", names ? names : "?",
-               top);
+        char head[1024];
+        snprintf(head, sizeof head, "\nyardstick: the best so far against %s (Elo; half width %.0f)",
+                 names ? names : "?", top);
+        cli_wrap(stdout, head, 2);
         printf("  gen      time  score    Elo  %-*.0f0%*.0f\n", HALF, -top, HALF, top);
         for (int i = per - 1; i < n + per - 1; i += per) {
             const YardRow *r = &rows[i < n ? i : n - 1];
@@ -267,7 +273,7 @@ static void print_chart(const char *csv)
 {
     FILE *f = fopen(csv, "r");
     if (!f) return;
-    enum { MAXROWS = 40, WIDTH = 50 };
+    enum { MAXROWS = 40, WIDTH = 40 };
     int cap = 0, n = 0, top = 1;
     struct Row { int gen, best, max; double mean; } *rows = NULL;
     char line[512];
@@ -560,9 +566,12 @@ static int play_session(const Opts *o, TuneSession *s, const Where *wh, long lon
     else if (opt_given(o, "--continue"))
         printf("kingme %s: session %s, continuing the population of %s\n", cmd, wh->name, wh->from);
     else printf("kingme %s: new session %s\n", cmd, wh->name);
-    printf("%s", desc ? desc : "");
+    cli_wrap(stdout, desc ? desc : "", 2);
     free(desc);
-    printf("threads %lld; files %s, %s, %s\n", threads, wh->pop, wh->csv, wh->out);
+    char paths[3 * 4096 + 64];
+    snprintf(paths, sizeof paths, "%lld %s; files %s %s %s", threads, cli_plural(threads, "thread", "threads"),
+             wh->pop, wh->csv, wh->out);
+    cli_wrap(stdout, paths, 2);
     fflush(stdout);
 
     cli_catch_sigint(true, "stopping after saving");
@@ -577,14 +586,21 @@ static int play_session(const Opts *o, TuneSession *s, const Where *wh, long lon
     }
     print_chart(wh->csv);
     print_yard_chart(wh->csv);
-    if (r == 1)
-        printf("\nstopped after generation %d; go on with: kingme %s --resume %s\n", s->generation, cmd, wh->pop);
+    char line[4096 + 256];
+    if (r == 1) {
+        snprintf(line, sizeof line, "\nstopped after generation %d; go on with: kingme %s --resume %s", s->generation,
+                 cmd, wh->pop);
+        cli_wrap(stdout, line, 2);
+    }
     else
-        printf("\nsession %s done: %d generations, %.1f s of play, %lld games\n", wh->name, s->generation,
-               s->elapsed, s->games);
-    if (s->has_best)
-        printf("best so far (generation %d, score %d/%d) written to %s\n", s->best_generation, s->best_score,
-               tune_max_score(&s->c), wh->out);
+        printf("\nsession %s done: %d %s, %.1f s of play, %lld %s\n", wh->name, s->generation,
+               cli_plural(s->generation, "generation", "generations"), s->elapsed, s->games,
+               cli_plural(s->games, "game", "games"));
+    if (s->has_best) {
+        snprintf(line, sizeof line, "best so far (generation %d, score %d/%d) written to %s", s->best_generation,
+                 s->best_score, tune_max_score(&s->c), wh->out);
+        cli_wrap(stdout, line, 2);
+    }
     tune_free(s);
     return r == 1 ? 130 : 0;
 }
@@ -602,7 +618,8 @@ static int report(const Opts *o, unsigned given)
     size_t n = strlen(pop);
     snprintf(csv, sizeof csv, "%.*s.csv", (int)(n > 4 ? n - 4 : n), pop);
     char *d = tune_describe(&s);
-    printf("session %s (%s)\n%s", name, pop, d ? d : "");
+    printf("session %s (%s)\n", name, pop);
+    cli_wrap(stdout, d ? d : "", 2);
     free(d);
     if (!s.c.nyard) printf("no yardstick in this session (population file format 1, or --yardstick none)\n");
     tune_free(&s);

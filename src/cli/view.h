@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #define VIEW_PANEL_ROWS 8 /* one text line beside each row of the board */
+#define VIEW_PANEL_WIDTH 48 /* its columns: the board and its margin take 32 of 80 */
 
 typedef struct View {
     bool fancy;        /* Unicode pieces and colours (a colour terminal) */
