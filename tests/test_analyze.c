@@ -178,7 +178,7 @@ TEST(analyze_command_writes_pdn_and_svg)
     CHECK(strstr(out, "1 annotated game written to") != NULL);
     snprintf(args, sizeof args, "pdn %s/a.pdn -v", dir);
     CHECK_INT(kingme(args), 0);
-    CHECK_MSG(strstr(out, "E Fuller - MF Tinsley, 1-0, 27 plies") && strstr(out, "1 games, 27 moves, 0 errors"), "%s",
+    CHECK_MSG(strstr(out, "E Fuller - MF Tinsley, 1-0, 27 plies") && strstr(out, "1 game, 27 moves, 0 errors"), "%s",
               out);
     char path[256];
     snprintf(path, sizeof path, "%s/a.svg", dir);
