@@ -4,6 +4,7 @@
 #include "kingme/textio.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -286,4 +287,27 @@ bool km_parse_ll(const char *t, long long lo, long long hi, long long *out)
     if (errno || *end || v < lo || v > hi) return false;
     *out = v;
     return true;
+}
+
+/* ---- CRC-32 ------------------------------------------------------------------------ */
+
+static uint32_t crc_table[256];
+static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
+
+static void crc_fill(void)
+{
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        crc_table[i] = c;
+    }
+}
+
+uint32_t km_crc32(uint32_t crc, const void *p, size_t n)
+{
+    pthread_once(&crc_once, crc_fill);
+    const uint8_t *b = p;
+    uint32_t c = crc ^ 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) c = crc_table[(c ^ b[i]) & 0xFF] ^ (c >> 8);
+    return c ^ 0xFFFFFFFFu;
 }

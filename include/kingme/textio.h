@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "kingme/base.h" /* KM_ERR_MAX, km_fail */
 
@@ -81,5 +82,10 @@ bool km_writes_in_place(const char *path);
 
 /* "-" or "/dev/stdout": the names of the standard output. */
 bool km_is_stdout_name(const char *path);
+
+/* CRC-32 (IEEE 802.3, reflected: the one of zlib, zip and PNG): the CRC of
+ * n more bytes after those whose CRC is crc (0 to start), as zlib's crc32.
+ * Thread-safe. */
+uint32_t km_crc32(uint32_t crc, const void *p, size_t n);
 
 #endif

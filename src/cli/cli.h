@@ -127,4 +127,25 @@ int cli_analyze_game(struct Searcher *s, const struct Game *g, const struct Sear
 
 const CliCommand *cli_find(const char *name);
 
+/* The command line as typed, "kingme" and its arguments, each quoted for
+ * the shell where it needs it (truncated to len). */
+void cli_command_text(char *buf, size_t len);
+
+/* The opening book of the commands that play (play, engine, match):
+ * --book FILE (none: no book), --no-book; without them $KINGME_BOOK (a
+ * file, or none); else weights/default.book beside the program (where the
+ * repository keeps it) when there is one, a book that cannot be read then
+ * costing a warning on stderr, not the command. cli_book_auto opens it
+ * into *bk (NULL: none); false after an error line (a book named that
+ * cannot be read). */
+#define CLI_BOOK_OPTS                                                                                   \
+    {"--book", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("$KINGME_BOOK, else weights/default.book beside the program"), \
+     "the opening book (kingme book; none: no book)"},                                                   \
+    {"--no-book", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no opening book, even beside the program"}
+struct Book;
+bool cli_book_auto(const Opts *o, struct Book **bk);
+/* The book file book commands read: FILE, else $KINGME_BOOK, else the one
+ * beside the program (into buf); false after an error line when there is none. */
+bool cli_book_path(const char *given, char *buf, size_t len);
+
 #endif

@@ -24,12 +24,13 @@ extern const CliCommand cmd_help, cmd_version;
 extern const CliCommand cmd_engine, cmd_worker;
 extern const CliCommand cmd_egdb;
 extern const CliCommand cmd_analyze;
+extern const CliCommand cmd_book;
 
 /* The order of "kingme help": the user's three doors first. */
 static const CliCommand *const commands[] = {
     &cmd_play, &cmd_analyze, &cmd_tune, &cmd_find, &cmd_show,
     &cmd_search, &cmd_engine, &cmd_match, &cmd_eval,
-    &cmd_worker, &cmd_perft, &cmd_moves, &cmd_pdn, &cmd_bench, &cmd_egdb, &cmd_help, &cmd_version,
+    &cmd_worker, &cmd_perft, &cmd_moves, &cmd_pdn, &cmd_bench, &cmd_egdb, &cmd_book, &cmd_help, &cmd_version,
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
 
@@ -243,6 +244,35 @@ static int check_stdout(int status)
 
 static int dispatch(int argc, char **argv);
 
+/* The command line, for cli_command_text. */
+static int saved_argc;
+static char **saved_argv;
+
+/* Whether a word needs quotes in a shell command. */
+static bool needs_quotes(const char *w)
+{
+    if (!*w) return true;
+    for (const char *p = w; *p; p++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,/:=+@%", *p)) return true;
+    return false;
+}
+
+void cli_command_text(char *buf, size_t len)
+{
+    size_t at = (size_t)snprintf(buf, len, "kingme");
+    for (int i = 1; i < saved_argc && at < len; i++) {
+        const char *w = saved_argv[i];
+        if (!needs_quotes(w)) {
+            at += (size_t)snprintf(buf + at, len - at, " %s", w);
+            continue;
+        }
+        at += (size_t)snprintf(buf + at, len - at, " '");
+        for (const char *p = w; *p && at < len; p++)
+            at += (size_t)(*p == '\'' ? snprintf(buf + at, len - at, "'\\''") : snprintf(buf + at, len - at, "%c", *p));
+        if (at < len) at += (size_t)snprintf(buf + at, len - at, "'");
+    }
+}
+
 int main(int argc, char **argv)
 {
     hold_std_fds();
@@ -251,6 +281,8 @@ int main(int argc, char **argv)
 
 static int dispatch(int argc, char **argv)
 {
+    saved_argc = argc;
+    saved_argv = argv;
     board_hash_init();
     if (argc < 2) {
         print_commands(stderr);
