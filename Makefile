@@ -1,4 +1,4 @@
-# kingme - English draughts engine.  make | make test | make sanitize | make bench | make egdb | make dll | make test-dll | make clean
+# kingme - English draughts engine.  make | make test | make sanitize | make bench | make egdb | make book | make dll | make test-dll | make clean
 CC      ?= cc
 STD      = -std=c11 -D_POSIX_C_SOURCE=200809L
 WARN     = -Wall -Wextra -Werror
@@ -19,7 +19,7 @@ CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/cb/cb.o
 LIB      = $(BUILD)/libkingme.a
 
-.PHONY: all test sanitize bench fuzz clean egdb db dll test-dll
+.PHONY: all test sanitize bench fuzz clean egdb db book dll test-dll
 all: kingme db
 
 kingme: $(BUILD)/kingme
@@ -104,6 +104,14 @@ db: kingme
 	  echo "      1.5 minutes on two idle cores, longer on a busy machine" && \
 	  $(MAKE) -s egdb EGDB_PIECES=5; }
 
+# The opening book the repository ships (docs/book.md), built by kingme's
+# own search with the built-in weights: build it again when they change.
+# A build stopped goes on with: ./kingme book build --resume --out weights/default.book
+BOOK_POSITIONS ?= 6000
+BOOK_DEPTH     ?= 16
+book: kingme
+	nice -n 10 ./kingme book build --positions $(BOOK_POSITIONS) --depth $(BOOK_DEPTH) --force --out weights/default.book
+
 # The CheckerBoard engine (docs/checkerboard.md): the library's engine part and
 # the adapter src/cb/ cross-compiled into a 64-bit Windows DLL with mingw-w64,
 # the C runtime and winpthreads linked in, so that it needs only the DLLs
@@ -117,7 +125,7 @@ DLL_DIR    = build/dll
 DLL        = $(DLL_DIR)/kingme64.dll
 DLL_SRC    = src/base.c src/board.c src/movegen.c src/notation.c src/eval.c src/weights.c \
              src/textio.c src/search.c src/tt.c src/timeman.c src/game.c src/egdb_file.c \
-             src/egdb_index.c src/session.c src/cb/cb.c
+             src/egdb_index.c src/session.c src/book.c src/cb/cb.c
 DLL_OBJ    = $(DLL_SRC:%.c=$(DLL_DIR)/%.o) $(DLL_DIR)/gen/default_weights.o
 DLL_CFLAGS = $(STD) -D__USE_MINGW_ANSI_STDIO=1 $(WARN) -Wno-format -O3 -mpopcnt -Iinclude
 

@@ -1,6 +1,7 @@
 /* engine.c - the engine protocol (engine.h) over an engine session. */
 #include "kingme/engine.h"
 #include "kingme/base.h"
+#include "kingme/book.h"
 #include "kingme/level.h"
 #include "kingme/notation.h"
 #include "kingme/textio.h"
@@ -245,6 +246,14 @@ static void cmd_go(Engine *e, char **tok, int n)
     if (ms[4] >= 0) lim.movetime = ms[4] > 0 ? ms[4] / 1000.0 : 0.001;
     bool limited = lim.depth || lim.nodes || lim.time_left > 0 || lim.movetime > 0 || lim.infinite;
     if (!limited) lim.movetime = 1.0; /* a bare `go`: one second */
+    BookMove bm;
+    if (!lim.infinite && !lim.ponder && lim.multipv <= 1 && session_book_move(e->s, &bm)) { /* at once */
+        char t[MOVE_TEXT_MAX];
+        move_to_text(&bm.move, t);
+        say(e, "info book score %" PRId32 " pv %s", bm.score, t);
+        say(e, "bestmove %s", t);
+        return;
+    }
     e->multipv = lim.multipv;
     char err[KM_ERR_MAX];
     if (session_go(e->s, &lim, report, bestmove, e, err)) say(e, "error go: %s", err);
@@ -255,11 +264,12 @@ static void cmd_option(Engine *e, char **tok, int n)
     char err[KM_ERR_MAX];
     long long v;
     if (n < 3) {
-        say(e, "error option: expected 'option NAME VALUE' (hash, threads, weights, egdb, seed, tiebreak, search, level)");
+        say(e, "error option: expected 'option NAME VALUE' (hash, threads, weights, egdb, book, book-variety, seed, "
+               "tiebreak, search, level)");
         return;
     }
     const char *name = tok[1], *val = tok[2];
-    if (n > 3 && strcmp(name, "weights") != 0 && strcmp(name, "egdb") != 0) {
+    if (n > 3 && strcmp(name, "weights") != 0 && strcmp(name, "egdb") != 0 && strcmp(name, "book") != 0) {
         say(e, "error option %s: one value expected", name);
         return;
     }
@@ -293,6 +303,29 @@ static void cmd_option(Engine *e, char **tok, int n)
             return;
         }
         if (session_open_egdb(e->s, val, err)) say(e, "error option egdb: %s", err);
+    } else if (strcmp(name, "book") == 0) {
+        if (strcmp(val, "none") == 0 && n == 3) {
+            session_take_book(e->s, NULL);
+            return;
+        }
+        char path[4096]; /* a path may hold spaces: the rest of the line */
+        size_t at = 0;
+        path[0] = '\0';
+        for (int i = 2; i < n; i++)
+            at += (size_t)snprintf(path + at, at < sizeof path ? sizeof path - at : 0, "%s%s", i > 2 ? " " : "", tok[i]);
+        if (at >= sizeof path) {
+            say(e, "error option book: the path is too long");
+            return;
+        }
+        if (session_open_book(e->s, path, err)) say(e, "error option book: %s", err);
+    } else if (strcmp(name, "book-variety") == 0) {
+        char *end;
+        double x = strtod(val, &end);
+        if (end == val || *end || !(x >= 0 && x <= 100)) {
+            say(e, "error option book-variety: a margin in men from 0 to 100, not '%s'", val);
+            return;
+        }
+        session_set_book_variety(e->s, x);
     } else if (strcmp(name, "seed") == 0) {
         if (!parse_count(val, 0, INT64_MAX, &v)) {
             say(e, "error option seed: a whole number from 0, not '%s'", val);
@@ -315,7 +348,8 @@ static void cmd_option(Engine *e, char **tok, int n)
         }
         session_set_level(e->s, (int)v);
     } else {
-        say(e, "error option: unknown option '%s' (hash, threads, weights, egdb, seed, tiebreak, search, level)", name);
+        say(e, "error option: unknown option '%s' (hash, threads, weights, egdb, book, book-variety, seed, tiebreak, "
+               "search, level)", name);
     }
 }
 

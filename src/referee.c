@@ -1,5 +1,6 @@
 /* referee.c - one game between two players, refereed (referee.h). */
 #include "kingme/referee.h"
+#include "kingme/book.h"
 #include "kingme/engineproc.h"
 #include "kingme/notation.h"
 #include "kingme/textio.h"
@@ -153,6 +154,7 @@ typedef struct Referee {
     int side[2];          /* side index per colour, -1 without sides */
     double left[2];       /* clocks, seconds */
     const atomic_bool *stop;
+    uint64_t book_rng[2]; /* per colour: the choices among book moves */
 } Referee;
 
 static bool is_engine(const Referee *R, int colour)
@@ -365,6 +367,13 @@ static int engine_move(Referee *R, int colour, Move *m, double *elapsed)
  * with *m and *elapsed, 2 when stopped, -1 with a message. */
 static int inprocess_move(Referee *R, int colour, Move *m, double *elapsed, char *err)
 {
+    const Book *bk = R->side[colour] >= 0 ? R->set->book : NULL;
+    BookMove bm;
+    if (bk && book_choose(bk, &R->g->cur, book_margin(bk, R->set->book_variety), &R->book_rng[colour], &bm, NULL)) {
+        *m = bm.move;
+        *elapsed = 0;
+        return 0;
+    }
     SearchLimits lim = R->set->limits;
     if (R->set->tc_base > 0) {
         lim.depth = 0;
@@ -406,8 +415,10 @@ int match_players_play(MatchPlayers *P, const MatchSettings *set, const MatchGam
             return km_fail(err, "opening %s: the game is over before its last move", op->name);
         if (game_play(g, &op->moves[i])) return km_fail(err, "out of memory");
     }
-    Referee R = {set, spec, P, o, g, {-1, -1}, {set->tc_base, set->tc_base}, stop};
+    Referee R = {set, spec, P, o, g, {-1, -1}, {set->tc_base, set->tc_base}, stop, {0, 0}};
     uint64_t seeds[2] = {spec->seed, km_mix64(spec->seed ^ 0x5768697465ull)};
+    R.book_rng[0] = seeds[0] ^ 0x626F6F6Bull; /* "book" */
+    R.book_rng[1] = seeds[1] ^ 0x626F6F6Bull;
     for (int c = 0; c < 2; c++) {
         const Weights *w = c == KM_BLACK ? spec->black : spec->white;
         if (set->sides) {

@@ -1,6 +1,7 @@
 /* session.c - an engine session (session.h). */
 #include "kingme/session.h"
 #include "kingme/base.h"
+#include "kingme/book.h"
 #include "kingme/egdb.h"
 #include "kingme/level.h"
 #include "kingme/notation.h"
@@ -21,6 +22,9 @@ struct Session {
     int level;                /* LEVEL_FULL: the full engine */
     uint64_t level_rng;       /* a level's draws */
     Egdb *egdb;               /* NULL: none */
+    Book *book;               /* NULL: none */
+    double variety;           /* men: the book's moves within this of its best */
+    uint64_t book_rng;        /* the choices among them */
     Game g;
     /* the search thread */
     pthread_t th;
@@ -55,7 +59,6 @@ Session *session_new(size_t hash_mb, char *err)
         km_fail(err, "out of memory");
         return NULL;
     }
-    s->hash_mb = hash_mb;
     s->tiebreak = TIEBREAK_FIRST;
     s->level = LEVEL_FULL;
     session_set_seed(s, 1);
@@ -122,6 +125,7 @@ void session_free(Session *s)
     if (!s) return;
     session_stop(s);
     egdb_close(s->egdb);
+    book_close(s->book);
     game_free(&s->g);
     searcher_free(&s->s);
     pthread_mutex_destroy(&s->mu);
@@ -158,6 +162,30 @@ int session_open_egdb(Session *s, const char *dir, char *err)
 
 const Egdb *session_egdb(const Session *s) { return s->egdb; }
 
+void session_take_book(Session *s, Book *bk)
+{
+    book_close(s->book);
+    s->book = bk;
+}
+
+int session_open_book(Session *s, const char *path, char *err)
+{
+    Book *bk = book_open(path, err);
+    if (!bk) return -1;
+    session_take_book(s, bk);
+    return 0;
+}
+
+const Book *session_book(const Session *s) { return s->book; }
+void session_set_book_variety(Session *s, double men) { s->variety = men > 0 ? men : 0; }
+double session_book_variety(const Session *s) { return s->variety; }
+
+bool session_book_move(Session *s, BookMove *out)
+{
+    return s->book && s->level == LEVEL_FULL && /* a weaker level plays its own openings */
+           book_choose(s->book, &s->g.cur, book_margin(s->book, s->variety), &s->book_rng, out, NULL);
+}
+
 int session_set_hash(Session *s, size_t mb, char *err)
 {
     TT t;
@@ -179,6 +207,7 @@ void session_set_seed(Session *s, uint64_t seed)
 {
     searcher_seed(&s->s, seed);
     s->level_rng = km_mix64(seed ^ 0x6C6576656Cull);
+    s->book_rng = seed ^ 0x626F6F6Bull; /* "book" */
 }
 
 void session_set_level(Session *s, int level)

@@ -484,6 +484,7 @@ static bool limits_travel(const MatchSettings *set, char *err)
         return km_fail(err, "workers play games between weight vectors at a depth, a time or a node count "
                             "a move (no engine:COMMAND players, no --tc)"), false;
     if (set->egdb) return km_fail(err, "workers cannot use an endgame database yet (leave out --egdb)"), false;
+    if (set->book) return km_fail(err, "workers cannot use an opening book yet (leave out --book)"), false;
     /* everything the game depends on must be in the job line: decode it
      * again and compare */
     MatchGameSpec spec = {NULL, NULL, NULL, 0, {0, 0}};

@@ -2,7 +2,7 @@
  * refused when truncated, corrupt or foreign), choosing a move, a tiny real
  * build checked against its own searches and the book's minimax, the same
  * book with any number of threads and after a resume (also after kill -9),
- * and kingme book. */
+ * and the book in kingme book, play, engine and match. */
 #include "test.h"
 #include "kingme/book.h"
 #include "kingme/notation.h"
@@ -487,4 +487,67 @@ TEST(book_command_show_probe)
     CHECK_MSG(strncmp(out, "book move ", 10) == 0, "%s", out);
     CHECK_INT(kingme(out, sizeof out, "book probe --book %s --fen 'W:WK4:BK29'", tiny_path), 0);
     CHECK_STR(out, "not in the book\n");
+}
+
+TEST(book_used_by_play_engine_match)
+{
+    Book *bk = tiny_book();
+    if (!bk) return;
+    Board a = after("");
+    BookMove best;
+    CHECK(book_choose(bk, &a, 0, NULL, &best, NULL));
+    char t[MOVE_TEXT_MAX], want[256];
+    move_to_text(&best.move, t);
+    /* play: the engine (Black) says its move came from the book */
+    CHECK_INT(kingme(out, sizeof out, "play --book %s --engine-first --depth 1 --seed 1 --book-variety 0 --no-color "
+                     "--out /dev/null < /dev/null", tiny_path), 0);
+    snprintf(want, sizeof want, "Black played %s   (kingme: opening book)", t);
+    CHECK_MSG(strstr(out, want), "%s", out);
+    CHECK_INT(kingme(out, sizeof out, "play --book %s --no-book --engine-first --depth 1 --seed 1 --no-color "
+                     "--out /dev/null < /dev/null", tiny_path), 0);
+    CHECK_MSG(!strstr(out, "opening book") && strstr(out, "(kingme: depth 1"), "%s", out);
+    /* a book named that cannot be read: one line, status 1 */
+    char trunc[200], cmd[1024];
+    snprintf(trunc, sizeof trunc, "%s/trunc2.book", dir());
+    snprintf(cmd, sizeof cmd, "head -c 3000 %s > %s", tiny_path, trunc);
+    CHECK(system(cmd) == 0);
+    CHECK_INT(kingme(out, sizeof out, "play --book %s --depth 1 --out /dev/null < /dev/null", trunc), 1);
+    CHECK_MSG(strstr(out, "truncated") && strchr(out, '\n') == out + strlen(out) - 1, "%s", out);
+    CHECK_INT(kingme(out, sizeof out, "engine --book %s < /dev/null", trunc), 1);
+    CHECK_MSG(strstr(out, "truncated"), "%s", out);
+    /* engine: the book answers go, option book none turns it off */
+    snprintf(cmd, sizeof cmd, "printf 'position start\\ngo depth 3\\noption book none\\ngo depth 1\\nquit\\n' | "
+             "%s engine --book %s --no-egdb", test_kingme(), tiny_path);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    snprintf(want, sizeof want, "info book score %d pv %s\nbestmove %s\ninfo depth 1 ", (int)best.score, t, t);
+    CHECK_MSG(strncmp(out, want, strlen(want)) == 0, "%s", out);
+    snprintf(cmd, sizeof cmd, "printf 'option book %s\\nposition start\\ngo movetime 50\\nquit\\n' | %s engine --no-book",
+             tiny_path, test_kingme());
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strstr(out, "info book score"), "%s", out);
+    /* match: both in-process players follow the book's main line (4 plies
+     * from the start) */
+    char pdn[200];
+    snprintf(pdn, sizeof pdn, "%s/m.pdn", dir());
+    CHECK_INT(kingme(out, sizeof out, "match default default --games 2 --depth 1 -j 1 --openings start --book %s "
+                     "--out %s", tiny_path, pdn), 0);
+    CHECK_MSG(strstr(out, "opening book ") && strstr(out, " for A and B\n"), "%s", out);
+    char *games = test_slurp(pdn);
+    CHECK(games != NULL);
+    Board b = after("");
+    BookMove mv[MAX_MOVES];
+    char line[256] = "";
+    int ply = 0;
+    while (book_moves(bk, &b, mv, MAX_MOVES) && ply < 4) {
+        move_to_text(&mv[0].move, t);
+        size_t k = strlen(line);
+        if (ply % 2 == 0) snprintf(line + k, sizeof line - k, "%d. %s ", ply / 2 + 1, t);
+        else snprintf(line + k, sizeof line - k, "%s ", t);
+        make_move(&b, &mv[0].move);
+        ply++;
+    }
+    CHECK(ply == 4);
+    CHECK_MSG(games && strstr(games, line), "the game does not start with %s:\n%.400s", line, games ? games : "");
+    free(games);
+    book_close(bk);
 }

@@ -257,9 +257,9 @@ TEST(engine_exact_search_is_the_librarys)
     SearchResult r;
     CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
     searcher_free(&s);
-    unsigned long long flag = engine_nodes("--hash 16 --no-egdb --exact", NULL, 10);
-    unsigned long long opt = engine_nodes("--hash 16 --no-egdb", "option search exact", 10);
-    unsigned long long sel = engine_nodes("--hash 16 --no-egdb", "option search selective", 10);
+    unsigned long long flag = engine_nodes("--hash 16 --no-egdb --no-book --exact", NULL, 10);
+    unsigned long long opt = engine_nodes("--hash 16 --no-egdb --no-book", "option search exact", 10);
+    unsigned long long sel = engine_nodes("--hash 16 --no-egdb --no-book", "option search selective", 10);
     CHECK_MSG(flag == r.nodes, "engine --exact %llu nodes, library %llu", flag, (unsigned long long)r.nodes);
     CHECK_MSG(opt == r.nodes, "option search exact %llu nodes, library %llu", opt, (unsigned long long)r.nodes);
     CHECK_MSG(sel > 0 && sel < r.nodes, "selective %llu nodes, exact %llu", sel, (unsigned long long)r.nodes);

@@ -83,7 +83,7 @@ TEST(play_move_by_numbers)
 {
     char pdn[256];
     tmp_name(pdn, sizeof pdn, "a.pdn");
-    int rc = play("11-15\nquit\n", "--depth 2 --seed 1", pdn);
+    int rc = play("11-15\nquit\n", "--depth 2 --seed 1 --no-book", pdn);
     CHECK_INT(rc, 0);
     CHECK(strstr(out, "Black> 11-15\n") != NULL);
     CHECK(strstr(out, "Black played 11-15\n") != NULL);
@@ -313,13 +313,13 @@ TEST(play_scores_readable)
 {
     char pdn[256];
     tmp_name(pdn, sizeof pdn, "sc.pdn");
-    CHECK_INT(play("hint\n11-15\nquit\n", "--depth 4 --seed 1", pdn), 0);
+    CHECK_INT(play("hint\n11-15\nquit\n", "--depth 4 --seed 1 --no-book", pdn), 0);
     CHECK_MSG(strstr(out, " men for you (kingme searching for Black, with Black's weights)\n") != NULL, "%s", out);
     CHECK_MSG(strstr(out, " men for you (kingme searching for White, with White's weights)\n") != NULL, "%s", out);
-    CHECK_INT(play(NULL, "--black engine --white engine --depth 2 --seed 1 --max-plies 2", pdn), 0);
+    CHECK_INT(play(NULL, "--black engine --white engine --depth 2 --seed 1 --max-plies 2 --no-book", pdn), 0);
     CHECK_MSG(strstr(out, " men for Black (kingme searching for White, with White's weights)\n") != NULL, "%s", out);
     /* the thesis weights: own_men is negative, a man is still |own_men| */
-    CHECK_INT(play("11-15\nquit\n", "--depth 2 --seed 1 --white-weights weights/thesis.w", pdn), 0);
+    CHECK_INT(play("11-15\nquit\n", "--depth 2 --seed 1 --white-weights weights/thesis.w --no-book", pdn), 0);
     CHECK_MSG(strstr(out, " men for you (kingme searching for White") != NULL, "%s", out); /* |own_men| 27848 */
     remove(pdn);
 }

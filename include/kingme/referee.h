@@ -51,6 +51,11 @@ typedef struct MatchSettings {
     bool engine_hash;      /* also send `option hash hash_mb` to engine processes */
     const MatchSide *sides;/* NULL: the games are between the weight vectors of the specs */
     int nsides;
+    const struct Book *book; /* the opening book of the in-process sides of `sides` (NULL:
+                            * none; engines have their own): while the position is in it,
+                            * they play its move instead of searching */
+    double book_variety;   /* a move within this many men of the book's best, drawn by the
+                            * game's seed (0: the best) */
 } MatchSettings;
 
 /* Defaults: no limit (the caller sets depth or seconds), every technique,

@@ -67,6 +67,17 @@ int session_open_egdb(Session *s, const char *dir, char *err);
 /* Use db (NULL: none); the session owns it from now on. */
 void session_take_egdb(Session *s, struct Egdb *db);
 const struct Egdb *session_egdb(const Session *s);
+/* The opening book (book.h): open the book file path, replacing any open
+ * one. 0, or -1 with a message (the open one is then kept). */
+int session_open_book(Session *s, const char *path, char *err);
+/* Use bk (NULL: none); the session owns it from now on. */
+struct Book;
+void session_take_book(Session *s, struct Book *bk);
+const struct Book *session_book(const Session *s);
+/* Which book move is played: one within men of the book's best, the better
+ * likelier, drawn by the session's seed (0, the default: the best). */
+void session_set_book_variety(Session *s, double men);
+double session_book_variety(const Session *s);
 /* A new table of mb MB (0: none); what the old one knew is lost. 0, or -1
  * with a message (the old one is then kept). */
 int session_set_hash(Session *s, size_t mb, char *err);
@@ -74,7 +85,7 @@ size_t session_hash_mb(const Session *s);
 /* Search threads, 1 to SEARCH_MAX_THREADS. 0, or -1 with a message. */
 int session_set_threads(Session *s, int n, char *err);
 int session_threads(const Session *s);
-void session_set_seed(Session *s, uint64_t seed);
+void session_set_seed(Session *s, uint64_t seed); /* the search's tie-breaks and the book's choices */
 void session_set_tiebreak(Session *s, int tiebreak); /* TIEBREAK_FIRST (default) or TIEBREAK_RANDOM */
 /* The strength level (level.h): LEVEL_MIN .. LEVEL_FULL (the default, the
  * full engine). A level's draws follow the seed (session_set_seed). */
@@ -99,6 +110,14 @@ int session_set_position(Session *s, const Board *b);
 /* A new game: the initial position, and everything learnt forgotten. 0, or
  * -1 when out of memory. */
 int session_new_game(Session *s);
+
+/* ---- the book ---- */
+/* The book's move in the game's current position (chosen with the
+ * variety): true with *out, or false when there is no book, the position
+ * is not in it, or the level is below the full engine's (a weaker level
+ * plays its own openings). */
+struct BookMove;
+bool session_book_move(Session *s, struct BookMove *out);
 
 /* ---- searching ---- */
 /* Search the game's current position on the session's thread; report (may be

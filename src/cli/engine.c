@@ -54,6 +54,13 @@ static int run(const Opts *o)
         return 1;
     }
     session_take_egdb(s, db);
+    struct Book *bk;
+    if (!cli_book_auto(o, &bk)) {
+        session_free(s);
+        return 1;
+    }
+    session_take_book(s, bk);
+    session_set_book_variety(s, opt_real(o, "--book-variety"));
     if (opt_flag(o, "--exact")) session_set_exact(s, true);
     session_set_level(s, (int)opt_int(o, "--level"));
     /* the range is checked with the options: only out of memory can fail */
@@ -91,6 +98,10 @@ static int run(const Opts *o)
 static const Opt options[] = {
     {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
     CLI_EGDB_AUTO_OPTS,
+    CLI_BOOK_OPTS,
+    {"--book-variety", NULL, NULL, OPT_REAL, "MEN", 0, 100, "0",
+     "the book plays one of its moves within MEN of its best, the better likelier (0: its best), as "
+     "'option book-variety'"},
     {"--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, SESSION_HASH_TEXT, "transposition table size (0: none), kept for the whole session"},
     {"--exact", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "the exact search (no reduction or pruning), as 'option search exact'"},
@@ -109,7 +120,9 @@ const CliCommand cmd_engine = {
         "start|fen FEN [moves M1 M2 ...] | go [depth D] [nodes N] [movetime MS] [btime MS wtime MS "
         "[binc MS winc MS] [movestogo N]] [infinite] [ponder] [allmoves | multipv N] (info lines, then "
         "bestmove M [ponder P]) | ponderhit | stop | moves | fen | eval | option "
-        "hash|weights|egdb|seed|tiebreak|search|level VALUE | quit. End of input is quit.",
+        "hash|weights|egdb|book|book-variety|seed|tiebreak|search|level VALUE | quit. End of input is quit. "
+        "While the position is in the opening book, a go for a move (not infinite, ponder, multipv or "
+        "allmoves; at the full level) answers at once from it: info book score S pv M, then bestmove M.",
         options,
         "example: printf 'position start\\ngo movetime 500\\n' | kingme engine",
     },

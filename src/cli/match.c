@@ -6,6 +6,7 @@
  * written to the PDN file at once. */
 #include "cli.h"
 #include "longrun.h"
+#include "kingme/book.h"
 #include "kingme/egdb.h"
 #include "kingme/elo.h"
 #include "kingme/match.h"
@@ -511,8 +512,35 @@ static int run(const Opts *o)
         return 1;
     }
     set.egdb = db; /* both sides */
+    /* the opening book of the in-process players (engines use their own);
+     * worker processes cannot use one yet */
+    Book *bk = NULL;
+    bool inprocess = !sides[0].command || !sides[1].command;
+    if (opt_given(o, "--workers") && inprocess && opt_given(o, "--book") && strcmp(opt_str(o, "--book"), "none")) {
+        egdb_close(db);
+        free(specs);
+        free(out);
+        free(ops);
+        pdn_close(&pdn);
+        return cli_usage_error("match", "workers cannot use an opening book yet (leave out --book)");
+    }
+    if (inprocess && !opt_given(o, "--workers") && !cli_book_auto(o, &bk)) {
+        egdb_close(db);
+        free(specs);
+        free(out);
+        free(ops);
+        pdn_close(&pdn);
+        return 1;
+    }
+    set.book = bk;
+    set.book_variety = opt_real(o, "--book-variety");
 
     print_header(&set, names, n, nops, what, threads, seed, sprt);
+    if (bk) {
+        printf("opening book %s for %s", book_path(bk), sides[0].command ? "B" : sides[1].command ? "A" : "A and B");
+        if (set.book_variety > 0) printf(", any move within %g men of its best", set.book_variety);
+        printf("\n");
+    }
     Tally t = {.tty = isatty(STDOUT_FILENO) != 0, .every = sprt ? 20 : n >= 20 ? n / 10 : 1,
                .clock = set.tc_base > 0, .closest = INFINITY, .names = names, .specs = specs, .pdn = &pdn,
                .sprt = sprt};
@@ -526,6 +554,7 @@ static int run(const Opts *o)
     WorkerSet *ws = NULL;
     if (!cli_workers(o, &ws, &threads)) {
         egdb_close(db);
+        book_close(bk);
         free(specs);
         free(out);
         free(ops);
@@ -555,6 +584,7 @@ static int run(const Opts *o)
     }
     workers_free(ws);
     egdb_close(db);
+    book_close(bk);
     cli_catch_sigint(false, NULL);
     if (t.tty) printf("\n");
     int played = t.w + t.d + t.l;
@@ -610,6 +640,10 @@ static const Opt options[] = {
      "an engine with no bestmove after S seconds (with --time: S seconds past its time) has hung; "
      "under --tc: 1 s past its clock"},
     CLI_EGDB_OPT,
+    CLI_BOOK_OPTS,
+    {"--book-variety", NULL, NULL, OPT_REAL, "MEN", 0, 100, "0",
+     "the in-process players play a book move within MEN of the book's best, the better likelier, drawn by "
+     "the game's seed (0: the best)"},
     OPTS_END,
 };
 

@@ -8,6 +8,7 @@
  * as PDN after every move (atomically), so quitting, end of input, Ctrl-C or a
  * closed terminal never lose it. */
 #include "play.h"
+#include "kingme/book.h"
 #include "kingme/egdb.h"
 #include "kingme/level.h"
 
@@ -126,6 +127,7 @@ static int read_options(const Opts *o, Play *P)
         snprintf(P->limit_text, sizeof P->limit_text, "%sclock %g+%g", lv, m, i);
     }
     if (!cli_egdb_auto(o, &P->egdb)) return 1;
+    if (!cli_book_auto(o, &P->book)) return 1;
     P->hash_mb = (size_t)opt_int(o, "--hash");
     P->seed_given = opt_given(o, "--seed");
     P->seed = (uint64_t)opt_int(o, "--seed");
@@ -135,6 +137,8 @@ static int read_options(const Opts *o, Play *P)
         uint64_t x = (uint64_t)t.tv_sec * 1000003u ^ (uint64_t)t.tv_nsec ^ ((uint64_t)getpid() << 20);
         P->seed = km_rng_next(&x) >> 1; /* fits --seed, so the game can be drawn again */
     }
+    P->book_rng = P->seed ^ 0x626F6F6Bull; /* "book" */
+    P->book_margin = book_margin(P->book, opt_real(o, "--book-variety"));
     P->max_plies = opt_given(o, "--max-plies") ? (int)opt_int(o, "--max-plies")
                    : play_humans(P) == 0       ? DEFAULT_MAX_PLIES
                                                : 0;
@@ -353,6 +357,7 @@ static void free_play(Play *P)
     }
     if (P->g.moves) game_free(&P->g);
     egdb_close(P->egdb);
+    book_close(P->book);
     free(P->out);
     free(P);
 }
@@ -408,6 +413,9 @@ static const Opt options[] = {
      "where the game is saved (- for standard output, written at the end)"},
     SEARCH_THREADS_OPT,
     CLI_EGDB_AUTO_OPTS,
+    CLI_BOOK_OPTS,
+    {"--book-variety", NULL, NULL, OPT_REAL, "MEN", 0, 100, "0.05",
+     "the engine plays one of the book's moves within MEN of its best, the better likelier (0: always its best)"},
     {"--flip", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "turn the board round"},
     {"--no-color", NULL, "--no-colour", OPT_FLAG, NULL, 0, 0, NULL,
      "plain ASCII (as when NO_COLOR is set or the output is not a terminal)"},

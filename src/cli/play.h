@@ -37,6 +37,8 @@ typedef struct Player {
 typedef struct EngineInfo {
     int ply; /* the ply it played; -1: none */
     bool forced; /* it was the only legal move */
+    bool book;   /* it came from the opening book (score: the book's; pv: the book's line) */
+    int choices; /* book moves within the variety margin */
     int depth;
     int32_t score;
     double seconds;
@@ -73,6 +75,9 @@ typedef struct Play {
     struct Egdb *egdb;   /* --egdb: the endgame database (NULL: none), set on every searcher */
     char note[160];      /* said under the next board drawn ("took back 11-15"), so
                           * that a cleared screen does not wipe it; then emptied */
+    struct Book *book;   /* the opening book (NULL: none) */
+    int32_t book_margin; /* --book-variety in the book's evaluation units */
+    uint64_t book_rng;   /* its choices (from --seed) */
 } Play;
 
 /* ---- play_screen.c: text, the screen, the game's file ---- */
@@ -90,6 +95,8 @@ void play_pv_text(const Move *pv, int n, char *buf, size_t len);
  * opening's and the ending's blended for the npieces of the position
  * searched, as the evaluation blends them). */
 void play_score_text(const Play *P, int32_t score, int side, int npieces, char *buf, size_t len);
+/* The same for a book move's score (the book's search, in its men). */
+void play_book_score_text(const Play *P, int32_t score, int side, char *buf, size_t len);
 void play_draw(Play *P);                 /* the banner (first time), the board, the last move */
 void play_show_moves(const Play *P);     /* the numbered legal moves */
 void play_say_error(const Play *P, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

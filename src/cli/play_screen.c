@@ -1,6 +1,7 @@
 /* play_screen.c - what `kingme play` shows (the banner, the board with its
  * panel, the last move, the move list, error lines) and its game file. */
 #include "play.h"
+#include "kingme/book.h"
 #include "kingme/egdb.h"
 
 #include "kingme/bits.h"
@@ -145,6 +146,19 @@ void play_score_text(const Play *P, int32_t score, int side, int npieces, char *
     snprintf(buf, len, "score %s (%s)", num, how);
 }
 
+void play_book_score_text(const Play *P, int32_t score, int side, char *buf, size_t len)
+{
+    int viewer = play_humans(P) == 1 ? (P->p[KM_BLACK].engine ? KM_WHITE : KM_BLACK) : KM_BLACK;
+    const char *who = play_humans(P) == 1 ? "you" : play_side_name(viewer);
+    int32_t v = side == viewer ? score : -score;
+    const BookHeader *h = book_header(P->book);
+    char num[64];
+    if (v >= BOOK_SCORE_MAX || v <= -BOOK_SCORE_MAX)
+        snprintf(num, sizeof num, "%s %s", who, v > 0 ? (play_humans(P) == 1 ? "win" : "wins") : (play_humans(P) == 1 ? "lose" : "loses"));
+    else snprintf(num, sizeof num, "%+.2f men for %s", (double)v / (h->man ? h->man : 1000), who);
+    snprintf(buf, len, "score %s (the book's: kingme's search to depth %d for %s)", num, h->depth, play_side_name(side));
+}
+
 /* ---- drawing ------------------------------------------------------------------ */
 
 /* The panel beside the board: the player at the top, the last moves, the
@@ -220,7 +234,16 @@ void play_draw(Play *P)
         char t[MOVE_TEXT_MAX];
         move_to_text(last, t);
         const EngineInfo *in = &P->info;
-        if (P->p[side].engine && in->ply == g->nply - 1 && in->forced) {
+        if (P->p[side].engine && in->ply == g->nply - 1 && in->book) {
+            char sc[200], pv[SCREEN_WIDTH - 16];
+            play_book_score_text(P, in->score, side, sc, sizeof sc);
+            play_pv_text(in->pv, in->pv_len, pv, sizeof pv);
+            printf("%s played %s%s%s   (kingme: opening book", play_side_name(side), view_sgr(v, VS_BOLD), t,
+                   view_sgr(v, VS_RESET));
+            if (in->choices > 1) printf(", one of %d moves within %.2f men", in->choices,
+                                        (double)P->book_margin / (book_header(P->book)->man ? book_header(P->book)->man : 1000));
+            printf(")\n  %s\n  book line: %s\n", sc, pv);
+        } else if (P->p[side].engine && in->ply == g->nply - 1 && in->forced) {
             printf("%s played %s%s%s   (the only legal move)\n", play_side_name(side), view_sgr(v, VS_BOLD), t,
                    view_sgr(v, VS_RESET));
         } else if (P->p[side].engine && in->ply == g->nply - 1) {

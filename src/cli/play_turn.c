@@ -5,6 +5,7 @@
 
 #include "kingme/analyze.h"
 #include "kingme/bits.h"
+#include "kingme/book.h"
 #include "kingme/level.h"
 #include "kingme/notation.h"
 #include "kingme/pdn.h"
@@ -103,9 +104,41 @@ void play_clock_charge(Play *P, int side)
     P->turn_start = now;
 }
 
+/* The book's move, when the position is in it: into P->info, and played. */
+static bool book_move(Play *P, int *rc)
+{
+    BookMove bm;
+    int choices;
+    if (!P->book || P->level < LEVEL_FULL || /* a weaker level plays its own openings */
+        !book_choose(P->book, &P->g.cur, P->book_margin, &P->book_rng, &bm, &choices))
+        return false;
+    EngineInfo *in = &P->info;
+    in->ply = P->g.nply;
+    in->forced = count_moves(&P->g.cur) == 1;
+    in->book = true;
+    in->choices = choices;
+    in->score = bm.score;
+    in->depth = 0;
+    in->seconds = 0;
+    /* the book's line: the move, then its best moves while there are some */
+    Board b = P->g.cur;
+    in->pv[0] = bm.move;
+    in->pv_len = 1;
+    make_move(&b, &bm.move);
+    BookMove next[MAX_MOVES];
+    while (in->pv_len < PV_SHOW && book_moves(P->book, &b, next, MAX_MOVES)) {
+        in->pv[in->pv_len++] = next[0].move;
+        make_move(&b, &next[0].move);
+    }
+    *rc = game_play(&P->g, &bm.move) ? -1 : 0;
+    return true;
+}
+
 int play_engine_move(Play *P)
 {
     int side = P->g.cur.stm;
+    int brc;
+    if (book_move(P, &brc)) return brc;
     char who[32];
     snprintf(who, sizeof who, "kingme (%s)", play_side_name(side));
     thinking(P, who);
@@ -117,6 +150,7 @@ int play_engine_move(Play *P)
     EngineInfo *in = &P->info;
     in->ply = P->g.nply;
     in->forced = count_moves(&P->g.cur) == 1;
+    in->book = false;
     in->depth = r.depth;
     in->score = r.score;
     in->seconds = r.seconds;
