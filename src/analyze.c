@@ -212,11 +212,9 @@ static void move_label(const Game *g, int ply, char *buf, size_t len)
 
 static void line_text(const Move *pv, int n, KmBuf *b)
 {
-    for (int i = 0; i < n; i++) {
-        char t[MOVE_TEXT_MAX];
-        move_to_text(&pv[i], t);
-        km_buf_printf(b, "%s%s", i ? " " : "", t);
-    }
+    char text[ANALYZE_PV * MOVE_TEXT_MAX];
+    moves_to_text(pv, n, text, sizeof text);
+    km_buf_str(b, text);
 }
 
 static const char *mark_text(AnalyzeMark m) { return m == MARK_BLUNDER ? "??" : m == MARK_MISTAKE ? "?" : ""; }

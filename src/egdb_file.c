@@ -485,7 +485,6 @@ typedef struct SliceFile {
     uint8_t *file; /* the whole file */
     const uint8_t *index, *data;
     uint32_t nblocks, block;
-    uint64_t data_bytes;
 } SliceFile;
 
 static int read_whole(const char *path, uint8_t **out, size_t *n, char *err)
@@ -570,7 +569,6 @@ static int slice_file_load(const char *path, const EgdbSlice *expect, SliceFile 
     sf->data = sf->index + 4 * ((size_t)nblocks + 1);
     sf->nblocks = nblocks;
     sf->block = block;
-    sf->data_bytes = data;
     for (uint32_t k = 0; k < nblocks; k++)
         if (get32(sf->index + 4 * k) > get32(sf->index + 4 * (k + 1)) ||
             get32(sf->index + 4 * (k + 1)) > data) {

@@ -61,38 +61,26 @@ void engine_free(Engine *e)
 
 /* ---- the search's lines ------------------------------------------------------- */
 
-static void pv_text(const Board *root, const Move *pv, int n, char *buf, size_t len)
-{
-    size_t at = 0;
-    buf[0] = '\0';
-    Board b = *root;
-    for (int i = 0; i < n && at + MOVE_TEXT_MAX + 2 < len; i++) {
-        char t[MOVE_TEXT_MAX];
-        move_to_text(&pv[i], t);
-        at += (size_t)snprintf(buf + at, len - at, " %s", t);
-        make_move(&b, &pv[i]);
-    }
-}
-
 static void report(const SearchResult *r, void *user)
 {
     Engine *e = user;
-    char pv[4096];
+    char pv[SEARCH_MAX_PLY * MOVE_TEXT_MAX];
     uint64_t ms = (uint64_t)(r->seconds * 1000.0);
     uint64_t nps = r->seconds > 0 ? (uint64_t)((double)r->nodes / r->seconds) : 0;
     if (e->multipv > 1 && r->nlines) {
         /* one line per move, best first, each with its own score and line */
         for (int k = 0; k < r->nlines; k++) {
             const SearchLine *l = &r->lines[k];
-            pv_text(&session_game(e->s)->cur, l->pv, l->pv_len, pv, sizeof pv);
-            say(e, "info multipv %d depth %d score %" PRId32 " nodes %" PRIu64 " nps %" PRIu64 " time %" PRIu64 " pv%s",
-                k + 1, l->depth, l->score, r->nodes, nps, ms, pv);
+            moves_to_text(l->pv, l->pv_len, pv, sizeof pv);
+            say(e, "info multipv %d depth %d score %" PRId32 " nodes %" PRIu64 " nps %" PRIu64 " time %" PRIu64
+                   " pv%s%s",
+                k + 1, l->depth, l->score, r->nodes, nps, ms, pv[0] ? " " : "", pv);
         }
         return;
     }
-    pv_text(&session_game(e->s)->cur, r->pv, r->pv_len, pv, sizeof pv);
-    say(e, "info depth %d score %" PRId32 " nodes %" PRIu64 " nps %" PRIu64 " time %" PRIu64 " pv%s",
-        r->depth, r->score, r->nodes, nps, ms, pv);
+    moves_to_text(r->pv, r->pv_len, pv, sizeof pv);
+    say(e, "info depth %d score %" PRId32 " nodes %" PRIu64 " nps %" PRIu64 " time %" PRIu64 " pv%s%s",
+        r->depth, r->score, r->nodes, nps, ms, pv[0] ? " " : "", pv);
 }
 
 static void bestmove(const SearchResult *r, int rc, void *user)
@@ -116,22 +104,6 @@ static void bestmove(const SearchResult *r, int rc, void *user)
 /* ---- commands ---------------------------------------------------------------- */
 
 #define MAX_TOKENS 4096
-
-/* Split line into tokens in place; returns the count (at most max). */
-static int tokenize(char *line, char **tok, int max)
-{
-    int n = 0;
-    char *p = line;
-    while (*p) {
-        while (*p == ' ' || *p == '\t' || *p == '\r') p++;
-        if (!*p) break;
-        if (n == max) return max + 1;
-        tok[n++] = p;
-        while (*p && *p != ' ' && *p != '\t' && *p != '\r') p++;
-        if (*p) *p++ = '\0';
-    }
-    return n;
-}
 
 static bool parse_count(const char *s, long long lo, long long hi, long long *out)
 {
@@ -384,7 +356,7 @@ bool engine_command(Engine *e, const char *line)
         return true;
     }
     memcpy(copy, line, len + 1);
-    int n = tokenize(copy, tok, MAX_TOKENS);
+    int n = km_split(copy, tok, MAX_TOKENS);
     bool go_on = true;
     const char *c = n > 0 ? tok[0] : "";
     bool busy = session_busy(e->s);

@@ -18,6 +18,23 @@ void move_to_text(const Move *m, char buf[MOVE_TEXT_MAX])
         n += snprintf(buf + n, (size_t)(MOVE_TEXT_MAX - n), "x%d", m->path[i] + 1);
 }
 
+size_t moves_to_text(const Move *m, int n, char *buf, size_t len)
+{
+    size_t at = 0;
+    if (len) buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        char t[MOVE_TEXT_MAX];
+        move_to_text(&m[i], t);
+        size_t need = strlen(t) + (i ? 1 : 0), more = i + 1 < n ? 4 : 0;
+        if (at + need + more >= len) {
+            if (at + 4 < len) at += (size_t)snprintf(buf + at, len - at, " ...");
+            return at;
+        }
+        at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? " " : "", t);
+    }
+    return at;
+}
+
 /* Squares of the text, in order; returns how many, or -1 if unreadable. */
 static int read_squares(const char *text, int *sq, int max, bool *has_x, char *err)
 {

@@ -2,6 +2,7 @@
 #include "kingme/opening.h"
 #include "kingme/notation.h"
 #include "kingme/pdn.h"
+#include "kingme/textio.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,22 +40,14 @@ int opening_from_ballot(Opening *o, const Ballot *b, char *err)
     o->ballot = b->number;
     snprintf(o->name, sizeof o->name, "ballot %d (%s)", b->number, b->moves);
     Board cur = o->start;
-    const char *p = b->moves;
-    while (*p) {
-        while (*p == ' ') p++;
-        if (!*p) break;
-        char text[MOVE_TEXT_MAX];
-        size_t n = strcspn(p, " ");
-        if (n >= sizeof text || o->nply >= OPENING_MAX_PLY)
-            return km_fail(err, "ballot %d: bad moves '%s'", b->number, b->moves);
-        memcpy(text, p, n);
-        text[n] = '\0';
-        p += n;
+    char text[8 * OPENING_MAX_PLY], *tok[OPENING_MAX_PLY];
+    int n = strlen(b->moves) < sizeof text ? km_split(strcpy(text, b->moves), tok, OPENING_MAX_PLY) : -1;
+    if (n < 0 || n > OPENING_MAX_PLY) return km_fail(err, "ballot %d: bad moves '%s'", b->number, b->moves);
+    for (; o->nply < n; o->nply++) {
         char why[KM_ERR_MAX];
-        if (parse_move(&cur, text, &o->moves[o->nply], why))
+        if (parse_move(&cur, tok[o->nply], &o->moves[o->nply], why))
             return km_fail(err, "ballot %d: %s", b->number, why);
         make_move(&cur, &o->moves[o->nply]);
-        o->nply++;
     }
     return 0;
 }

@@ -268,11 +268,11 @@ int km_split(char *s, char **tok, int max)
 {
     int n = 0;
     while (*s) {
-        while (*s == ' ' || *s == '\t' || *s == '\r') s++;
+        while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n') s++;
         if (!*s) break;
         if (n == max) return max + 1;
         tok[n++] = s;
-        while (*s && *s != ' ' && *s != '\t' && *s != '\r') s++;
+        while (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '\n') s++;
         if (*s) *s++ = '\0';
     }
     return n;

@@ -57,7 +57,8 @@ static bool word_at(const char *words, int k, const char **w, size_t *n)
     return true;
 }
 
-void tune_control_word(int i, int k, char *buf, size_t len)
+/* Word k of a CHOICE control into buf (len bytes; "" past the last). */
+static void tune_control_word(int i, int k, char *buf, size_t len)
 {
     const char *w;
     size_t n;
@@ -128,8 +129,6 @@ void tune_control_text(const TuneControls *c, int i, char *buf, size_t len)
         break;
     }
 }
-
-const char *tune_algorithm_name(TuneAlgorithm a) { return a == TUNE_ALG_THESIS ? "thesis" : "learn"; }
 
 /* A listed control's default (a CHOICE's: the number of its word). */
 #define TUNE_DEFAULT_INT(i, v) (v)

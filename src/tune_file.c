@@ -238,19 +238,6 @@ static int parse_vector(const Parse *p, char **tok, int ntok, int *score, Weight
     return 0;
 }
 
-/* The fields of a line (up to MAX_TOKENS + 1, so that too many shows). */
-static int split_fields(char *line, char **tok)
-{
-    int ntok = 0;
-    for (char *c = line; *c && ntok <= MAX_TOKENS;) {
-        while (*c == ' ' || *c == '\t' || *c == '\r') *c++ = '\0';
-        if (!*c) break;
-        tok[ntok++] = c;
-        while (*c && *c != ' ' && *c != '\t' && *c != '\r') c++;
-    }
-    return ntok;
-}
-
 static int parse_header(Parse *p, char **tok, int ntok)
 {
     long long v;
@@ -548,7 +535,7 @@ int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
         line[len] = '\0';
         q = q[len] ? q + len + 1 : q + len;
         char *tok[MAX_TOKENS + 1];
-        int ntok = split_fields(line, tok);
+        int ntok = km_split(line, tok, MAX_TOKENS);
         if (ntok == 0 || tok[0][0] == '#') continue;
         if (ntok > MAX_TOKENS) r = perr(&p, "too many fields");
         else if (ended) r = perr(&p, "'%s' after 'end'", tok[0]);

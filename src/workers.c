@@ -103,12 +103,6 @@ fail:
 int workers_count(const WorkerSet *ws) { return ws->n; }
 void workers_stats(const WorkerSet *ws, WorkerStats *out) { *out = ws->stats; }
 
-static double thread_cpu(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 void workers_set_timeout(WorkerSet *ws, double seconds) { ws->timeout = seconds; }
 void workers_set_backoff(WorkerSet *ws, double first) { ws->backoff = first; }
 void workers_set_events(WorkerSet *ws, WorkerEventFn fn, void *user)
@@ -537,7 +531,7 @@ int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *sp
     for (; started < threads && started < 64; started++)
         if (pthread_create(&tid[started], NULL, local_thread, &r)) break;
 
-    double cpu0 = thread_cpu();
+    double cpu0 = km_cpu_now();
     struct pollfd *pf = malloc((size_t)ws->n * sizeof *pf);
     int *who = malloc((size_t)ws->n * sizeof *who);
     if (!pf || !who) run_fail(&r, "out of memory");
@@ -584,7 +578,7 @@ int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *sp
             ws->w[k].st = W_DEAD;
             ws->w[k].restart_at = 0;
         }
-    ws->stats.cpu += thread_cpu() - cpu0;
+    ws->stats.cpu += km_cpu_now() - cpu0;
     for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
     free(pf);
     free(who);

@@ -43,4 +43,8 @@ static inline uint64_t km_rng_next(uint64_t *state) { return km_mix64(*state += 
 /* Seconds on the monotonic clock (CLOCK_MONOTONIC), for measuring intervals. */
 double km_now(void);
 
+/* CPU seconds of the calling thread (CLOCK_THREAD_CPUTIME_ID): what a
+ * measurement on a shared machine counts, where wall time is not its own. */
+double km_cpu_now(void);
+
 #endif

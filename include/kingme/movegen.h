@@ -23,10 +23,9 @@ static inline uint32_t mg_ul(uint32_t x) { return ((x & MG_EVEN_ROWS) >> 4) | ((
 static inline uint32_t mg_ur(uint32_t x) { return ((x & MG_EVEN_ROWS & ~MG_COL3) >> 3) | ((x & MG_ODD_ROWS) >> 4); }
 
 enum { MG_DL = 0, MG_DR = 1, MG_UL = 2, MG_UR = 3 };
-/* Per-square tables (square index 0..31, -1 off the board): the neighbour in
- * direction d and the landing square of a jump in direction d. */
+/* Per-square table (square index 0..31, -1 off the board): the neighbour in
+ * direction d. */
 extern const int8_t mg_neighbour[32][4];
-extern const int8_t mg_jump_to[32][4];
 
 typedef struct Move {
     uint32_t captured;       /* mask of the pieces taken */

@@ -9,6 +9,11 @@
 /* Full path notation with square numbers: "11-15", "15x24x31". */
 void move_to_text(const Move *m, char buf[MOVE_TEXT_MAX]);
 
+/* A line of n moves, "11-15 23-19 8-11", into buf (len bytes): as many
+ * whole moves as fit, then " ..." when the rest do not. Returns the length
+ * written. The one way every command and protocol writes a line. */
+size_t moves_to_text(const Move *m, int n, char *buf, size_t len);
+
 /* Resolve text against the legal moves of b. Accepted: square numbers or
  * coordinates (c3), separated by '-' or 'x'; the full jump path, or just the
  * first and last square when exactly one legal move matches. Returns 0 and

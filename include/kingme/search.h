@@ -152,7 +152,7 @@ typedef struct Searcher {
     int8_t lmr[64][64];     /* late-move reduction by [depth][move number] */
     /* keys of the positions on the path (game history first), for repetitions */
     uint64_t *path;
-    int path_cap, path_len, path_base;
+    int path_cap, path_base;
     SearchLine *lines;      /* multi-PV: 3 x lines_cap (the result, this iteration's, spare) */
     int lines_cap;
     Move pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];

@@ -50,7 +50,7 @@ typedef struct KmReadOpts {
  * the first max_bytes first). */
 char *km_read_text(const char *path, const KmReadOpts *opts, size_t *len, char *err);
 
-/* Split s in place into words at spaces, tabs and carriage returns: tok[i]
+/* Split s in place into words at blanks (spaces, tabs, CR, LF): tok[i]
  * points at word i, NUL-terminated. Returns the count: at most max, or max + 1
  * when there are more words (tok then holds the first max). */
 int km_split(char *s, char **tok, int max);

@@ -175,16 +175,12 @@ void tune_controls_default(TuneControls *c);
 /* The same with the list's thesis column (the documents' algorithm). */
 void tune_controls_thesis(TuneControls *c);
 
-const char *tune_algorithm_name(TuneAlgorithm a); /* "learn", "thesis" */
-
 /* A listed control's value as a double (a CHOICE: its word's number), and
  * setting it (v a value of the control's kind). */
 double tune_control_get(const TuneControls *c, int i);
 void tune_control_set(TuneControls *c, int i, double v);
 
-/* Word k of a CHOICE control into buf (len bytes); the number of the word
- * `word` in it, or -1. */
-void tune_control_word(int i, int k, char *buf, size_t len);
+/* The number of the word `word` of a CHOICE control, or -1. */
 int tune_control_choice(int i, const char *word);
 
 /* Control i's value as the population file and the description write it

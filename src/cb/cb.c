@@ -198,15 +198,9 @@ static void status_of(const SearchResult *r, const char *head, char *str)
 {
     char score[32], pv[CB_STATUS_MAX + 1];
     search_score_text(r->score, score, sizeof score);
-    size_t at = 0;
-    pv[0] = '\0';
-    for (int i = 0; i < r->pv_len && at + MOVE_TEXT_MAX + 2 < 160; i++) {
-        char t[MOVE_TEXT_MAX];
-        move_to_text(&r->pv[i], t);
-        at += (size_t)snprintf(pv + at, sizeof pv - at, " %s", t);
-    }
-    set_status(str, "%sdepth %d  score %s  %.2f s  %.1f M nodes  pv%s", head, r->depth, score, r->seconds,
-               (double)r->nodes / 1e6, pv);
+    moves_to_text(r->pv, r->pv_len, pv, 160); /* room for the rest of the status */
+    set_status(str, "%sdepth %d  score %s  %.2f s  %.1f M nodes  pv%s%s", head, r->depth, score, r->seconds,
+               (double)r->nodes / 1e6, pv[0] ? " " : "", pv);
 }
 
 static void on_report(const SearchResult *r, void *user)
@@ -388,20 +382,21 @@ static int cmd_about(CbEngine *cb, Session *s, char *reply)
 /* "set gamehist FEN [MOVE ...]": the game since its last capture or man move. */
 static int cmd_gamehist(Session *s, const char *args, char *reply)
 {
+    int max = (int)(strlen(args) / 2 + 1); /* words of one letter and a blank at most */
     char *text = malloc(strlen(args) + 1);
-    const char **moves = malloc((strlen(args) / 2 + 1) * sizeof *moves);
-    if (!text || !moves) {
+    char **tok = malloc((size_t)max * sizeof *tok);
+    const char **moves = malloc((size_t)max * sizeof *moves);
+    if (!text || !tok || !moves) {
         free(text);
+        free(tok);
         free(moves);
         return say(reply, 0, "gamehist: out of memory");
     }
     strcpy(text, args);
-    int n = 0;
-    char *fen = NULL;
-    for (char *t = strtok(text, " \t\r\n"); t; t = strtok(NULL, " \t\r\n")) {
-        if (!fen) fen = t;
-        else moves[n++] = t;
-    }
+    int nt = km_split(text, tok, max), n = 0;
+    char *fen = nt > 0 ? tok[0] : NULL;
+    for (int i = 1; i < nt; i++) moves[n++] = tok[i];
+    free(tok);
     Board b;
     char err[KM_ERR_MAX];
     int handled;

@@ -56,15 +56,6 @@ static const char *const eval_positions[] = {
 };
 #define NPOS (int)(sizeof eval_positions / sizeof eval_positions[0])
 
-/* CPU seconds of this process: the figure then hardly depends on what else
- * the machine is running (wall time doubles when another job shares the core). */
-static double cpu_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 static int bench_eval(long long rounds, const char *wpath)
 {
     Board pos[NPOS];
@@ -77,14 +68,15 @@ static int bench_eval(long long rounds, const char *wpath)
     /* The sum is printed, so the evaluations cannot be optimised away; the
      * library is a separate unit, so the calls are real calls. */
     uint64_t sum = 0;
-    double t0 = cpu_now(), w0 = km_now();
+    /* CPU seconds: the figure hardly depends on what else the machine runs */
+    double t0 = km_cpu_now(), w0 = km_now();
     for (long long r = 0; r < rounds; r++)
         for (int i = 0; i < NPOS; i++) {
             /* the default weights are antisymmetric: a plain sum would be 0 */
             sum = sum * 31 + eval_score(&pos[i], KM_BLACK, &w);
             sum = sum * 31 + eval_score(&pos[i], KM_WHITE, &w);
         }
-    double s = cpu_now() - t0, ws = km_now() - w0;
+    double s = km_cpu_now() - t0, ws = km_now() - w0;
     long long n = rounds * NPOS * 2;
     printf("positions: %d, evaluations: %lld (each position for both sides), checksum %016llx\n",
            NPOS, n, (unsigned long long)sum);

@@ -312,14 +312,6 @@ static int cmd_verify(const Opts *o)
 
 /* ---- bench: probe speed ---- */
 
-/* CPU time of this thread: the machine is shared, wall time is not ours. */
-static double cpu_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 static int cmd_bench(const Opts *o)
 {
     long long probes = opt_int(o, "--probes");
@@ -343,14 +335,14 @@ static int cmd_bench(const Opts *o)
      * (the cache is warmed on other positions first, so its pages exist) */
     int nu = probes < NPOS ? (int)probes : NPOS;
     for (int i = nu; i < NPOS; i++) sink += egdb_probe(db, &pos[i], NULL);
-    double t0 = cpu_seconds();
+    double t0 = km_cpu_now();
     for (int i = 0; i < nu / 2; i++) sink += egdb_probe(db, &pos[i], NULL);
-    double tu = cpu_seconds() - t0;
+    double tu = km_cpu_now() - t0;
     nu /= 2;
     /* cached: the same 256 positions again and again */
-    t0 = cpu_seconds();
+    t0 = km_cpu_now();
     for (long long i = 0; i < probes; i++) sink += egdb_probe(db, &pos[i & 255], NULL);
-    double tc = cpu_seconds() - t0;
+    double tc = km_cpu_now() - t0;
     printf("%d-piece database: uncached %.0f ns per probe (%d random positions), "
            "cached %.0f ns per probe (%lld probes), CPU time%s\n",
            n, tu * 1e9 / nu, nu, tc * 1e9 / (double)probes, probes, sink == -1 ? "" : "");

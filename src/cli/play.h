@@ -86,7 +86,6 @@ const char *play_side_name(int side);
 int play_humans(const Play *P);          /* people playing: 0, 1 or 2 */
 int play_move_number(const Game *g, int ply);
 /* The moves of a line, as many as fit in len - 1 characters (then "..."). */
-void play_pv_text(const Move *pv, int n, char *buf, size_t len);
 /* A search's score as the screen says it: "-0.08 men for you (kingme
  * searching for White, with White's weights)". The number is always for the
  * same side, the person's when one person plays, else Black's, so that the

@@ -29,21 +29,6 @@ static const char *mover_name(const Play *P, int side)
     return play_humans(P) == 1 ? "you" : play_side_name(side);
 }
 
-void play_pv_text(const Move *pv, int n, char *buf, size_t len)
-{
-    size_t k = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n; i++) {
-        char t[MOVE_TEXT_MAX];
-        move_to_text(&pv[i], t);
-        if (k + strlen(t) + 5 >= len) {
-            snprintf(buf + k, len - k, " ...");
-            return;
-        }
-        k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? " " : "", t);
-    }
-}
-
 static void pieces_text(const Board *b, int side, char *buf, size_t len)
 {
     int men = __builtin_popcount(board_men(b, side)), kings = __builtin_popcount(board_kings(b, side));
@@ -251,7 +236,7 @@ void play_draw(Play *P)
             /* the position searched: this one with the pieces the move took */
             int npieces = popcount32(board_occupied(&g->cur)) + popcount32(last->captured);
             play_score_text(P, in->score, side, npieces, sc, sizeof sc);
-            play_pv_text(in->pv, in->pv_len, pv, sizeof pv);
+            moves_to_text(in->pv, in->pv_len, pv, sizeof pv);
             printf("%s played %s%s%s   (kingme: depth %d, %.1f s)\n", play_side_name(side), view_sgr(v, VS_BOLD), t,
                    view_sgr(v, VS_RESET), in->depth, in->seconds);
             printf("  %s\n  expected line: %s\n", sc, pv);

@@ -194,7 +194,7 @@ static int hint(Play *P)
     char t[MOVE_TEXT_MAX], sc[200], pv[SCREEN_WIDTH - 16];
     move_to_text(&r.best, t);
     play_score_text(P, r.score, side, popcount32(board_occupied(&P->g.cur)), sc, sizeof sc);
-    play_pv_text(r.pv, r.pv_len < PV_SHOW ? r.pv_len : PV_SHOW, pv, sizeof pv);
+    moves_to_text(r.pv, r.pv_len < PV_SHOW ? r.pv_len : PV_SHOW, pv, sizeof pv);
     int idx = 0;
     for (int i = 0; i < ml.count; i++)
         if (move_equal(&ml.moves[i], &r.best)) idx = i + 1;

@@ -10,34 +10,20 @@
 #include <stdio.h>
 #include <string.h>
 
-static void print_pv(const Board *root, const Move *pv, int n)
-{
-    Board b = *root;
-    for (int i = 0; i < n; i++) {
-        char t[MOVE_TEXT_MAX];
-        move_to_text(&pv[i], t);
-        printf(" %s", t);
-        make_move(&b, &pv[i]);
-    }
-}
-
-typedef struct { const Board *root; } ReportCtx;
-
 static void report(const SearchResult *r, void *user)
 {
-    const ReportCtx *c = user;
-    char sc[32];
+    (void)user;
+    char sc[32], pv[SEARCH_MAX_PLY * MOVE_TEXT_MAX];
     search_score_text(r->score, sc, sizeof sc);
     double nps = r->seconds > 0 ? (double)r->nodes / r->seconds : 0;
-    printf("depth %2d  score %8s  nodes %10" PRIu64 "  nps %9.0f  time %7.3f  pv", r->depth, sc,
-           r->nodes, nps, r->seconds);
-    print_pv(c->root, r->pv, r->pv_len);
-    putchar('\n');
+    moves_to_text(r->pv, r->pv_len, pv, sizeof pv);
+    printf("depth %2d  score %8s  nodes %10" PRIu64 "  nps %9.0f  time %7.3f  pv%s%s\n", r->depth, sc,
+           r->nodes, nps, r->seconds, pv[0] ? " " : "", pv);
     fflush(stdout);
 }
 
 /* --all, --multipv: one line per move, best first, cut to 80 columns. */
-static void print_lines(const Board *root, const SearchResult *r)
+static void print_lines(const SearchResult *r)
 {
     printf("%d move%s by score (for the side to move), each searched alone:\n", r->nlines, r->nlines == 1 ? "" : "s");
     printf("  %-3s %-9s %8s %5s  %s\n", "nr", "move", "score", "depth", "line");
@@ -47,21 +33,9 @@ static void print_lines(const Board *root, const SearchResult *r)
         move_to_text(&l->move, mv);
         search_score_text(l->score, sc, sizeof sc);
         int w = snprintf(head, sizeof head, "  %-3d %-9s %8s %5d  ", k + 1, mv, sc, l->depth);
-        /* the line after the move, as many moves as fit */
-        size_t at = 0, room = (size_t)(80 - w) < sizeof pv ? (size_t)(80 - w) : sizeof pv - 1;
-        Board b = *root;
-        pv[0] = '\0';
-        for (int i = 0; i < l->pv_len; i++) {
-            char t[MOVE_TEXT_MAX];
-            move_to_text(&l->pv[i], t);
-            size_t need = strlen(t) + (at ? 1 : 0);
-            if (at + need + (i + 1 < l->pv_len ? 4 : 0) > room) {
-                snprintf(pv + at, sizeof pv - at, " ...");
-                break;
-            }
-            at += (size_t)snprintf(pv + at, sizeof pv - at, "%s%s", at ? " " : "", t);
-            make_move(&b, &l->pv[i]);
-        }
+        /* the line (from the move on), as many moves as fit in 80 columns */
+        size_t room = (size_t)(80 - w) < sizeof pv ? (size_t)(80 - w) : sizeof pv - 1;
+        moves_to_text(l->pv, l->pv_len, pv, room + 1);
         printf("%s%s\n", head, pv);
     }
 }
@@ -130,9 +104,8 @@ static int run(const Opts *o)
     if (opt_flag(o, "--all")) lim.multipv = SEARCH_ALL_MOVES;
     else if (opt_given(o, "--multipv")) lim.multipv = (int)opt_int(o, "--multipv");
     SearchResult r;
-    ReportCtx ctx = {&b};
-    int rc = search_game(&s, &g, &lim, &r, report, &ctx);
-    if (!rc && r.has_move && r.nlines) print_lines(&b, &r);
+    int rc = search_game(&s, &g, &lim, &r, report, NULL);
+    if (!rc && r.has_move && r.nlines) print_lines(&r);
     searcher_free(&s); /* r.lines with it */
     game_free(&g);
     egdb_close(db);
