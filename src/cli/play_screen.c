@@ -222,7 +222,7 @@ void play_draw(Play *P)
         if (P->p[side].engine && in->ply == g->nply - 1 && in->book) {
             char sc[200], pv[SCREEN_WIDTH - 16];
             play_book_score_text(P, in->score, side, sc, sizeof sc);
-            play_pv_text(in->pv, in->pv_len, pv, sizeof pv);
+            moves_to_text(in->pv, in->pv_len, pv, sizeof pv);
             printf("%s played %s%s%s   (kingme: opening book", play_side_name(side), view_sgr(v, VS_BOLD), t,
                    view_sgr(v, VS_RESET));
             if (in->choices > 1) printf(", one of %d moves within %.2f men", in->choices,
