@@ -85,13 +85,18 @@ bool session_busy(Session *s)
     return s->searching;
 }
 
-void session_stop(Session *s)
+void session_halt(Session *s)
 {
-    if (!s->searching) return;
     pthread_mutex_lock(&s->mu);
     atomic_store(&s->stop, true);
     pthread_cond_broadcast(&s->cv);
     pthread_mutex_unlock(&s->mu);
+}
+
+void session_stop(Session *s)
+{
+    if (!s->searching) return;
+    session_halt(s);
     pthread_join(s->th, NULL);
     s->searching = false;
 }

@@ -137,5 +137,8 @@ void session_stop(Session *s);
  * goes on; a ponder search that already ended answers at once). Nothing
  * when no ponder search runs. */
 void session_ponderhit(Session *s);
+/* Ask the search, if any, to end now and return at once: its done callback
+ * follows on its thread (any thread may call this). */
+void session_halt(Session *s);
 
 #endif

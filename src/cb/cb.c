@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #ifdef _WIN32
 #include <windows.h>
 #endif
@@ -22,6 +23,7 @@
 #define CB_HASH_MB 64     /* the table a new engine gets ("set hashsize" changes it) */
 #define CB_STATUS_MAX 250 /* status lines kept short: older CheckerBoards have 256 bytes */
 #define CB_PATH_MAX 1024
+#define CB_EXACT_SHARE 0.95 /* of an exact time a move, the share the search is given */
 
 /* The engine of this loaded module. CheckerBoard's interface names no
  * engine, so this is the one piece of state that is not an argument. */
@@ -178,7 +180,10 @@ static Session *session_of(CbEngine *cb, char *err)
 /* What getmove's search shares with the search thread's callbacks. */
 typedef struct CbSearch {
     char *str;         /* CheckerBoard's status line */
-    SearchResult r;    /* the result, once done has run */
+    pthread_mutex_t mu;
+    pthread_cond_t cv; /* signalled with done */
+    bool done;         /* r and rc are the result */
+    SearchResult r;
     int rc;
 } CbSearch;
 
@@ -212,8 +217,29 @@ static void on_report(const SearchResult *r, void *user)
 static void on_done(const SearchResult *r, int rc, void *user)
 {
     CbSearch *cs = user;
+    pthread_mutex_lock(&cs->mu);
     cs->r = *r;
     cs->rc = rc;
+    cs->done = true;
+    pthread_cond_signal(&cs->cv);
+    pthread_mutex_unlock(&cs->mu);
+}
+
+/* Wait up to a millisecond for the search's result: true once it is there. */
+static bool wait_done(CbSearch *cs)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_nsec += 1000000;
+    if (t.tv_nsec >= 1000000000) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000;
+    }
+    pthread_mutex_lock(&cs->mu);
+    if (!cs->done) pthread_cond_timedwait(&cs->cv, &cs->mu, &t);
+    bool done = cs->done;
+    pthread_mutex_unlock(&cs->mu);
+    return done;
 }
 
 /* What the engine expects of the game after its search: a win or loss the
@@ -236,10 +262,12 @@ void cb_time_limits(double maxtime, int info, int moreinfo, SessionGo *go)
         go->time_left = left > 0 ? left : 0.001;
         go->increment = (double)((unsigned)moreinfo & 0xffff) * unit[mode];
     } else {
-        /* a time a move, on average or exactly: used whole, less the time
-         * manager's margin, so the average is the time asked and no move
-         * takes longer */
-        go->movetime = maxtime > 0.001 ? maxtime : 0.001;
+        /* a time a move, on average: used whole, less the time manager's
+         * margin, so the average is the time asked; exactly: a twentieth
+         * more kept back, for the thread switches between the search's end
+         * and CheckerBoard's clock on a busy machine */
+        double t = info & CB_EXACT_TIME ? maxtime * CB_EXACT_SHARE : maxtime;
+        go->movetime = t > 0.001 ? t : 0.001;
     }
 }
 
@@ -282,24 +310,30 @@ int CB_CALL getmove(int board[8][8], int color, double maxtime, char str[CB_STAT
     go.start = start;
     cb_time_limits(maxtime, info, moreinfo, &go);
     CbSearch cs = {.str = str};
+    pthread_mutex_init(&cs.mu, NULL);
+    pthread_cond_init(&cs.cv, NULL);
     set_status(str, "kingme: searching");
     if (session_go(s, &go, on_report, on_done, &cs, err)) {
         set_status(str, "kingme: %s", err);
         pthread_mutex_unlock(&cb->mu);
+        pthread_mutex_destroy(&cs.mu);
+        pthread_cond_destroy(&cs.cv);
         return CB_UNKNOWN;
     }
     pthread_mutex_unlock(&cb->mu);
-    /* wait for the move, and stop the search as soon as *playnow is set */
-    for (bool over = false; !over;) {
-        pthread_mutex_lock(&cb->mu);
-        over = session_wait(s, 0.001);
-        if (!over && __atomic_load_n(playnow, __ATOMIC_RELAXED)) {
-            session_stop(s);
-            over = true;
+    /* wait for the move, and ask for it as soon as *playnow is set */
+    for (bool halted = false; !wait_done(&cs);) {
+        if (!halted && __atomic_load_n(playnow, __ATOMIC_RELAXED)) {
+            session_halt(s);
+            halted = true;
         }
-        pthread_mutex_unlock(&cb->mu);
     }
+    pthread_mutex_destroy(&cs.mu);
+    pthread_cond_destroy(&cs.cv);
     pthread_mutex_lock(&cb->mu);
+    /* the search's thread joined before the call returns: no thread of the
+     * DLL outlives a call, so unloading it (DllMain) never waits for one */
+    session_stop(s);
     int result;
     if (cs.rc || !cs.r.has_move) {
         set_status(str, "kingme: %s", cs.rc ? "out of memory" : "no move");
@@ -531,13 +565,15 @@ int CB_CALL enginecommand(const char *command_line, char reply[CB_REPLY_SIZE])
 
 #ifdef _WIN32
 /* CheckerBoard unloads an engine it no longer uses (FreeLibrary): give the
- * table and the database back then. At process exit (reserved not NULL)
+ * table and the database back then. No search thread is left to wait for
+ * (getmove joins its own), which DllMain could not do: a thread that ends
+ * needs the loader lock DllMain holds. At process exit (reserved not NULL)
  * Windows takes everything back itself. */
 BOOL WINAPI DllMain(HINSTANCE dll, DWORD reason, LPVOID reserved);
 BOOL WINAPI DllMain(HINSTANCE dll, DWORD reason, LPVOID reserved)
 {
     (void)dll;
-    if (reason == DLL_PROCESS_DETACH && reserved == NULL && the_engine.s && !session_busy(the_engine.s)) {
+    if (reason == DLL_PROCESS_DETACH && reserved == NULL && the_engine.s) {
         session_free(the_engine.s);
         the_engine.s = NULL;
     }

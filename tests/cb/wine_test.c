@@ -295,13 +295,15 @@ static DWORD WINAPI press_play(LPVOID arg)
     return 0;
 }
 
-/* "move now" in a 30 s search: how long after playnow is set the move
- * comes. */
+/* "move now" in a 30 s search, five times: how long after playnow is set
+ * the move comes. */
 static void move_now(void)
 {
     Board b;
     board_from_fen(&b, MIDDLE, NULL);
     double worst = 0;
+    char each[128] = "";
+    size_t at = 0;
     int ok = 1;
     for (int i = 0; i < 5; i++) {
         Press p = {0, 0};
@@ -312,9 +314,10 @@ static void move_now(void)
         double late = t.returned - p.at;
         ok = ok && t.move >= 0 && t.seconds < 5;
         if (late > worst) worst = late;
+        at += (size_t)snprintf(each + at, sizeof each - at, "%s%.1f", i ? ", " : "", late * 1000);
     }
-    check(ok, "move now (playnow) in a 30 s search", "the move came at most %.1f ms after it was asked for (%s 50 ms)",
-          worst * 1000, worst < 0.050 ? "within" : "NOT within");
+    check(ok, "move now (playnow) in a 30 s search", "the move came %s ms after it was asked for (%s 50 ms)", each,
+          worst < 0.050 ? "all within" : "NOT all within");
 }
 
 static void database(const char *dbdir)
