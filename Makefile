@@ -125,7 +125,7 @@ DLL_DIR    = build/dll
 DLL        = $(DLL_DIR)/kingme64.dll
 DLL_SRC    = src/base.c src/board.c src/movegen.c src/notation.c src/eval.c src/weights.c \
              src/textio.c src/search.c src/tt.c src/timeman.c src/game.c src/egdb_file.c \
-             src/egdb_index.c src/session.c src/book.c src/cb/cb.c
+             src/egdb_index.c src/level.c src/session.c src/book.c src/cb/cb.c
 DLL_OBJ    = $(DLL_SRC:%.c=$(DLL_DIR)/%.o) $(DLL_DIR)/gen/default_weights.o
 DLL_CFLAGS = $(STD) -D__USE_MINGW_ANSI_STDIO=1 $(WARN) -Wno-format -O3 -mpopcnt -Iinclude
 
