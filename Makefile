@@ -116,9 +116,10 @@ book: kingme
 # the adapter src/cb/ cross-compiled into a 64-bit Windows DLL with mingw-w64,
 # the C runtime and winpthreads linked in, so that it needs only the DLLs
 # every Windows has. The source set is explicit: the DLL needs the board,
-# moves, evaluation, search, table, time manager, game, database probing and
-# the engine session, none of the POSIX-only parts (engine processes,
-# workers, matches, tuning, the database builder). Formats are checked by the
+# moves, evaluation, search, table, time manager, game, database probing,
+# opening book, strength levels and the engine session, none of the
+# POSIX-only parts (engine processes, workers, matches, tuning, the database
+# and book builders). Formats are checked by the
 # native build; mingw's own printf (__USE_MINGW_ANSI_STDIO) prints them.
 MINGW     ?= x86_64-w64-mingw32-gcc
 DLL_DIR    = build/dll

@@ -5,6 +5,7 @@
  * The real DLL under Wine: make test-dll (tests/cb/). */
 #include "test.h"
 #include "../src/cb/cb.h"
+#include "kingme/book.h"
 #include "kingme/egdb.h"
 #include "kingme/game.h"
 #include "kingme/movegen.h"
@@ -359,6 +360,80 @@ TEST(cb_database)
     CHECK_STR(r, "dbpath: none");
     snprintf(c, sizeof c, "rm -rf '%s'", dir);
     CHECK(system(c) == 0);
+}
+
+/* set gamehist for the start position: a game of its own */
+static void send_gamehist_start(void)
+{
+    char r[CB_REPLY_SIZE];
+    CHECK_INT(enginecommand("set gamehist B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12", r), 1);
+}
+
+/* ---- the opening book ---- */
+
+TEST(cb_opening_book)
+{
+    /* a book of the start position alone, 10-14 its best move */
+    Board start;
+    board_init(&start);
+    MoveList ml;
+    gen_moves(&start, &ml);
+    uint16_t codes[MAX_MOVES];
+    int16_t scores[MAX_MOVES];
+    int best = -1;
+    for (int i = 0; i < ml.count; i++) {
+        char t[MOVE_TEXT_MAX];
+        move_to_text(&ml.moves[i], t);
+        codes[i] = (uint16_t)book_move_code(&start, &ml.moves[i]);
+        scores[i] = strcmp(t, "10-14") == 0 ? 50 : (int16_t)(-10 * i);
+        if (scores[i] == 50) best = i;
+    }
+    CHECK(best >= 0);
+    BookOutPos pos = {book_key(&start), ml.count, codes, scores};
+    BookHeader h;
+    memset(&h, 0, sizeof h);
+    h.man = 1000;
+    h.depth = 4;
+    h.command = "a test";
+    char err[KM_ERR_MAX], path[64], c[128], r[CB_REPLY_SIZE];
+    size_t len;
+    uint8_t *bytes = book_encode(&h, &pos, 1, &len, err);
+    CHECK_MSG(bytes != NULL, "%s", err);
+    snprintf(path, sizeof path, "/tmp/kingme-cb-%d.book", (int)getpid());
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(bytes, 1, len, f) == len && fclose(f) == 0);
+    free(bytes);
+    /* no book yet: CheckerBoard greys its choices out */
+    cmd("set bookfile ", r);
+    CHECK_INT(cmd("get book", r), 0);
+    CHECK_STR(r, "?");
+    snprintf(c, sizeof c, "set bookfile %s", path);
+    CHECK_INT(cmd(c, r), 1);
+    CHECK_MSG(strstr(r, ": 1 positions") != NULL, "%s", r);
+    CHECK_INT(cmd("get bookfile", r), 1);
+    CHECK_STR(r, path);
+    CHECK_INT(cmd("get book", r), 1);
+    CHECK_STR(r, "3");
+    /* best moves: the book's best, at once */
+    send_gamehist_start();
+    Asked a;
+    ask(&a, &start, 5.0, 0, 0, NULL);
+    CHECK_MSG(a.move == best && strcmp(a.status, "10-14: from the opening book, score 50") == 0, "%s", a.status);
+    /* no book: the search */
+    CHECK_INT(cmd("set book 0", r), 1);
+    CHECK_STR(r, "book 0: no book");
+    ask(&a, &start, 0.02, 0, 0, NULL);
+    CHECK_MSG(a.move >= 0 && strstr(a.status, ": depth "), "%s", a.status);
+    CHECK_INT(cmd("set book 4", r), 0);
+    CHECK_INT(cmd("set book 3", r), 1);
+    /* a file that is no book: refused, the book kept */
+    CHECK_INT(cmd("set bookfile /nonexistent.book", r), 0);
+    CHECK_MSG(strncmp(r, "bookfile: /nonexistent.book: ", 29) == 0, "%s", r);
+    CHECK_INT(cmd("get bookfile", r), 1);
+    CHECK_STR(r, path);
+    CHECK_INT(cmd("set bookfile ", r), 1);
+    CHECK_STR(r, "bookfile: none");
+    remove(path);
 }
 
 /* ---- a whole game ---- */

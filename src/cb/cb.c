@@ -3,6 +3,7 @@
  * and options. The search and everything it knows are the session's. */
 #include "cb.h"
 #include "kingme/base.h"
+#include "kingme/book.h"
 #include "kingme/egdb.h"
 #include "kingme/game.h"
 #include "kingme/notation.h"
@@ -23,6 +24,7 @@
 #define CB_HASH_MB 64     /* the table a new engine gets ("set hashsize" changes it) */
 #define CB_STATUS_MAX 250 /* status lines kept short: older CheckerBoards have 256 bytes */
 #define CB_PATH_MAX 1024
+#define CB_BOOK_FILE "kingme.book" /* the book a new engine opens beside the DLL */
 #define CB_EXACT_SHARE 0.95 /* of an exact time a move, the share the search is given */
 
 /* The engine of this loaded module. CheckerBoard's interface names no
@@ -33,11 +35,13 @@ typedef struct CbEngine {
     bool failed;               /* the session could not be made (init_err says why) */
     char init_err[KM_ERR_MAX];
     char dbpath[CB_PATH_MAX];  /* the database folder ("" none) */
+    char bookpath[CB_PATH_MAX];/* the book file as set ("" none) */
+    int book_level;            /* CheckerBoard's: 0 no book, 1 all kinds of moves, 2 good, 3 best */
     bool db_enabled;           /* "set enable_wld": use the database at dbpath */
     int db_pieces;             /* pieces of the open database (0: none open) */
 } CbEngine;
 
-static CbEngine the_engine = {.mu = PTHREAD_MUTEX_INITIALIZER, .db_enabled = true};
+static CbEngine the_engine = {.mu = PTHREAD_MUTEX_INITIALIZER, .db_enabled = true, .book_level = 3};
 
 /* ---- the board ---------------------------------------------------------------------- */
 
@@ -128,30 +132,58 @@ static int open_db(CbEngine *cb, char *err)
     return 0;
 }
 
-/* The folder "egdb" beside this DLL, when there is one: the database a new
- * engine opens (as the command-line program opens the one beside it). */
-static void default_dbpath(CbEngine *cb)
+/* The path of name in the DLL's own folder (the engines folder): true, or
+ * false natively (the tests), where there is no DLL. */
+static bool beside_dll(const char *name, char *out, size_t len)
 {
 #ifdef _WIN32
     HMODULE self = NULL;
     char path[CB_PATH_MAX];
     if (!GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
-                            (LPCSTR)(void *)default_dbpath, &self))
-        return;
+                            (LPCSTR)(void *)beside_dll, &self))
+        return false;
     DWORD n = GetModuleFileNameA(self, path, sizeof path);
-    if (n == 0 || n >= sizeof path) return;
+    if (n == 0 || n >= sizeof path) return false;
     char *slash = strrchr(path, '\\');
-    if (!slash) return;
+    if (!slash) return false;
     slash[1] = '\0';
-    if (strlen(path) + strlen(EGDB_DEFAULT_DIR) >= sizeof path) return;
-    strcat(path, EGDB_DEFAULT_DIR);
-    DWORD attr = GetFileAttributesA(path);
-    if (attr == INVALID_FILE_ATTRIBUTES || !(attr & FILE_ATTRIBUTE_DIRECTORY)) return;
-    snprintf(cb->dbpath, sizeof cb->dbpath, "%s", path);
+    return snprintf(out, len, "%s%s", path, name) < (int)len;
 #else
-    (void)cb; /* natively (the tests) only "set dbpath" opens one */
+    (void)name, (void)out, (void)len;
+    return false;
 #endif
 }
+
+/* A bare file name given for the book is the DLL's folder's, as the
+ * interface says; a path is taken as it is (relative: to CheckerBoard's). */
+static void book_path_for(const char *given, char *out, size_t len)
+{
+    if (strpbrk(given, "\\/:") || !beside_dll(given, out, len)) snprintf(out, len, "%s", given);
+}
+
+/* What a new engine opens by itself, as the command-line program opens what
+ * is beside it: the folder egdb and the book kingme.book beside the DLL. */
+static void open_defaults(CbEngine *cb)
+{
+    char path[CB_PATH_MAX], err[KM_ERR_MAX];
+#ifdef _WIN32
+    DWORD attr;
+    if (beside_dll(EGDB_DEFAULT_DIR, path, sizeof path) && (attr = GetFileAttributesA(path)) != INVALID_FILE_ATTRIBUTES &&
+        (attr & FILE_ATTRIBUTE_DIRECTORY)) {
+        snprintf(cb->dbpath, sizeof cb->dbpath, "%s", path);
+        if (open_db(cb, err)) cb->dbpath[0] = '\0'; /* a broken folder beside the DLL: none */
+    }
+    if (beside_dll(CB_BOOK_FILE, path, sizeof path) && GetFileAttributesA(path) != INVALID_FILE_ATTRIBUTES &&
+        session_open_book(cb->s, path, err) == 0)
+        snprintf(cb->bookpath, sizeof cb->bookpath, "%s", CB_BOOK_FILE);
+#else
+    (void)cb, (void)path, (void)err; /* natively (the tests) only set dbpath and set bookfile open them */
+#endif
+}
+
+/* The variety of CheckerBoard's book settings: best moves, good moves, all
+ * kinds of moves (men below the book's best; 0: the best alone). */
+static const double book_variety[4] = {0, 0.25, 0.05, 0};
 
 /* The session, made on the first call (with cb->mu held). NULL with a
  * message in err when it cannot be made. */
@@ -168,9 +200,10 @@ static Session *session_of(CbEngine *cb, char *err)
         km_fail(err, "%s", cb->init_err);
         return NULL;
     }
-    default_dbpath(cb);
-    char why[KM_ERR_MAX];
-    if (open_db(cb, why)) cb->dbpath[0] = '\0'; /* a broken folder beside the DLL: none */
+    /* the book's choices differ from one CheckerBoard run to the next */
+    session_set_seed(cb->s, (uint64_t)(km_now() * 1e6));
+    session_set_book_variety(cb->s, book_variety[cb->book_level]);
+    open_defaults(cb);
     session_prepare(cb->s); /* before any move's clock runs */
     return cb->s;
 }
@@ -306,6 +339,18 @@ int CB_CALL getmove(int board[8][8], int color, double maxtime, char str[CB_STAT
         pthread_mutex_unlock(&cb->mu);
         return CB_LOSS;
     }
+    BookMove bm;
+    if (cb->book_level > 0 && session_book_move(s, &bm)) { /* at once */
+        char t[MOVE_TEXT_MAX];
+        move_to_text(&bm.move, t);
+        Board after = b;
+        make_move(&after, &bm.move);
+        board_to_cb(&after, board);
+        move_to_cb(&b, &bm.move, move);
+        set_status(str, "%s: from the opening book, score %d", t, (int)bm.score);
+        pthread_mutex_unlock(&cb->mu);
+        return CB_UNKNOWN;
+    }
     SessionGo go = {0};
     go.start = start;
     cb_time_limits(maxtime, info, moreinfo, &go);
@@ -406,11 +451,15 @@ static int cmd_about(CbEngine *cb, Session *s, char *reply)
     char db[CB_PATH_MAX + 64];
     if (cb->db_pieces) snprintf(db, sizeof db, "%s (up to %d pieces)", cb->dbpath, cb->db_pieces);
     else snprintf(db, sizeof db, "none");
+    char book[CB_PATH_MAX + 64];
+    static const char *const what[4] = {"off", "all kinds of moves", "good moves", "best moves"};
+    if (session_book(s)) snprintf(book, sizeof book, "%s (%s)", cb->bookpath, what[cb->book_level]);
+    else snprintf(book, sizeof book, "none");
     return say(reply, 1,
                "kingme %s\nan English draughts engine\n\nhash table: %zu MB\nsearch threads: %d\n"
-               "search: %s\nendgame database: %s",
+               "search: %s\nendgame database: %s\nopening book: %s",
                KINGME_VERSION, session_hash_mb(s), session_threads(s),
-               session_exact(s) ? "exact (solve)" : "selective", db);
+               session_exact(s) ? "exact (solve)" : "selective", db, book);
 }
 
 /* "set gamehist FEN [MOVE ...]": the game since its last capture or man move. */
@@ -495,6 +544,25 @@ static int cmd_set(CbEngine *cb, Session *s, const char *name, const char *args,
         }
         return say(reply, 1, "enable_wld %d", on);
     }
+    if (strcmp(name, "book") == 0) {
+        if (!km_parse_ll(value, 0, 3, &v)) return say(reply, 0, "book: 0 to 3, not '%s'", value);
+        cb->book_level = (int)v;
+        session_set_book_variety(s, book_variety[v]);
+        static const char *const what[4] = {"no book", "all kinds of moves", "good moves", "best moves"};
+        return say(reply, 1, "book %lld: %s%s", v, what[v], session_book(s) ? "" : " (no book file open)");
+    }
+    if (strcmp(name, "bookfile") == 0) {
+        char path[CB_PATH_MAX];
+        if (!value[0]) {
+            session_take_book(s, NULL);
+            cb->bookpath[0] = '\0';
+            return say(reply, 1, "bookfile: none");
+        }
+        book_path_for(value, path, sizeof path);
+        if (session_open_book(s, path, err)) return say(reply, 0, "bookfile: %s", err);
+        snprintf(cb->bookpath, sizeof cb->bookpath, "%s", value);
+        return say(reply, 1, "bookfile %s: %d positions", value, book_count(session_book(s)));
+    }
     if (strcmp(name, "solve") == 0) {
         /* solve mode: no reduction or pruning, which is kingme's exact search */
         if (!parse_switch(value, &on)) return say(reply, 0, "solve: 0 or 1, not '%s'", value);
@@ -515,6 +583,12 @@ static int cmd_get(CbEngine *cb, Session *s, const char *name, char *reply)
     if (strcmp(name, "dbpath") == 0) return say(reply, 1, "%s", cb->dbpath);
     if (strcmp(name, "enable_wld") == 0) return say(reply, 1, "%d", cb->db_enabled);
     if (strcmp(name, "solve") == 0) return say(reply, 1, "%d", session_exact(s));
+    if (strcmp(name, "bookfile") == 0) return say(reply, 1, "%s", cb->bookpath);
+    if (strcmp(name, "book") == 0) {
+        /* "?" without a book file: CheckerBoard greys the book's choices out */
+        if (!session_book(s)) return say(reply, 0, "?");
+        return say(reply, 1, "%d", cb->book_level);
+    }
     return say(reply, 0, "?");
 }
 

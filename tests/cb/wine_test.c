@@ -5,8 +5,9 @@
  * getmove with "set gamehist" before each move and every move checked legal,
  * each time mode, "move now" and the endgame database.
  *
- * Usage: wine_test.exe DLL [DBDIR]  (DLL beside a folder egdb: the database
- * it should find by itself; DBDIR: a database folder for "set dbpath").
+ * Usage: wine_test.exe DLL [DBDIR]  (DLL beside a folder egdb and a book
+ * kingme.book, which it should find by itself; DBDIR: a database folder for
+ * "set dbpath").
  * Prints what it measured and, last, "test-dll: N passed, M failed". The
  * times are measured and printed with their bound, not failed on: a loaded
  * machine stretches them. The board, the moves and the game's rules for
@@ -348,6 +349,26 @@ static void database(const char *dbdir)
     check(t.move >= 0 && t.result == CB_DRAW, "a database draw", "getmove returns %d (CB_DRAW %d): %s", t.result, CB_DRAW, t.status);
 }
 
+/* The book kingme.book beside the DLL: found by itself, played from the
+ * start position at once, then switched off for the games and clocks. */
+static void opening_book(void)
+{
+    char reply[1024];
+    int r = cb_command("get bookfile", reply);
+    check(r == 1 && strcmp(reply, "kingme.book") == 0, "the book beside the DLL", "get bookfile '%s'", reply);
+    r = cb_command("get book", reply);
+    check(r == 1 && strcmp(reply, "3") == 0, "get book (best moves)", "%d '%s'", r, reply);
+    Game g;
+    game_init(&g, NULL);
+    send_gamehist(&g);
+    Timed t = ask(&g.cur, 5.0, 0, 0, NULL);
+    check(t.move >= 0 && strstr(t.status, "from the opening book") != NULL && t.seconds < 1, "a book move",
+          "%.3f s: %s", t.seconds, t.status);
+    game_free(&g);
+    r = cb_command("set book 0", reply);
+    check(r == 1, "set book 0", "'%s'", reply);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -368,6 +389,7 @@ int main(int argc, char **argv)
     if (cb_getmove && cb_command) {
         commands();
         database(argc > 2 ? argv[2] : NULL);
+        opening_book();
         cb_command("set dbpath ", (char[1024]){0}); /* the game and the clocks without it */
         whole_game(0.05);
         time_modes();
