@@ -25,6 +25,7 @@
 #include "kingme/eval.h"
 #include "kingme/bits.h"
 #include "kingme/movegen.h"
+#include "kingme/patterns.h"
 
 #include <string.h>
 
@@ -373,7 +374,7 @@ int32_t eval_dot_all(const int f[EVAL_NTERMS], const Weights *w)
     return eval_blend(so, se, n);
 }
 
-int32_t eval_score(const Board *b, int side, const Weights *w)
+static int32_t eval_named(const Board *b, int side, const Weights *w)
 {
     /* one copy per colour, mode and "any new term weighted", so that the
      * 60-parameter case carries no test of the new terms */
@@ -387,6 +388,12 @@ int32_t eval_score(const Board *b, int side, const Weights *w)
                             : extract(b, KM_WHITE, SCORE, 0, w, NULL, NULL);
 }
 
+int32_t eval_score(const Board *b, int side, const Weights *w)
+{
+    int32_t v = eval_named(b, side, w);
+    return w->pat ? v + pat_eval(w->pat, b, side) : v;
+}
+
 void eval_table_init(EvalTable *t, const Weights *w)
 {
     memset(t, 0, sizeof *t);
@@ -395,13 +402,32 @@ void eval_table_init(EvalTable *t, const Weights *w)
     for (int p = 0; p <= EVAL_PHASE_SPAN; p++)
         for (int i = 0; i < EVAL_NTERMS; i++)
             t->cw[p][i] = t->phased ? (int32_t)w->w[i] * p + (int32_t)w->end[i] * (EVAL_PHASE_SPAN - p) : w->w[i];
+    t->pat = w->pat;
 }
 
 int32_t eval_score_table(const Board *b, int side, const EvalTable *t)
 {
+    int32_t v;
     if (t->extra)
-        return side == KM_BLACK ? extract(b, KM_BLACK, TABLE, 1, NULL, t, NULL)
-                                : extract(b, KM_WHITE, TABLE, 1, NULL, t, NULL);
-    return side == KM_BLACK ? extract(b, KM_BLACK, TABLE, 0, NULL, t, NULL)
-                            : extract(b, KM_WHITE, TABLE, 0, NULL, t, NULL);
+        v = side == KM_BLACK ? extract(b, KM_BLACK, TABLE, 1, NULL, t, NULL)
+                             : extract(b, KM_WHITE, TABLE, 1, NULL, t, NULL);
+    else
+        v = side == KM_BLACK ? extract(b, KM_BLACK, TABLE, 0, NULL, t, NULL)
+                             : extract(b, KM_WHITE, TABLE, 0, NULL, t, NULL);
+    return t->pat ? v + pat_eval(t->pat, b, side) : v;
+}
+
+uint64_t eval_weights_key(const Weights *w)
+{
+    uint64_t h = 0x6B77656967687473ull;
+    for (int i = 0; i < EVAL_NPARAMS; i++) h = km_mix64(h ^ (uint16_t)w->w[i] ^ ((uint64_t)i << 16));
+    /* the new terms, the phase and the pattern layer when used: a
+     * 60-parameter vector keeps its key */
+    for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++)
+        if (w->w[i]) h = km_mix64(h ^ (uint16_t)w->w[i] ^ ((uint64_t)i << 16));
+    if (w->phased)
+        for (int i = 0; i < EVAL_NTERMS; i++)
+            h = km_mix64(h ^ (uint16_t)w->end[i] ^ ((uint64_t)(EVAL_NTERMS + i) << 16));
+    if (w->pat) h = km_mix64(h ^ w->pat->key);
+    return h;
 }

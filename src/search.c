@@ -63,20 +63,6 @@ static void init_lmr(Searcher *s)
         }
 }
 
-static uint64_t weights_key(const Weights *w)
-{
-    uint64_t h = 0x6B77656967687473ull;
-    for (int i = 0; i < EVAL_NPARAMS; i++) h = km_mix64(h ^ (uint16_t)w->w[i] ^ ((uint64_t)i << 16));
-    /* the new terms and the phase (61-74, end.) when used: a 60-parameter
-     * vector keeps its key */
-    for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++)
-        if (w->w[i]) h = km_mix64(h ^ (uint16_t)w->w[i] ^ ((uint64_t)i << 16));
-    if (w->phased)
-        for (int i = 0; i < EVAL_NTERMS; i++)
-            h = km_mix64(h ^ (uint16_t)w->end[i] ^ ((uint64_t)(EVAL_NTERMS + i) << 16));
-    return h;
-}
-
 int searcher_init(Searcher *s, const Weights *w, size_t hash_mb, uint64_t seed, char *err)
 {
     memset(s, 0, sizeof *s);
@@ -128,7 +114,7 @@ void searcher_set_weights(Searcher *s, const Weights *w)
 {
     s->weights = *w;
     eval_table_init(&s->etab, w);
-    s->weights_key = weights_key(w);
+    s->weights_key = eval_weights_key(w);
     int slot = (int)(s->weights_key % 64);
     s->margin_known = s->margins[slot].key == s->weights_key && s->margins[slot].margin > 0;
     s->probcut_margin = s->margin_known ? s->margins[slot].margin : PROBCUT_MARGIN;

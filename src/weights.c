@@ -9,6 +9,7 @@
  * and are returned without their "#" (and one space after it), so that
  * weights_write(weights_read(f)) keeps them. */
 #include "kingme/weights.h"
+#include "kingme/patterns.h"
 #include "kingme/textio.h"
 
 #include <errno.h>
@@ -18,7 +19,7 @@
 
 extern const char km_default_weights_text[];
 
-#define WEIGHTS_FILE_MAX (1 << 20) /* a weights file is a few kB; refuse huge files */
+#define WEIGHTS_FILE_MAX (16 << 20) /* a few kB, about 1 MB with a pattern layer; refuse huge files */
 
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 
@@ -35,10 +36,86 @@ static const char *clip(const char *s, size_t n, char out[40])
     return out;
 }
 
+/* The pattern tables being read: "table NAME" (or "table end.NAME") starts
+ * one, and the lines "CELL: v v ..." that follow give its cells from CELL on. */
+typedef struct TableParse {
+    EvalPatterns *pat; /* allocated at the first table */
+    int table, phase;  /* the table being read (-1: none) */
+    int seen[2][PAT_NTABLES];
+} TableParse;
+
+/* 1 when [s, e) was a table line (read into tp), 0 when it is not one, -1 on
+ * error (message in err). */
+static int table_line(TableParse *tp, const char *s, const char *e, const char *where, int lineno, char *err)
+{
+    char nm[40];
+    if (e - s > 6 && memcmp(s, "table", 5) == 0 && is_space(s[5])) {
+        const char *n = s + 6;
+        while (n < e && is_space(*n)) n++;
+        const char *ne = n;
+        while (ne < e && !is_space(*ne)) ne++;
+        int ph = 0;
+        const char *bare = n;
+        if (ne - n > 4 && memcmp(n, "end.", 4) == 0) ph = 1, bare += 4;
+        int t = pat_table_find(bare, (size_t)(ne - bare));
+        if (t < 0) return km_fail(err, "%s:%d: unknown table '%s'", where, lineno, clip(n, (size_t)(ne - n), nm));
+        if (ne != e) return km_fail(err, "%s:%d: unexpected text after the table's name", where, lineno);
+        if (tp->seen[ph][t])
+            return km_fail(err, "%s:%d: duplicate table '%s' (first given on line %d)", where, lineno,
+                           clip(n, (size_t)(ne - n), nm), tp->seen[ph][t]);
+        if (!tp->pat && !(tp->pat = patterns_new())) return km_fail(err, "%s: out of memory", where);
+        tp->seen[ph][t] = lineno;
+        tp->table = t + 1; /* 0: none */
+        tp->phase = ph;
+        return 1;
+    }
+    const char *digits = s;
+    while (digits < e && *digits >= '0' && *digits <= '9') digits++;
+    bool cell_line = digits > s && digits < e && *digits == ':';
+    if (!cell_line && !(tp->table && digits > s)) {
+        tp->table = 0; /* a named weight ends the table */
+        return 0;
+    }
+    if (!tp->table) return km_fail(err, "%s:%d: cell values outside a table", where, lineno);
+    int t = tp->table - 1, cells = pat_tables[t].cells;
+    const char *p = s;
+    long cell = 0;
+    while (p < e && *p >= '0' && *p <= '9' && cell <= cells) cell = cell * 10 + (*p++ - '0');
+    if (p == e || *p != ':')
+        return km_fail(err, "%s:%d: expected 'CELL: values' in table '%s'", where, lineno, pat_tables[t].name);
+    p++;
+    int16_t *c = pat_cells(tp->pat, t, tp->phase);
+    for (;;) {
+        while (p < e && is_space(*p)) p++;
+        if (p == e) break;
+        const char *v = p;
+        if (*p == '-' || *p == '+') p++;
+        long val = 0;
+        int nd = 0;
+        while (p < e && *p >= '0' && *p <= '9') {
+            if (val < 100000) val = val * 10 + (*p - '0');
+            p++, nd++;
+        }
+        if (!nd || (p < e && !is_space(*p)))
+            return km_fail(err, "%s:%d: value '%s' in table '%s' is not an integer", where, lineno,
+                           clip(v, (size_t)(e - v) < 12 ? (size_t)(e - v) : 12, nm), pat_tables[t].name);
+        if (*v == '-') val = -val;
+        if (cell >= cells)
+            return km_fail(err, "%s:%d: table '%s' has cells 0..%d only", where, lineno, pat_tables[t].name,
+                           cells - 1);
+        if (val < -PAT_WEIGHT_MAX || val > PAT_WEIGHT_MAX)
+            return km_fail(err, "%s:%d: value %ld in table '%s' is out of range -%d..%d", where, lineno, val,
+                           pat_tables[t].name, PAT_WEIGHT_MAX, PAT_WEIGHT_MAX);
+        c[cell++] = (int16_t)val;
+    }
+    return 1;
+}
+
 int weights_parse(Weights *w, const char *text, const char *where, char **comments, char *err)
 {
     Weights r;
     memset(&r, 0, sizeof r);
+    TableParse tp = {0};
     int seen[2 * EVAL_NTERMS] = {0}; /* line where each weight was given (end. ones after) */
     KmBuf hdr = {0};
     int in_header = 1;
@@ -71,6 +148,14 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
             e = hash;
             while (e > s && is_space(e[-1])) e--;
         }
+        if (s == e) continue;
+        int tr = table_line(&tp, s, e, where, lineno, err);
+        if (tr < 0) {
+            free(hdr.s);
+            free(tp.pat);
+            return -1;
+        }
+        if (tr > 0) continue;
         const char *name = s, *ne = s;
         while (ne < e && !is_space(*ne)) ne++;
         char tok[40], nm[40];
@@ -90,11 +175,13 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
         }
         if (idx < 0) {
             free(hdr.s);
+            free(tp.pat);
             return km_fail(err, "%s:%d: unknown parameter '%s'", where, lineno, nm);
         }
         int slot = ending * EVAL_NTERMS + idx;
         if (seen[slot]) {
             free(hdr.s);
+            free(tp.pat);
             return km_fail(err, "%s:%d: duplicate parameter '%s' (first given on line %d)", where,
                            lineno, nm, seen[slot]);
         }
@@ -105,6 +192,7 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
         while (ve < e && !is_space(*ve)) ve++;
         if (v == ve) {
             free(hdr.s);
+            free(tp.pat);
             return km_fail(err, "%s:%d: missing value for '%s'", where, lineno, nm);
         }
         const char *d = v;
@@ -114,6 +202,7 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
             if (*q < '0' || *q > '9') digits = 0;
         if (!digits) {
             free(hdr.s);
+            free(tp.pat);
             return km_fail(err, "%s:%d: value '%s' of '%s' is not an integer", where, lineno,
                            clip(v, (size_t)(ve - v), tok), nm);
         }
@@ -121,6 +210,7 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
         while (x < e && is_space(*x)) x++;
         if (x < e) {
             free(hdr.s);
+            free(tp.pat);
             return km_fail(err, "%s:%d: unexpected '%s' after the value of '%s'", where, lineno,
                            clip(x, (size_t)(e - x), tok), nm);
         }
@@ -131,6 +221,7 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
         long val = (ve - v) > 30 ? 0 : strtol(num, NULL, 10);
         if ((ve - v) > 30 || errno == ERANGE || val < -32768 || val > 32767) {
             free(hdr.s);
+            free(tp.pat);
             return km_fail(err, "%s:%d: value %s of '%s' is out of range -32768..32767", where,
                            lineno, num, nm);
         }
@@ -145,6 +236,13 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
         /* every weight 0 is no evaluation at all: an empty or truncated file */
         free(hdr.s);
         return km_fail(err, "%s: no parameters (the file is empty or holds only comments)", where);
+    }
+    if (tp.pat) {
+        r.pat = patterns_intern(tp.pat);
+        if (!r.pat) {
+            free(hdr.s);
+            return km_fail(err, "%s: out of memory", where);
+        }
     }
     char *h = km_buf_done(&hdr);
     if (!h) return km_fail(err, "%s: out of memory", where);
@@ -202,6 +300,23 @@ char *weights_format(const Weights *w, const char *comments)
         int len = snprintf(line, sizeof line, "%-27s %6d\n", nm, w->end[i]);
         km_buf_add(&b, line, (size_t)len);
     }
+    /* the pattern tables: rows of 16 cells, the rows of zeros left out */
+    for (int ph = 0; w->pat && ph < 2; ph++)
+        for (int t = 0; t < PAT_NTABLES; t++) {
+            const int16_t *c = pat_cells_const(w->pat, t, ph);
+            int any = 0;
+            for (int i = 0; i < pat_tables[t].cells; i++) any |= c[i];
+            if (!any) continue;
+            km_buf_printf(&b, "table %s%s\n", ph ? "end." : "", pat_tables[t].name);
+            for (int i = 0; i < pat_tables[t].cells; i += 16) {
+                int n = pat_tables[t].cells - i < 16 ? pat_tables[t].cells - i : 16, row = 0;
+                for (int k = 0; k < n; k++) row |= c[i + k];
+                if (!row) continue;
+                km_buf_printf(&b, "%d:", i);
+                for (int k = 0; k < n; k++) km_buf_printf(&b, " %d", c[i + k]);
+                km_buf_add(&b, "\n", 1);
+            }
+        }
     return km_buf_done(&b);
 }
 
@@ -216,7 +331,7 @@ int weights_write(const Weights *w, const char *path, const char *comments, char
 
 bool weights_beyond_60(const Weights *w)
 {
-    if (w->phased) return true;
+    if (w->phased || w->pat) return true;
     for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++)
         if (w->w[i]) return true;
     return false;

@@ -127,6 +127,10 @@ typedef struct Weights {
     int16_t w[EVAL_NTERMS];
     int16_t end[EVAL_NTERMS];
     int16_t phased; /* 1: interpolate w and end by the number of pieces; 0: w alone */
+    int16_t zero_[3]; /* always 0: no padding bytes, so that Weights compare with memcmp */
+    /* The pattern layer (patterns.h), or NULL: a shared copy
+     * (patterns_intern), so that Weights stay values to copy and compare. */
+    const struct EvalPatterns *pat;
 } Weights;
 
 /* The weights of a vector with a phase as one list of EVAL_NWEIGHTS_PHASE:
@@ -189,7 +193,8 @@ int32_t eval_dot(const int f[EVAL_NPARAMS], const Weights *w);
 int32_t eval_dot_all(const int f[EVAL_NTERMS], const Weights *w);
 
 /* eval_dot_all(eval_features_all(b, side), w), faster: terms of weight 0 (in
- * both vectors) whose computation costs anything are skipped. */
+ * both vectors) whose computation costs anything are skipped; plus the
+ * pattern layer's score (pat_eval) when w has one. */
 int32_t eval_score(const Board *b, int side, const Weights *w);
 
 /* A weight vector made ready for the search: for each phase t, the opening
@@ -201,9 +206,14 @@ typedef struct EvalTable {
     int32_t cw[EVAL_PHASE_SPAN + 1][EVAL_NTERMS];
     int phased; /* divide the sum by EVAL_PHASE_SPAN */
     int extra;  /* some term beyond the 60 has a weight */
+    const struct EvalPatterns *pat; /* the pattern layer, or NULL */
 } EvalTable;
 
 void eval_table_init(EvalTable *t, const Weights *w);
+
+/* A 64-bit key of the whole vector (named weights, phase, pattern layer):
+ * equal vectors have equal keys (the search mixes it into its table's keys). */
+uint64_t eval_weights_key(const Weights *w);
 /* eval_score(b, side, w) for the w t was made from. */
 int32_t eval_score_table(const Board *b, int side, const EvalTable *t);
 
