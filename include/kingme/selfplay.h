@@ -1,0 +1,100 @@
+/* selfplay.h - training games: kingme plays itself at a fast, fixed setting
+ * and keeps every position with the search's score and the game's result,
+ * for `kingme fit` (the data of the evaluation's pattern layer).
+ *
+ * Games are numbered 0, 1, ...; game i depends only on the configuration and
+ * i (its opening, its random choices and the searcher's seed all come from
+ * seed and i), so a run gives the same games on any number of threads. They
+ * are stored in chunk files of SelfplayConfig.chunk games each,
+ * DIR/sp-NNNNNN.kmsp (NNNNNN: the chunk's number), each written whole through
+ * the atomic writer: an interrupted run loses at most the chunks it was
+ * playing, and a new run with the same configuration skips the chunks that
+ * are there (after checking them).
+ *
+ * A game: a ballot drawn among the 174 ACF three-move ballots; then, for the
+ * first random_plies plies, a move drawn uniformly among the moves whose score
+ * (each move's own short search) is within margin of the best; then the
+ * search's move, nodes nodes a move. A game ends by the rules (no move, a
+ * third repetition, the forty-move rule), at max_plies (a draw), or when the
+ * endgame database knows the position (its result). Library code: nothing
+ * here prints or exits. */
+#ifndef KINGME_SELFPLAY_H
+#define KINGME_SELFPLAY_H
+
+#include "kingme/board.h"
+#include "kingme/eval.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct Egdb;
+
+typedef struct SelfplayConfig {
+    uint64_t seed;
+    int games;        /* games in all, numbered 0 .. games - 1 */
+    int chunk;        /* games per file */
+    uint64_t nodes;   /* the search's nodes a move */
+    int random_plies; /* plies after the ballot chosen at random among near-best moves */
+    int margin;       /* "near-best": within this many evaluation units */
+    int max_plies;    /* a game this long is a draw */
+    int hash_mb;      /* each thread's table */
+    Weights weights;  /* both sides play these */
+    const struct Egdb *egdb; /* NULL: none */
+} SelfplayConfig;
+
+void selfplay_config_default(SelfplayConfig *c);
+
+/* A position of a game: the board, the search's score for the side to move
+ * (SELFPLAY_NO_SCORE when the move was not searched), and the game's result
+ * for the side to move: 0 loss, 1 draw, 2 win. */
+#define SELFPLAY_NO_SCORE INT16_MIN
+typedef struct SelfplayPos {
+    Board b;
+    int16_t score;
+    uint8_t result;
+    uint8_t ply;      /* plies from the start position (255: 255 or more) */
+} SelfplayPos;
+
+/* A set of positions (one chunk, or everything read). */
+typedef struct SelfplayData {
+    SelfplayPos *pos;
+    size_t n, cap;
+    int games;
+    int wins[3]; /* games won by Black, won by White, drawn */
+} SelfplayData;
+
+void selfplay_data_free(SelfplayData *d);
+
+/* Play game number i of c with searcher-sized state of its own, appending its
+ * positions to out. Returns 0, or -1 with err. */
+int selfplay_game(const SelfplayConfig *c, int i, SelfplayData *out, char *err);
+
+typedef struct SelfplayProgress {
+    int chunks_done, chunks; /* chunks finished (found on disk included) / in all */
+    int games_done;          /* games finished by this run */
+    uint64_t positions;      /* positions in the chunks finished by this run */
+    double elapsed, eta;     /* seconds; eta < 0: unknown */
+} SelfplayProgress;
+typedef void (*SelfplayProgressFn)(const SelfplayProgress *p, void *user);
+
+/* Play every game of c into dir (created when missing) with `threads`
+ * threads, skipping the chunks already there. progress (may be NULL) is called
+ * from the calling thread after each chunk. stop (may be NULL): set to end
+ * early (the chunks in play are not written). Returns 0, or -1 with err. */
+int selfplay_run(const SelfplayConfig *c, const char *dir, int threads, SelfplayProgressFn progress, void *user,
+                 const atomic_bool *stop, char *err);
+
+/* Append the positions of one chunk file to d. The file must have been made
+ * by the same configuration when key is not 0 (selfplay_config_key). Returns
+ * 0, or -1 with err (truncated, foreign, corrupt, another configuration). */
+int selfplay_read_chunk(const char *path, uint64_t key, SelfplayData *d, char *err);
+
+/* Append every chunk file of dir (sp-*.kmsp, in name order) to d. */
+int selfplay_read_dir(const char *dir, SelfplayData *d, char *err);
+
+/* What identifies a configuration in its files (seed, nodes, plies, margin,
+ * chunk size, the weights), so that a resumed run never mixes two. */
+uint64_t selfplay_config_key(const SelfplayConfig *c);
+
+#endif

@@ -1,0 +1,107 @@
+/* selfplay.c - kingme selfplay: training games for kingme fit. */
+#include "cli.h"
+#include "kingme/egdb.h"
+#include "kingme/selfplay.h"
+#include "longrun.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* "1:02:03" or "2:03" */
+static void clock_text(double s, char *buf, size_t len)
+{
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+}
+
+typedef struct Show {
+    bool tty;
+    int games, chunk;
+} Show;
+
+static void on_progress(const SelfplayProgress *p, void *user)
+{
+    const Show *sh = user;
+    char el[32], eta[32] = "?";
+    clock_text(p->elapsed, el, sizeof el);
+    if (p->eta >= 0) clock_text(p->eta, eta, sizeof eta);
+    int done = p->chunks_done * sh->chunk > sh->games ? sh->games : p->chunks_done * sh->chunk;
+    fprintf(stderr, "%sselfplay: %d of %d games, %llu positions, %s, ETA %s%s", sh->tty ? "\r" : "", done,
+            sh->games, (unsigned long long)p->positions, el, eta, sh->tty ? "   " : "\n");
+    fflush(stderr);
+}
+
+static int run(const Opts *o)
+{
+    SelfplayConfig c;
+    selfplay_config_default(&c);
+    c.games = (int)opt_int(o, "--games");
+    c.chunk = (int)opt_int(o, "--chunk");
+    c.nodes = (uint64_t)opt_int(o, "--nodes");
+    c.random_plies = (int)opt_int(o, "--random-plies");
+    c.margin = (int)opt_int(o, "--margin");
+    c.max_plies = (int)opt_int(o, "--max-plies");
+    c.hash_mb = (int)opt_int(o, "--hash");
+    c.seed = (uint64_t)opt_int(o, "--seed");
+    if (!cli_weights(opt_str(o, "--weights"), &c.weights)) return 1;
+    struct Egdb *db = NULL;
+    if (!cli_egdb_auto(o, &db)) return 1;
+    c.egdb = db;
+    long long threads = opt_given(o, "--threads") ? opt_int(o, "--threads") : cli_default_threads();
+    const char *dir = opt_str(o, "--out");
+    Show sh = {isatty(2) != 0, c.games, c.chunk};
+    fprintf(stderr, "selfplay: %d games into %s, %llu nodes a move, %d random plies, %lld thread%s, seed %llu%s\n",
+            c.games, dir, (unsigned long long)c.nodes, c.random_plies, threads, threads == 1 ? "" : "s",
+            (unsigned long long)c.seed, db ? ", with the endgame database" : "");
+    cli_catch_sigint(true, "stopping after the games in play (their chunks are not saved)");
+    char err[KM_ERR_MAX] = "";
+    int rc = selfplay_run(&c, dir, (int)threads, on_progress, &sh, &cli_stop, err);
+    cli_catch_sigint(false, NULL);
+    if (sh.tty) fputc('\n', stderr);
+    if (db) egdb_close(db);
+    if (rc) return cli_error("%s", err);
+    if (atomic_load(&cli_stop)) return cli_error("selfplay: stopped; run the same command again to go on");
+    SelfplayData d = {0};
+    if (selfplay_read_dir(dir, &d, err)) return cli_error("%s", err);
+    printf("selfplay: %d games, %zu positions in %s (Black won %d, White %d, drawn %d)\n", d.games, d.n, dir,
+           d.wins[0], d.wins[1], d.wins[2]);
+    selfplay_data_free(&d);
+    return 0;
+}
+
+static const Opt options[] = {
+    {"--out", "-o", NULL, OPT_STR, "DIR", 0, 0, "selfplay", "the folder of the game files (sp-NNNNNN.kmsp)"},
+    {"--games", "-n", NULL, OPT_INT, "N", 1, 100000000, "1000", "games to play in all"},
+    {"--nodes", NULL, NULL, OPT_INT, "N", 100, 1000000000, "20000", "the search's nodes a move"},
+    {"--random-plies", NULL, NULL, OPT_INT, "N", 0, 100, "8",
+     "after the ballot, this many plies drawn among the near-best moves"},
+    {"--margin", NULL, NULL, OPT_INT, "V", 0, 100000, "100",
+     "near-best: within V of the best move's score (a man is about 1000)"},
+    {"--max-plies", NULL, NULL, OPT_INT, "N", 10, 10000, "250", "a game this long is a draw"},
+    {"--chunk", NULL, NULL, OPT_INT, "N", 1, 100000, "50", "games per file (the unit of resuming)"},
+    {"--seed", NULL, NULL, OPT_INT, "S", 0, 0x7fffffffffffffffLL, "1",
+     "the games follow from the seed (the same on any number of threads)"},
+    {"--weights", "-w", NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
+    {"--hash", NULL, NULL, OPT_INT, "MB", 1, 4096, "8", "each thread's table"},
+    {"--threads", "-j", NULL, OPT_INT, "N", 1, 256, DESCRIBED("all cores"), "games played at once"},
+    CLI_EGDB_AUTO_OPTS,
+    OPTS_END,
+};
+
+const CliCommand cmd_selfplay = {
+    "selfplay", run, "training games for kingme fit (positions, scores, results)",
+    &(const OptSpec){
+        NULL, 0, 0,
+        "Plays --games games of kingme against itself from the ACF ballots (a few random near-best "
+        "moves after each for variety; then --nodes nodes a move) and keeps every position with the "
+        "search's score and the game's result, in chunk files of --chunk games under --out. The games "
+        "follow from --seed alone; a run stopped by Ctrl-C or a kill goes on where it was when run "
+        "again with the same options (the chunks on disk are checked and kept).",
+        options,
+        "example: kingme selfplay --games 200 --out sp --nodes 5000  ->  selfplay: 200 games, ...",
+    },
+};

@@ -1,0 +1,474 @@
+/* selfplay.c - training games and their files (selfplay.h).
+ *
+ * A chunk file, little-endian:
+ *   0  "KMSP"           8  configuration key (u64)   16 chunk number (u32)
+ *   20 games (u32)      24 positions (u32)           28 Black wins, White wins, draws (3 x u32)
+ *   40 FNV-1a 64 of the positions that follow (u64)
+ *   48 positions, 16 bytes each: black, white, kings (3 x u32), score (i16,
+ *      for the side to move), side to move + 2 x result (u8), ply (u8). */
+#include "kingme/selfplay.h"
+#include "kingme/bits.h"
+#include "kingme/egdb.h"
+#include "kingme/game.h"
+#include "kingme/match.h"
+#include "kingme/search.h"
+#include "kingme/textio.h"
+#include "kingme/weights.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#define MAGIC "KMSP"
+#define HEADER_BYTES 48
+#define RECORD_BYTES 16
+#define CHUNK_FILE_MAX ((size_t)1 << 30)
+
+void selfplay_config_default(SelfplayConfig *c)
+{
+    memset(c, 0, sizeof *c);
+    c->seed = 1;
+    c->games = 1000;
+    c->chunk = 50;
+    c->nodes = 20000;
+    c->random_plies = 8;
+    c->margin = 100;
+    c->max_plies = 250;
+    c->hash_mb = 8;
+    weights_default(&c->weights);
+}
+
+uint64_t selfplay_config_key(const SelfplayConfig *c)
+{
+    uint64_t h = km_mix64(0x73656c66706c6179ull ^ c->seed);
+    h = km_mix64(h ^ c->nodes);
+    h = km_mix64(h ^ (uint64_t)c->chunk ^ (uint64_t)c->random_plies << 16 ^ (uint64_t)c->max_plies << 32);
+    h = km_mix64(h ^ (uint64_t)(uint32_t)c->margin);
+    h = km_mix64(h ^ (uint64_t)(c->egdb ? egdb_pieces(c->egdb) : 0));
+    return km_mix64(h ^ eval_weights_key(&c->weights));
+}
+
+void selfplay_data_free(SelfplayData *d)
+{
+    free(d->pos);
+    memset(d, 0, sizeof *d);
+}
+
+static int data_push(SelfplayData *d, const SelfplayPos *p)
+{
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? 2 * d->cap : 1024;
+        SelfplayPos *q = realloc(d->pos, cap * sizeof *q);
+        if (!q) return -1;
+        d->pos = q;
+        d->cap = cap;
+    }
+    d->pos[d->n++] = *p;
+    return 0;
+}
+
+/* ---- one game ------------------------------------------------------------ */
+
+/* A move drawn among those within c->margin of the best, each scored by a
+ * search of its own of a quarter of the nodes. */
+static int random_move(Searcher *s, const SelfplayConfig *c, const Game *g, uint64_t *rng, Move *out,
+                       int32_t *best_score)
+{
+    MoveList ml;
+    int n = gen_moves(&g->cur, &ml);
+    if (n == 0) return -1;
+    int32_t score[MAX_MOVES];
+    int32_t best = -SCORE_INF;
+    SearchLimits l;
+    search_limits_default(&l);
+    l.nodes = c->nodes / 4 + 1;
+    for (int i = 0; i < n; i++) {
+        Board child = g->cur;
+        make_move(&child, &ml.moves[i]);
+        SearchResult r;
+        if (search_run(s, &child, g->keys, g->nply + 1, 0, &l, &r, NULL, NULL)) return -2;
+        score[i] = r.has_move ? -r.score : SCORE_INF; /* no move there: the mover wins */
+        if (score[i] > best) best = score[i];
+    }
+    int near[MAX_MOVES], nn = 0;
+    for (int i = 0; i < n; i++)
+        if (score[i] >= best - c->margin) near[nn++] = i;
+    *out = ml.moves[near[km_rng_next(rng) % (uint64_t)nn]];
+    *best_score = best;
+    return 0;
+}
+
+static int16_t clamp16(int32_t v) { return (int16_t)(v > 32000 ? 32000 : v < -32000 ? -32000 : v); }
+
+static int play_game(Searcher *s, const SelfplayConfig *c, int i, SelfplayData *out, char *err)
+{
+    uint64_t rng = km_mix64(c->seed ^ km_mix64(0x67616d65ull + (uint64_t)i));
+    Opening o;
+    if (opening_from_ballot(&o, &km_ballots[km_rng_next(&rng) % BALLOT_COUNT], err)) return -1;
+    Game g;
+    if (game_init(&g, &o.start)) return km_fail(err, "out of memory");
+    for (int k = 0; k < o.nply; k++)
+        if (game_play(&g, &o.moves[k])) goto oom;
+    searcher_clear(s);
+    searcher_seed(s, km_rng_next(&rng));
+    searcher_set_egdb(s, c->egdb);
+    SearchLimits l;
+    search_limits_default(&l);
+    l.nodes = c->nodes;
+    size_t first = out->n;
+    int after_ballot = 0;
+    int db_pieces = c->egdb ? egdb_pieces(c->egdb) : 0;
+    GameResult result = GAME_ONGOING;
+    while (g.result == GAME_ONGOING) {
+        if (g.nply >= c->max_plies) {
+            result = GAME_DRAW;
+            break;
+        }
+        if (db_pieces && popcount32(board_occupied(&g.cur)) <= db_pieces) {
+            int v = egdb_probe(c->egdb, &g.cur, NULL);
+            if (v != EGDB_UNKNOWN) {
+                result = v == EGDB_DRAW                                     ? GAME_DRAW
+                         : (v == EGDB_WIN) == (g.cur.stm == KM_BLACK) ? GAME_BLACK_WINS
+                                                                            : GAME_WHITE_WINS;
+                break;
+            }
+        }
+        Move m;
+        int32_t score = 0;
+        if (after_ballot < c->random_plies) {
+            int rc = random_move(s, c, &g, &rng, &m, &score);
+            if (rc == -2) goto oom;
+            if (rc) break; /* no move: the rules have ended the game already */
+        } else {
+            SearchResult r;
+            if (search_game(s, &g, &l, &r, NULL, NULL)) goto oom;
+            m = r.best;
+            score = r.score;
+        }
+        SelfplayPos p = {.b = g.cur, .score = clamp16(score), .ply = (uint8_t)(g.nply > 255 ? 255 : g.nply)};
+        if (data_push(out, &p) || game_play(&g, &m)) goto oom;
+        after_ballot++;
+    }
+    if (result == GAME_ONGOING) result = g.result;
+    for (size_t k = first; k < out->n; k++) {
+        SelfplayPos *p = &out->pos[k];
+        p->result = result == GAME_DRAW ? 1 : (result == GAME_BLACK_WINS) == (p->b.stm == KM_BLACK) ? 2 : 0;
+    }
+    out->games++;
+    out->wins[result == GAME_BLACK_WINS ? 0 : result == GAME_WHITE_WINS ? 1 : 2]++;
+    game_free(&g);
+    return 0;
+oom:
+    game_free(&g);
+    return km_fail(err, "out of memory");
+}
+
+int selfplay_game(const SelfplayConfig *c, int i, SelfplayData *out, char *err)
+{
+    Searcher s;
+    if (searcher_init(&s, &c->weights, (size_t)c->hash_mb, c->seed, err)) return -1;
+    int rc = play_game(&s, c, i, out, err);
+    searcher_free(&s);
+    return rc;
+}
+
+/* ---- files --------------------------------------------------------------- */
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int k = 0; k < 4; k++) p[k] = (uint8_t)(v >> 8 * k);
+}
+static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)v), put32(p + 4, (uint32_t)(v >> 32)); }
+static uint32_t get32(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
+
+static uint64_t fnv1a(const uint8_t *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static void chunk_path(const char *dir, int chunk, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/sp-%06d.kmsp", dir, chunk);
+}
+
+static int write_chunk(const char *path, uint64_t key, int chunk, const SelfplayData *d, char *err)
+{
+    size_t n = HEADER_BYTES + d->n * RECORD_BYTES;
+    uint8_t *buf = malloc(n);
+    if (!buf) return km_fail(err, "%s: out of memory", path);
+    memcpy(buf, MAGIC, 4);
+    put32(buf + 4, 1);
+    put64(buf + 8, key);
+    put32(buf + 16, (uint32_t)chunk);
+    put32(buf + 20, (uint32_t)d->games);
+    put32(buf + 24, (uint32_t)d->n);
+    for (int k = 0; k < 3; k++) put32(buf + 28 + 4 * k, (uint32_t)d->wins[k]);
+    uint8_t *r = buf + HEADER_BYTES;
+    for (size_t i = 0; i < d->n; i++, r += RECORD_BYTES) {
+        const SelfplayPos *p = &d->pos[i];
+        put32(r, p->b.pieces[KM_BLACK]);
+        put32(r + 4, p->b.pieces[KM_WHITE]);
+        put32(r + 8, p->b.kings);
+        r[12] = (uint8_t)((uint16_t)p->score & 0xFF);
+        r[13] = (uint8_t)((uint16_t)p->score >> 8);
+        r[14] = (uint8_t)(p->b.stm | p->result << 1);
+        r[15] = p->ply;
+    }
+    put64(buf + 40, fnv1a(buf + HEADER_BYTES, n - HEADER_BYTES));
+    int rc = km_write_atomic(path, (const char *)buf, n, err);
+    free(buf);
+    return rc;
+}
+
+/* Whether the three bitboards make a position a game can reach. */
+static bool sound(const Board *b)
+{
+    uint32_t bl = b->pieces[KM_BLACK], wh = b->pieces[KM_WHITE];
+    if (bl & wh || b->kings & ~(bl | wh)) return false;
+    if (popcount32(bl) > 12 || popcount32(wh) > 12) return false;
+    return !(bl & ~b->kings & BLACK_PROMO_ROW) && !(wh & ~b->kings & WHITE_PROMO_ROW);
+}
+
+int selfplay_read_chunk(const char *path, uint64_t key, SelfplayData *d, char *err)
+{
+    static const KmReadOpts opts = {.max_bytes = CHUNK_FILE_MAX, .too_large = "too large for a self-play file"};
+    size_t n;
+    uint8_t *buf = (uint8_t *)km_read_text(path, &opts, &n, err);
+    if (!buf) return -1;
+    int rc = -1;
+    if (n < HEADER_BYTES || memcmp(buf, MAGIC, 4) != 0) {
+        km_fail(err, "%s: not a kingme self-play file", path);
+        goto done;
+    }
+    if (get32(buf + 4) != 1) {
+        km_fail(err, "%s: self-play format version %u (this kingme reads 1)", path, get32(buf + 4));
+        goto done;
+    }
+    uint32_t npos = get32(buf + 24);
+    if (n != HEADER_BYTES + (size_t)npos * RECORD_BYTES) {
+        km_fail(err, "%s: truncated or padded (%zu bytes, %u positions)", path, n, npos);
+        goto done;
+    }
+    if (get64(buf + 40) != fnv1a(buf + HEADER_BYTES, n - HEADER_BYTES)) {
+        km_fail(err, "%s: checksum mismatch (the file is corrupt)", path);
+        goto done;
+    }
+    if (key && get64(buf + 8) != key) {
+        km_fail(err, "%s: made by another configuration (seed, nodes, weights ...)", path);
+        goto done;
+    }
+    const uint8_t *r = buf + HEADER_BYTES;
+    for (uint32_t i = 0; i < npos; i++, r += RECORD_BYTES) {
+        SelfplayPos p;
+        p.b.pieces[KM_BLACK] = get32(r);
+        p.b.pieces[KM_WHITE] = get32(r + 4);
+        p.b.kings = get32(r + 8);
+        p.score = (int16_t)(uint16_t)(r[12] | r[13] << 8);
+        p.b.stm = r[14] & 1;
+        p.result = (uint8_t)(r[14] >> 1);
+        p.ply = r[15];
+        if (!sound(&p.b) || p.result > 2) {
+            km_fail(err, "%s: position %u is not a valid position", path, i + 1);
+            goto done;
+        }
+        if (data_push(d, &p)) {
+            km_fail(err, "%s: out of memory", path);
+            goto done;
+        }
+    }
+    d->games += (int)get32(buf + 20);
+    for (int k = 0; k < 3; k++) d->wins[k] += (int)get32(buf + 28 + 4 * k);
+    rc = 0;
+done:
+    free(buf);
+    return rc;
+}
+
+static int name_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int selfplay_read_dir(const char *dir, SelfplayData *d, char *err)
+{
+    DIR *dp = opendir(dir);
+    if (!dp) return km_fail(err, "%s: cannot open: %s", dir, strerror(errno));
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    struct dirent *e;
+    while ((e = readdir(dp))) {
+        size_t len = strlen(e->d_name);
+        if (len < 9 || strncmp(e->d_name, "sp-", 3) != 0 || strcmp(e->d_name + len - 5, ".kmsp") != 0) continue;
+        if (n == cap) {
+            char **q = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof *q);
+            if (!q) {
+                rc = km_fail(err, "%s: out of memory", dir);
+                break;
+            }
+            names = q;
+        }
+        if (!(names[n] = strdup(e->d_name))) {
+            rc = km_fail(err, "%s: out of memory", dir);
+            break;
+        }
+        n++;
+    }
+    closedir(dp);
+    if (rc == 0 && n == 0) rc = km_fail(err, "%s: no self-play files (sp-*.kmsp)", dir);
+    if (rc == 0) qsort(names, n, sizeof *names, name_cmp);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        rc = selfplay_read_chunk(path, 0, d, err);
+    }
+    for (size_t i = 0; i < n; i++) free(names[i]);
+    free(names);
+    return rc;
+}
+
+/* ---- a run on several threads --------------------------------------------- */
+
+typedef struct Run {
+    const SelfplayConfig *c;
+    const char *dir;
+    uint64_t key;
+    int nchunks;
+    const bool *have; /* chunks already on disk */
+    atomic_int next;
+    const atomic_bool *stop;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int done, games;
+    uint64_t positions;
+    int failed;
+    char err[KM_ERR_MAX];
+} Run;
+
+static void *run_thread(void *arg)
+{
+    Run *r = arg;
+    Searcher s;
+    char err[KM_ERR_MAX];
+    int ok = searcher_init(&s, &r->c->weights, (size_t)r->c->hash_mb, r->c->seed, err) == 0;
+    for (;;) {
+        int k = ok ? atomic_fetch_add(&r->next, 1) : r->nchunks;
+        while (k < r->nchunks && r->have[k]) k = atomic_fetch_add(&r->next, 1);
+        if (k >= r->nchunks) break;
+        SelfplayData d = {0};
+        int first = k * r->c->chunk, last = first + r->c->chunk;
+        if (last > r->c->games) last = r->c->games;
+        for (int i = first; ok && i < last; i++) {
+            if (r->stop && *r->stop) break;
+            if (play_game(&s, r->c, i, &d, err)) ok = 0;
+        }
+        bool whole = d.games == last - first;
+        if (ok && whole) {
+            char path[4096];
+            chunk_path(r->dir, k, path, sizeof path);
+            if (write_chunk(path, r->key, k, &d, err)) ok = 0;
+        }
+        pthread_mutex_lock(&r->lock);
+        if (ok && whole) {
+            r->done++;
+            r->games += d.games;
+            r->positions += d.n;
+        }
+        pthread_cond_signal(&r->cond);
+        pthread_mutex_unlock(&r->lock);
+        selfplay_data_free(&d);
+        if (!ok || !whole) break;
+    }
+    if (ok) searcher_free(&s);
+    pthread_mutex_lock(&r->lock);
+    if (!ok && !r->failed) {
+        r->failed = 1;
+        memcpy(r->err, err, KM_ERR_MAX);
+    }
+    pthread_cond_signal(&r->cond);
+    pthread_mutex_unlock(&r->lock);
+    return NULL;
+}
+
+int selfplay_run(const SelfplayConfig *c, const char *dir, int threads, SelfplayProgressFn progress, void *user,
+                 const atomic_bool *stop, char *err)
+{
+    if (c->games < 1 || c->chunk < 1 || threads < 1) return km_fail(err, "selfplay: nothing to do");
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) return km_fail(err, "%s: cannot create: %s", dir, strerror(errno));
+    Run r = {.c = c, .dir = dir, .key = selfplay_config_key(c)};
+    r.nchunks = (c->games + c->chunk - 1) / c->chunk;
+    bool *have = calloc((size_t)r.nchunks, 1);
+    if (!have) return km_fail(err, "out of memory");
+    int found = 0;
+    for (int k = 0; k < r.nchunks; k++) {
+        char path[4096];
+        chunk_path(dir, k, path, sizeof path);
+        struct stat st;
+        if (stat(path, &st) != 0) continue;
+        SelfplayData d = {0};
+        int games = (k + 1) * c->chunk > c->games ? c->games - k * c->chunk : c->chunk;
+        if (selfplay_read_chunk(path, r.key, &d, err) || d.games != games) {
+            if (d.games != games && err[0] == '\0') km_fail(err, "%s: holds %d games, not %d", path, d.games, games);
+            selfplay_data_free(&d);
+            free(have);
+            return -1;
+        }
+        selfplay_data_free(&d);
+        have[k] = true;
+        found++;
+    }
+    r.have = have;
+    r.stop = stop;
+    atomic_init(&r.next, 0);
+    pthread_mutex_init(&r.lock, NULL);
+    pthread_cond_init(&r.cond, NULL);
+    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
+    int started = 0;
+    double t0 = km_now();
+    for (int t = 0; tid && t < threads; t++) {
+        if (pthread_create(&tid[t], NULL, run_thread, &r) != 0) break;
+        started++;
+    }
+    if (!started) {
+        free(tid);
+        free(have);
+        return km_fail(err, "selfplay: cannot start a thread");
+    }
+    pthread_mutex_lock(&r.lock);
+    int reported = -1;
+    for (;;) {
+        if (r.done != reported && progress) {
+            SelfplayProgress p = {.chunks_done = found + r.done, .chunks = r.nchunks, .games_done = r.games,
+                                  .positions = r.positions, .elapsed = km_now() - t0, .eta = -1};
+            int left = r.nchunks - found - r.done;
+            if (r.done) p.eta = p.elapsed / r.done * left / 1.0;
+            pthread_mutex_unlock(&r.lock);
+            progress(&p, user);
+            pthread_mutex_lock(&r.lock);
+            reported = r.done;
+        }
+        if (r.failed || found + r.done == r.nchunks || (stop && *stop)) break;
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 200000000L; /* a stop set by a signal handler is seen within 0.2 s */
+        if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+        pthread_cond_timedwait(&r.cond, &r.lock, &ts);
+    }
+    pthread_mutex_unlock(&r.lock);
+    for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
+    free(tid);
+    free(have);
+    pthread_mutex_destroy(&r.lock);
+    pthread_cond_destroy(&r.cond);
+    if (r.failed) {
+        memcpy(err, r.err, KM_ERR_MAX);
+        return -1;
+    }
+    return 0;
+}
