@@ -977,6 +977,18 @@ TEST(tune_command_session_resume_threads)
                   strstr(out, "yardstick: the best so far against material, handset (Elo"),
               "%s", out);
     CHECK_INT(kingme(out, sizeof out, "tune --report a --depth 3 --dir %s", tdir), 2);
+    /* the yardstick as a picture: well-formed, one line per reference */
+    CHECK_INT(kingme(out, sizeof out, "tune --report a --dir %s --svg %s/yard.svg", tdir, tdir), 0);
+    CHECK_MSG(strstr(out, "picture of the yardstick written to"), "%s", out);
+    {
+        char p[300], why[256];
+        snprintf(p, sizeof p, "%s/yard.svg", tdir);
+        char *svg = test_slurp(p);
+        CHECK_MSG(svg && test_xml_well_formed(svg, "svg", why, sizeof why), "%s", svg ? why : "no file");
+        CHECK(svg && strstr(svg, ">material</text>") && strstr(svg, ">handset</text>"));
+        free(svg);
+    }
+    CHECK_INT(kingme(out, sizeof out, "tune --generations 1 --svg %s/x.svg --dir %s", tdir, tdir), 2);
     CHECK_INT(kingme(out, sizeof out, "tune %s --generations 1 -j 1 --dir %s --name ny --yardstick none", ctl,
                      tdir), 0);
     CHECK_MSG(!strstr(out, "yardstick"), "%s", out);

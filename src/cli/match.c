@@ -5,6 +5,7 @@
  * (clocks, forfeits); Elo statistics, an optional SPRT; every finished game is
  * written to the PDN file at once. */
 #include "cli.h"
+#include "kingme/charts.h"
 #include "longrun.h"
 #include "kingme/book.h"
 #include "kingme/egdb.h"
@@ -133,7 +134,37 @@ typedef struct Tally {
     SprtDecision decision;
     double llr;             /* at the decision, or now */
     int decided_after;
+    /* --svg: A's points in each game, in the order they ended, and the picture
+     * rewritten as they come in */
+    const char *svg;
+    uint8_t *points;
+    int total;
+    double sprt_elo[2];
+    double svg_written;     /* km_now() of the last write */
+    bool svg_failed;
 } Tally;
+
+/* The match's picture (--svg), written whole (temporary file, rename). */
+static void write_svg(Tally *t, const char *title)
+{
+    if (!t->svg || t->svg_failed) return;
+    int n = t->w + t->d + t->l;
+    KmBuf b = {0};
+    chart_match(&b, title, t->points, n, t->total, t->sprt ? t->sprt_elo : NULL);
+    size_t len = b.len;
+    char *text = km_buf_done(&b), err[KM_ERR_MAX];
+    if (!text || km_write_atomic(t->svg, text, len, err)) {
+        cli_error("%s", text ? err : "out of memory");
+        t->svg_failed = true;
+    }
+    free(text);
+    t->svg_written = km_now();
+}
+
+static void svg_title(const Tally *t, char *buf, size_t len)
+{
+    snprintf(buf, len, "kingme match: A = %.150s, B = %.150s", t->names[0], t->names[1]);
+}
 
 /* A is Black in the even games. */
 static int a_points(int job, const MatchOutcome *o)
@@ -168,9 +199,16 @@ static void on_game(int done, int total, int job, const MatchOutcome *o, void *u
 {
     Tally *t = user;
     int p = a_points(job, o);
+    if (t->points) t->points[t->w + t->d + t->l] = (uint8_t)p;
     if (p == 2) t->w++;
     else if (p == 1) t->d++;
     else t->l++;
+    /* the picture as the games come in: at most one write a second */
+    if (t->svg && km_now() - t->svg_written >= 1.0) {
+        char title[400];
+        svg_title(t, title, sizeof title);
+        write_svg(t, title);
+    }
     if (o->forfeit != FORFEIT_NONE) {
         /* A is Black in the even games */
         int who = (o->forfeit_side == KM_BLACK) == (job % 2 == 0) ? 0 : 1;
@@ -543,7 +581,23 @@ static int run(const Opts *o)
     }
     Tally t = {.tty = isatty(STDOUT_FILENO) != 0, .every = sprt ? 20 : n >= 20 ? n / 10 : 1,
                .clock = set.tc_base > 0, .closest = INFINITY, .names = names, .specs = specs, .pdn = &pdn,
-               .sprt = sprt};
+               .sprt = sprt, .svg = opt_str(o, "--svg"), .total = n, .sprt_elo = {elo0, elo1}};
+    if (t.svg) { /* written now, so that a path that cannot be written stops the match at once */
+        char title[400];
+        svg_title(&t, title, sizeof title);
+        if ((t.points = calloc((size_t)n, 1))) write_svg(&t, title);
+        if (!t.points || t.svg_failed) {
+            if (!t.points) cli_error("out of memory");
+            free(t.points);
+            book_close(bk);
+            egdb_close(db);
+            free(specs);
+            free(out);
+            free(ops);
+            pdn_close(&pdn);
+            return 1;
+        }
+    }
     if (sprt) {
         sprt_init(&t.test, elo0, elo1, 0.05, 0.05);
         printf("SPRT: H0 Elo %g, H1 Elo %g, alpha 0.05, beta 0.05, LLR bounds %.2f .. %.2f\n", elo0, elo1,
@@ -602,11 +656,27 @@ static int run(const Opts *o)
         snprintf(line, sizeof line, "games written to %s", path);
         cli_wrap(stdout, line, 2);
     }
+    if (t.svg) {
+        char title[400];
+        svg_title(&t, title, sizeof title);
+        write_svg(&t, title);
+        if (!t.svg_failed && !km_is_stdout_name(t.svg)) {
+            char line[4200];
+            snprintf(line, sizeof line, "picture written to %s", t.svg);
+            cli_wrap(stdout, line, 2);
+        } else if (t.svg_failed) {
+            saved = false;
+        }
+    }
+    free(t.points);
     if (!saved) return 1;
     return interrupted ? 130 : 0;
 }
 
 static const Opt options[] = {
+    {"--svg", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("none"),
+     "draw the match as an SVG picture, rewritten as the games come in: A's running score and the Elo "
+     "difference with their 95% intervals (and the SPRT's log-likelihood ratio)"},
     {"--games", NULL, NULL, OPT_INT, "N", 2, 1e7,
      DESCRIBED("every opening twice: 288 for the ballots and for start; 20000 at most with --sprt"),
      "an even number: N/2 openings, each once with each colour"},

@@ -49,7 +49,7 @@ typedef struct Opt {
 #define OPTS_END {NULL, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, NULL}
 /* clang-format on */
 
-#define OPTS_MAX 32    /* options of one command */
+#define OPTS_MAX 48    /* options of one command */
 #define OPTS_ITEMS 256 /* values of OPT_LIST options, all together */
 #define OPTS_ARGS 4096 /* positional arguments (the files of kingme pdn) */
 

@@ -2,6 +2,8 @@
  * file as a table with each weight's priority class (the documents') and its
  * typical contribution (measured), or two files side by side. */
 #include "cli.h"
+#include "kingme/charts.h"
+#include "kingme/textio.h"
 #include "kingme/weights.h"
 
 #include <math.h>
@@ -198,6 +200,20 @@ static int run(const Opts *o)
     if (o->nargs == 1) show_one(&f[0], order);
     else show_two(f, order);
     if (!opt_flag(o, "--no-legend")) print_legend();
+    const char *svg = opt_str(o, "--svg");
+    if (svg) {
+        char title[512], err[KM_ERR_MAX];
+        snprintf(title, sizeof title, "kingme show: %.480s", f[0].label);
+        KmBuf b = {0};
+        chart_weights(&b, title, &f[0].w, rows_needed(&f[0].w));
+        size_t len = b.len;
+        char *text = km_buf_done(&b);
+        if (!text) return cli_error("out of memory");
+        int r = km_write_atomic(svg, text, len, err);
+        free(text);
+        if (r) return cli_error("%s", err);
+        if (!km_is_stdout_name(svg)) printf("picture of %s written to %s\n", f[0].label, svg);
+    }
     return 0;
 }
 
@@ -207,6 +223,9 @@ static const Opt options[] = {
      "(largest |typ| first); with two files, of the first"},
     {"--no-legend", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "leave out the notes on the columns and the terms"},
+    {"--svg", NULL, NULL, OPT_STR, "OUT", 0, 0, DESCRIBED("none"),
+     "also draw FILE as an SVG picture: the board with the weights of a man and of a king on each "
+     "square (in men; opening and ending with a phase), and every weight as a bar"},
     OPTS_END,
 };
 

@@ -1,6 +1,7 @@
 /* tune.c - kingme tune (alias: kingme find): the genetic algorithm's
  * sessions, with their files under --dir. */
 #include "cli.h"
+#include "kingme/charts.h"
 #include "kingme/workers.h"
 #include "longrun.h"
 #include "kingme/textio.h"
@@ -605,6 +606,96 @@ static int play_session(const Opts *o, TuneSession *s, const Where *wh, long lon
     return r == 1 ? 130 : 0;
 }
 
+/* --report --svg: the yardstick's curves from the log, one line per
+ * reference, against time and games. Returns 0, or 1 after an error line. */
+static int yard_svg(const char *csv, const char *name, const char *out)
+{
+    FILE *f = fopen(csv, "r");
+    if (!f) return cli_error("%s: cannot open: %s", csv, strerror(errno));
+    char line[8192];
+    enum { MAXREF = 16 };
+    int col_games = -1, col_yg = -1, col_ref[MAXREF], nref = 0, n = 0, cap = 0;
+    char *names[MAXREF];
+    double *secs = NULL, *games = NULL, *score[MAXREF] = {0};
+    int yg = 0;
+    double played = 0;
+    bool ok = true;
+    while (ok && fgets(line, sizeof line, f)) {
+        if (col_yg < 0) { /* the header */
+            int c = 0;
+            for (char *q = line; *q && *q != '\n' && *q != '\r'; c++) {
+                size_t len = strcspn(q, ",\r\n");
+                if (len == 5 && !strncmp(q, "games", 5)) col_games = c;
+                else if (len == 10 && !strncmp(q, "yard_games", 10)) col_yg = c;
+                else if (len > 6 && !strncmp(q, "score_", 6) && nref < MAXREF) {
+                    col_ref[nref] = c;
+                    names[nref] = strndup(q + 6, len - 6);
+                    if (!names[nref]) ok = false;
+                    nref++;
+                }
+                q += len;
+                if (*q == ',') q++;
+            }
+            if (col_yg < 0 || col_games < 0 || !nref) break; /* no yardstick */
+            continue;
+        }
+        double g, e, ng, sc[MAXREF];
+        if (!csv_field(line, 1, &e) || !csv_field(line, col_games, &g)) continue;
+        played += g; /* the log has each generation's games */
+        if (!csv_field(line, col_yg, &ng)) continue;
+        bool all = true;
+        for (int k = 0; k < nref; k++) all = all && csv_field(line, col_ref[k], &sc[k]);
+        if (!all) continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            double *a = realloc(secs, (size_t)cap * sizeof *a), *b = a ? realloc(games, (size_t)cap * sizeof *b) : NULL;
+            if (a) secs = a;
+            if (b) games = b;
+            for (int k = 0; k < nref && b; k++) {
+                double *x = realloc(score[k], (size_t)cap * sizeof *x);
+                if (!x) b = NULL;
+                else score[k] = x;
+            }
+            if (!a || !b) {
+                ok = false;
+                break;
+            }
+        }
+        secs[n] = e;
+        games[n] = played;
+        for (int k = 0; k < nref; k++) score[k][n] = sc[k] / 100;
+        yg = (int)ng;
+        n++;
+    }
+    fclose(f);
+    int status = 0;
+    if (!ok) {
+        status = cli_error("out of memory");
+    } else if (n == 0) {
+        status = cli_error("%s: no yardstick measurement in the log: no picture", csv);
+    } else {
+        char title[400], err[KM_ERR_MAX];
+        snprintf(title, sizeof title, "kingme tune: session %.200s, the yardstick", name);
+        ChartYard y = {nref, n, (const char *const *)names, secs, games, (const double *const *)score,
+                       nref ? yg / nref : 0};
+        KmBuf b = {0};
+        chart_yardstick(&b, title, &y);
+        size_t len = b.len;
+        char *text = km_buf_done(&b);
+        if (!text) status = cli_error("out of memory");
+        else if (km_write_atomic(out, text, len, err)) status = cli_error("%s", err);
+        else if (!km_is_stdout_name(out)) printf("\npicture of the yardstick written to %s\n", out);
+        free(text);
+    }
+    for (int k = 0; k < nref; k++) {
+        free(names[k]);
+        free(score[k]);
+    }
+    free(secs);
+    free(games);
+    return status;
+}
+
 /* --report: a session's controls, progress and curves from its files. */
 static int report(const Opts *o, unsigned given)
 {
@@ -628,6 +719,7 @@ static int report(const Opts *o, unsigned given)
     fclose(f);
     print_chart(csv);
     print_yard_chart(csv);
+    if (opt_given(o, "--svg")) return yard_svg(csv, name, opt_str(o, "--svg"));
     return 0;
 }
 
@@ -636,6 +728,7 @@ static int run(const Opts *o)
     TuneControls c;
     unsigned given = read_controls(o, &c);
     if (opt_given(o, "--report")) return report(o, given);
+    if (opt_given(o, "--svg")) return cli_usage_error(o->name, "--svg draws a session's yardstick: give it with --report");
     int r = check_modes(o, given);
     if (r) return r;
     if (!opt_given(o, "--resume") && !read_yardsticks(o, &c)) return opt_count(o, "--yardstick") > TUNE_MAX_YARDSTICKS ? 2 : 1;
@@ -697,6 +790,9 @@ static const Opt options[] = {
     {"--yardstick", NULL, NULL, OPT_LIST, "FILE|none", 0, 0, NULL,
      "(repeatable) a reference that the best so far plays now and then (weights/material.w and "
      "weights/handset.w when none is given; none: no yardstick)"},
+    {"--svg", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("none"),
+     "(with --report) draw the yardstick as an SVG picture: the best so far's Elo against each "
+     "reference, with 95% intervals, against time and against games"},
     {"--report", NULL, NULL, OPT_OPTSTR, "NAME|FILE", 0, 0, NULL,
      "print a finished or running session's curves (the newest session when none is given)"},
     {"--include", NULL, NULL, OPT_LIST, "FILE", 0, 0, NULL,
