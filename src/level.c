@@ -12,14 +12,14 @@
 static const LevelSpec specs[LEVEL_FULL] = {
     {0, 0, 0}, /* unused */
     {0, 1.0, 0.50},
-    {1500, 0.8, 0.35},
-    {4000, 0.6, 0.25},
-    {10000, 0.45, 0.17},
-    {25000, 0.32, 0.11},
-    {60000, 0.22, 0.07},
-    {150000, 0.14, 0.045},
-    {350000, 0.08, 0.025},
-    {800000, 0.04, 0.01},
+    {300, 0.8, 0.35},
+    {1000, 0.6, 0.25},
+    {2500, 0.45, 0.17},
+    {6000, 0.32, 0.11},
+    {15000, 0.22, 0.07},
+    {35000, 0.14, 0.045},
+    {70000, 0.08, 0.025},
+    {140000, 0.04, 0.01},
 };
 
 const LevelSpec *level_spec(int level)
@@ -60,7 +60,9 @@ int level_search(Searcher *s, const Game *g, const SearchLimits *lim, int level,
      * own settings back afterwards */
     SearchSwitches use = s->use, exact = s->use;
     int tiebreak = s->tiebreak;
+    const struct Egdb *db = s->egdb;
     searcher_set_tiebreak(s, TIEBREAK_FIRST);
+    if (level < LEVEL_DATABASE) searcher_set_egdb(s, NULL); /* endings by search, as a person plays them */
     /* 1. the safety search: exact (no reduction or pruning may hide a shot) */
     SearchLimits ls = l;
     search_switches_exact(&exact);
@@ -70,6 +72,7 @@ int level_search(Searcher *s, const Game *g, const SearchLimits *lim, int level,
     searcher_set_switches(s, &use);
     if (rc) {
         searcher_set_tiebreak(s, tiebreak);
+        searcher_set_egdb(s, db);
         return -1;
     }
     int nsafe = out->nlines;
@@ -89,6 +92,7 @@ int level_search(Searcher *s, const Game *g, const SearchLimits *lim, int level,
         rc = search_game(s, g, &l, out, on_iteration, &c);
     }
     searcher_set_tiebreak(s, tiebreak);
+    searcher_set_egdb(s, db);
     if (rc) return -1;
     LevelInfo in = {0, 0, 0, 0};
     if (!out->has_move || !out->nlines) {

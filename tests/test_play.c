@@ -583,3 +583,110 @@ TEST(play_clock)
     CHECK(strstr(out, "--clock 'five' is not MINUTES+SECONDS") != NULL);
     remove(pdn);
 }
+
+/* ---- thinking on the person's time -------------------------------------------- */
+
+#include <poll.h>
+#include <sys/wait.h>
+#include <time.h>
+
+typedef struct Talk {
+    pid_t pid;
+    int to, from;
+    char buf[1 << 16];
+    size_t len;
+} Talk;
+
+static bool talk_open(Talk *t, const char *args)
+{
+    int in[2], out[2];
+    memset(t, 0, sizeof *t);
+    if (pipe(in) || pipe(out)) return false;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "exec %s play --no-color %s 2>&1", test_kingme(), args);
+    t->pid = fork();
+    if (t->pid < 0) return false;
+    if (t->pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    t->to = in[1];
+    t->from = out[0];
+    return true;
+}
+
+static void talk_send(Talk *t, const char *line)
+{
+    size_t n = strlen(line);
+    if (write(t->to, line, n) != (ssize_t)n || write(t->to, "\n", 1) != 1) test_fail(__FILE__, __LINE__, "write");
+}
+
+/* Read until the output holds needle (searched from *at); the text after it
+ * up to the end of its line into rest. */
+static bool talk_until(Talk *t, size_t *at, const char *needle, char *rest, size_t cap, double secs)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double end = (double)ts.tv_sec + ts.tv_nsec / 1e9 + secs;
+    for (;;) {
+        t->buf[t->len] = '\0';
+        char *hit = strstr(t->buf + *at, needle);
+        if (hit) hit += strlen(needle);
+        char *eol = hit ? strchr(hit - (needle[strlen(needle) - 1] == '\n'), '\n') : NULL;
+        if (eol) {
+            snprintf(rest, cap, "%.*s", eol > hit ? (int)(eol - hit) : 0, hit);
+            *at = (size_t)(eol + 1 - t->buf);
+            return true;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        double left = end - ((double)ts.tv_sec + ts.tv_nsec / 1e9);
+        if (left <= 0 || t->len + 1 >= sizeof t->buf) return false;
+        struct pollfd pf = {t->from, POLLIN, 0};
+        if (poll(&pf, 1, (int)(left * 1000) + 1) <= 0) continue;
+        ssize_t r = read(t->from, t->buf + t->len, sizeof t->buf - 1 - t->len);
+        if (r <= 0) return false;
+        t->len += (size_t)r;
+    }
+}
+
+/* The engine's expected reply played: its next move says how long it
+ * thought on the person's time; a different reply, or --no-ponder: it does
+ * not. Under --depth it never ponders (the same seed replays the game). */
+TEST(play_thinks_on_the_persons_time)
+{
+    char pdn[256];
+    tmp_name(pdn, sizeof pdn, "ponder.pdn");
+    for (int mode = 0; mode < 3; mode++) {
+        Talk t;
+        char args[512], rest[512];
+        snprintf(args, sizeof args, "--time 0.05 --seed 1 --no-egdb --out %s%s", pdn,
+                 mode == 2 ? " --no-ponder" : "");
+        if (!talk_open(&t, args)) return;
+        size_t at = 0;
+        talk_send(&t, "11-15");
+        CHECK(talk_until(&t, &at, "expected line: ", rest, sizeof rest, 20));
+        char first[32], reply[32];
+        CHECK_MSG(sscanf(rest, "%31s %31s", first, reply) == 2, "%s", rest);
+        if (mode == 1) { /* another legal move: the first of the list */
+            CHECK(talk_until(&t, &at, "  1) ", rest, sizeof rest, 20));
+            sscanf(rest, "%31s", reply);
+        }
+        talk_send(&t, reply);
+        CHECK(talk_until(&t, &at, "White played ", rest, sizeof rest, 20));
+        bool pondered = strstr(rest, "on your time)") != NULL;
+        CHECK_MSG(pondered == (mode == 0), "mode %d: %s (reply %s)", mode, rest, reply);
+        talk_send(&t, "quit");
+        close(t.to);
+        while (talk_until(&t, &at, "\n", rest, sizeof rest, 10)) {}
+        close(t.from);
+        int st;
+        waitpid(t.pid, &st, 0);
+        CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    }
+    remove(pdn);
+}

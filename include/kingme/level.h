@@ -16,8 +16,11 @@
  *    best move is always a candidate; a proven or database win or loss is
  *    played as the search plays it.
  *
- * The draw uses the caller's random state, so that the same seed replays
- * the same moves (with one search thread). Library code: nothing printed. */
+ * The levels below LEVEL_DATABASE play without the endgame database (a
+ * person plays endings by what they know, not by table); the two strongest
+ * and the full engine with it. The draw uses the
+ * caller's random state, so that the same seed replays the same moves (with
+ * one search thread). Library code: nothing printed. */
 #ifndef KINGME_LEVEL_H
 #define KINGME_LEVEL_H
 
@@ -27,6 +30,7 @@
 #define LEVEL_FULL 10          /* the full engine: no budget, no draw */
 #define LEVEL_SAFE_DEPTH 4     /* plies of the safety search (a shot is 3) */
 #define LEVEL_SAFE_MARGIN 0.5  /* men: a move this much below the best is unsafe */
+#define LEVEL_DATABASE 8       /* the lowest level that plays by the endgame database */
 
 typedef struct LevelSpec {
     uint64_t nodes;      /* the deeper search's budget (0: the safety search only) */

@@ -109,6 +109,7 @@ static int read_options(const Opts *o, Play *P)
     P->lim.depth = (int)opt_int(o, "--depth");
     P->lim.seconds = P->lim.depth ? 0 : opt_real(o, "--time");
     P->level = (int)opt_int(o, "--level");
+    P->ponder = !opt_flag(o, "--no-ponder");
     char lv[24] = "";
     if (P->level < LEVEL_FULL) snprintf(lv, sizeof lv, "level %d, ", P->level);
     if (P->lim.depth) snprintf(P->limit_text, sizeof P->limit_text, "%sdepth %d", lv, P->lim.depth);
@@ -245,8 +246,10 @@ static enum End play_game(Play *P)
                    play_humans(P) == 1 ? " (you)" : "");
             play_show_moves(P);
         }
+        play_ponder_start(P);
         switch (play_human_turn(P)) {
         case ACT_MOVED:
+            play_ponder_moved(P); /* the engine's clock starts now */
             play_clock_charge(P, side);
             P->need_draw = true;
             play_autosave(P);
@@ -346,6 +349,7 @@ static int finish(Play *P, enum End end)
 
 static void free_play(Play *P)
 {
+    play_ponder_stop(P);
     for (int side = 0; side < 2; side++)
         if (P->p[side].s) {
             searcher_free(P->p[side].s);
@@ -388,6 +392,9 @@ static const Opt options[] = {
     {"--depth", NULL, NULL, OPT_INT, "D", 1, SEARCH_MAX_PLY - 2, DESCRIBED("none, --time is used"),
      "the engine searches D plies a move"},
     {"--time", NULL, NULL, OPT_REAL, "S", 0.01, 86400, "1", "the engine's seconds a move"},
+    {"--no-ponder", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+     "the engine does not think while you do (by default, under --time or --clock, it searches "
+     "the reply it expects on your time, and answers deeper when that reply comes)"},
     {"--level", NULL, NULL, OPT_INT, "N", LEVEL_MIN, LEVEL_FULL, "10",
      "the engine's strength: 1 a beginner ... 9 a strong player, 10 the full engine (docs/analysis.md "
      "has the Elo of each); a level searches fewer nodes and draws among near-best moves, never an "

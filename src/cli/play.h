@@ -12,7 +12,9 @@
 #include "kingme/search.h"
 #include "kingme/weights.h"
 
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -42,9 +44,31 @@ typedef struct EngineInfo {
     int depth;
     int32_t score;
     double seconds;
+    double pondered; /* seconds it thought on the person's time before (0: none) */
     int pv_len;
     Move pv[PV_SHOW];
 } EngineInfo;
+
+/* Thinking on the person's time: while the person thinks, the engine
+ * searches the position after the reply it expects; when that reply comes
+ * the search goes on with the move's limits from then (a hit), otherwise it
+ * is stopped and the engine searches as usual. */
+typedef struct Ponder {
+    bool running;        /* a thread was started and not yet joined */
+    bool hit;            /* the expected reply came */
+    pthread_t th;
+    Searcher *s;         /* the engine's searcher (the main thread leaves it alone) */
+    Game g;              /* the game with the expected reply played */
+    Move expected;
+    int ply;             /* the ply of the expected reply */
+    SearchLimits lim;
+    SearchResult r;
+    int rc;
+    atomic_bool stop;
+    atomic_llong hit_us;
+    double start, hit_at;
+    int tries, hits;     /* ponder searches, and the replies that came as expected */
+} Ponder;
 
 typedef struct Play {
     Game g;
@@ -52,6 +76,8 @@ typedef struct Play {
     View v;
     SearchLimits lim;
     int level;           /* the engines' strength level (LEVEL_FULL: the full engine) */
+    bool ponder;         /* think on the person's time (not --no-ponder) */
+    Ponder pd;
     char limit_text[48]; /* "1 s", "depth 6", "level 3, 1 s" */
     int max_plies;       /* 0: no cap */
     uint64_t seed;
@@ -115,6 +141,14 @@ void play_clock_charge(Play *P, int side);
 void play_clock_text(double seconds, char *buf, size_t len);
 /* The engine's move: 0, 1 when interrupted, -1 when out of memory. */
 int play_engine_move(Play *P);
+/* Pondering: start thinking on the person's time (when an engine plays the
+ * other side, the engine's last line has a reply, and none runs); after
+ * the person's move, tell the search whether it was the expected one (it
+ * goes on, or stops; play_engine_move takes its result); stop it (undo,
+ * hint, the end of the game). */
+void play_ponder_start(Play *P);
+void play_ponder_moved(Play *P);
+void play_ponder_stop(Play *P);
 enum { ACT_NONE, ACT_MOVED, ACT_QUIT, ACT_EOF, ACT_INTERRUPT, ACT_RESIGN, ACT_FAIL };
 /* Read and act on one line at the person's prompt: an ACT_ value. */
 int play_human_turn(Play *P);

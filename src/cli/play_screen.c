@@ -237,8 +237,10 @@ void play_draw(Play *P)
             int npieces = popcount32(board_occupied(&g->cur)) + popcount32(last->captured);
             play_score_text(P, in->score, side, npieces, sc, sizeof sc);
             moves_to_text(in->pv, in->pv_len, pv, sizeof pv);
-            printf("%s played %s%s%s   (kingme: depth %d, %.1f s)\n", play_side_name(side), view_sgr(v, VS_BOLD), t,
-                   view_sgr(v, VS_RESET), in->depth, in->seconds);
+            char ponder[48] = "";
+            if (in->pondered > 0) snprintf(ponder, sizeof ponder, ", and %.1f s on your time", in->pondered);
+            printf("%s played %s%s%s   (kingme: depth %d, %.1f s%s)\n", play_side_name(side), view_sgr(v, VS_BOLD),
+                   t, view_sgr(v, VS_RESET), in->depth, in->seconds, ponder);
             printf("  %s\n  expected line: %s\n", sc, pv);
         } else {
             printf("%s played %s%s%s\n", play_side_name(side), view_sgr(v, VS_BOLD), t, view_sgr(v, VS_RESET));

@@ -134,18 +134,123 @@ static bool book_move(Play *P, int *rc)
     return true;
 }
 
+/* ---- thinking on the person's time ------------------------------------------ */
+
+static void *ponder_main(void *arg)
+{
+    Ponder *pd = arg;
+    pd->rc = search_game(pd->s, &pd->g, &pd->lim, &pd->r, NULL, NULL);
+    return NULL;
+}
+
+void play_ponder_start(Play *P)
+{
+    Ponder *pd = &P->pd;
+    const Game *g = &P->g;
+    int eside = g->cur.stm ^ 1; /* the engine, waiting for the person's move */
+    /* not with a fixed depth (the engine answers as fast as it can, and the
+     * same seed replays the same game) nor a level (its budget is small) */
+    if (!P->ponder || pd->running || P->lim.depth || P->level < LEVEL_FULL || play_humans(P) != 1 ||
+        !P->p[eside].engine ||
+        P->info.ply != g->nply - 1 || P->info.pv_len < 2 || g->result != GAME_ONGOING)
+        return;
+    MoveList ml;
+    gen_moves(&g->cur, &ml);
+    bool legal = false;
+    for (int i = 0; i < ml.count; i++) legal = legal || move_equal(&ml.moves[i], &P->info.pv[1]);
+    if (!legal || game_init(&pd->g, &g->start)) return;
+    bool ok = true;
+    for (int i = 0; i < g->nply && ok; i++) ok = game_play(&pd->g, &g->moves[i]) == 0;
+    if (!ok || game_play(&pd->g, &P->info.pv[1]) || pd->g.result != GAME_ONGOING) {
+        game_free(&pd->g);
+        return;
+    }
+    pd->expected = P->info.pv[1];
+    pd->ply = g->nply;
+    pd->s = P->p[eside].s;
+    pd->lim = P->lim;
+    if (P->clock) {
+        pd->lim.time_left = P->left[eside] > 0.001 ? P->left[eside] : 0.001;
+        pd->lim.increment = P->inc;
+    }
+    pd->lim.ponder = true;
+    pd->lim.ponderhit = &pd->hit_us;
+    pd->lim.abort = &pd->stop;
+    atomic_store(&pd->stop, false);
+    atomic_store(&pd->hit_us, 0);
+    pd->hit = false;
+    pd->start = km_now();
+    pd->hit_at = 0;
+    if (pthread_create(&pd->th, NULL, ponder_main, pd)) {
+        game_free(&pd->g);
+        return;
+    }
+    pd->running = true;
+    pd->tries++;
+}
+
+void play_ponder_moved(Play *P)
+{
+    Ponder *pd = &P->pd;
+    if (!pd->running) return;
+    const Game *g = &P->g;
+    if (g->nply == pd->ply + 1 && move_equal(&g->moves[pd->ply], &pd->expected)) {
+        pd->hit = true;
+        pd->hit_at = km_now();
+        pd->hits++;
+        long long us = (long long)(pd->hit_at * 1e6);
+        atomic_store(&pd->hit_us, us > 0 ? us : 1);
+    } else {
+        atomic_store(&pd->stop, true);
+    }
+}
+
+/* Wait for the ponder search; true with its result in pd->r when it was a hit. */
+static bool ponder_join(Play *P)
+{
+    Ponder *pd = &P->pd;
+    if (!pd->running) return false;
+    if (!pd->hit) atomic_store(&pd->stop, true);
+    pthread_join(pd->th, NULL);
+    pd->running = false;
+    game_free(&pd->g);
+    return pd->hit && pd->rc == 0 && pd->r.has_move;
+}
+
+void play_ponder_stop(Play *P)
+{
+    P->pd.hit = false;
+    ponder_join(P);
+}
+
 int play_engine_move(Play *P)
 {
     int side = P->g.cur.stm;
     int brc;
+    if (P->pd.running && P->book && P->level >= LEVEL_FULL) { /* the book answers: no ponder search needed */
+        BookMove bm[MAX_MOVES];
+        if (book_moves(P->book, &P->g.cur, bm, MAX_MOVES) > 0) play_ponder_stop(P);
+    }
     if (book_move(P, &brc)) return brc;
     char who[32];
     snprintf(who, sizeof who, "kingme (%s)", play_side_name(side));
     thinking(P, who);
     SearchResult r;
-    int rc = run_search(P, P->p[side].s, &r);
+    double pondered = 0;
+    int rc = 0;
+    atomic_store(&searching, P->p[side].s);
+    if (ponder_join(P)) { /* the expected reply came: the ponder search's move */
+        r = P->pd.r;
+        pondered = P->pd.hit_at - P->pd.start;
+        r.seconds -= pondered;
+        if (r.seconds < 0) r.seconds = 0;
+    } else {
+        rc = run_search(P, P->p[side].s, &r);
+    }
+    atomic_store(&searching, NULL);
     thinking_done(P);
     if (rc) return rc;
+    if (play_interrupted) return 1;
     if (!r.has_move) return -1; /* cannot happen: the game would be over */
     EngineInfo *in = &P->info;
     in->ply = P->g.nply;
@@ -154,6 +259,7 @@ int play_engine_move(Play *P)
     in->depth = r.depth;
     in->score = r.score;
     in->seconds = r.seconds;
+    in->pondered = pondered;
     in->pv_len = r.pv_len < PV_SHOW ? r.pv_len : PV_SHOW;
     memcpy(in->pv, r.pv, (size_t)in->pv_len * sizeof(Move));
     if (in->pv_len == 0 || !move_equal(&in->pv[0], &r.best)) { /* the line starts with the move */
@@ -326,10 +432,12 @@ static int command(Play *P, const char *cmd, const char *arg)
     } else if (strcmp(lc, "moves") == 0) {
         play_show_moves(P);
     } else if (strcmp(lc, "hint") == 0) {
+        play_ponder_stop(P); /* the hint's search has the cores (pondering starts again after) */
         int rc = hint(P);
         if (rc > 0) return ACT_INTERRUPT;
         if (rc < 0) return ACT_FAIL;
     } else if (strcmp(lc, "undo") == 0) {
+        play_ponder_stop(P);
         undo(P);
     } else if (strcmp(lc, "flip") == 0) {
         P->v.black_bottom = !P->v.black_bottom;
