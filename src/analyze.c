@@ -294,10 +294,13 @@ char *analyze_format_pdn(const GameAnalysis *a, const Game *g, const PdnTag *tag
 {
     KmBuf head = {0};
     km_buf_printf(&head,
-                  "kingme analyze: %s, depth %d to %d; scores in men for Black (1 man = %.0f points), "
-                  "capped at +-%.0f; '?' a move that lost %.1f men or more against the best move, '?\?' %.1f or "
-                  "more, or one the endgame database shows to throw away a win or a draw",
-                  how, a->min_depth, a->max_depth, a->man, ANALYZE_CAP, ANALYZE_MISTAKE, ANALYZE_BLUNDER);
+                  "kingme analyze: %s", how);
+    if (strncmp(how, "depth", 5) != 0) km_buf_printf(&head, ", depth %d to %d", a->min_depth, a->max_depth);
+    km_buf_printf(&head,
+                  "; scores in men for Black (1 man = %.0f points), capped at +-%.0f; '?' a move that lost "
+                  "%.1f men or more against the best move, '?\?' %.1f or more, or one the endgame database "
+                  "shows to throw away a win or a draw",
+                  a->man, ANALYZE_CAP, ANALYZE_MISTAKE, ANALYZE_BLUNDER);
     if (a->stopped) km_buf_printf(&head, "; stopped after %d moves", a->nply);
     char *before = km_buf_done(&head);
     PdnNote *notes = calloc((size_t)g->nply + 1, sizeof *notes);

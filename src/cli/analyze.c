@@ -54,7 +54,13 @@ int cli_analyze_game(Searcher *s, const Game *g, const SearchLimits *lim, const 
         char who[200];
         snprintf(who, sizeof who, "%s%s%.150s%s", tag, name ? " (" : "", name ? name : "", name ? ")" : "");
         char *sum = analyze_summary(&a, g, side, who);
-        if (sum) fputs(sum, stdout);
+        /* each line wrapped at 80 columns */
+        for (char *line = sum; line && *line;) {
+            char *nl = strchr(line, '\n');
+            if (nl) *nl = '\0';
+            cli_wrap(stdout, line, 4);
+            line = nl ? nl + 1 : line + strlen(line);
+        }
         free(sum);
     }
     if (a.stopped) printf("  (stopped after %d of %d moves)\n", a.nply, g->nply);
@@ -133,7 +139,10 @@ static int run(const Opts *o)
             continue;
         }
         const char *bl = pdn_tag(pg, "Black"), *wh = pdn_tag(pg, "White");
-        printf("game %d: %s - %s, %s, %d plies\n", i + 1, bl ? bl : "?", wh ? wh : "?", pg->result, pg->game.nply);
+        char head[400];
+        snprintf(head, sizeof head, "game %d: %.150s - %.150s, %s, %d plies", i + 1, bl ? bl : "?", wh ? wh : "?",
+                 pg->result, pg->game.nply);
+        cli_wrap(stdout, head, 4);
         fflush(stdout);
         char title[400];
         snprintf(title, sizeof title, "game %d: %.150s - %.150s, %s", i + 1, bl ? bl : "?", wh ? wh : "?",

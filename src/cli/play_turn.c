@@ -565,9 +565,14 @@ int play_offer_analysis(Play *P, const char *result)
     char lt[32];
     if (lim.depth) snprintf(lt, sizeof lt, "depth %d", lim.depth);
     else snprintf(lt, sizeof lt, "%g s", lim.seconds);
-    printf("\nType analyze for kingme's analysis of the game (its mistakes, the best moves; %s a "
-           "position), or press Enter to leave.\n> ",
-           lt);
+    char offer[200];
+    snprintf(offer, sizeof offer,
+             "Type analyze for kingme's analysis of the game (its mistakes, the best moves; %s a position), "
+             "or press Enter to leave.",
+             lt);
+    putchar('\n');
+    cli_wrap(stdout, offer, 0);
+    printf("> ");
     fflush(stdout);
     char line[LINE_KEEP];
     size_t total;
