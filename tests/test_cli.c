@@ -64,8 +64,10 @@ TEST(cli_perft)
     CHECK_MSG(strstr(out, "perft 4: 1469 leaves") != NULL, "%s", out);
     CHECK_INT(kingme("perft 3 --divide=yes"), 2);
     CHECK_STR(out, "kingme perft: --divide takes no value\nsee: kingme help perft\n");
-    CHECK_INT(kingme("perft 3 --hash=0"), 2);
-    CHECK_STR(out, "kingme perft: --hash '0' is not a whole number from 1 to 65536\nsee: kingme help perft\n");
+    CHECK_INT(kingme("perft 3 --hash=0"), 0); /* 0 MB, as everywhere: no table */
+    CHECK_MSG(strstr(out, "perft 3: 302 leaves") && strstr(out, "(no table)"), "%s", out);
+    CHECK_INT(kingme("perft 3 --hash=-1"), 2);
+    CHECK_STR(out, "kingme perft: --hash '-1' is not a whole number from 0 to 65536\nsee: kingme help perft\n");
     CHECK_INT(kingme("perft 3 4"), 2);
     CHECK_STR(out, "kingme perft: unexpected argument '4'\nsee: kingme help perft\n");
     /* a bad FEN is a failure (1) with one "kingme: " line */
@@ -111,6 +113,10 @@ TEST(cli_help_of_every_command)
     int n = 0;
     for (char *line = strstr(list, "commands:\n"); line && (line = strstr(line, "\n  ")); n++) {
         line += 3;
+        if (*line == ' ') { /* a long summary continued */
+            n--;
+            continue;
+        }
         char name[32];
         CHECK(sscanf(line, "%31s", name) == 1);
         char args[64];
@@ -132,7 +138,7 @@ TEST(cli_help_version_and_unknown_commands)
     CHECK_INT(kingme("help perft"), 0);
     CHECK_MSG(strstr(out, "usage: kingme perft DEPTH [OPTIONS]") != NULL && strstr(out, "--fen") != NULL, "%s", out);
     /* every option with its default; the old spellings listed */
-    CHECK_MSG(strstr(out, "--hash MB") && strstr(out, "[default: 64]") && strstr(out, "--nohash (= --no-hash)"), "%s", out);
+    CHECK_MSG(strstr(out, "--hash MB") && strstr(out, "[default: 16]") && strstr(out, "--nohash (= --no-hash)"), "%s", out);
     CHECK_INT(kingme("help help"), 0);
     CHECK_MSG(strstr(out, "usage: kingme help [COMMAND]") != NULL, "%s", out);
     CHECK_INT(kingme("help moves"), 0);
@@ -148,4 +154,73 @@ TEST(cli_help_version_and_unknown_commands)
     CHECK_STR(out, "kingme: no command 'frobnicate' (kingme help lists the commands)\n");
     CHECK_INT(kingme(""), 2);
     CHECK(strstr(out, "usage") != NULL);
+}
+
+/* The help block of one option of a command (from its line "  OPT" or
+ * "  ALIAS, OPT" to the next option), copied to buf; false when absent. */
+static bool option_help(const char *cmd, const char *opt, char *buf, size_t len)
+{
+    char args[64];
+    snprintf(args, sizeof args, "help %s", cmd);
+    if (kingme(args) != 0) return false;
+    for (const char *p = out; (p = strstr(p, "\n  ")); p++) {
+        const char *name = p + 3;
+        if (strncmp(name, "-j, ", 4) == 0) name += 4;
+        size_t n = strlen(opt);
+        if (strncmp(name, opt, n) != 0 || (name[n] != ' ' && name[n] != '\n')) continue;
+        const char *end = p + 1;
+        while ((end = strchr(end, '\n')) && strncmp(end, "\n        ", 9) == 0) end++;
+        size_t k = end ? (size_t)(end - p) : strlen(p);
+        snprintf(buf, len, "%.*s", (int)(k < len ? k : len - 1), p);
+        return true;
+    }
+    return false;
+}
+
+/* One spelling and one default for the same thing in every command: the
+ * table size, the seed, the endgame database, the clock, the ply cap, the
+ * threads of a search and the games played at once. */
+TEST(cli_same_option_same_spelling_and_default)
+{
+    char h[2048];
+    const char *hash[] = {"search", "play", "engine", "analyze", "match", "perft", "selfplay"};
+    for (size_t i = 0; i < sizeof hash / sizeof *hash; i++)
+        CHECK_MSG(option_help(hash[i], "--hash", h, sizeof h) && strstr(h, "--hash MB") && strstr(h, "[default: 16]"),
+                  "%s --hash: %s", hash[i], h);
+    const char *seed[] = {"search", "play", "match", "tune", "egdb"};
+    for (size_t i = 0; i < sizeof seed / sizeof *seed; i++)
+        CHECK_MSG(option_help(seed[i], "--seed", h, sizeof h) && strstr(h, "[default: 1]"), "%s --seed: %s", seed[i], h);
+    const char *egdb[] = {"search", "play", "engine", "analyze", "match", "bench", "tune"};
+    for (size_t i = 0; i < sizeof egdb / sizeof *egdb; i++)
+        CHECK_MSG(option_help(egdb[i], "--no-egdb", h, sizeof h), "%s: no --no-egdb", egdb[i]);
+    const char *game[] = {"play", "match"};
+    for (size_t i = 0; i < 2; i++) {
+        CHECK_MSG(option_help(game[i], "--tc", h, sizeof h) && strstr(h, "--tc M+I") && strstr(h, "M minutes each"),
+                  "%s --tc: %s", game[i], h);
+        CHECK_MSG(option_help(game[i], "--max-plies", h, sizeof h) && strstr(h, "[default: 0]"), "%s --max-plies: %s",
+                  game[i], h);
+        char args[128];
+        /* the old spellings: the same option, the same message */
+        const char *players = i ? " default default" : "";
+        snprintf(args, sizeof args, "%s%s --clock five", game[i], players);
+        CHECK_INT(kingme(args), 2);
+        CHECK_MSG(strstr(out, "--tc 'five' is not MINUTES+SECONDS"), "%s", out);
+        snprintf(args, sizeof args, "%s%s --ply-cap -1", game[i], players);
+        CHECK_INT(kingme(args), 2);
+        CHECK_MSG(strstr(out, "--max-plies '-1' is not a whole number from 0 to 99999"), "%s", out);
+    }
+    const char *search_threads[] = {"search", "play", "engine", "analyze"};
+    for (size_t i = 0; i < sizeof search_threads / sizeof *search_threads; i++) {
+        CHECK_MSG(option_help(search_threads[i], "--threads", h, sizeof h) && strstr(h, "search threads") &&
+                      strstr(h, "[default: 1]") && !strstr(h, "-j"),
+                  "%s --threads: %s", search_threads[i], h);
+        char args[64];
+        snprintf(args, sizeof args, "%s -j 2", search_threads[i]);
+        CHECK_INT(kingme(args), 2); /* -j is games at once, not a search's threads */
+    }
+    const char *at_once[] = {"match", "tune", "egdb", "selfplay"};
+    for (size_t i = 0; i < sizeof at_once / sizeof *at_once; i++)
+        CHECK_MSG(option_help(at_once[i], "--concurrency", h, sizeof h) && strstr(h, "-j, --concurrency N") &&
+                      strstr(h, "[default: all cores]"),
+                  "%s -j: %s", at_once[i], h);
 }

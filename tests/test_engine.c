@@ -472,6 +472,19 @@ TEST(engine_egdb_beside_the_program)
     snprintf(cmd, sizeof cmd, "printf 'quit\\n' | env -u KINGME_EGDB %s/kingme play --fen W:WK32:BK1,K2 --no-color --out %s/game.pdn | grep 'Endgame database'", dir, dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(strstr(out, "Endgame database: White, to move, loses") != NULL, "%s", out);
+    /* every command that searches does the same: search, match */
+    snprintf(cmd, sizeof cmd, "env -u KINGME_EGDB %s/kingme search --fen W:WK32:BK1,K2 --depth 2 --hash 1", dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strstr(out, "score  db loss") != NULL, "search: %s", out);
+    snprintf(cmd, sizeof cmd, "env -u KINGME_EGDB %s/kingme search --fen W:WK32:BK1,K2 --depth 2 --hash 1 --no-egdb", dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strstr(out, "db loss") == NULL, "search --no-egdb: %s", out);
+    snprintf(cmd, sizeof cmd, "env -u KINGME_EGDB %s/kingme match default default --games 2 --depth 1 -j 1 --out /dev/null", dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strstr(out, "seed 1, endgame database\n") != NULL, "match: %s", out);
+    snprintf(cmd, sizeof cmd, "env -u KINGME_EGDB %s/kingme match default default --games 2 --depth 1 -j 1 --out /dev/null --no-egdb", dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strstr(out, "seed 1\n") != NULL, "match --no-egdb: %s", out);
     /* a damaged slice: one warning line, and the engine plays on without it */
     snprintf(cmd, sizeof cmd, "truncate -s 100 %s/egdb/b0k2w0k1.kdb && %s | env -u KINGME_EGDB %s/kingme engine --hash 1 2>&1 | grep -c -e '^kingme: .*going on without the endgame database$' -e '^bestmove '",
              dir, go, dir);

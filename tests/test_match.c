@@ -709,7 +709,7 @@ TEST(match_command_referee)
     const char *bad[][2] = {
         {"engine:'exit 7' weights/material.w --depth 1", "the engine exited with status 7 before answering hello"},
         {"weights/material.w weights/material.w --pdn tests/data/engines/broken.sh/x.pdn", "cannot create the folder"},
-        {"weights/material.w weights/material.w --hash 1048576 -j 4", "MB of tables, more than the"},
+        {"weights/material.w weights/material.w --hash 65536 -j 64", "MB of tables, more than the"},
     };
     snprintf(path, sizeof path, "%s/bad.pdn", dir);
     write_file(path, "old games\n");

@@ -580,7 +580,7 @@ TEST(play_clock)
     /* --clock sets the time: not with --time or --depth; a bad clock */
     CHECK_INT(play(NULL, "--clock 5+2 --time 1", pdn), 2);
     CHECK_INT(play(NULL, "--clock five", pdn), 2);
-    CHECK(strstr(out, "--clock 'five' is not MINUTES+SECONDS") != NULL);
+    CHECK_MSG(strstr(out, "kingme play: --tc 'five' is not MINUTES+SECONDS") != NULL, "%s", out);
     remove(pdn);
 }
 

@@ -113,6 +113,7 @@ static const Opt options[] = {
     {"--rounds", NULL, NULL, OPT_INT, "N", 1, 1e9, "50000", "rounds of --eval"},
     {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default",
      WEIGHTS_HELP "; zero weights let the evaluation skip the costly parameters"},
+    CLI_NO_EGDB_NEVER_OPT("bench (its node count is the same on every machine)"),
     OPTS_END,
 };
 

@@ -84,34 +84,68 @@ bool cli_color_ok(int fd);
  * else egdb/. */
 const char *cli_egdb_dir(const char *given);
 
-/* The --egdb option of the commands that search (an OPT_OPTSTR): the
- * database is used when --egdb is given (alone: $KINGME_EGDB or egdb/) or
- * KINGME_EGDB is set; otherwise none. cli_egdb opens it into *db (NULL for
- * none); false after an error line (a missing or bad database). */
-#define CLI_EGDB_OPT                                                                             \
-    {"--egdb", NULL, NULL, OPT_OPTSTR, "DIR", 0, 0, NULL,                                        \
-     "use the endgame database in DIR (alone: $KINGME_EGDB or egdb/; built by kingme egdb build); " \
-     "without it, only when KINGME_EGDB is set"}
-struct Egdb;
-bool cli_egdb(const Opts *o, struct Egdb **db);
+/* ---- the options several commands share, each defined once ----------------
+ * The same spelling and default wherever the same thing is meant. */
 
-/* The database of the user's doors, play and engine: as cli_egdb when
- * --egdb is given or KINGME_EGDB is set (KINGME_EGDB=none: no database);
- * else the directory egdb beside the program (where `make` and `make egdb`
- * build it) when there is one, a database that cannot be opened costing a
- * warning on stderr, not the command; none with --no-egdb. */
-#define CLI_EGDB_AUTO_OPTS                                                                        \
+/* The endgame database (--egdb [DIR], --no-egdb) of every command that
+ * searches (search, play, engine, analyze, match): by default the database
+ * of $KINGME_EGDB, else the directory egdb beside the program (where `make`
+ * builds it), when there is one; --egdb DIR another, --no-egdb or
+ * KINGME_EGDB=none none. cli_egdb_auto opens it into *db (NULL: none). A
+ * database asked for (--egdb, KINGME_EGDB) that cannot be opened is an
+ * error line (false); the one beside the program costs a warning on stderr,
+ * not the command. */
+#define CLI_EGDB_OPTS                                                                             \
     {"--egdb", NULL, NULL, OPT_OPTSTR, "DIR", 0, 0, NULL,                                         \
      "use the endgame database in DIR (alone: $KINGME_EGDB or egdb/); without it, $KINGME_EGDB, " \
      "else the egdb directory beside the program when there is one"},                              \
     {"--no-egdb", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no endgame database, even beside the program"}
+struct Egdb;
 bool cli_egdb_auto(const Opts *o, struct Egdb **db);
+/* Only when asked for (--egdb, KINGME_EGDB): what cli_egdb_auto opens then. */
+bool cli_egdb(const Opts *o, struct Egdb **db);
+/* --no-egdb of the commands that search but never with a database (bench,
+ * tune: their figures must not depend on what is built): accepted, so that
+ * every command that searches takes it. */
+#define CLI_NO_EGDB_NEVER_OPT(who)                                                                \
+    {"--no-egdb", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,                                         \
+     who " never uses an endgame database (accepted, as by every command that searches)"}
 
-/* The search threads of the commands that search one position at a time
- * (search, play, engine): searcher_set_threads. */
+/* The transposition table: MB, 0 for none; 16 wherever there is one. */
+#define CLI_HASH_OPT(help) {"--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, "16", help}
+
+/* The seed of everything random in a command: 1 unless given, so that a
+ * command run again does the same. */
+#define CLI_SEED_OPT(help) {"--seed", NULL, NULL, OPT_INT, "N", 0, 9e18, "1", help}
+
+/* The threads of one search (search, play, engine, analyze):
+ * searcher_set_threads. Not -j, which is how many games (or slices) are
+ * played at once. */
 #define SEARCH_THREADS_OPT                                                                          \
-    {"--threads", "-j", NULL, OPT_INT, "N", 1, SEARCH_MAX_THREADS, "1",                           \
+    {"--threads", NULL, NULL, OPT_INT, "N", 1, SEARCH_MAX_THREADS, "1",                           \
      "search threads (lazy SMP: helpers share the table; not deterministic beyond 1)"}
+
+/* How many games (tune, match) or slices (egdb build) run at once. */
+#define CLI_CONCURRENCY_OPT(help) {"--concurrency", "-j", NULL, OPT_INT, "N", 1, 256, DESCRIBED("all cores"), help}
+/* Its value: -j N, else the cores (cli_default_threads). */
+long long cli_concurrency(const Opts *o);
+
+/* A game clock (play, match): M minutes for each side's game plus I seconds
+ * after each move, as players write it (5+2); --clock is the old spelling of
+ * play. cli_tc reads it: false after the usage error line. */
+#define CLI_TC_OPT                                                                                     \
+    {"--tc", NULL, "--clock", OPT_STR, "M+I", 0, 0, DESCRIBED("none"),                                  \
+     "a game clock for both sides: M minutes each plus I seconds after each move (5+2; 0.1+0.05: 6 s a " \
+     "game); a side whose clock runs out loses"}
+bool cli_tc(const Opts *o, double *seconds, double *inc);
+
+/* The ply cap (play, match): a game still going after N plies is scored a
+ * draw; none by default, the rules ending every game (the forty-move rule).
+ * --ply-cap is the old spelling of match. */
+#define CLI_MAX_PLIES_OPT                                                                                    \
+    {"--max-plies", NULL, "--ply-cap", OPT_INT, "N", 0, 99999, "0",                                          \
+     "a game still going after N plies (an opening's included) is scored a draw; 0: no cap, the rules end " \
+     "every game (the forty-move rule)"}
 
 /* Analyse one game (analyze.c): the summaries on stdout, the annotated
  * game appended to pdn, its curve (chart number index) to svg when not

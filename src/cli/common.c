@@ -1,5 +1,6 @@
 /* common.c - helpers several commands share. */
 #include "cli.h"
+#include "longrun.h"
 #include "kingme/weights.h"
 
 #include <string.h>
@@ -52,15 +53,16 @@ void cli_wrap(FILE *f, const char *text, int indent)
         while (p < end) {
             const char *w = p;
             while (w < end && *w == ' ') w++;
+            int gap = (int)(w - p); /* the spaces between two words are kept */
             size_t n = 0;
             while (w + n < end && w[n] != ' ') n++;
             if (n == 0) break;
-            if (col > indent && col + 1 + (int)n > CLI_WIDTH) {
+            if (col > indent && col + gap + (int)n > CLI_WIDTH) {
                 fprintf(f, "\n%*s", indent, "");
                 col = indent;
             } else if (col > start) {
-                fputc(' ', f);
-                col++;
+                fprintf(f, "%*s", gap, "");
+                col += gap;
             }
             fwrite(w, 1, n, f);
             col += (int)n;
@@ -69,4 +71,30 @@ void cli_wrap(FILE *f, const char *text, int indent)
         fputc('\n', f);
         line += len + (line[len] == '\n');
     }
+}
+
+long long cli_concurrency(const Opts *o)
+{
+    return opt_given(o, "--concurrency") ? opt_int(o, "--concurrency") : cli_default_threads();
+}
+
+bool cli_tc(const Opts *o, double *seconds, double *inc)
+{
+    const char *v = opt_str(o, "--tc");
+    char buf[64];
+    *seconds = *inc = 0;
+    double m;
+    bool ok = snprintf(buf, sizeof buf, "%s", v) < (int)sizeof buf;
+    char *plus = ok ? strchr(buf, '+') : NULL;
+    if (plus) {
+        *plus = '\0';
+        ok = cli_double(plus + 1, 0, 600, inc);
+    }
+    ok = ok && cli_double(buf, 1e-4, 600, &m);
+    if (!ok) {
+        cli_usage_error(o->name, "--tc '%s' is not MINUTES+SECONDS (5+2: 5 minutes each, 2 s a move)", v);
+        return false;
+    }
+    *seconds = m * 60;
+    return true;
 }

@@ -117,7 +117,7 @@ static void show_progress(const EgdbProgress *p, void *user)
 
 static int cmd_build(const Opts *o)
 {
-    long long pieces = opt_int(o, "--pieces"), threads = opt_int(o, "--threads");
+    long long pieces = opt_int(o, "--pieces"), threads = cli_concurrency(o);
     if (!pieces) return cli_usage_error("egdb", "build needs --pieces N");
     const char *dir = cli_egdb_dir(opt_str(o, "--dir"));
     BuildShow show = {isatty(2) != 0, cli_term_width(2) - 1, -1};
@@ -367,10 +367,10 @@ static const Opt options[] = {
      "the database directory"},
     {"--pieces", NULL, NULL, OPT_INT, "N", 1, EGDB_MAX_PIECES, DESCRIBED("build: none; verify: the database's"),
      "build: every position of at most N pieces; verify: positions of N pieces"},
-    {"--threads", "-j", NULL, OPT_INT, "N", 1, 64, "1", "build: slices built at once"},
+    CLI_CONCURRENCY_OPT("build: slices built at once"),
     {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"), "probe: the position"},
     {"--games", NULL, NULL, OPT_INT, "N", 1, 1000000, "200", "verify: won positions played out"},
-    {"--seed", NULL, NULL, OPT_INT, "S", 0, 4e18, "1", "verify: the seed that draws them"},
+    CLI_SEED_OPT("verify: the seed that draws them"),
     {"--check", NULL, NULL, OPT_INT, "N", 0, 1e9, "100000",
      "verify: first checks the value and distance of N random positions of each piece count "
      "against their moves'"},

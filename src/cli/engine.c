@@ -97,12 +97,12 @@ static int run(const Opts *o)
 
 static const Opt options[] = {
     {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
-    CLI_EGDB_AUTO_OPTS,
+    CLI_EGDB_OPTS,
     CLI_BOOK_OPTS,
     {"--book-variety", NULL, NULL, OPT_REAL, "MEN", 0, 100, "0",
      "the book plays one of its moves within MEN of its best, the better likelier (0: its best), as "
      "'option book-variety'"},
-    {"--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, SESSION_HASH_TEXT, "transposition table size (0: none), kept for the whole session"},
+    CLI_HASH_OPT("transposition table size (0: none), kept for the whole session"),
     {"--exact", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "the exact search (no reduction or pruning), as 'option search exact'"},
     SEARCH_THREADS_OPT,

@@ -97,7 +97,7 @@ bool cli_workers(const Opts *o, WorkerSet **ws, long long *threads)
     }
     workers_set_timeout(*ws, opt_real(o, "--worker-timeout"));
     workers_set_events(*ws, on_worker_event, *ws);
-    if (!opt_given(o, "--threads")) *threads = 0;
+    if (!opt_given(o, "--concurrency")) *threads = 0;
     return true;
 }
 
@@ -156,8 +156,11 @@ const CliCommand *cli_find(const char *name)
 static void print_commands(FILE *f)
 {
     fprintf(f, "usage: kingme COMMAND [ARGS]   (kingme help COMMAND for details)\n\ncommands:\n");
-    for (int i = 0; i < NCOMMANDS; i++)
-        fprintf(f, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
+    for (int i = 0; i < NCOMMANDS; i++) { /* 80 columns: a long summary wraps under itself */
+        char line[512];
+        snprintf(line, sizeof line, "  %-8s %s", commands[i]->name, commands[i]->summary);
+        cli_wrap(f, line, 11);
+    }
 }
 
 /* ---- help and version ---------------------------------------------------------- */

@@ -261,23 +261,6 @@ static void fmt_elo(double e, char *buf, size_t len)
     else snprintf(buf, len, "%+.1f", e);
 }
 
-/* --tc M+I: minutes (may be fractional) + seconds of increment. */
-static bool parse_tc(const char *v, double *base, double *inc)
-{
-    char buf[64];
-    if (snprintf(buf, sizeof buf, "%s", v) >= (int)sizeof buf) return false;
-    char *plus = strchr(buf, '+');
-    *inc = 0;
-    if (plus) {
-        *plus = '\0';
-        if (!cli_double(plus + 1, 0, 3600, inc)) return false;
-    }
-    double m;
-    if (!cli_double(buf, 1e-4, 1e4, &m)) return false;
-    *base = m * 60;
-    return true;
-}
-
 static void print_forfeits(const Tally *t)
 {
     int total = 0;
@@ -335,9 +318,7 @@ static int read_limits(const Opts *o, MatchSettings *set)
         set->limits.seconds = opt_real(o, "--time");
     }
     if (opt_given(o, "--tc")) {
-        if (!parse_tc(opt_str(o, "--tc"), &set->tc_base, &set->tc_inc))
-            return cli_usage_error("match", "--tc '%s' is not MINUTES+SECONDS (a game clock: 0.1+0.05, 1+0, 5)",
-                                   opt_str(o, "--tc"));
+        if (!cli_tc(o, &set->tc_base, &set->tc_inc)) return 2;
         set->limits.depth = 0;
     }
     return 0;
@@ -361,8 +342,8 @@ static void print_header(const MatchSettings *set, const char *const names[2], i
     snprintf(line, sizeof line, "%d games%s: %d %s (%s) x 2 colours", n, sprt ? " at most" : "", used,
              cli_plural(used, "opening", "openings"), what);
     cli_wrap(stdout, line, 2);
-    snprintf(line, sizeof line, "%s, %lld %s, seed %lld", limit, threads, cli_plural(threads, "thread", "threads"),
-             seed);
+    snprintf(line, sizeof line, "%s, %lld %s, seed %lld%s", limit, threads, cli_plural(threads, "thread", "threads"),
+             seed, set->egdb ? ", endgame database" : "");
     cli_wrap(stdout, line, 2);
 }
 
@@ -473,14 +454,14 @@ static int run(const Opts *o)
     const char *names[2] = {o->args[0], o->args[1]}, *openings = opt_str(o, "--openings");
     const char *pdn_out = opt_str(o, "--out");
     long long games = opt_given(o, "--games") ? opt_int(o, "--games") : -1;
-    long long threads = opt_given(o, "--threads") ? opt_int(o, "--threads") : cli_default_threads();
+    long long threads = cli_concurrency(o);
     long long seed = opt_int(o, "--seed");
     MatchSettings set;
     match_settings_default(&set);
     set.limits.depth = (int)opt_int(o, "--depth");
     set.hash_mb = (size_t)opt_int(o, "--hash");
     set.timeout = opt_real(o, "--timeout");
-    int cap = (int)opt_int(o, "--ply-cap");
+    int cap = (int)opt_int(o, "--max-plies");
     set.ply_cap = cap ? cap : MATCH_PLY_NONE; /* 0: no cap */
     bool hash_given = opt_given(o, "--hash"), sprt = opt_given(o, "--sprt");
     double elo0 = 0, elo1 = 0;
@@ -541,8 +522,10 @@ static int run(const Opts *o)
                                    match_game_seed((uint64_t)seed, (uint64_t)g), {a_black ? 0 : 1, a_black ? 1 : 0}};
     }
 
+    /* the database beside the program by default, but not for workers,
+     * which cannot carry one (asked for, it is refused with a line) */
     Egdb *db;
-    if (!cli_egdb(o, &db)) {
+    if (!(opt_given(o, "--workers") ? cli_egdb(o, &db) : cli_egdb_auto(o, &db))) {
         free(specs);
         free(out);
         free(ops);
@@ -683,9 +666,7 @@ static const Opt options[] = {
     {"--depth", NULL, NULL, OPT_INT, "D", 1, SEARCH_MAX_PLY - 2, "6", "search depth per move"},
     {"--time", NULL, NULL, OPT_REAL, "S", 0.001, 1e5, DESCRIBED("none"),
      "seconds per move instead of --depth (then the games depend on the machine's speed)"},
-    {"--tc", NULL, NULL, OPT_STR, "M+I", 0, 0, DESCRIBED("none"),
-     "a game clock instead of --depth: M minutes for the game plus I seconds after each move (0.1+0.05); "
-     "kingme keeps the clocks and a player whose clock runs out loses"},
+    CLI_TC_OPT,
     {"--sprt", NULL, NULL, OPT_REAL, "ELO0 ELO1", -1000, 1000, DESCRIBED("none"),
      "stop as soon as the sequential probability ratio test (alpha = beta = 0.05, trinomial GSPRT) "
      "accepts Elo ELO0 (H0) or ELO1 (H1) for A, judging the games in the order they end; --games is then "
@@ -694,22 +675,18 @@ static const Opt options[] = {
      "ballots: the 144 crossboard ACF three-move ballots in number order; start: the initial "
      "position with random tie-breaks; FILE.pdn: the start position and moves of each game"},
     WORKERS_OPTIONS,
-    {"--threads", "-j", NULL, OPT_INT, "N", 1, 256, DESCRIBED("all cores"),
-     "games played at once; with --depth the result does not depend on it"},
+    CLI_CONCURRENCY_OPT("games played at once; with --depth the result does not depend on it"),
     {"--out", NULL, "--pdn", OPT_STR, "FILE", 0, 0, DESCRIBED("games/match-YYYYMMDD-HHMMSS.pdn"),
      "where the games go, each as soon as it ends (checked before the first game)"},
-    {"--seed", NULL, NULL, OPT_INT, "N", 0, 9e18, "1", "seed of the random tie-breaks"},
-    {"--ply-cap", NULL, NULL, OPT_INT, "N", 0, MATCH_PLY_NONE - 1, "200",
-     "a game still going after N plies (the opening's included) is scored a draw; 0: no cap, the "
-     "game ends only by the rules (the forty-move rule ends every game)"},
-    {"--hash", NULL, NULL, OPT_INT, "MB", 0, 1048576, "4",
-     "transposition table of each game in progress, shared by its in-process players and cleared "
-     "every game (0: none); when given, also sent to engines as option hash; refused when the "
-     "tables cannot fit in memory"},
+    CLI_SEED_OPT("seed of the random tie-breaks"),
+    CLI_MAX_PLIES_OPT,
+    CLI_HASH_OPT("transposition table of each game in progress, shared by its in-process players and "
+                 "cleared every game (0: none); when given, also sent to engines as option hash; refused "
+                 "when the tables cannot fit in memory"),
     {"--timeout", NULL, NULL, OPT_REAL, "S", 0.01, 1e6, "60",
      "an engine with no bestmove after S seconds (with --time: S seconds past its time) has hung; "
      "under --tc: 1 s past its clock"},
-    CLI_EGDB_OPT,
+    CLI_EGDB_OPTS,
     CLI_BOOK_OPTS,
     {"--book-variety", NULL, NULL, OPT_REAL, "MEN", 0, 100, "0",
      "the in-process players play a book move within MEN of the book's best, the better likelier, drawn by "
@@ -727,7 +704,8 @@ const CliCommand cmd_match = {
         "Black first), then prints A's wins, draws and losses, its score, the Elo difference with a 95% "
         "interval and the likelihood of superiority (LOS). kingme is the referee: a loss on time, an "
         "illegal move, a crash, a protocol error or a hang forfeits the game (PDN tag Termination) and "
-        "the engine is restarted. A game still going after 200 plies is scored a draw (--ply-cap).",
+        "the engine is restarted. Every game is played to its end by the rules unless --max-plies caps "
+        "it.",
         options,
         "Ctrl-C stops; the games finished are counted and kept, and the exit status is 130.",
     },

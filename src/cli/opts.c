@@ -272,7 +272,10 @@ static void print_option(FILE *f, const Opt *d)
 void opts_print_help(const CliCommand *cmd, FILE *f)
 {
     const OptSpec *s = cmd->spec;
-    fprintf(f, "kingme %s - %s\n\n", cmd->name, cmd->summary);
+    char title[512];
+    snprintf(title, sizeof title, "kingme %s - %s", cmd->name, cmd->summary);
+    wrap(f, title, 0, 2);
+    fputc('\n', f);
     fprintf(f, "usage: kingme %s%s%s%s\n", cmd->name, s->args ? " " : "", s->args ? s->args : "",
             nopts(s) ? " [OPTIONS]" : "");
     if (s->about) {
@@ -282,20 +285,20 @@ void opts_print_help(const CliCommand *cmd, FILE *f)
     if (nopts(s)) {
         fprintf(f, "\noptions:\n");
         for (int k = 0; s->opts[k].name; k++) print_option(f, &s->opts[k]);
-        bool any_old = false;
-        for (int k = 0; s->opts[k].name; k++) {
+        char old[1024];
+        size_t len = 0;
+        for (int k = 0; s->opts[k].name && len < sizeof old; k++) {
             const Opt *d = &s->opts[k];
             if (!d->old) continue;
-            fputs(any_old ? "; " : "old spellings still accepted: ", f);
-            for (const char *p = d->old; *p;) {
+            len += (size_t)snprintf(old + len, sizeof old - len, "%s", len ? "; " : "old spellings still accepted: ");
+            for (const char *p = d->old; *p && len < sizeof old;) {
                 size_t n = strcspn(p, " ");
-                fprintf(f, "%.*s%s", (int)n, p, p[n] ? ", " : "");
+                len += (size_t)snprintf(old + len, sizeof old - len, "%.*s%s", (int)n, p, p[n] ? ", " : "");
                 p += n + (p[n] == ' ');
             }
-            fprintf(f, " (= %s)", d->name);
-            any_old = true;
+            if (len < sizeof old) len += (size_t)snprintf(old + len, sizeof old - len, " (=\2%s)", d->name);
         }
-        if (any_old) fputc('\n', f);
+        if (len) wrap(f, old, 0, 2);
     }
     if (s->footer) {
         fputc('\n', f);

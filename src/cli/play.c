@@ -96,8 +96,8 @@ static int read_options(const Opts *o, Play *P)
         P->p[KM_WHITE].engine = false;
     }
     if (opt_given(o, "--depth") && opt_given(o, "--time")) return cli_usage_error("play", "give --depth or --time, not both");
-    if (opt_given(o, "--clock") && (opt_given(o, "--depth") || opt_given(o, "--time")))
-        return cli_usage_error("play", "--clock sets the engine's time: leave out --depth and --time");
+    if (opt_given(o, "--tc") && (opt_given(o, "--depth") || opt_given(o, "--time")))
+        return cli_usage_error("play", "--tc sets the engine's time: leave out --depth and --time");
     if (opt_given(o, "--fen") && opt_given(o, "--pdn")) return cli_usage_error("play", "give --fen or --pdn, not both");
     if (opt_given(o, "--game") && !opt_given(o, "--pdn")) return cli_usage_error("play", "--game N picks a game of the --pdn file");
     bool random = opt_flag(o, "--random-weights");
@@ -114,35 +114,22 @@ static int read_options(const Opts *o, Play *P)
     if (P->level < LEVEL_FULL) snprintf(lv, sizeof lv, "level %d, ", P->level);
     if (P->lim.depth) snprintf(P->limit_text, sizeof P->limit_text, "%sdepth %d", lv, P->lim.depth);
     else snprintf(P->limit_text, sizeof P->limit_text, "%s%g s", lv, P->lim.seconds);
-    if (opt_given(o, "--clock")) {
-        const char *c = opt_str(o, "--clock");
-        char *end;
-        double m = strtod(c, &end), i = 0;
-        if (*end == '+') i = strtod(end + 1, &end);
-        if (end == c || *end || !(m > 0 && m <= 600) || !(i >= 0 && i <= 600))
-            return cli_usage_error("play", "--clock '%s' is not MINUTES+SECONDS (e.g. 5+2: 5 minutes, 2 s a move)", c);
+    if (opt_given(o, "--tc")) {
+        double base, inc;
+        if (!cli_tc(o, &base, &inc)) return 2;
         P->clock = true;
-        P->left[0] = P->left[1] = m * 60;
-        P->inc = i;
+        P->left[0] = P->left[1] = base;
+        P->inc = inc;
         P->lim.seconds = 0;
-        snprintf(P->limit_text, sizeof P->limit_text, "%sclock %g+%g", lv, m, i);
+        snprintf(P->limit_text, sizeof P->limit_text, "%sclock %g+%g", lv, base / 60, inc);
     }
     if (!cli_egdb_auto(o, &P->egdb)) return 1;
     if (!cli_book_auto(o, &P->book)) return 1;
     P->hash_mb = (size_t)opt_int(o, "--hash");
-    P->seed_given = opt_given(o, "--seed");
     P->seed = (uint64_t)opt_int(o, "--seed");
-    if (!P->seed_given) {
-        struct timespec t;
-        clock_gettime(CLOCK_REALTIME, &t);
-        uint64_t x = (uint64_t)t.tv_sec * 1000003u ^ (uint64_t)t.tv_nsec ^ ((uint64_t)getpid() << 20);
-        P->seed = km_rng_next(&x) >> 1; /* fits --seed, so the game can be drawn again */
-    }
     P->book_rng = P->seed ^ 0x626F6F6Bull; /* "book" */
     P->book_margin = book_margin(P->book, opt_real(o, "--book-variety"));
-    P->max_plies = opt_given(o, "--max-plies") ? (int)opt_int(o, "--max-plies")
-                   : play_humans(P) == 0       ? DEFAULT_MAX_PLIES
-                                               : 0;
+    P->max_plies = (int)opt_int(o, "--max-plies");
     return 0;
 }
 
@@ -399,27 +386,23 @@ static const Opt options[] = {
      "the engine's strength: 1 a beginner ... 9 a strong player, 10 the full engine (docs/analysis.md "
      "has the Elo of each); a level searches fewer nodes and draws among near-best moves, never an "
      "unsafe one, so that the same seed replays the same moves"},
-    {"--clock", NULL, NULL, OPT_STR, "M+I", 0, 0, DESCRIBED("none"),
-     "a game clock for both sides: M minutes each plus I seconds a move; the engine spends it by its "
-     "time manager, and a side whose clock runs out loses"},
+    CLI_TC_OPT,
     {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP " (both sides)"},
     {"--black-weights", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("--weights"), "Black's weights only"},
     {"--white-weights", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("--weights"),
      "White's weights only (a hint uses the weights of the side to move)"},
     {"--random-weights", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "the engine plays a random weight vector, printed at the end"},
-    {"--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, "16", "transposition table size of each engine (0: none)"},
-    {"--seed", NULL, NULL, OPT_INT, "N", 0, 9e18, DESCRIBED("from the clock"),
-     "seed of the engine's choice among equal moves and of --random-weights"},
+    CLI_HASH_OPT("transposition table size of each engine (0: none)"),
+    CLI_SEED_OPT("seed of the engine's choice among equal moves and of --random-weights"),
     {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"), "start from this position"},
     {"--pdn", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("none"), "continue a game of this PDN file"},
     {"--game", NULL, NULL, OPT_INT, "N", 1, 1e9, DESCRIBED("the last game"), "which game of the --pdn file (1 is the first)"},
-    {"--max-plies", NULL, NULL, OPT_INT, "N", 0, 1e6, DESCRIBED("400 when two engines play, else none"),
-     "stop at N plies, scored a draw (0: no cap)"},
+    CLI_MAX_PLIES_OPT,
     {"--out", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("games/kingme-YYYYMMDD-HHMMSS.pdn"),
      "where the game is saved (- for standard output, written at the end)"},
     SEARCH_THREADS_OPT,
-    CLI_EGDB_AUTO_OPTS,
+    CLI_EGDB_OPTS,
     CLI_BOOK_OPTS,
     {"--book-variety", NULL, NULL, OPT_REAL, "MEN", 0, 100, "0.05",
      "the engine plays one of the book's moves within MEN of its best, the better likelier (0: always its best)"},

@@ -18,7 +18,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define DEFAULT_MAX_PLIES 400 /* cap of engine-against-engine games */
 #define LINE_KEEP 256         /* longer input lines are refused as a whole */
 #define PV_SHOW 16            /* moves of the expected line kept (as many as fit are shown) */
 #define SCREEN_WIDTH 78
@@ -82,7 +81,6 @@ typedef struct Play {
     int max_plies;       /* 0: no cap */
     uint64_t seed;
     size_t hash_mb;      /* each searcher's table */
-    bool seed_given;
     bool tty_in, tty_out;
     bool clear;          /* redraw on a cleared screen (fancy mode) */
     bool need_draw;
@@ -93,7 +91,7 @@ typedef struct Play {
     char date[16];
     EngineInfo info;
     Searcher *hint;      /* made on the first hint */
-    bool clock;          /* --clock M+I: a game clock for both sides */
+    bool clock;          /* --tc M+I: a game clock for both sides */
     double left[2], inc; /* seconds left on each clock, increment */
     double turn_start;   /* when the side to move's clock started */
     GameResult adjudged; /* resignation, loss on time */

@@ -83,7 +83,7 @@ static int run(const Opts *o)
         return 1;
     }
     Egdb *db;
-    if (!cli_egdb(o, &db)) {
+    if (!cli_egdb_auto(o, &db)) {
         game_free(&g);
         return 1;
     }
@@ -129,8 +129,8 @@ static const Opt options[] = {
     {"--time", NULL, NULL, OPT_REAL, "S", 0.001, 1e6, DESCRIBED("none"), "search S seconds"},
     {"--nodes", NULL, NULL, OPT_INT, "N", 1, 9e18, DESCRIBED("none"), "search N nodes (give one of the three)"},
     {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
-    {"--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, "16", "transposition table size (0: none)"},
-    {"--seed", NULL, NULL, OPT_INT, "N", 0, 9e18, "1", "seed of the random tie-breaks"},
+    CLI_HASH_OPT("transposition table size (0: none)"),
+    CLI_SEED_OPT("seed of the random tie-breaks"),
     {"--tiebreak", NULL, NULL, OPT_CHOICE, "random|first", 0, 0, "random",
      "among equally scored moves: a random one (seeded by --seed) or the first generated"},
     {"--plain", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
@@ -151,7 +151,7 @@ static const Opt options[] = {
     {"--multipv", NULL, NULL, OPT_INT, "N", 1, SEARCH_ALL_MOVES, DESCRIBED("1"),
      "the best N moves, each with its exact score and line"},
     SEARCH_THREADS_OPT,
-    CLI_EGDB_OPT,
+    CLI_EGDB_OPTS,
     OPTS_END,
 };
 

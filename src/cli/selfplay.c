@@ -51,7 +51,7 @@ static int run(const Opts *o)
     struct Egdb *db = NULL;
     if (!cli_egdb_auto(o, &db)) return 1;
     c.egdb = db;
-    long long threads = opt_given(o, "--threads") ? opt_int(o, "--threads") : cli_default_threads();
+    long long threads = cli_concurrency(o);
     const char *dir = opt_str(o, "--out");
     Show sh = {isatty(2) != 0, c.games, c.chunk};
     fprintf(stderr, "selfplay: %d games into %s, %llu nodes a move, %d random plies, %lld thread%s, seed %llu%s\n",
@@ -86,9 +86,9 @@ static const Opt options[] = {
     {"--seed", NULL, NULL, OPT_INT, "S", 0, 0x7fffffffffffffffLL, "1",
      "the games follow from the seed (the same on any number of threads)"},
     {"--weights", "-w", NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
-    {"--hash", NULL, NULL, OPT_INT, "MB", 1, 4096, "8", "each thread's table"},
-    {"--threads", "-j", NULL, OPT_INT, "N", 1, 256, DESCRIBED("all cores"), "games played at once"},
-    CLI_EGDB_AUTO_OPTS,
+    CLI_HASH_OPT("each game's table (0: none)"),
+    CLI_CONCURRENCY_OPT("games played at once"),
+    CLI_EGDB_OPTS,
     OPTS_END,
 };
 

@@ -386,8 +386,7 @@ static unsigned read_controls(const Opts *o, TuneControls *c)
         case TUNE_KIND_CHOICE: tune_control_set(c, i, opt_choice(o, name)); break;
         }
     }
-    c->seed = opt_given(o, "--seed") ? (uint64_t)opt_int(o, "--seed")
-                                     : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+    c->seed = (uint64_t)opt_int(o, "--seed");
     if (opt_given(o, "--generations")) {
         c->stop = TUNE_STOP_GENERATIONS;
         c->limit = (double)opt_int(o, "--generations");
@@ -732,7 +731,7 @@ static int run(const Opts *o)
     int r = check_modes(o, given);
     if (r) return r;
     if (!opt_given(o, "--resume") && !read_yardsticks(o, &c)) return opt_count(o, "--yardstick") > TUNE_MAX_YARDSTICKS ? 2 : 1;
-    long long threads = opt_given(o, "--threads") ? opt_int(o, "--threads") : cli_default_threads();
+    long long threads = cli_concurrency(o);
     Where *wh = calloc(1, sizeof *wh);
     if (!wh) return cli_error("out of memory");
     TuneSession s;
@@ -775,8 +774,9 @@ static const Opt options[] = {
     {"--generations", NULL, NULL, OPT_INT, "G", 1, 1e9, DESCRIBED("none"), "stop after G generations (over all runs)"},
     {"--seconds", NULL, NULL, OPT_REAL, "S", 0.001, 1e9, DESCRIBED("none"),
      "or stop after S seconds of play (over all runs); a new session needs one of the two"},
-    {"--seed", NULL, NULL, OPT_INT, "N", 0, 9e18, DESCRIBED("from the clock (printed)"), "the session's random seed"},
-    {"--threads", "-j", NULL, OPT_INT, "N", 1, 256, DESCRIBED("all cores"), "threads; the result does not depend on it"},
+    CLI_SEED_OPT("the session's random seed (give another for another session from other vectors)"),
+    CLI_CONCURRENCY_OPT("games played at once; the result does not depend on it"),
+    CLI_NO_EGDB_NEVER_OPT("tune"),
     WORKERS_OPTIONS,
     {"--name", NULL, NULL, OPT_STR, "NAME", 0, 0, DESCRIBED("session-YYYYMMDD-HHMMSS"), "the session's name"},
     {"--dir", NULL, NULL, OPT_STR, "DIR", 0, 0, "weights",
