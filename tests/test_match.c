@@ -365,11 +365,13 @@ TEST(match_command)
              "--openings tests/data/no-such.pdn --pdn %s/s.pdn", test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 1);
 
-    /* --ply-cap: 12 plies end every game (the ballot's 3 included), 0 none */
+    /* --max-plies: 12 plies end every game (the ballot's 3 included); none
+     * by default, the rules ending every game */
     snprintf(cmd, sizeof cmd, "%s match weights/default.w weights/material.w --games 4 --depth 1 -j 1 "
-             "--ply-cap 12 --pdn %s/c.pdn", test_kingme(), dir);
+             "--max-plies 12 --pdn %s/c.pdn", test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
-    CHECK_MSG(strstr(out, "depth 1, ply cap 12,") && strstr(out, "A: 0 wins, 4 draws, 0 losses"), "output: %s", out);
+    CHECK_MSG(strstr(out, "depth 1, at most 12 plies,") && strstr(out, "A: 0 wins, 4 draws, 0 losses"), "output: %s",
+              out);
     snprintf(path, sizeof path, "%s/c.pdn", dir);
     CHECK_MSG(pdn_read_file(path, &g, &n, err) == 0, "%s", err);
     CHECK_INT(n, 4);
@@ -379,9 +381,9 @@ TEST(match_command)
     }
     pdn_free_games(g, n);
     snprintf(cmd, sizeof cmd, "%s match weights/default.w weights/material.w --games 4 --depth 1 -j 1 "
-             "--ply-cap 0 --pdn %s/c.pdn", test_kingme(), dir);
+             "--pdn %s/c.pdn", test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
-    CHECK_MSG(strstr(out, "depth 1, no ply cap,"), "output: %s", out);
+    CHECK_MSG(strstr(out, "depth 1, 1 thread,"), "output: %s", out);
     CHECK_MSG(pdn_read_file(path, &g, &n, err) == 0, "%s", err);
     CHECK_INT(n, 4);
     for (int i = 0; i < n; i++) CHECK_MSG(strcmp(pdn_tag(&g[i], "Termination"), "ply cap reached") != 0, "game %d", i);

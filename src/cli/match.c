@@ -333,8 +333,7 @@ static void print_header(const MatchSettings *set, const char *const names[2], i
     else if (set->limits.seconds > 0) snprintf(limit, sizeof limit, "%g s per move", set->limits.seconds);
     else snprintf(limit, sizeof limit, "depth %d", set->limits.depth);
     size_t k = strlen(limit);
-    if (set->ply_cap == MATCH_PLY_NONE) snprintf(limit + k, sizeof limit - k, ", no ply cap");
-    else if (set->ply_cap != MATCH_PLY_CAP) snprintf(limit + k, sizeof limit - k, ", ply cap %d", set->ply_cap);
+    if (set->ply_cap != MATCH_PLY_NONE) snprintf(limit + k, sizeof limit - k, ", at most %d plies", set->ply_cap);
     int used = n / 2 < nops ? n / 2 : nops;
     char line[4096];
     snprintf(line, sizeof line, "kingme match: A = %s, B = %s", names[0], names[1]);
