@@ -402,7 +402,8 @@ void analyze_svg_chart(KmBuf *b, const GameAnalysis *a, const Game *g, const cha
         double hl[2] = {ANALYZE_LOST, -ANALYZE_LOST};
         const char *hll[2] = {"Black far ahead", "White far ahead"};
         char xl[96];
-        snprintf(xl, sizeof xl, "move (depth %d to %d a position)", a->min_depth, a->max_depth);
+        if (a->min_depth == a->max_depth) snprintf(xl, sizeof xl, "move (depth %d a position)", a->max_depth);
+        else snprintf(xl, sizeof xl, "move (depth %d to %d a position)", a->min_depth, a->max_depth);
         SvgChart c = {title, xl, "men for Black", x[0], x[n - 1] > x[0] ? x[n - 1] : x[0] + 1,
                       -ANALYZE_CAP - 0.2, ANALYZE_CAP + 0.2, true, 3, s, 2, hl, hll};
         svg_chart(b, &c, 0, (double)k * CHART_H, CHART_W, CHART_H);

@@ -192,8 +192,9 @@ static void axes(KmBuf *b, const SvgChart *c, const Frame *f)
                       "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#777777\" "
                       "stroke-width=\"1\" stroke-dasharray=\"4 3\"/>\n",
                       f->px, y, f->px + f->pw, y);
+        /* the label at the left, above the line (below it for a line under zero) */
         if (c->hline_label && c->hline_label[k])
-            svg_text(b, f->px + f->pw - 4, y - 3, 10, "end", "#555555", c->hline_label[k]);
+            svg_text(b, f->px + 4, c->hline[k] < 0 ? y + 11 : y - 3, 10, "start", "#555555", c->hline_label[k]);
     }
     if (c->title) svg_text(b, f->px, f->py - 8, 13, "start", "#111111", c->title);
     if (c->xlabel) svg_text(b, f->px + f->pw / 2, f->py + f->ph + 32, 11, "middle", "#333333", c->xlabel);
@@ -279,7 +280,7 @@ void svg_chart(KmBuf *b, const SvgChart *c, double x, double y, double w, double
             svg_text(b, fx(&f, r->x[i]), above ? py - 6 : py + 14, 10, "middle", "#111111", r->mark[i]);
         }
     }
-    /* the legend, top left inside the plot */
+    /* the legend, top right inside the plot */
     int named = 0;
     for (int s = 0; s < c->nseries; s++) named += c->series[s].name != NULL;
     if (named) {
@@ -289,7 +290,7 @@ void svg_chart(KmBuf *b, const SvgChart *c, double x, double y, double w, double
                 double tw = 6.2 * (double)strlen(c->series[s].name);
                 if (tw > lw) lw = tw;
             }
-        double lx = f.px + 8, ly = f.py + 8;
+        double lx = f.px + f.pw - lw - 42, ly = f.py + 8; /* top right */
         km_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#ffffff\" "
                          "fill-opacity=\"0.85\" stroke=\"#cccccc\"/>\n",
                       lx, ly, lw + 34, 16.0 * named + 6);
