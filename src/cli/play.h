@@ -77,7 +77,7 @@ typedef struct Play {
     int level;           /* the engines' strength level (LEVEL_FULL: the full engine) */
     bool ponder;         /* think on the person's time (not --no-ponder) */
     Ponder pd;
-    char limit_text[48]; /* "1 s", "depth 6", "level 3, 1 s" */
+    char limit_text[64]; /* "1 s", "depth 6", "level 3, 1 s" */
     int max_plies;       /* 0: no cap */
     uint64_t seed;
     size_t hash_mb;      /* each searcher's table */

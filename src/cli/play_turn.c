@@ -403,7 +403,7 @@ static void undo(Play *P)
     }
     while (g->nply > k) game_undo(g);
     if (P->info.ply >= g->nply) P->info.ply = -1;
-    snprintf(P->note, sizeof P->note, "Took back %s.", list);
+    snprintf(P->note, sizeof P->note, "Took back %.140s.", list);
     P->need_draw = true;
 }
 
