@@ -162,8 +162,9 @@ int cli_analyze_game(struct Searcher *s, const struct Game *g, const struct Sear
 const CliCommand *cli_find(const char *name);
 
 /* The command line as typed, "kingme" and its arguments, each quoted for
- * the shell where it needs it (truncated to len). */
+ * the shell where it needs it (truncated to len); main gives it first. */
 void cli_command_text(char *buf, size_t len);
+void cli_set_command_line(int argc, char **argv);
 
 /* The opening book of the commands that play (play, engine, match):
  * --book FILE (none: no book), --no-book; without them $KINGME_BOOK (a

@@ -1,9 +1,5 @@
-/* main.c - command dispatch and shared command-line helpers. */
+/* main.c - command dispatch, help and version. */
 #include "cli.h"
-#include "kingme/game.h"
-#include "kingme/workers.h"
-#include "kingme/notation.h"
-#include "kingme/textio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,116 +31,6 @@ static const CliCommand *const commands[] = {
     &cmd_help, &cmd_version,
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
-
-int cli_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("kingme: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return 1;
-}
-
-int cli_usage_error(const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "kingme %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\nsee: kingme help %s\n", cmd);
-    va_end(ap);
-    return 2;
-}
-
-bool cli_int(const char *s, long long lo, long long hi, long long *out)
-{
-    return km_parse_ll(s, lo, hi, out);
-}
-
-bool cli_double(const char *s, double lo, double hi, double *out)
-{
-    if (!s || !*s) return false;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || *end || !isfinite(v) || v < lo || v > hi) return false;
-    *out = v;
-    return true;
-}
-
-static void on_worker_event(int worker, WorkerEventKind kind, const char *why, void *user)
-{
-    const WorkerSet *ws = user;
-    (void)ws;
-    if (kind == WORKER_FAILED)
-        fprintf(stderr, "kingme: worker %d %s; its games go to the others, and it is started again later\n",
-                worker + 1, why ? why : "failed");
-    else if (kind == WORKER_DROPPED)
-        fprintf(stderr, "kingme: worker %d %s, too often: it is not started again\n", worker + 1, why ? why : "failed");
-}
-
-bool cli_workers(const Opts *o, WorkerSet **ws, long long *threads)
-{
-    *ws = NULL;
-    if (!opt_given(o, "--workers")) return true;
-    char err[KM_ERR_MAX];
-    *ws = workers_from_file(opt_str(o, "--workers"), err);
-    if (!*ws) {
-        cli_error("%s", err);
-        return false;
-    }
-    workers_set_timeout(*ws, opt_real(o, "--worker-timeout"));
-    workers_set_events(*ws, on_worker_event, *ws);
-    if (!opt_given(o, "--concurrency")) *threads = 0;
-    return true;
-}
-
-bool cli_play_moves(Game *g, const char *text)
-{
-    char tok[MOVE_TEXT_MAX + 16], err[KM_ERR_MAX];
-    for (const char *p = text;;) {
-        while (*p == ' ' || *p == '\t' || *p == ',') p++;
-        if (!*p) return true;
-        size_t n = strcspn(p, " \t,");
-        snprintf(tok, sizeof tok, "%.*s", (int)n, p);
-        Move m;
-        if (n >= sizeof tok - 1 || parse_move_input(&g->cur, tok, &m, err)) {
-            cli_error("move %d '%.*s': %s", g->nply + 1, (int)(n > 24 ? 24 : n), p,
-                      n >= sizeof tok - 1 ? "not a move" : err);
-            return false;
-        }
-        if (game_play(g, &m)) {
-            cli_error("out of memory");
-            return false;
-        }
-        p += n;
-    }
-}
-
-bool cli_board(const char *fen, Board *b)
-{
-    if (!fen) {
-        board_init(b);
-        return true;
-    }
-    char err[KM_ERR_MAX];
-    if (board_from_fen(b, fen, err)) {
-        cli_error("%s", err);
-        return false;
-    }
-    return true;
-}
-
-bool cli_color_ok(int fd)
-{
-    const char *nc = getenv("NO_COLOR");
-    if (nc && *nc) return false;
-    const char *term = getenv("TERM");
-    if (term && strcmp(term, "dumb") == 0) return false;
-    return isatty(fd);
-}
 
 const CliCommand *cli_find(const char *name)
 {
@@ -249,35 +135,6 @@ static int check_stdout(int status)
 
 static int dispatch(int argc, char **argv);
 
-/* The command line, for cli_command_text. */
-static int saved_argc;
-static char **saved_argv;
-
-/* Whether a word needs quotes in a shell command. */
-static bool needs_quotes(const char *w)
-{
-    if (!*w) return true;
-    for (const char *p = w; *p; p++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,/:=+@%", *p)) return true;
-    return false;
-}
-
-void cli_command_text(char *buf, size_t len)
-{
-    size_t at = (size_t)snprintf(buf, len, "kingme");
-    for (int i = 1; i < saved_argc && at < len; i++) {
-        const char *w = saved_argv[i];
-        if (!needs_quotes(w)) {
-            at += (size_t)snprintf(buf + at, len - at, " %s", w);
-            continue;
-        }
-        at += (size_t)snprintf(buf + at, len - at, " '");
-        for (const char *p = w; *p && at < len; p++)
-            at += (size_t)(*p == '\'' ? snprintf(buf + at, len - at, "'\\''") : snprintf(buf + at, len - at, "%c", *p));
-        if (at < len) at += (size_t)snprintf(buf + at, len - at, "'");
-    }
-}
-
 int main(int argc, char **argv)
 {
     hold_std_fds();
@@ -286,8 +143,7 @@ int main(int argc, char **argv)
 
 static int dispatch(int argc, char **argv)
 {
-    saved_argc = argc;
-    saved_argv = argv;
+    cli_set_command_line(argc, argv);
     board_hash_init();
     if (argc < 2) {
         print_commands(stderr);

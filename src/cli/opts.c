@@ -2,6 +2,9 @@
 #include "opts.h"
 #include "cli.h"
 
+#include "kingme/textio.h"
+
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -11,6 +14,48 @@
 
 #define HELP_WIDTH 78
 #define HELP_COLUMN 24 /* where option help text starts */
+
+/* ---- error lines and numbers (cli.h): every command's, the parser's too ---- */
+
+int cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("kingme: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 1;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "kingme %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\nsee: kingme help %s\n", cmd);
+    va_end(ap);
+    return 2;
+}
+
+bool cli_int(const char *s, long long lo, long long hi, long long *out)
+{
+    return km_parse_ll(s, lo, hi, out);
+}
+
+bool cli_double(const char *s, double lo, double hi, double *out)
+{
+    if (!s || !*s) return false;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !isfinite(v) || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+/* ---- the parser ---- */
 
 static const CliCommand *usage_cmd; /* for the error line of a failed parse */
 

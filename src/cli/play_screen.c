@@ -29,6 +29,13 @@ static const char *mover_name(const Play *P, int side)
     return play_humans(P) == 1 ? "you" : play_side_name(side);
 }
 
+void play_clock_text(double seconds, char *buf, size_t len)
+{
+    if (seconds < 0) seconds = 0;
+    int tenths = (int)(seconds * 10);
+    snprintf(buf, len, "%d:%02d.%d", tenths / 600, tenths / 10 % 60, tenths % 10);
+}
+
 static void pieces_text(const Board *b, int side, char *buf, size_t len)
 {
     int men = __builtin_popcount(board_men(b, side)), kings = __builtin_popcount(board_kings(b, side));

@@ -82,13 +82,6 @@ static int run_search(Play *P, Searcher *s, SearchResult *r)
     return play_interrupted ? 1 : 0;
 }
 
-void play_clock_text(double seconds, char *buf, size_t len)
-{
-    if (seconds < 0) seconds = 0;
-    int tenths = (int)(seconds * 10);
-    snprintf(buf, len, "%d:%02d.%d", tenths / 600, tenths / 10 % 60, tenths % 10);
-}
-
 void play_clock_charge(Play *P, int side)
 {
     double now = km_now();
