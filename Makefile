@@ -112,28 +112,34 @@ BOOK_DEPTH     ?= 16
 book: kingme
 	nice -n 10 ./kingme book build --positions $(BOOK_POSITIONS) --depth $(BOOK_DEPTH) --force --out weights/default.book
 
-# The CheckerBoard engine (docs/checkerboard.md): the library's engine part and
-# the adapter src/cb/ cross-compiled into a 64-bit Windows DLL with mingw-w64,
-# the C runtime and winpthreads linked in, so that it needs only the DLLs
-# every Windows has. The source set is explicit: the DLL needs the board,
-# moves, evaluation, search, table, time manager, game, database probing,
-# opening book, strength levels and the engine session, none of the
-# POSIX-only parts (engine processes, workers, matches, tuning, the database
-# and book builders). Formats are checked by the
+# The CheckerBoard engine (docs/checkerboard.md): the library and the adapter
+# src/cb/ cross-compiled into a 64-bit Windows DLL with mingw-w64, the C
+# runtime and winpthreads linked in, so that it needs only the DLLs every
+# Windows has. The library's modules go into an archive for Windows, all but
+# the POSIX-only ones below (processes, pipes, fork: engine processes,
+# workers, matches, self-play, the database builder), and the link takes
+# from it only what getmove and enginecommand reach (the board, moves,
+# evaluation, search, table, time manager, game, database probing, book,
+# levels, the engine session). So a new portable module needs nothing here;
+# a new POSIX-only one is added to DLL_POSIX_ONLY. Formats are checked by the
 # native build; mingw's own printf (__USE_MINGW_ANSI_STDIO) prints them.
 MINGW     ?= x86_64-w64-mingw32-gcc
+MINGW_AR  ?= x86_64-w64-mingw32-ar
 DLL_DIR    = build/dll
 DLL        = $(DLL_DIR)/kingme64.dll
-DLL_SRC    = src/base.c src/board.c src/movegen.c src/notation.c src/eval.c src/weights.c \
-             src/textio.c src/search.c src/tt.c src/timeman.c src/game.c src/egdb_file.c \
-             src/egdb_index.c src/level.c src/session.c src/book.c src/cb/cb.c
-DLL_OBJ    = $(DLL_SRC:%.c=$(DLL_DIR)/%.o) $(DLL_DIR)/gen/default_weights.o
+DLL_POSIX_ONLY = src/engineproc.c src/workers.c src/match.c src/selfplay.c src/egdb_build.c
+DLL_LIB_OBJ = $(patsubst %.c,$(DLL_DIR)/%.o,$(filter-out $(DLL_POSIX_ONLY),$(LIB_SRC))) $(DLL_DIR)/gen/default_weights.o
+DLL_LIB    = $(DLL_DIR)/libkingme-win.a
 DLL_CFLAGS = $(STD) -D__USE_MINGW_ANSI_STDIO=1 $(WARN) -Wno-format -O3 -mpopcnt -Iinclude
 
 dll: $(DLL) $(DLL_DIR)/kingme.htm
 
-$(DLL): $(DLL_OBJ) src/cb/kingme64.def
-	$(MINGW) -shared -static -static-libgcc -s -o $@ $(DLL_OBJ) src/cb/kingme64.def -lpthread
+$(DLL_LIB): $(DLL_LIB_OBJ)
+	rm -f $@
+	$(MINGW_AR) rcs $@ $^
+
+$(DLL): $(DLL_DIR)/src/cb/cb.o $(DLL_LIB) src/cb/kingme64.def
+	$(MINGW) -shared -static -static-libgcc -s -o $@ $(DLL_DIR)/src/cb/cb.o src/cb/kingme64.def $(DLL_LIB) -lpthread
 
 $(DLL_DIR)/%.o: %.c $(HEADERS)
 	@command -v $(MINGW) >/dev/null || { echo "make dll: $(MINGW) is not installed (apt-get install gcc-mingw-w64-x86-64)"; exit 1; }
@@ -155,9 +161,8 @@ $(DLL_DIR)/kingme.htm: docs/checkerboard.md
 # that plays through getmove as CheckerBoard does; says so on one line and
 # passes when mingw-w64 or Wine is missing. Not in make test (Wine takes
 # half a minute to start the first time).
-WINE_TEST_LIB = $(addprefix $(DLL_DIR)/src/,base.o board.o movegen.o notation.o textio.o game.o timeman.o)
-$(DLL_DIR)/wine_test.exe: tests/cb/wine_test.c $(WINE_TEST_LIB) $(HEADERS)
-	$(MINGW) $(DLL_CFLAGS) -Isrc/cb -static -o $@ tests/cb/wine_test.c $(WINE_TEST_LIB) -lpthread
+$(DLL_DIR)/wine_test.exe: tests/cb/wine_test.c $(DLL_LIB) $(HEADERS)
+	$(MINGW) $(DLL_CFLAGS) -Isrc/cb -static -o $@ tests/cb/wine_test.c $(DLL_LIB) -lpthread
 
 test-dll:
 	@tests/cb/run_wine.sh
