@@ -72,27 +72,33 @@ static void antisymmetrise(Weights *w, int n)
     }
 }
 
-/* Scale w to the Euclidean norm TUNE_NORM (positive factor: the same games).
- * An all-zero vector stays zero. Rounding keeps a symmetric vector symmetric
- * (round() is odd). A phased vector has one norm over both halves: scaling
- * the whole vector is the one change that changes no game, while scaling
- * one half alone would change the blend (the weight of the opening against
- * the ending at a given number of pieces), which is the GA's to breed. */
-static void normalise(Weights *w, int n)
+/* Scale w to the Euclidean norm `norm` (TUNE_NORM without a pattern layer:
+ * a positive factor, the same games). An all-zero vector stays zero.
+ * Rounding keeps a symmetric vector symmetric (round() is odd). A phased
+ * vector has one norm over both halves: scaling the whole vector is the one
+ * change that changes no game, while scaling one half alone would change the
+ * blend (the weight of the opening against the ending at a given number of
+ * pieces), which is the GA's to breed. Over a fixed pattern layer, scaling
+ * does change games (the layer keeps its scale), so the session's norm is
+ * that of the named weights of the layer's file: the bred vectors stay in
+ * the layer's units. */
+static void normalise(Weights *w, int n, int norm)
 {
     double sq = 0;
     for (int i = 0; i < n; i++) sq += (double)weights_at(w, i) * weights_at(w, i);
     if (sq <= 0) return;
-    double f = TUNE_NORM / sqrt(sq);
+    double f = norm / sqrt(sq);
     for (int i = 0; i < n; i++) *weights_ref(w, i) = clamp_weight(round(weights_at(w, i) * f));
 }
 
-/* A bred or fresh vector of the learn algorithm: symmetric if asked, then normalised. */
+/* A bred or fresh vector of the learn algorithm: symmetric if asked, then
+ * normalised; with the session's phase and pattern layer. */
 static void finish_learn(const TuneControls *c, Weights *w)
 {
     if (c->symmetric) antisymmetrise(w, c->nweights);
-    normalise(w, c->nweights);
+    normalise(w, c->nweights, c->norm);
     mark_phase(c->nweights, w);
+    w->pat = c->pat;
 }
 
 /* A random vector of the learn algorithm (c->init), finished. */
@@ -149,6 +155,8 @@ int tune_continue(TuneSession *s, const TuneSession *from, const TuneControls *c
                        from->c.population);
     if (c->nweights != from->c.nweights)
         return km_fail(err, "vectors of %d weights: the saved population's have %d", c->nweights, from->c.nweights);
+    if (c->pat != from->c.pat || c->norm != from->c.norm)
+        return km_fail(err, "the saved population's pattern layer and norm go on with it");
     if (tune_new(s, c, err)) return -1;
     for (int i = 0; i < c->population; i++) {
         s->pop[i].w = from->pop[i].w;
@@ -301,11 +309,11 @@ static void breed_learn(const TuneSession *s, uint64_t *rng, TuneIndividual *nex
             if (rng_unit(rng) < c->gauss) {
                 double x = weights_at(&next[k].w, i);
                 if (c->rel_step > 0) x = round(x * exp(c->rel_step * rng_gauss(rng))); /* a relative step */
-                *weights_ref(&next[k].w, i) = clamp_weight(x + round(step * TUNE_NORM * rng_gauss(rng)));
+                *weights_ref(&next[k].w, i) = clamp_weight(x + round(step * c->norm * rng_gauss(rng)));
             }
         if (rng_unit(rng) < c->mutation) {
             int i = rng_below(rng, nw);
-            *weights_ref(&next[k].w, i) = (int16_t)(rng_below(rng, TUNE_NORM + 1) - TUNE_NORM / 2);
+            *weights_ref(&next[k].w, i) = (int16_t)(rng_below(rng, c->norm + 1) - c->norm / 2);
         }
         finish_learn(c, &next[k].w);
     }

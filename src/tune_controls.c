@@ -148,6 +148,7 @@ static void defaults(TuneControls *c, bool thesis)
     c->seed = 1;
     c->nyard = 0;
     c->nweights = EVAL_NPARAMS;
+    c->norm = TUNE_NORM;
 }
 
 void tune_controls_default(TuneControls *c) { defaults(c, false); }
@@ -194,8 +195,28 @@ int tune_controls_check(const TuneControls *c, char *err)
         if (!nm[0] || strlen(nm) >= TUNE_YARD_NAME_MAX || strpbrk(nm, " \t\r\n,"))
             return km_fail(err, "yardstick name '%s': 1 to %d characters, no blanks or commas", nm,
                            TUNE_YARD_NAME_MAX - 1);
+        if (c->yard[k].w.pat && !tune_layer_path_ok(c->yard[k].pat_file, err)) return -1;
     }
+    if (c->norm < TUNE_NORM_MIN || c->norm > TUNE_NORM_MAX)
+        return km_fail(err, "norm %d is outside %d..%d", c->norm, TUNE_NORM_MIN, TUNE_NORM_MAX);
+    if (c->pat && thesis)
+        return km_fail(err, "the thesis algorithm breeds 16-bit vectors without a norm, which would swamp a "
+                       "pattern layer: use --algorithm learn");
+    if (c->pat && !tune_layer_path_ok(c->pat_file, err)) return -1;
     return 0;
+}
+
+bool tune_layer_path_ok(const char *path, char *err)
+{
+    size_t n = strlen(path);
+    if (n == 0) return km_fail(err, "a pattern layer without the path of its weights file"), false;
+    if (n >= TUNE_PATH_MAX)
+        return km_fail(err, "%.60s...: a pattern layer's file is recorded by its path, at most %d characters", path,
+                       TUNE_PATH_MAX - 1), false;
+    if (strpbrk(path, " \t\r\n"))
+        return km_fail(err, "'%s': a pattern layer's file is recorded by its path, which cannot hold blanks",
+                       path), false;
+    return true;
 }
 
 int tune_max_score(const TuneControls *c)

@@ -1,6 +1,7 @@
 /* tune_file.c - population files (the format in tune.h): write, read,
  * parse, and the one-paragraph description of a session. */
 #include "kingme/tune.h"
+#include "kingme/patterns.h"
 #include "kingme/textio.h"
 #include "kingme/weights.h"
 
@@ -61,6 +62,9 @@ char *tune_describe(const TuneSession *s)
                       "and the ending's %d\n", c->nweights, EVAL_NTERMS, EVAL_NTERMS, EVAL_NTERMS);
     else if (c->nweights != EVAL_NPARAMS)
         km_buf_printf(&b, "vectors of %d weights: the documents' 60 and the terms 61-%d\n", c->nweights, c->nweights);
+    if (c->pat)
+        km_buf_printf(&b, "over the fixed pattern layer of %s (key %016llx); vectors at norm %d\n", c->pat_file,
+                      (unsigned long long)c->pat->key, c->norm);
     km_buf_printf(&b, "stop after %s %s; %d generations done, %.1f s of play, %lld games\n", lim,
                   c->stop == TUNE_STOP_GENERATIONS ? "generations" : "seconds", s->generation, s->elapsed,
                   s->games);
@@ -87,13 +91,14 @@ static int yard_length(const Weights *w)
     return w->phased ? TUNE_NWEIGHTS_PHASE : weights_beyond_60(w) ? EVAL_NTERMS : EVAL_NPARAMS;
 }
 
-/* The format a session is written in: 6 when it has a phase (its vectors
- * or a yardstick's), else 5, which kingme before the phase reads too. */
+/* The format a session is written in: 7 when it has a pattern layer (its
+ * vectors' or a yardstick's), else 6 when it has a phase (the same), else 5,
+ * which kingme before the phase reads too. */
 static int format_version(const TuneControls *c)
 {
-    bool phase = c->nweights == TUNE_NWEIGHTS_PHASE;
-    for (int k = 0; k < c->nyard; k++) phase |= c->yard[k].w.phased != 0;
-    return phase ? TUNE_FORMAT_VERSION : 5;
+    bool phase = c->nweights == TUNE_NWEIGHTS_PHASE, layer = c->pat != NULL;
+    for (int k = 0; k < c->nyard; k++) phase |= c->yard[k].w.phased != 0, layer |= c->yard[k].w.pat != NULL;
+    return layer ? 7 : phase ? 6 : 5;
 }
 
 /* "KEY SCORE [STEP] W1 ... Wn"; step < 0: none. */
@@ -137,6 +142,15 @@ char *tune_format(const TuneSession *s)
         for (int i = 0; i < n; i++) km_buf_printf(&b, " %d", weights_at(&c->yard[k].w, i));
         km_buf_printf(&b, "\n");
     }
+    if (format_version(c) >= 7) {
+        for (int k = 0; k < c->nyard; k++)
+            if (c->yard[k].w.pat)
+                km_buf_printf(&b, "yardstick_patterns %s %016llx %s\n", c->yard[k].name,
+                              (unsigned long long)c->yard[k].w.pat->key, c->yard[k].pat_file);
+        if (c->pat) km_buf_printf(&b, "patterns %016llx %s\n", (unsigned long long)c->pat->key, c->pat_file);
+        else km_buf_printf(&b, "patterns none\n");
+        km_buf_printf(&b, "norm %d\n", c->norm);
+    }
     km_buf_printf(&b, "generation %d\nelapsed %.3f\ngames %lld\nrng %016llx\n", s->generation, s->elapsed, s->games,
                   (unsigned long long)s->rng);
     km_buf_printf(&b, "best_generation %d\n", s->best_generation);
@@ -160,14 +174,14 @@ int tune_write(const TuneSession *s, const char *path, char *err)
 /* The keys: the listed controls' (0 .. TUNE_NCONTROLS - 1), then these. */
 enum {
     K_STOP = TUNE_NCONTROLS, K_SEED, K_GENERATION, K_ELAPSED, K_GAMES, K_RNG, K_BEST_GENERATION, K_BEST,
-    K_WEIGHTS, NKEYS
+    K_WEIGHTS, K_PATTERNS, K_NORM, NKEYS
 };
 static const char *const other_keys[NKEYS - TUNE_NCONTROLS] = {
-    "stop", "seed", "generation", "elapsed", "games", "rng", "best_generation", "best", "weights",
+    "stop", "seed", "generation", "elapsed", "games", "rng", "best_generation", "best", "weights", "patterns", "norm",
 };
 /* The format version that brought each of them: older files must not have
  * it (and get its default), newer ones must. */
-static const int other_since[NKEYS - TUNE_NCONTROLS] = {1, 1, 1, 1, 1, 1, 1, 1, 4};
+static const int other_since[NKEYS - TUNE_NCONTROLS] = {1, 1, 1, 1, 1, 1, 1, 1, 4, 7, 7};
 
 static const char *key_name(int k) { return k < TUNE_NCONTROLS ? tune_control_info[k].key : other_keys[k - TUNE_NCONTROLS]; }
 
@@ -332,6 +346,11 @@ static int parse_key(const Parse *p, int k, char **tok, TuneSession *t)
         if (!km_parse_ll(v, 0, 1000000000, &n)) r = perr(p, "best_generation '%s' is not a whole number from 0", v);
         t->best_generation = (int)n;
         break;
+    case K_NORM:
+        if (!km_parse_ll(v, TUNE_NORM_MIN, TUNE_NORM_MAX, &n))
+            r = perr(p, "norm '%s' is not a whole number from %d to %d", v, TUNE_NORM_MIN, TUNE_NORM_MAX);
+        t->c.norm = (int)n;
+        break;
     case K_WEIGHTS:
         if (!km_parse_ll(v, 0, 1000, &n) || (n != EVAL_NPARAMS && n != EVAL_NTERMS && n != TUNE_NWEIGHTS_PHASE))
             r = perr(p, "weights '%s': the vector length is %d or %d, or %d with a phase", v, EVAL_NPARAMS,
@@ -457,6 +476,64 @@ static int parse_yardstick(const Parse *p, char **tok, int ntok, TuneControls *c
     return 0;
 }
 
+/* The pattern layer of the weights file at path ('default': the built-in
+ * weights) into *out; its key must be `key`. what names the layer in
+ * messages ("the session's pattern layer"). */
+static int load_layer(const Parse *p, const char *what, const char *path, uint64_t key, const EvalPatterns **out)
+{
+    Weights w;
+    char e[KM_ERR_MAX];
+    if (strcmp(path, "default") == 0) weights_default(&w);
+    else if (weights_read(&w, path, NULL, e)) return perr(p, "%s: %s", what, e);
+    if (!w.pat) return perr(p, "%s: %s has no pattern layer (the session's had key %016llx)", what, path,
+                            (unsigned long long)key);
+    if (w.pat->key != key)
+        return perr(p, "%s: the layer of %s has changed since the session began (key %016llx, recorded %016llx): "
+                    "put the file back, or start a new session", what, path, (unsigned long long)w.pat->key,
+                    (unsigned long long)key);
+    *out = w.pat;
+    return 0;
+}
+
+/* "KEY FILE" of a pattern layer (tok[0], tok[1]): the key and the path,
+ * checked, then the layer loaded. */
+static int parse_layer(const Parse *p, const char *what, char **tok, const EvalPatterns **pat, char *path)
+{
+    uint64_t key;
+    if (strlen(tok[0]) != 16 || !parse_u64(tok[0], 16, &key))
+        return perr(p, "%s: key '%s' is not 16 hex digits", what, tok[0]);
+    if (strlen(tok[1]) >= TUNE_PATH_MAX)
+        return perr(p, "%s: the file's path is longer than %d characters", what, TUNE_PATH_MAX - 1);
+    snprintf(path, TUNE_PATH_MAX, "%s", tok[1]);
+    return load_layer(p, what, path, key, pat);
+}
+
+/* A "yardstick_patterns NAME KEY FILE" line (format 7): the layer of a
+ * reference, which may be named before or after it (resolved at the end). */
+typedef struct YardLayers {
+    int n;
+    TuneYardstick y[TUNE_MAX_YARDSTICKS]; /* name, w.pat and pat_file */
+    int line[TUNE_MAX_YARDSTICKS];
+} YardLayers;
+
+static int parse_yard_layer(const Parse *p, char **tok, int ntok, YardLayers *yl)
+{
+    if (p->version < 7) return perr(p, "unknown key '%s'", tok[0]);
+    if (ntok != 4) return perr(p, "'yardstick_patterns' needs a reference's name, a key and a file");
+    for (int j = 0; j < yl->n; j++)
+        if (strcmp(yl->y[j].name, tok[1]) == 0)
+            return perr(p, "the yardstick '%s' has two pattern layers (first on line %d)", tok[1], yl->line[j]);
+    if (yl->n >= TUNE_MAX_YARDSTICKS) return perr(p, "more than %d yardsticks", TUNE_MAX_YARDSTICKS);
+    if (strlen(tok[1]) >= TUNE_YARD_NAME_MAX) return perr(p, "no yardstick is named '%s'", tok[1]);
+    TuneYardstick *y = &yl->y[yl->n];
+    snprintf(y->name, sizeof y->name, "%s", tok[1]);
+    char what[TUNE_YARD_NAME_MAX + 32];
+    snprintf(what, sizeof what, "the pattern layer of yardstick %s", tok[1]);
+    if (parse_layer(p, what, tok + 2, &y->w.pat, y->pat_file)) return -1;
+    yl->line[yl->n++] = p->line;
+    return 0;
+}
+
 /* One line that is neither the header, 'end' nor an individual. */
 static int parse_line(const Parse *p, char **tok, int ntok, int seen[NKEYS], TuneSession *t)
 {
@@ -476,6 +553,11 @@ static int parse_line(const Parse *p, char **tok, int ntok, int seen[NKEYS], Tun
         int r = parse_vector(p, tok, ntok, &t->best_score, &t->best);
         t->has_best = r == 0;
         return r;
+    }
+    if (k == K_PATTERNS) {
+        if (ntok == 2 && strcmp(tok[1], "none") == 0) return 0;
+        if (ntok != 3) return perr(p, "'patterns' needs a key and a file, or 'none'");
+        return parse_layer(p, "the session's pattern layer", tok + 1, &t->c.pat, t->c.pat_file);
     }
     int want = k == K_STOP ? 3 : 2;
     if (ntok != want) return perr(p, "'%s' needs %s", tok[0], want == 3 ? "two values" : "one value");
@@ -522,6 +604,8 @@ int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
     TuneIndividual *ind = NULL;
     int nind = 0, cap = 0;
     bool header = false, ended = false;
+    YardLayers yl; /* the yardsticks' pattern layers, by name */
+    yl.n = 0;
     char line[8192];
     int r = 0;
     for (const char *q = text; *q && r == 0;) {
@@ -542,15 +626,31 @@ int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
         else if (!header) r = parse_header(&p, tok, ntok), header = true;
         else if (strcmp(tok[0], "end") == 0) r = ntok != 1 ? perr(&p, "'end' takes no value") : 0, ended = true;
         else if (strcmp(tok[0], "individual") == 0) r = add_individual(&p, tok, ntok, &ind, &nind, &cap);
+        else if (strcmp(tok[0], "yardstick_patterns") == 0) r = parse_yard_layer(&p, tok, ntok, &yl);
         else r = parse_line(&p, tok, ntok, seen, &t);
+    }
+    /* each yardstick layer to its reference */
+    for (int j = 0; r == 0 && j < yl.n; j++) {
+        int k = 0;
+        while (k < t.c.nyard && strcmp(t.c.yard[k].name, yl.y[j].name) != 0) k++;
+        p.line = yl.line[j];
+        if (k == t.c.nyard) {
+            r = perr(&p, "no yardstick is named '%s'", yl.y[j].name);
+        } else {
+            t.c.yard[k].w.pat = yl.y[j].w.pat;
+            memcpy(t.c.yard[k].pat_file, yl.y[j].pat_file, TUNE_PATH_MAX);
+        }
     }
     if (r == 0) r = check_parsed(&p, &t, seen, nind, header, ended);
     if (r) {
         free(ind);
         return -1;
     }
-    for (int i = 0; i < nind; i++)
+    for (int i = 0; i < nind; i++) {
         if (ind[i].step < 0) ind[i].step = t.c.step;
+        ind[i].w.pat = t.c.pat; /* every vector carries the session's layer */
+    }
+    if (t.has_best) t.best.pat = t.c.pat;
     t.pop = ind;
     *s = t;
     return 0;

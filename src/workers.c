@@ -519,6 +519,10 @@ int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *sp
             const Weights *v = wproto_spec_weights(set, &specs[i], c);
             terms |= v && wproto_vector_length(v) == EVAL_NTERMS;
             phase |= v && v->phased;
+            /* no line carries a pattern layer: a worker would play without it */
+            if (v && v->pat)
+                return km_fail(err, "a vector with a pattern layer (table lines) cannot be sent to workers: "
+                               "the protocol carries the named weights only; play on local threads (-j N)");
         }
     Run r = {.ws = ws, .set = set, .specs = specs, .n = n, .keep = keep_games, .out = out,
              .progress = progress, .user = user, .stop = stop, .terms = terms, .phase = phase};

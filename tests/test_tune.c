@@ -1,6 +1,7 @@
 /* test_tune.c - the genetic algorithm, population files, and `kingme tune`:
  * determinism across thread counts, resume, kill -9, malformed files. */
 #include "test.h"
+#include "kingme/patterns.h"
 #include "kingme/tune.h"
 #include "kingme/weights.h"
 
@@ -1232,4 +1233,196 @@ TEST(tune_command_kill9_resume)
     CHECK(read_output("k", &a, NULL) && read_output("ref", &b, NULL));
     CHECK(memcmp(&a, &b, sizeof a) == 0);
     rm_tdir();
+}
+
+/* A weights file with the named weights of weights/terms.w (a phase) and a
+ * small random pattern layer (seed s: the man and king tables and two
+ * regions, a quarter of their cells within -200..200), written to path;
+ * the layer (interned) into *pat. */
+static bool write_layer_file(const char *path, unsigned s, const EvalPatterns **pat)
+{
+    Weights w;
+    char err[KM_ERR_MAX];
+    if (weights_read(&w, "weights/terms.w", NULL, err)) return test_fail(__FILE__, __LINE__, "%s", err), false;
+    EvalPatterns *p = patterns_new();
+    if (!p) return false;
+    static const int tables[] = {PAT_MAN_TABLE, PAT_KING_TABLE, PAT_REGION_TABLE(0), PAT_REGION_TABLE(7)};
+    for (int ph = 0; ph < 2; ph++)
+        for (int k = 0; k < 4; k++) {
+            int16_t *c = pat_cells(p, tables[k], ph);
+            for (int i = 0; i < pat_tables[tables[k]].cells; i++) {
+                s = s * 1103515245u + 12345u;
+                if ((s >> 16) % 4 == 0) c[i] = (int16_t)((int)((s >> 8) % 401) - 200);
+            }
+        }
+    w.pat = patterns_intern(p);
+    *pat = w.pat;
+    if (!w.pat || weights_write(&w, path, "a random pattern layer", err))
+        return test_fail(__FILE__, __LINE__, "%s", w.pat ? err : "out of memory"), false;
+    return true;
+}
+
+/* --include a file with a pattern layer: the session breeds the 148 named
+ * weights over that fixed layer, which every individual, the best and the
+ * output file carry; the bred vectors stay at the norm of the file's named
+ * weights; the population file (format 7) names the layer's file and key,
+ * and a resumed session ends where an uninterrupted one does; a changed,
+ * missing or layerless file is refused on resume; two different layers,
+ * --workers and the thesis algorithm are refused at the start. */
+TEST(tune_command_pattern_layer)
+{
+    snprintf(tdir, sizeof tdir, "/tmp/kingme-tune-pat-%d", (int)getpid());
+    rm_tdir();
+    static char out[65536];
+    char err[KM_ERR_MAX], lp[256], lp2[256], cmd[1200];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s", tdir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    snprintf(lp, sizeof lp, "%s/layer.w", tdir);
+    snprintf(lp2, sizeof lp2, "%s/layer2.w", tdir);
+    const EvalPatterns *pat, *pat2;
+    if (!write_layer_file(lp, 1, &pat) || !write_layer_file(lp2, 2, &pat2)) return;
+    CHECK(pat != pat2 && pat->key != pat2->key);
+    Weights file;
+    CHECK_INT(weights_read(&file, lp, NULL, err), 0);
+    CHECK(file.pat == pat && file.phased);
+    int norm = (int)lround(norm148(&file));
+
+    char ctl[512];
+    snprintf(ctl, sizeof ctl, "--include %s --population 4 --elite 1 --fresh 1 --tournament 2 --depth 2 "
+             "--gladiator 16 --seed 11 --yardstick none --dir %s", lp, tdir);
+    CHECK_INT(kingme(out, sizeof out, "tune %s --generations 2 -j 1 --name p1", ctl), 0);
+    CHECK_MSG(strstr(out, "over the fixed pattern layer of") && strstr(out, "vectors of 148 weights"), "%s", out);
+    CHECK_INT(kingme(out, sizeof out, "tune %s --generations 1 -j 2 --name p2", ctl), 0);
+    CHECK_INT(kingme(out, sizeof out, "tune --resume p2 --generations 2 -j 2 --dir %s", tdir), 0);
+    TuneSession s[2];
+    char path[512];
+    bool ok = true;
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, "%s/population/p%d.pop", tdir, k + 1);
+        int r = tune_read(&s[k], path, err);
+        CHECK_MSG(r == 0, "%s", err);
+        ok &= r == 0;
+    }
+    if (!ok) return;
+    CHECK(s[0].c.pat == pat && s[0].c.norm == norm && s[0].c.nweights == TUNE_NWEIGHTS_PHASE);
+    CHECK_INT(s[0].generation, 2);
+    CHECK(same_session(&s[0], &s[1])); /* resumed = uninterrupted */
+    /* every individual and the best carry the layer; the bred ones (after
+     * the elite of one) at the file's norm, antisymmetric */
+    for (int i = 0; i < 4; i++) {
+        CHECK_MSG(s[0].pop[i].w.pat == pat, "individual %d", i);
+        if (i == 0) continue;
+        CHECK_MSG(fabs(norm148(&s[0].pop[i].w) - norm) < 8, "individual %d: norm %.1f, the file's %d", i,
+                  norm148(&s[0].pop[i].w), norm);
+        CHECK_MSG(antisymmetric_phase(&s[0].pop[i].w), "individual %d", i);
+    }
+    CHECK(s[0].has_best && s[0].best.pat == pat);
+    Weights best;
+    CHECK(read_output("p1", &best, NULL));
+    CHECK(best.pat == pat && memcmp(&best, &s[0].best, sizeof best) == 0);
+    /* the file: format 7, the layer's key and file, the norm */
+    snprintf(path, sizeof path, "%s/population/p1.pop", tdir);
+    char *text = test_slurp(path), want[600];
+    snprintf(want, sizeof want, "\npatterns %016llx %s\n", (unsigned long long)pat->key, lp);
+    CHECK_MSG(text && strstr(text, "\nkingme-population 7\n") && strstr(text, want), "%s", text ? text : "");
+    snprintf(want, sizeof want, "\nnorm %d\n", norm);
+    CHECK(text && strstr(text, want));
+    /* the first population: the file as given, then random vectors with the layer */
+    {
+        TuneSession g0;
+        TuneControls c = s[0].c;
+        c.stop = TUNE_STOP_GENERATIONS, c.limit = 1;
+        CHECK_INT(tune_new(&g0, &c, err), 0);
+        for (int i = 0; i < 4; i++) {
+            CHECK(g0.pop[i].w.pat == pat && g0.pop[i].w.phased);
+            CHECK(fabs(norm148(&g0.pop[i].w) - norm) < 8);
+        }
+        /* --continue keeps the layer and the norm; another layer is refused */
+        TuneSession cs;
+        CHECK_INT(tune_continue(&cs, &s[0], &c, err), 0);
+        CHECK(cs.c.pat == pat && cs.pop[3].w.pat == pat);
+        tune_free(&cs);
+        c.pat = pat2;
+        CHECK_INT(tune_continue(&cs, &s[0], &c, err), -1);
+        tune_free(&g0);
+    }
+    /* read back: refused edits, with their line */
+    if (text) {
+        static const char *const edits[][4] = { /* the line, its edit, the error's line, what it says */
+            {"patterns ", "patterns 12ab x.w", "patterns ", "key '12ab' is not 16 hex digits"},
+            {"norm ", "norm 10", "norm ", "norm '10' is not a whole number from 64 to 32767"},
+            {"kingme-population 7", "kingme-population 6", "patterns ", "unknown key 'patterns'"},
+            {"algorithm", "algorithm thesis", "population ", "the thesis algorithm breeds 16-bit vectors"},
+        };
+        for (int k = 0; k < 4; k++) {
+            char *t = edit_line(text, edits[k][0], edits[k][1]);
+            int line = line_of(t, edits[k][2]);
+            snprintf(want, sizeof want, "p.pop:%d: ", line);
+            TuneSession r;
+            CHECK_INT(tune_parse(&r, t, "p.pop", err), -1);
+            CHECK_MSG(strncmp(err, want, strlen(want)) == 0 && strstr(err, edits[k][3]), "edit %d: '%s'", k, err);
+            free(t);
+        }
+    }
+    free(text);
+    /* the layer's file changed, missing, without a layer: resume refused */
+    snprintf(cmd, sizeof cmd, "mv %s %s.kept && cp %s %s", lp, lp, lp2, lp);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_INT(kingme(out, sizeof out, "tune --resume p2 --generations 3 --dir %s", tdir), 1);
+    CHECK_MSG(strstr(out, "p2.pop:") && strstr(out, "has changed since the session began"), "%s", out);
+    CHECK_INT(kingme(out, sizeof out, "tune --continue p2 --generations 1 --dir %s --name p3", tdir), 1);
+    snprintf(cmd, sizeof cmd, "rm %s", lp);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_INT(kingme(out, sizeof out, "tune --resume p2 --generations 3 --dir %s", tdir), 1);
+    CHECK_MSG(strstr(out, "p2.pop:") && strstr(out, "cannot open"), "%s", out);
+    snprintf(cmd, sizeof cmd, "cp weights/terms.w %s", lp);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_INT(kingme(out, sizeof out, "tune --resume p2 --generations 3 --dir %s", tdir), 1);
+    CHECK_MSG(strstr(out, "has no pattern layer"), "%s", out);
+    snprintf(cmd, sizeof cmd, "mv %s.kept %s", lp, lp);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    /* refused at the start, one usage line each */
+    CHECK_INT(kingme(out, sizeof out, "tune %s --include %s --generations 1 --name x", ctl, lp2), 2);
+    CHECK_MSG(strstr(out, "its pattern layer is not the one of"), "%s", out);
+    CHECK_INT(kingme(out, sizeof out, "tune %s --generations 1 --name x --workers %s/none", ctl, tdir), 2);
+    CHECK_MSG(strstr(out, "--workers: this session breeds over a pattern layer"), "%s", out);
+    CHECK_INT(kingme(out, sizeof out, "tune %s --generations 1 --name x --algorithm thesis", ctl), 2);
+    CHECK_MSG(strstr(out, "the thesis algorithm breeds 16-bit vectors"), "%s", out);
+    CHECK(!file_exists("%s/population/%s.pop", "x"));
+    /* a file without a layer joins the session with it */
+    CHECK_INT(kingme(out, sizeof out, "tune %s --include weights/default-60.w --generations 1 -j 2 --name q", ctl), 0);
+    snprintf(path, sizeof path, "%s/population/q.pop", tdir);
+    TuneSession q;
+    if (tune_read(&q, path, err) == 0) {
+        Weights d60;
+        CHECK_INT(weights_read(&d60, "weights/default-60.w", NULL, err), 0);
+        CHECK(memcmp(&q.pop[0].w, &file, sizeof file) == 0); /* as given */
+        CHECK(q.pop[1].w.pat == pat && memcmp(q.pop[1].w.w, d60.w, sizeof d60.w) == 0);
+        tune_free(&q);
+    } else {
+        CHECK_MSG(false, "%s", err);
+    }
+    for (int k = 0; k < 2; k++) tune_free(&s[k]);
+    rm_tdir();
+}
+
+/* A session without a pattern layer writes what it wrote before: format 5
+ * (6 with a phase), no 'patterns' or 'norm' line, the norm 16384. */
+TEST(tune_no_layer_file_unchanged)
+{
+    TuneControls c;
+    char err[KM_ERR_MAX];
+    tune_controls_default(&c);
+    c.population = 6;
+    c.elite = 2;
+    c.seed = 3;
+    CHECK_INT(c.norm, TUNE_NORM);
+    CHECK(c.pat == NULL);
+    TuneSession a;
+    CHECK_INT(tune_new(&a, &c, err), 0);
+    char *t = tune_format(&a);
+    CHECK(t && strstr(t, "\nkingme-population 5\n") && !strstr(t, "\npatterns ") && !strstr(t, "\nnorm "));
+    for (int i = 0; i < 6; i++) CHECK(a.pop[i].w.pat == NULL && fabs(norm(&a.pop[i].w) - TUNE_NORM) < 8);
+    free(t);
+    tune_free(&a);
 }

@@ -19,14 +19,22 @@
  * and children of parents picked by tournament (the best of `tournament`
  * drawn), made by uniform crossover (each weight from either parent) and
  * Gaussian steps (each weight with chance `gauss` is multiplied by
- * exp(rel_step N(0,1)), then moves by step x TUNE_NORM x N(0,1); the step is
+ * exp(rel_step N(0,1)), then moves by step x norm x N(0,1); the step is
  * the parents' geometric mean times exp(0.2 N(0,1)), so it adapts), plus the
  * documents' uniform replacement of one weight with chance `mutation`.
  * Random vectors follow `init`. With `symmetric`, every vector is made
  * antisymmetric (each opp_X weight minus own_X's; a bred vector's pair gets
  * the mean of own_X and -opp_X). Every bred vector is scaled to the Euclidean norm
  * TUNE_NORM: multiplying all weights by a positive constant changes no game,
- * so the scale is not left to drift. The gladiator test is sequential: the
+ * so the scale is not left to drift.
+ *
+ * Over a pattern layer (TuneControls.pat): every vector carries the same
+ * fixed layer and the GA breeds the named weights only. The layer is in the
+ * units of its file (a man about 1000), so scaling the named weights changes
+ * games: the norm (and the unit of the steps and of the mutation's range) is
+ * then TuneControls.norm, the norm of that file's named weights, not
+ * TUNE_NORM. The thesis algorithm, which draws unnormalised 16-bit vectors,
+ * is refused over a layer. The gladiator test is sequential: the
  * generation's best plays the best so far in batches of 8 games (4 ballots,
  * both colours) until a GSPRT (Elo 0 against +30, alpha = beta = 0.05)
  * decides or `gladiator` games are played; then it takes the title only if
@@ -55,7 +63,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define TUNE_FORMAT_VERSION 6
+#define TUNE_FORMAT_VERSION 7
 #define TUNE_HASH_MB 1  /* per player: small, so that clearing it per game is cheap */
 
 /* One measurement of the yardstick. Elo values come from scores clamped to
@@ -82,7 +90,7 @@ double tune_yard_elo(double score, int n);
 
 typedef struct TuneIndividual {
     int score;    /* points in the last generation's duels (0 before it played) */
-    double step;  /* learn: its Gaussian step, a fraction of TUNE_NORM */
+    double step;  /* learn: its Gaussian step, a fraction of the session's norm */
     Weights w;
 } TuneIndividual;
 
@@ -195,12 +203,14 @@ char *tune_describe(const TuneSession *s);
 /* ---- population files --------------------------------------------------------
  * Plain text, one item per line, '#' comments and blank lines ignored:
  *
- *   kingme-population 6             format version (1-5 are read too: 1 no yardstick,
+ *   kingme-population 7             format version (1-6 are read too: 1 no yardstick,
  *                                   1-2 no algorithm, 1-3 60 weights, 1-4 learn
  *                                   sessions uniform, not symmetric, rel_step 0,
- *                                   1-5 no phase). A session without a phase (its
- *                                   vectors and its yardsticks) is written as
- *                                   format 5, which older kingme read.
+ *                                   1-5 no phase, 1-6 no pattern layer). A session
+ *                                   without a pattern layer (its own or a
+ *                                   yardstick's) is written as format 6, and one
+ *                                   without a phase either as format 5, which
+ *                                   older kingme read.
  *   algorithm learn                 (3) learn or thesis
  *   weights 74                      (4) the vector length, 60 or 74; (6) or 148: the
  *                                   74 opening weights then the 74 ending ones
@@ -220,6 +230,15 @@ char *tune_describe(const TuneSession *s);
  *   yardstick material.w W1 ... W60 (version 2) one line per reference, 0..8;
  *                                   (version 4) 60 or 74 weights, whatever the session's;
  *                                   (version 6) 148 for a reference with a phase
+ *   yardstick_patterns NAME KEY FILE (7) the pattern layer of reference NAME: the
+ *                                   weights file it came from and the layer's key
+ *                                   (16 hex digits), one line per such reference
+ *   patterns KEY FILE               (7) the session's fixed pattern layer, or:
+ *                                   patterns none. On reading, FILE (a path as
+ *                                   given when the session began, relative to the
+ *                                   working folder; 'default' the built-in weights)
+ *                                   is read and its layer's key must be KEY.
+ *   norm 16384                      (7) the vectors' norm (learn)
  *   generation 5                    progress: generations completed,
  *   elapsed 61.25                   seconds of play,
  *   games 4970                      games played
@@ -240,7 +259,9 @@ char *tune_format(const TuneSession *s);
 /* Parse text (where names it in messages). Returns 0, or -1 with
  * "WHERE:LINE: what" in err: not a population file, unknown key, duplicate,
  * bad number, weight out of range, population not a multiple of 4, wrong
- * number of individuals, missing field, truncated file. */
+ * number of individuals, missing field, truncated file; a pattern layer's
+ * file that cannot be read, has no layer, or whose layer's key is not the
+ * recorded one. Every vector gets the session's pattern layer. */
 int tune_parse(TuneSession *s, const char *text, const char *where, char *err);
 
 int tune_read(TuneSession *s, const char *path, char *err);

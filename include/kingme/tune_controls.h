@@ -38,7 +38,10 @@
 #define TUNE_MAX_DEPTH 40
 #define TUNE_MAX_BALLOTS 16     /* ballots per pairing */
 #define TUNE_MAX_GLADIATOR 1024 /* games of the learn algorithm's gladiator test */
-#define TUNE_NORM 16384         /* learn: every bred vector has this Euclidean norm */
+#define TUNE_NORM 16384         /* learn: every bred vector has this Euclidean norm (TuneControls.norm) */
+#define TUNE_NORM_MIN 64        /* the least norm of a session over a pattern layer */
+#define TUNE_NORM_MAX 32767
+#define TUNE_PATH_MAX 1024      /* the path of a pattern layer's weights file, as recorded */
 #define TUNE_STEP_MIN 0.001     /* learn: bounds of the self-adapting step (a fraction of TUNE_NORM) */
 #define TUNE_STEP_MAX 0.5
 #define TUNE_REL_STEP_MAX 2     /* learn: the largest relative step (rel_step) */
@@ -67,7 +70,8 @@
     X(symmetric, CHOICE, "symmetric", "--symmetric", "no|yes", 0, 0, 1, "yes", "yes", LEARN, 5,                \
       "every vector antisymmetric: each opponent weight the negative of the player's (opp_men = -own_men)")     \
     X(step, REAL, "step", "--step", "S", TUNE_STEP_MIN, TUNE_STEP_MAX, 1, 0.05, 0.05, LEARN, 3,                \
-      "the first Gaussian step, a fraction of the vectors' norm (16384); it then adapts")                      \
+      "the first Gaussian step, a fraction of the vectors' norm (16384; over a pattern layer, its file's); it "  \
+      "then adapts")                                                                                            \
     X(rel_step, REAL, "rel_step", "--rel-step", "R", 0, TUNE_REL_STEP_MAX, 1, 0.5, 0.5, LEARN, 5,             \
       "a Gaussian step also multiplies the weight by exp(R N(0,1)) (0: additive steps only)")                  \
     X(gauss, REAL, "gauss", "--gauss", "P", 0, 1, 1, 0.2, 0.2, LEARN, 3,                                       \
@@ -127,6 +131,7 @@ typedef enum TuneAlgorithm { TUNE_ALG_LEARN = 0, TUNE_ALG_THESIS = 1 } TuneAlgor
 typedef struct TuneYardstick {
     char name[TUNE_YARD_NAME_MAX];
     Weights w;
+    char pat_file[TUNE_PATH_MAX]; /* with a pattern layer (w.pat): the file it came from, else "" */
 } TuneYardstick;
 
 /* What each control means is the help line of its entry in the list. */
@@ -165,11 +170,22 @@ typedef struct TuneControls {
     int yard_games;
     int nyard;
     TuneYardstick yard[TUNE_MAX_YARDSTICKS];
+    /* learn: the Euclidean norm of every bred and random vector, and the
+     * unit of the Gaussian steps: TUNE_NORM; over a pattern layer, the norm
+     * of the named weights of the file the layer came from (the layer is in
+     * that file's units, so scaling the named weights alone changes games) */
+    int norm;
+    /* the fixed pattern layer (patterns.h) that every vector of the session
+     * carries, NULL for none, and the weights file it came from (as given,
+     * no blanks): the population file records that path and the layer's
+     * key, and reading it loads the file and checks the key */
+    const struct EvalPatterns *pat;
+    char pat_file[TUNE_PATH_MAX];
 } TuneControls;
 
 /* The learn algorithm's defaults (the list's learn column), 60 weights; stop
  * after 100 generations; seed 1; no yardstick reference (the command adds
- * weights/material.w and weights/handset.w). */
+ * weights/material.w and weights/handset.w); norm TUNE_NORM, no pattern layer. */
 void tune_controls_default(TuneControls *c);
 
 /* The same with the list's thesis column (the documents' algorithm). */
@@ -197,8 +213,13 @@ void tune_control_expect(int i, char *buf, size_t len);
 bool tune_control_valid(int i, double v, char *err);
 
 /* Whether the controls are usable; -1 with a message such as "population 6
- * is not a multiple of 4" in err. */
+ * is not a multiple of 4" in err (also: a pattern layer with the thesis
+ * algorithm, or without the path of its file). */
 int tune_controls_check(const TuneControls *c, char *err);
+
+/* Whether path can be recorded as a pattern layer's file (not empty, at
+ * most TUNE_PATH_MAX - 1 characters, no blanks); false with a message. */
+bool tune_layer_path_ok(const char *path, char *err);
 
 /* The most points an individual can score in one generation. */
 int tune_max_score(const TuneControls *c);

@@ -59,7 +59,9 @@ void workers_free(WorkerSet *ws);
  * `threads` local threads (0: none). The results, the progress calls (never
  * two at a time) and the error contract are match_run's: the workers send
  * every game's moves, which are replayed and checked against the checksum. Fails when no
- * worker can be kept alive and there is no local thread. */
+ * worker can be kept alive and there is no local thread, and at once (before
+ * any worker hears of it) when a vector has a pattern layer, which the
+ * protocol does not carry. */
 int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *specs, int n, int threads,
                 bool keep_games, MatchOutcome *out, MatchProgress progress, void *user,
                 const atomic_bool *stop, char *err);

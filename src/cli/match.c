@@ -544,6 +544,16 @@ static int run(const Opts *o)
         pdn_close(&pdn);
         return cli_usage_error("match", "workers cannot use an opening book yet (leave out --book)");
     }
+    for (int k = 0; k < 2 && opt_given(o, "--workers"); k++)
+        if (!sides[k].command && w[k].pat) { /* the protocol carries the named weights only */
+            egdb_close(db);
+            free(specs);
+            free(out);
+            free(ops);
+            pdn_close(&pdn);
+            return cli_usage_error("match", "%s has a pattern layer, which workers cannot be sent; play on local "
+                                   "threads (-j N)", names[k]);
+        }
     if (inprocess && !opt_given(o, "--workers") && !cli_book_auto(o, &bk)) {
         egdb_close(db);
         free(specs);

@@ -347,6 +347,14 @@ static bool read_yardsticks(const Opts *o, TuneControls *c)
         }
         TuneYardstick *y = &c->yard[c->nyard];
         if (!cli_weights(path, &y->w)) return false; /* with or without a phase */
+        if (y->w.pat) { /* the population file names the layer's file */
+            char err[KM_ERR_MAX];
+            if (!tune_layer_path_ok(path, err)) {
+                cli_usage_error(o->name, "--yardstick %s", err);
+                return false;
+            }
+            snprintf(y->pat_file, sizeof y->pat_file, "%s", path);
+        }
         /* the name: the file name without its folder and .w, blanks and commas made '_' */
         const char *base = strrchr(path, '/');
         base = base ? base + 1 : path;
@@ -457,6 +465,9 @@ static int open_continued(const Opts *o, TuneControls *c, unsigned given, TuneSe
         if (!(given & 1u << i)) tune_control_set(c, i, tune_control_get(&from.c, i));
     if (!(given & C_STOP)) c->stop = from.c.stop, c->limit = from.c.limit;
     c->nweights = from.c.nweights;
+    c->norm = from.c.norm; /* and the pattern layer, fixed for good */
+    c->pat = from.c.pat;
+    memcpy(c->pat_file, from.c.pat_file, sizeof c->pat_file);
     if (!(given & C_YARD) && from.c.nyard) {
         c->nyard = from.c.nyard;
         memcpy(c->yard, from.c.yard, sizeof c->yard);
@@ -486,8 +497,11 @@ static int open_new(const Opts *o, const TuneControls *c, TuneSession *s)
     /* the vector's length: 74 when an --include file gives one of the terms
      * 61-74 a weight, 148 (a phase) when one has end. weights */
     TuneControls cc = *c;
-    for (int k = 0; k < ninclude; k++)
-        if (weights_beyond_60(&inc[k]) && cc.nweights < EVAL_NTERMS) cc.nweights = EVAL_NTERMS;
+    for (int k = 0; k < ninclude; k++) {
+        Weights named = inc[k];
+        named.pat = NULL; /* a pattern layer alone breeds the 60 */
+        if (weights_beyond_60(&named) && cc.nweights < EVAL_NTERMS) cc.nweights = EVAL_NTERMS;
+    }
     for (int k = 0; k < ninclude; k++)
         if (inc[k].phased) cc.nweights = TUNE_NWEIGHTS_PHASE;
     /* in a session with a phase, a file without one plays as it would with
@@ -497,6 +511,42 @@ static int open_new(const Opts *o, const TuneControls *c, TuneSession *s)
             memcpy(inc[k].end, inc[k].w, sizeof inc[k].end);
             inc[k].phased = 1;
         }
+    /* a pattern layer: the first file with one gives it and the norm;
+     * every other file with one must have the same; a file without one
+     * joins with it */
+    int layer = -1;
+    for (int k = 0; k < ninclude; k++) {
+        if (!inc[k].pat) continue;
+        if (layer < 0) {
+            layer = k;
+        } else if (inc[k].pat != inc[layer].pat) {
+            free(inc);
+            return cli_usage_error(o->name, "--include %s: its pattern layer is not the one of %s (a session breeds "
+                                   "over one fixed layer)", opt_item(o, "--include", k), opt_item(o, "--include", layer));
+        }
+    }
+    if (layer >= 0) {
+        const char *path = opt_item(o, "--include", layer);
+        double sq = 0;
+        for (int i = 0; i < cc.nweights; i++) sq += (double)weights_at(&inc[layer], i) * weights_at(&inc[layer], i);
+        long norm = lround(sqrt(sq));
+        if (!tune_layer_path_ok(path, err) || norm < TUNE_NORM_MIN || norm > TUNE_NORM_MAX) {
+            if (norm < TUNE_NORM_MIN || norm > TUNE_NORM_MAX)
+                snprintf(err, sizeof err, "%s: the norm of its %d named weights is %ld, outside %d..%d (the session "
+                         "keeps its vectors at that norm, beside the pattern layer)", path, cc.nweights, norm,
+                         TUNE_NORM_MIN, TUNE_NORM_MAX);
+            free(inc);
+            return cli_usage_error(o->name, "--include %s", err);
+        }
+        cc.pat = inc[layer].pat;
+        cc.norm = (int)norm;
+        snprintf(cc.pat_file, sizeof cc.pat_file, "%s", path);
+        for (int k = 0; k < ninclude; k++) inc[k].pat = cc.pat;
+        if (tune_controls_check(&cc, err)) {
+            free(inc);
+            return cli_usage_error(o->name, "%s", err);
+        }
+    }
     int r = tune_new(s, &cc, err);
     if (!r) /* the given vectors take the places of the first random ones */
         for (int k = 0; k < ninclude; k++) s->pop[k].w = inc[k];
@@ -741,6 +791,12 @@ static int run(const Opts *o)
         r = opt_given(o, "--continue") ? open_continued(o, &c, given, &s, wh) : open_new(o, &c, &s);
         if (r < 0) r = name_new(o, &s, wh);
     }
+    if (r < 0 && s.c.pat && opt_given(o, "--workers")) {
+        /* the protocol carries the named weights only */
+        tune_free(&s);
+        r = cli_usage_error(o->name, "--workers: this session breeds over a pattern layer, which workers cannot "
+                            "be sent; play it on local threads (-j N)");
+    }
     WorkerSet *ws = NULL;
     if (r < 0 && !cli_workers(o, &ws, &threads)) r = 1;
     if (r < 0) {
@@ -797,7 +853,9 @@ static const Opt options[] = {
      "print a finished or running session's curves (the newest session when none is given)"},
     {"--include", NULL, NULL, OPT_LIST, "FILE", 0, 0, NULL,
      "(new sessions, repeatable) put this weights file in the first population in place of a random vector; "
-     "one with the terms 61-74 makes the session breed 74 weights, one with end. weights 148 (a phase)"},
+     "one with the terms 61-74 makes the session breed 74 weights, one with end. weights 148 (a phase); one "
+     "with a pattern layer (table lines) makes it breed the named weights over that fixed layer, at the norm "
+     "of that file's named weights"},
     OPTS_END,
 };
 
