@@ -251,6 +251,7 @@ TEST(weights_beyond_60_terms_or_phase)
 TEST(weights_file_errors)
 {
     Weights w;
+    weights_default(&w); /* a failed read leaves w as it was: written below */
     char err[KM_ERR_MAX] = "";
     CHECK_INT(weights_read(&w, "tests/data/no-such-weights.w", NULL, err), -1);
     CHECK_STR(err, "tests/data/no-such-weights.w: cannot open: No such file or directory");

@@ -19,7 +19,8 @@
  * copy of the '#' header lines (without the '#'s' text changed; may be "").
  * On error returns -1 with "where:LINE: what" in err (KM_ERR_MAX bytes):
  * unknown parameter, duplicate, value out of range or not a number; or
- * "where: no parameters (...)" for a text without any (empty, comments only). */
+ * "where: no parameters (...)" for a text without any (empty, comments only);
+ * *w is left as it was. */
 int weights_parse(Weights *w, const char *text, const char *where, char **comments, char *err);
 
 /* Read a file (as weights_parse); errors also for a missing or unreadable file. */
