@@ -97,7 +97,7 @@ typedef struct Play {
     GameResult adjudged; /* resignation, loss on time */
     const char *adjudged_why;
     struct Egdb *egdb;   /* --egdb: the endgame database (NULL: none), set on every searcher */
-    char note[160];      /* said under the next board drawn ("took back 11-15"), so
+    char note[280];      /* said under the next board drawn ("took back 11-15"), so
                           * that a cleared screen does not wipe it; then emptied */
     struct Book *book;   /* the opening book (NULL: none) */
     int32_t book_margin; /* --book-variety in the book's evaluation units */
