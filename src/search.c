@@ -31,6 +31,12 @@ void search_switches_exact(SearchSwitches *w)
 }
 
 void searcher_set_switches(Searcher *s, const SearchSwitches *use) { s->use = *use; }
+
+void searcher_set_exact(Searcher *s, bool exact)
+{
+    if (exact) search_switches_exact(&s->use);
+    else search_switches_default(&s->use);
+}
 void searcher_set_egdb(Searcher *s, const struct Egdb *db) { s->egdb = db; }
 void searcher_set_tiebreak(Searcher *s, int tiebreak) { s->tiebreak = tiebreak; }
 

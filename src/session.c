@@ -308,10 +308,7 @@ int session_go(Session *s, const SessionGo *go, SearchReport report, SessionDone
                char *err)
 {
     if (session_busy(s)) return km_fail(err, "a search is running");
-    SearchSwitches use;
-    search_switches_default(&use);
-    if (s->exact) search_switches_exact(&use);
-    searcher_set_switches(&s->s, &use);
+    searcher_set_exact(&s->s, s->exact);
     searcher_set_tiebreak(&s->s, s->tiebreak);
     searcher_set_egdb(&s->s, s->egdb);
     SearchLimits lim;

@@ -247,9 +247,7 @@ TEST(engine_exact_search_is_the_librarys)
     CHECK_MSG(searcher_init(&s, &w, 16, 1, err) == 0, "%s", err);
     Board b;
     board_init(&b);
-    SearchSwitches use;
-    search_switches_exact(&use);
-    searcher_set_switches(&s, &use);
+    searcher_set_exact(&s, true);
     searcher_set_tiebreak(&s, TIEBREAK_FIRST);
     SearchLimits lim;
     search_limits_default(&lim);

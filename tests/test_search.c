@@ -169,10 +169,7 @@ static SearchResult search_threads(const char *fen, int depth, double seconds, b
     memset(&r, 0, sizeof r);
     if (searcher_init(&s, &w, 16, 1, err)) return r;
     CHECK_MSG(searcher_set_threads(&s, threads, err) == 0, "%s", err);
-    SearchSwitches use;
-    search_switches_default(&use);
-    if (exact) search_switches_exact(&use);
-    searcher_set_switches(&s, &use);
+    searcher_set_exact(&s, exact);
     searcher_set_tiebreak(&s, TIEBREAK_FIRST);
     SearchLimits lim;
     search_limits_default(&lim);

@@ -35,9 +35,7 @@ static Searcher S;
 
 static int32_t search_exact(const Board *b, int depth, Move *best)
 {
-    SearchSwitches use;
-    search_switches_exact(&use);
-    searcher_set_switches(&S, &use);
+    searcher_set_exact(&S, true);
     searcher_set_tiebreak(&S, TIEBREAK_FIRST);
     SearchLimits lim;
     search_limits_default(&lim);

@@ -39,10 +39,7 @@ static int32_t probe(const Game *pg, int upto, uint64_t nodes, bool exact, Move 
     if (game_init(&g, &pg->start)) goto oom;
     for (int i = 0; i < upto; i++)
         if (game_play(&g, &pg->moves[i])) goto oom;
-    SearchSwitches use;
-    search_switches_default(&use);
-    if (exact) search_switches_exact(&use);
-    searcher_set_switches(&S, &use);
+    searcher_set_exact(&S, exact);
     searcher_set_tiebreak(&S, TIEBREAK_FIRST);
     SearchLimits l;
     search_limits_default(&l);

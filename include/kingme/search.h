@@ -183,6 +183,9 @@ void searcher_seed(Searcher *s, uint64_t seed);
  * searcher_init), an endgame database (none), the tie-break between equal
  * root moves (TIEBREAK_RANDOM). */
 void searcher_set_switches(Searcher *s, const SearchSwitches *use);
+/* Every technique on, or with exact, every one but the selective search's
+ * (search_switches_exact: the --exact search). */
+void searcher_set_exact(Searcher *s, bool exact);
 void searcher_set_egdb(Searcher *s, const struct Egdb *db);
 void searcher_set_tiebreak(Searcher *s, int tiebreak);
 /* Search with n threads (1 to SEARCH_MAX_THREADS): n - 1 helpers search the

@@ -60,10 +60,7 @@ int bench_search(int depth, const char *wpath, bool verbose, bool exact)
     Searcher s;
     char err[KM_ERR_MAX];
     if (searcher_init(&s, &w, 16, 1, err)) return cli_error("%s", err);
-    SearchSwitches use;
-    search_switches_default(&use);
-    if (exact) search_switches_exact(&use);
-    searcher_set_switches(&s, &use);
+    searcher_set_exact(&s, exact);
     searcher_set_tiebreak(&s, TIEBREAK_FIRST);
     SearchLimits lim;
     search_limits_default(&lim);
@@ -113,10 +110,7 @@ int bench_tactics(const char *path, uint64_t budget, const char *wpath, bool ver
         free(text);
         return cli_error("%s", err);
     }
-    SearchSwitches use;
-    search_switches_default(&use);
-    if (exact) search_switches_exact(&use);
-    searcher_set_switches(&s, &use);
+    searcher_set_exact(&s, exact);
     searcher_set_tiebreak(&s, TIEBREAK_FIRST);
     SearchLimits lim;
     search_limits_default(&lim);
