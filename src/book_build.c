@@ -19,6 +19,7 @@
 #include "kingme/search.h"
 #include "kingme/textio.h"
 #include "kingme/weights.h"
+#include "kingme/worker_proto.h"
 #include "kingme/workers.h"
 
 #include <pthread.h>
@@ -346,6 +347,17 @@ static BookBuild *make_build(const BookBuildParams *p, const Weights *w, const c
 BookBuild *book_build_new(const BookBuildParams *p, const Weights *w, const char *command, char *err)
 {
     return make_build(p, w, command, err);
+}
+
+int book_build_add_command(BookBuild *bb, const char *text)
+{
+    size_t a = strlen(bb->command), b = strlen(text);
+    char *c = realloc(bb->command, a + b + 3);
+    if (!c) return -1;
+    memcpy(c + a, "; ", 2);
+    memcpy(c + a + 2, text, b + 1);
+    bb->command = c;
+    return 0;
 }
 
 void book_build_set_save_every(BookBuild *bb, double seconds) { bb->save_every = seconds > 0 ? seconds : 0; }
@@ -771,6 +783,19 @@ typedef struct Worker {
 
 static bool stopped(const atomic_bool *stop) { return stop && atomic_load(stop); }
 
+/* Job j scored (its moves in job->codes, job->scores): counted and said. */
+static void scored(Pool *P, int j, int n)
+{
+    pthread_mutex_lock(&P->mu);
+    P->jobs[j].n = n;
+    P->pr->done++;
+    P->pr->run_done++;
+    P->pr->elapsed = km_now() - P->t0;
+    P->pr->round_end = P->pr->saved = false;
+    if (P->fn) P->fn(P->pr, P->user);
+    pthread_mutex_unlock(&P->mu);
+}
+
 static void *score_jobs(void *arg)
 {
     Worker *w = arg;
@@ -782,14 +807,7 @@ static void *score_jobs(void *arg)
         int n = book_score_position(&P->s[w->id], &job->b, P->bb->p.depth, P->stop, job->codes, job->scores);
         if (n < 0) atomic_store(&P->failed, true);
         if (n <= 0) break;
-        job->n = n;
-        pthread_mutex_lock(&P->mu);
-        P->pr->done++;
-        P->pr->run_done++;
-        P->pr->elapsed = km_now() - P->t0;
-        P->pr->round_end = P->pr->saved = false;
-        if (P->fn) P->fn(P->pr, P->user);
-        pthread_mutex_unlock(&P->mu);
+        scored(P, j, n);
     }
     return NULL;
 }
@@ -813,12 +831,49 @@ static int run_round(Pool *P, int threads, char *err)
     return 0;
 }
 
+/* ---- the round's positions on worker processes (workers.h) ---- */
+
+static int job_vectors(void *ctx, int i, const Weights *v[2])
+{
+    (void)i;
+    v[0] = &((Pool *)ctx)->bb->w;
+    return 1;
+}
+
+static char *job_line(void *ctx, int i)
+{
+    Pool *P = ctx;
+    WprotoScore j = {i, wproto_weights_id(&P->bb->w), P->bb->p.depth, P->bb->p.hash_mb, P->jobs[i].b};
+    return wproto_score_line(&j);
+}
+
+static int job_take(void *ctx, int i, char **tok, int nt, char *why)
+{
+    Pool *P = ctx;
+    Job *job = &P->jobs[i];
+    char e2[KM_ERR_MAX];
+    int n = wproto_parse_scored(tok, nt, &job->b, job->codes, job->scores, e2);
+    if (n <= 0) return km_fail(why, "answered garbage for position %d: %s", i, e2);
+    scored(P, i, n);
+    return 0;
+}
+
+static int job_play(void *ctx, int thread, int i, const atomic_bool *stop, char *err)
+{
+    Pool *P = ctx;
+    Job *job = &P->jobs[i];
+    int n = book_score_position(&P->s[thread], &job->b, P->bb->p.depth, stop, job->codes, job->scores);
+    if (n < 0) return km_fail(err, "out of memory");
+    if (n == 0) return 1;
+    scored(P, i, n);
+    return 0;
+}
+
 int book_build_run(BookBuild *bb, const char *path, int threads, struct WorkerSet *workers, BookProgressFn fn,
                    void *user, const atomic_bool *stop, char *err)
 {
-    if (workers) return km_fail(err, "book build: workers are not supported yet");
-    if (threads < 1) threads = 1;
-    if (threads > 256) threads = 256;
+    if (threads < (workers ? 0 : 1)) threads = workers ? 0 : 1;
+    if (threads > (workers ? 64 : 256)) threads = workers ? 64 : 256;
     Pool P;
     memset(&P, 0, sizeof P);
     P.bb = bb;
@@ -829,7 +884,7 @@ int book_build_run(BookBuild *bb, const char *path, int threads, struct WorkerSe
     pthread_mutex_init(&P.mu, NULL);
     BookProgress pr = {0};
     P.pr = &pr;
-    P.s = calloc((size_t)threads, sizeof *P.s);
+    P.s = calloc((size_t)threads + 1, sizeof *P.s);
     Picks ps = {0};
     int rc = -1, made = 0;
     if (!P.s) {
@@ -870,12 +925,23 @@ int book_build_run(BookBuild *bb, const char *path, int threads, struct WorkerSe
         if (!P.jobs) goto oom;
         for (int i = 0; i < ps.n; i++) P.jobs[i].b = ps.p[i].b;
         P.njobs = ps.n;
-        if (run_round(&P, threads, err)) goto done;
+        if (workers) {
+            WorkersJobs jobs = {ps.n, wproto_vector_length(&bb->w) == EVAL_NTERMS, bb->w.phased != 0, true,
+                                &P, job_vectors, job_line, "scored", job_take, job_play};
+            if (workers_run_jobs(workers, &jobs, threads, stop, err)) goto done;
+        } else if (run_round(&P, threads, err)) {
+            goto done;
+        }
         if (stopped(stop)) { /* the round is dropped whole */
             if (unsaved && save(bb, path, bb->seconds + (km_now() - P.t0), false, err)) goto done;
             rc = 0;
             goto done;
         }
+        for (int i = 0; i < ps.n; i++)
+            if (P.jobs[i].n == 0) {
+                km_fail(err, "internal error: position %d of the round was not scored", i);
+                goto done;
+            }
         for (int i = 0; i < ps.n; i++)
             if (add_node(bb, &P.jobs[i].b, P.jobs[i].n, P.jobs[i].codes, P.jobs[i].scores)) goto oom;
         bb->rounds++;

@@ -1,6 +1,7 @@
 /* worker.c - `kingme worker`: vectors kept, jobs played, results answered
  * (worker.h). */
 #include "kingme/worker.h"
+#include "kingme/book.h"
 #include "kingme/notation.h"
 #include "kingme/textio.h"
 #include "kingme/worker_proto.h"
@@ -16,6 +17,10 @@ struct WorkerState {
     uint64_t *ids;
     Weights *w;
     int n, cap;
+    /* the book positions' search, kept while the vector and the table size stay */
+    Searcher *s;
+    uint64_t s_id;
+    int s_hash;
 };
 
 WorkerState *worker_state_new(void) { return calloc(1, sizeof(WorkerState)); }
@@ -23,6 +28,8 @@ WorkerState *worker_state_new(void) { return calloc(1, sizeof(WorkerState)); }
 void worker_state_free(WorkerState *ws)
 {
     if (!ws) return;
+    if (ws->s) searcher_free(ws->s);
+    free(ws->s);
     free(ws->ids);
     free(ws->w);
     free(ws);
@@ -107,6 +114,34 @@ static char *handle_job(WorkerState *ws, char **tok, int nt)
     return s ? s : answer("error %d out of memory", j.n);
 }
 
+/* A book position: every legal move's score (book_score_position), which
+ * depends only on the position, the depth, the vector and the table size. */
+static char *handle_score(WorkerState *ws, char **tok, int nt)
+{
+    char err[KM_ERR_MAX];
+    WprotoScore j;
+    if (wproto_parse_score(tok, nt, &j, err)) return answer("error %s %s", nt > 1 ? tok[1] : "-", err);
+    const Weights *w = find_vector(ws, j.weights);
+    if (!w) return answer("error %d unknown vector %s", j.n, tok[2]);
+    if (!ws->s || ws->s_id != j.weights || ws->s_hash != j.hash_mb) {
+        if (ws->s) searcher_free(ws->s);
+        else if (!(ws->s = malloc(sizeof *ws->s))) return answer("error %d out of memory", j.n);
+        if (searcher_init(ws->s, w, (size_t)j.hash_mb, 1, err)) {
+            free(ws->s);
+            ws->s = NULL;
+            return answer("error %d %s", j.n, err);
+        }
+        ws->s_id = j.weights;
+        ws->s_hash = j.hash_mb;
+    }
+    uint16_t codes[255];
+    int16_t scores[255];
+    int k = book_score_position(ws->s, &j.b, j.depth, NULL, codes, scores);
+    if (k < 0) return answer("error %d out of memory", j.n);
+    char *r = wproto_scored_line(j.n, k, codes, scores);
+    return r ? r : answer("error %d out of memory", j.n);
+}
+
 char *worker_handle_line(WorkerState *ws, const char *line)
 {
     size_t len = strlen(line);
@@ -123,6 +158,7 @@ char *worker_handle_line(WorkerState *ws, const char *line)
     if (nt == 0) r = NULL;
     else if (strcmp(tok[0], "weights") == 0) r = handle_weights(ws, tok, nt);
     else if (strcmp(tok[0], "job") == 0) r = handle_job(ws, tok, nt);
+    else if (strcmp(tok[0], "score") == 0) r = handle_score(ws, tok, nt);
     else r = answer("error - unknown line '%.20s'", tok[0]);
     free(copy);
     free(tok);

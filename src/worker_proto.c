@@ -1,5 +1,6 @@
 /* worker_proto.c - the worker protocol's lines (worker_proto.h). */
 #include "kingme/worker_proto.h"
+#include "kingme/book.h"
 #include "kingme/notation.h"
 #include "kingme/textio.h"
 
@@ -208,4 +209,64 @@ int wproto_parse_job(char **tok, int nt, WprotoJob *j, char *err)
         }
     }
     return 0;
+}
+
+/* ---- book positions (version 4) ---- */
+
+char *wproto_score_line(const WprotoScore *j)
+{
+    char fen[128];
+    board_to_fen(&j->b, fen, sizeof fen);
+    KmBuf b = {0};
+    km_buf_printf(&b, "score %d %016llx depth %d hash %d fen %s", j->n, (unsigned long long)j->weights, j->depth,
+                  j->hash_mb, fen);
+    return km_buf_done(&b);
+}
+
+int wproto_parse_score(char **tok, int nt, WprotoScore *j, char *err)
+{
+    long long v;
+    if (nt != 9 || strcmp(tok[3], "depth") != 0 || strcmp(tok[5], "hash") != 0 || strcmp(tok[7], "fen") != 0)
+        return km_fail(err, "a score line is 'score N ID depth D hash MB fen FEN'");
+    if (!km_parse_ll(tok[1], 0, 1 << 30, &v)) return km_fail(err, "bad job number '%.20s'", tok[1]);
+    j->n = (int)v;
+    if (!wproto_parse_hex64(tok[2], &j->weights)) return km_fail(err, "the vector is 16 hex digits");
+    if (!km_parse_ll(tok[4], 2, SEARCH_MAX_PLY - 2, &v)) return km_fail(err, "bad depth '%.20s'", tok[4]);
+    j->depth = (int)v;
+    if (!km_parse_ll(tok[6], 0, 65536, &v)) return km_fail(err, "bad hash '%.20s'", tok[6]);
+    j->hash_mb = (int)v;
+    char e2[KM_ERR_MAX];
+    if (board_from_fen(&j->b, tok[8], e2)) return km_fail(err, "bad fen: %s", e2);
+    return 0;
+}
+
+char *wproto_scored_line(int n, int k, const uint16_t *codes, const int16_t *scores)
+{
+    KmBuf b = {0};
+    km_buf_printf(&b, "scored %d %d", n, k);
+    for (int i = 0; i < k; i++) km_buf_printf(&b, " %u %d", (unsigned)codes[i], (int)scores[i]);
+    return km_buf_done(&b);
+}
+
+int wproto_parse_scored(char **tok, int nt, const Board *b, uint16_t *codes, int16_t *scores, char *err)
+{
+    MoveList ml;
+    gen_moves(b, &ml);
+    int want = ml.count < 255 ? ml.count : 255;
+    long long k, v;
+    if (nt < 3 || !km_parse_ll(tok[2], 0, 255, &k) || k != want || nt != 3 + 2 * k)
+        return km_fail(err, "a score of %d moves, not '%.20s'", want, nt > 2 ? tok[2] : "");
+    for (int i = 0; i < k; i++) {
+        const Move *m = &ml.moves[i];
+        int same = 0;
+        for (int j = 0; j < i; j++) same += ml.moves[j].from == m->from && ml.moves[j].to == m->to;
+        long long want_code = m->from | m->to << 5 | same << 10;
+        if (!km_parse_ll(tok[3 + 2 * i], 0, 65535, &v) || v != want_code)
+            return km_fail(err, "move %d is not the position's move %d", i + 1, i + 1);
+        codes[i] = (uint16_t)v;
+        if (!km_parse_ll(tok[4 + 2 * i], -BOOK_SCORE_MAX, BOOK_SCORE_MAX, &v))
+            return km_fail(err, "the score of move %d is not a number within %d", i + 1, BOOK_SCORE_MAX);
+        scores[i] = (int16_t)v;
+    }
+    return (int)k;
 }

@@ -30,6 +30,7 @@ typedef struct Worker {
     double deadline;     /* of the hello, or of the oldest job in flight */
     bool terms;          /* it speaks protocol 2 (vectors with the terms 61-74) */
     bool phase;          /* it speaks protocol 3 (vectors with a phase) */
+    bool book;           /* it speaks protocol 4 (book positions to score) */
     uint64_t *sent;      /* vectors it has */
     int nsent, capsent;
     int failures;        /* in a row */
@@ -164,22 +165,16 @@ static bool send_line(WorkerSet *ws, Worker *w, const char *s)
 
 typedef struct Run {
     WorkerSet *ws;
-    const MatchSettings *set;
-    const MatchGameSpec *specs;
-    int n;
-    bool keep;
-    MatchOutcome *out;
-    MatchProgress progress;
-    void *user;
+    const WorkersJobs *jobs;
     const atomic_bool *stop;
     pthread_mutex_t lock;
     int done;                 /* under lock */
     int *requeue, nrequeue;   /* under lock */
     int next;                 /* under lock */
+    int nthreads;             /* local threads started (their ids: 0 ..) */
+    atomic_int thread_ids;
     atomic_bool failed;
     char err[KM_ERR_MAX];
-    bool terms;               /* a vector has the terms 61-74: protocol 2 workers only */
-    bool phase;               /* a vector has a phase: protocol 3 workers only */
 } Run;
 
 static bool run_stopped(const Run *r) { return (r->stop && atomic_load(r->stop)) || atomic_load(&r->failed); }
@@ -197,7 +192,7 @@ static int take_job(Run *r)
     int i = -1;
     pthread_mutex_lock(&r->lock);
     if (r->nrequeue) i = r->requeue[--r->nrequeue];
-    else if (r->next < r->n) i = r->next++;
+    else if (r->next < r->jobs->n) i = r->next++;
     pthread_mutex_unlock(&r->lock);
     return i;
 }
@@ -217,48 +212,31 @@ static int run_done(Run *r)
     return d;
 }
 
-/* Store a finished game (g is taken over or freed). */
-static void finish(Run *r, int i, GameResult res, GameReason why, int nply, Game *g)
+static void job_done(Run *r)
 {
     pthread_mutex_lock(&r->lock);
-    MatchOutcome *o = &r->out[i];
-    o->result = res;
-    o->reason = why;
-    o->nply = nply;
-    snprintf(o->termination, sizeof o->termination, "%s", game_reason_text(why));
-    o->min_left[0] = o->min_left[1] = INFINITY;
-    if (g) o->game = *g; /* valid during the progress call */
     r->done++;
-    if (r->progress) r->progress(r->done, r->n, i, o, r->user);
-    if (!r->keep && o->game.moves) {
-        game_free(&o->game);
-        memset(&o->game, 0, sizeof o->game);
-    }
     pthread_mutex_unlock(&r->lock);
 }
 
 static void *local_thread(void *arg)
 {
     Run *r = arg;
+    int id = atomic_fetch_add(&r->thread_ids, 1);
     char err[KM_ERR_MAX];
-    while (!run_stopped(r) && run_done(r) < r->n) {
+    while (!run_stopped(r) && run_done(r) < r->jobs->n) {
         int i = take_job(r);
         if (i < 0) { /* the rest is in flight on workers: one may fail and give some back */
             nanosleep(&(struct timespec){0, 20000000}, NULL);
             continue;
         }
-        MatchOutcome o;
-        if (match_play_game(r->set, &r->specs[i], &o, r->stop, err)) {
-            game_free(&o.game);
+        int rc = r->jobs->play(r->jobs->ctx, id, i, r->stop, err);
+        if (rc < 0) {
             run_fail(r, err);
             break;
         }
-        Game g = o.game;
-        if (g.result == GAME_ONGOING) { /* stopped */
-            game_free(&g);
-            break;
-        }
-        finish(r, i, g.result, g.reason, g.nply, &g);
+        if (rc > 0) break; /* stopped */
+        job_done(r);
     }
     return NULL;
 }
@@ -314,14 +292,14 @@ static bool send_vector(WorkerSet *ws, Worker *w, const Weights *v)
 static void feed(Run *r, int k)
 {
     Worker *w = &r->ws->w[k];
-    if (r->terms && !w->terms) { /* an older kingme: it would refuse the vectors */
+    if (r->jobs->terms && !w->terms) { /* an older kingme: it would refuse the vectors */
         char msg[KM_ERR_MAX];
         snprintf(msg, sizeof msg, "worker %d (%.60s) speaks protocol 1 (60 weights); this run's vectors have "
                  "terms 61-74: give it a kingme that speaks protocol 2", k + 1, w->cmd);
         run_fail(r, msg);
         return;
     }
-    if (r->phase && !w->phase) {
+    if (r->jobs->phase && !w->phase) {
         char msg[KM_ERR_MAX];
         snprintf(msg, sizeof msg, "worker %d (%.60s) speaks protocol %s (no phase); this run's vectors have a "
                  "phase (end. weights): give it a kingme that speaks protocol 3", k + 1, w->cmd,
@@ -329,14 +307,23 @@ static void feed(Run *r, int k)
         run_fail(r, msg);
         return;
     }
+    if (r->jobs->book && !w->book) {
+        char msg[KM_ERR_MAX];
+        snprintf(msg, sizeof msg, "worker %d (%.60s) speaks protocol %s (no book positions): give it a kingme "
+                 "that speaks protocol 4", k + 1, w->cmd, w->phase ? "3" : w->terms ? "2" : "1");
+        run_fail(r, msg);
+        return;
+    }
     while (w->ninflight < WORKER_INFLIGHT && !run_stopped(r)) {
         int i = take_job(r);
         if (i < 0) return;
-        const MatchGameSpec *sp = &r->specs[i];
-        char *line = wproto_job_line(i, r->set, sp, true); /* the moves: checked, and the progress shows them */
+        const Weights *v[2] = {NULL, NULL};
+        int nv = r->jobs->vectors(r->jobs->ctx, i, v);
+        char *line = r->jobs->line(r->jobs->ctx, i);
         WorkerSet *ws = r->ws;
-        bool ok = line && send_vector(ws, w, wproto_spec_weights(r->set, sp, KM_BLACK)) &&
-                  send_vector(ws, w, wproto_spec_weights(r->set, sp, KM_WHITE)) && send_line(ws, w, line);
+        bool ok = line != NULL;
+        for (int j = 0; j < nv && ok; j++) ok = send_vector(ws, w, v[j]);
+        ok = ok && send_line(ws, w, line);
         ws->stats.jobs++;
         free(line);
         if (w->ninflight == 0) w->deadline = km_now() + r->ws->timeout;
@@ -356,58 +343,28 @@ static bool take_result(Run *r, int k, char *line, char *why)
     if (!tok) return km_fail(why, "out of memory"), false;
     int nt = km_split(line, tok, WPROTO_LINE_MAX / 2);
     bool ok = false;
-    long long n, reason, nply;
-    uint64_t sum;
+    long long n;
     int slot = -1;
     if (nt >= 1 && strcmp(tok[0], "error") == 0) {
         km_fail(why, "refused a job: %.200s", nt > 2 ? line + (tok[2] - tok[0]) : "");
         goto out;
     }
-    if (nt < 6 || strcmp(tok[0], "result") != 0 || !km_parse_ll(tok[1], 0, r->n - 1, &n) ||
-        !km_parse_ll(tok[3], 0, 100, &reason) || !km_parse_ll(tok[4], 0, 100000, &nply) || !wproto_parse_hex64(tok[5], &sum)) {
+    if (nt < 2 || strcmp(tok[0], r->jobs->answer) != 0 || !km_parse_ll(tok[1], 0, r->jobs->n - 1, &n)) {
         km_fail(why, "answered garbage: '%.60s'", nt ? tok[0] : "");
         goto out;
     }
     for (int j = 0; j < w->ninflight; j++)
         if (w->inflight[j] == n) slot = j;
-    GameResult res = strcmp(tok[2], "1-0") == 0 ? GAME_BLACK_WINS : strcmp(tok[2], "0-1") == 0 ? GAME_WHITE_WINS
-                     : strcmp(tok[2], "1/2-1/2") == 0                                    ? GAME_DRAW
-                                                                                           : GAME_ONGOING;
-    if (slot < 0 || res == GAME_ONGOING) {
-        km_fail(why, "answered garbage: a result for a game it was not playing");
+    if (slot < 0) {
+        km_fail(why, "answered garbage: a result for a job it did not have");
         goto out;
     }
-    Game g, *gp = NULL;
-    {
-        const MatchGameSpec *sp = &r->specs[n];
-        if (nt != 7 + nply || strcmp(tok[6], "moves") != 0 ||
-            game_init(&g, sp->opening ? &sp->opening->start : NULL)) {
-            km_fail(why, "answered garbage: the moves of game %lld are missing", n);
-            goto out;
-        }
-        char e2[KM_ERR_MAX];
-        for (int i = 0; i < nply; i++) {
-            Move m;
-            if (parse_move(&g.cur, tok[7 + i], &m, e2) || game_play(&g, &m)) {
-                game_free(&g);
-                km_fail(why, "answered an illegal move in game %lld: %.100s", n, e2);
-                goto out;
-            }
-        }
-        if (wproto_moves_checksum(&g) != sum) {
-            game_free(&g);
-            km_fail(why, "answered garbage: the checksum of game %lld does not match its moves", n);
-            goto out;
-        }
-        g.result = res;
-        g.reason = (GameReason)reason;
-        gp = &g;
-    }
+    if (r->jobs->take(r->jobs->ctx, (int)n, tok, nt, why)) goto out;
     w->inflight[slot] = w->inflight[--w->ninflight];
     w->deadline = km_now() + r->ws->timeout;
     w->failures = 0;
     r->ws->stats.results++;
-    finish(r, (int)n, res, (GameReason)reason, (int)nply, gp);
+    job_done(r);
     ok = true;
 out:
     free(tok);
@@ -437,19 +394,21 @@ static void read_worker(Run *r, int k)
         char why[KM_ERR_MAX];
         bool ok;
         if (w->st == W_STARTING) {
-            /* "protocol 1 2 3": the versions it speaks (protocol 1 alone: before
-             * the terms 61-74; 1 2: before the phase) */
+            /* "protocol 1 2 3 4": the versions it speaks (protocol 1 alone:
+             * before the terms 61-74; 1 2: before the phase; 1 2 3: before
+             * the book positions) */
             const char *pv = strstr(w->buf, " protocol 1");
             ok = strncmp(w->buf, "worker kingme ", 14) == 0 && pv != NULL;
             if (!ok) snprintf(why, sizeof why, "did not say hello: '%.60s'", w->buf);
             else {
-                w->terms = w->phase = false;
+                w->terms = w->phase = w->book = false;
                 for (const char *q = pv + 9; *q == ' ';) {
                     char *e;
                     long v = strtol(q + 1, &e, 10);
                     if (e == q + 1 || (*e && *e != ' ')) break;
                     w->terms |= v == 2;
                     w->phase |= v == 3;
+                    w->book |= v == 4;
                     q = e;
                 }
                 w->st = W_READY;
@@ -504,6 +463,108 @@ static bool limits_travel(const MatchSettings *set, char *err)
     return true;
 }
 
+/* ---- games as jobs ---- */
+
+typedef struct GameJobs {
+    const MatchSettings *set;
+    const MatchGameSpec *specs;
+    int n;
+    bool keep;
+    MatchOutcome *out;
+    MatchProgress progress;
+    void *user;
+    pthread_mutex_t lock;    /* the outcomes and the progress calls */
+    int done;
+} GameJobs;
+
+/* Store a finished game (g is taken over or freed). */
+static void finish(GameJobs *G, int i, GameResult res, GameReason why, int nply, Game *g)
+{
+    pthread_mutex_lock(&G->lock);
+    MatchOutcome *o = &G->out[i];
+    o->result = res;
+    o->reason = why;
+    o->nply = nply;
+    snprintf(o->termination, sizeof o->termination, "%s", game_reason_text(why));
+    o->min_left[0] = o->min_left[1] = INFINITY;
+    if (g) o->game = *g; /* valid during the progress call */
+    G->done++;
+    if (G->progress) G->progress(G->done, G->n, i, o, G->user);
+    if (!G->keep && o->game.moves) {
+        game_free(&o->game);
+        memset(&o->game, 0, sizeof o->game);
+    }
+    pthread_mutex_unlock(&G->lock);
+}
+
+static int game_vectors(void *ctx, int i, const Weights *v[2])
+{
+    GameJobs *G = ctx;
+    v[0] = wproto_spec_weights(G->set, &G->specs[i], KM_BLACK);
+    v[1] = wproto_spec_weights(G->set, &G->specs[i], KM_WHITE);
+    return 2;
+}
+
+static char *game_line(void *ctx, int i)
+{
+    GameJobs *G = ctx;
+    return wproto_job_line(i, G->set, &G->specs[i], true); /* the moves: checked, and the progress shows them */
+}
+
+/* `result N RESULT REASON PLIES CHECKSUM moves M1 ...`: the moves replayed
+ * and checked against the checksum. */
+static int game_take(void *ctx, int n, char **tok, int nt, char *why)
+{
+    GameJobs *G = ctx;
+    long long reason, nply;
+    uint64_t sum;
+    if (nt < 6 || !km_parse_ll(tok[3], 0, 100, &reason) || !km_parse_ll(tok[4], 0, 100000, &nply) ||
+        !wproto_parse_hex64(tok[5], &sum))
+        return km_fail(why, "answered garbage: '%.60s'", tok[0]);
+    GameResult res = strcmp(tok[2], "1-0") == 0 ? GAME_BLACK_WINS : strcmp(tok[2], "0-1") == 0 ? GAME_WHITE_WINS
+                     : strcmp(tok[2], "1/2-1/2") == 0                                    ? GAME_DRAW
+                                                                                           : GAME_ONGOING;
+    if (res == GAME_ONGOING) return km_fail(why, "answered garbage: a result for a game it was not playing");
+    const MatchGameSpec *sp = &G->specs[n];
+    Game g;
+    if (nt != 7 + nply || strcmp(tok[6], "moves") != 0 || game_init(&g, sp->opening ? &sp->opening->start : NULL))
+        return km_fail(why, "answered garbage: the moves of game %d are missing", n);
+    char e2[KM_ERR_MAX];
+    for (int i = 0; i < nply; i++) {
+        Move m;
+        if (parse_move(&g.cur, tok[7 + i], &m, e2) || game_play(&g, &m)) {
+            game_free(&g);
+            return km_fail(why, "answered an illegal move in game %d: %.100s", n, e2);
+        }
+    }
+    if (wproto_moves_checksum(&g) != sum) {
+        game_free(&g);
+        return km_fail(why, "answered garbage: the checksum of game %d does not match its moves", n);
+    }
+    g.result = res;
+    g.reason = (GameReason)reason;
+    finish(G, n, res, (GameReason)reason, (int)nply, &g);
+    return 0;
+}
+
+static int run_game(void *ctx, int thread, int i, const atomic_bool *stop, char *err)
+{
+    (void)thread;
+    GameJobs *G = ctx;
+    MatchOutcome o;
+    if (match_play_game(G->set, &G->specs[i], &o, stop, err)) {
+        game_free(&o.game);
+        return -1;
+    }
+    Game g = o.game;
+    if (g.result == GAME_ONGOING) { /* stopped */
+        game_free(&g);
+        return 1;
+    }
+    finish(G, i, g.result, g.reason, g.nply, &g);
+    return 0;
+}
+
 int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *specs, int n, int threads,
                 bool keep_games, MatchOutcome *out, MatchProgress progress, void *user,
                 const atomic_bool *stop, char *err)
@@ -524,12 +585,27 @@ int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *sp
                 return km_fail(err, "a vector with a pattern layer (table lines) cannot be sent to workers: "
                                "the protocol carries the named weights only; play on local threads (-j N)");
         }
-    Run r = {.ws = ws, .set = set, .specs = specs, .n = n, .keep = keep_games, .out = out,
-             .progress = progress, .user = user, .stop = stop, .terms = terms, .phase = phase};
+    GameJobs G = {.set = set, .specs = specs, .n = n, .keep = keep_games, .out = out, .progress = progress,
+                  .user = user};
+    pthread_mutex_init(&G.lock, NULL);
+    WorkersJobs jobs = {n, terms, phase, false, &G, game_vectors, game_line, "result", game_take, run_game};
+    int rc = workers_run_jobs(ws, &jobs, threads, stop, err);
+    pthread_mutex_destroy(&G.lock);
+    return rc;
+}
+
+/* ---- any jobs ---- */
+
+int workers_run_jobs(WorkerSet *ws, const WorkersJobs *jobs, int threads, const atomic_bool *stop, char *err)
+{
+    int n = jobs->n;
+    if (n <= 0) return 0;
+    Run r = {.ws = ws, .jobs = jobs, .stop = stop};
     atomic_init(&r.failed, false);
     r.requeue = malloc((size_t)n * sizeof *r.requeue);
     if (!r.requeue) return km_fail(err, "out of memory");
     pthread_mutex_init(&r.lock, NULL);
+    atomic_init(&r.thread_ids, 0);
     pthread_t tid[64];
     int started = 0;
     for (; started < threads && started < 64; started++)

@@ -1,13 +1,18 @@
 /* test_book.c - the opening book: keys and move codes, the file (checked,
  * refused when truncated, corrupt or foreign), choosing a move, a tiny real
  * build checked against its own searches and the book's minimax, the same
- * book with any number of threads and after a resume (also after kill -9),
+ * book with any number of threads, on worker processes and after a resume
+ * (also after kill -9),
  * and the book in kingme book, play, engine and match. */
 #include "test.h"
 #include "kingme/book.h"
 #include "kingme/notation.h"
 #include "kingme/search.h"
+#include "kingme/textio.h"
 #include "kingme/weights.h"
+#include "kingme/worker.h"
+#include "kingme/worker_proto.h"
+#include "kingme/workers.h"
 
 #include <signal.h>
 #include <stdarg.h>
@@ -408,6 +413,74 @@ TEST(book_build_same_with_threads_and_resume)
     CHECK(more != 0 && build(path, 400, 1, false) == more);
 }
 
+/* The tiny book again on worker processes (`kingme worker`: one a
+ * garbage-speaking shell, which fails and is dropped, its positions going
+ * to the others) with one local thread beside them: the same book. */
+TEST(book_build_on_workers)
+{
+    Book *bk = tiny_book();
+    if (!bk) return;
+    uint32_t want = book_header(bk)->data_crc;
+    book_close(bk);
+    char wfile[160], path[160], err[KM_ERR_MAX];
+    snprintf(wfile, sizeof wfile, "%s/workers.txt", dir());
+    snprintf(path, sizeof path, "%s/workers.book", dir());
+    FILE *f = fopen(wfile, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    fprintf(f, "%s worker\n%s worker\necho nonsense\n", test_kingme(), test_kingme());
+    fclose(f);
+    WorkerSet *ws = workers_from_file(wfile, err);
+    CHECK_MSG(ws != NULL, "%s", err);
+    if (!ws) return;
+    workers_set_backoff(ws, 0.01);
+    Weights w;
+    weights_default(&w);
+    BookBuildParams p;
+    tiny_params(&p, 260);
+    BookBuild *bb = book_build_new(&p, &w, "kingme book build (a test)", err);
+    CHECK(bb != NULL);
+    if (bb) {
+        int rc = book_build_run(bb, path, 1, ws, NULL, NULL, NULL, err);
+        CHECK_MSG(rc == 0, "%s", err);
+        book_build_free(bb);
+    }
+    WorkerStats st;
+    workers_stats(ws, &st);
+    CHECK_MSG(st.results > 50, "the workers scored %llu positions", (unsigned long long)st.results);
+    workers_free(ws);
+    bk = book_open(path, err);
+    CHECK_MSG(bk && book_header(bk)->data_crc == want, "%s", bk ? "another book" : err);
+    book_close(bk);
+    /* the lines themselves */
+    WorkerState *wst = worker_state_new();
+    char line[4096];
+    uint64_t id = wproto_weights_id(&w);
+    char *ans = worker_handle_line(wst, "score 3 0000000000000001 depth 4 hash 1 fen B:W21-32:B1-12");
+    CHECK_MSG(ans && strcmp(ans, "error 3 unknown vector 0000000000000001") == 0, "%s", ans ? ans : "");
+    free(ans);
+    int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)id);
+    for (int i = 0, n = wproto_vector_length(&w); i < n; i++) at += snprintf(line + at, sizeof line - (size_t)at, " %d", weights_at(&w, i));
+    ans = worker_handle_line(wst, line);
+    CHECK(ans == NULL);
+    snprintf(line, sizeof line, "score 3 %016llx depth 4 hash 1 fen B:W21-32:B1-12", (unsigned long long)id);
+    ans = worker_handle_line(wst, line);
+    CHECK_MSG(ans && strncmp(ans, "scored 3 7 ", 11) == 0, "%s", ans ? ans : "");
+    if (ans) {
+        char *tok[64];
+        int nt = km_split(ans, tok, 63);
+        Board b;
+        board_init(&b);
+        uint16_t codes[255];
+        int16_t scores[255];
+        CHECK_INT(wproto_parse_scored(tok, nt, &b, codes, scores, err), 7);
+        nt = km_split(strcpy(line, "scored 3 7 1 2"), tok, 63);
+        CHECK_INT(wproto_parse_scored(tok, nt, &b, codes, scores, err), -1);
+    }
+    free(ans);
+    worker_state_free(wst);
+}
+
 /* ---- the commands ---- */
 
 static char out[1 << 16];
@@ -452,6 +525,9 @@ TEST(book_command_build_kill9_resume_info)
     if (bk && rk) {
         CHECK(book_header(bk)->finished);
         CHECK(book_header(bk)->data_crc == book_header(rk)->data_crc);
+        char *semi = strstr(book_header(bk)->command, "; kingme book build --resume --out ");
+        CHECK_MSG(semi && strncmp(book_header(bk)->command, "kingme book build --depth 5 ", 28) == 0, "%s",
+                  book_header(bk)->command);
         const char *want = "kingme book build --depth 5 --positions 400 --start-plies 4 --ballot-plies 1 --batch 16 "
                            "--hash 2 -j 2 --out ";
         CHECK_MSG(strncmp(book_header(rk)->command, want, strlen(want)) == 0, "%s", book_header(rk)->command);

@@ -377,7 +377,7 @@ TEST(workers_phase)
     const char *k = test_kingme();
     snprintf(cmd, sizeof cmd, "%s worker </dev/null", k);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
-    CHECK_MSG(strncmp(out, "worker kingme ", 14) == 0 && strstr(out, " protocol 1 2 3\n"), "%s", out);
+    CHECK_MSG(strncmp(out, "worker kingme ", 14) == 0 && strstr(out, " protocol 1 2 3 4\n"), "%s", out);
     /* the worker side: 148 values, a job with them plays the local game */
     WorkerState *st = worker_state_new();
     char line[4096];

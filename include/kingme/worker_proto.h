@@ -2,7 +2,8 @@
  * coordinator (workers.h) and `kingme worker` (worker.h) say to each other,
  * one line each way. Also what the tests and the fuzz targets check.
  *
- * The protocol (version 3; version 1 had 60 weights only, version 2 no phase):
+ * The protocol (version 4; version 1 had 60 weights only, version 2 no phase,
+ * version 3 no book positions):
  *   worker -> `worker kingme VERSION protocol 1 2 3` when it starts (the versions it
  *              speaks; a coordinator of version 1 looks for "protocol 1", one of
  *              version 2 for "protocol 1 2")
@@ -15,6 +16,11 @@
  *              tiebreak first|random flags F seed X keep 0|1 fen FEN [moves M1 M2 M3 ...]`
  *   worker -> `result N RESULT REASON PLIES CHECKSUM [moves M1 ...]`   (moves: when keep 1)
  *          or `error N MESSAGE` (a job it refused), `error - MESSAGE` (a line it could not read)
+ *   coord  -> `score N ID depth D hash MB fen FEN`   (version 4) a position of an opening
+ *              book to score (book_score_position: every legal move's position searched
+ *              to depth D - 1 with vector ID, a table of MB cleared first)
+ *   worker -> `scored N K CODE1 SCORE1 ... CODEK SCOREK`   its K legal moves' book codes
+ *              and scores, in the generator's order
  * RESULT is 1-0, 0-1 or 1/2-1/2; REASON the GameReason number; CHECKSUM 16
  * hex digits of the game's moves (wproto_moves_checksum). A job carries
  * everything its game depends on, so the same job gives the same game on any
@@ -29,7 +35,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define WPROTO_VERSION 3
+#define WPROTO_VERSION 4
 #define WPROTO_LINE_MAX 65536
 
 /* The ID of a weight vector: 16 hex digits of a hash of its values. */
@@ -65,5 +71,24 @@ typedef struct WprotoJob {
 
 /* A job line's words (tok[0] is "job") into j. Returns 0, or -1 with err. */
 int wproto_parse_job(char **tok, int nt, WprotoJob *j, char *err);
+
+/* A book position to score (version 4). */
+typedef struct WprotoScore {
+    int n;
+    uint64_t weights;  /* the vector's ID */
+    int depth, hash_mb;
+    Board b;
+} WprotoScore;
+
+/* Its line (no newline), or NULL when out of memory. */
+char *wproto_score_line(const WprotoScore *j);
+/* A score line's words (tok[0] is "score") into j. Returns 0, or -1 with err. */
+int wproto_parse_score(char **tok, int nt, WprotoScore *j, char *err);
+/* The answer: `scored N K CODE SCORE ...` (malloc'd, NULL when out of memory). */
+char *wproto_scored_line(int n, int k, const uint16_t *codes, const int16_t *scores);
+/* An answer's words (tok[0] is "scored") for position b: the moves' count,
+ * codes and scores, checked (every legal move of b once, in the generator's
+ * order, scores within +-BOOK_SCORE_MAX). Returns the count, or -1 with err. */
+int wproto_parse_scored(char **tok, int nt, const Board *b, uint16_t *codes, int16_t *scores, char *err);
 
 #endif

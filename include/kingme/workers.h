@@ -55,6 +55,34 @@ void workers_stats(const WorkerSet *ws, WorkerStats *out);
 /* Stop every worker process (close its stdin, then kill it) and free. */
 void workers_free(WorkerSet *ws);
 
+/* Any kind of job the workers can do (games are one kind, the book's
+ * positions another): n jobs, each a line to a worker and a line back, or
+ * done on a local thread. The callbacks are called from the coordinating
+ * thread (vectors, line, take) and the local threads (play), never two
+ * `take`s at once but a `take` and `play`s at once: they store their results
+ * under a lock of their own. */
+typedef struct WorkersJobs {
+    int n;
+    bool terms, phase, book;  /* the jobs need workers that speak protocol 2, 3, 4 */
+    void *ctx;
+    /* the vectors job i needs (sent once to each worker before its line): how many (0 to 2) */
+    int (*vectors)(void *ctx, int i, const Weights *v[2]);
+    char *(*line)(void *ctx, int i); /* job i's line (malloc'd), NULL when out of memory */
+    const char *answer;       /* the first word of a result line ("result", "scored") */
+    /* the result line of job i (its words; tok[0] is `answer`, tok[1] is i):
+     * 0 when stored, or -1 with why (the worker then failed, the job goes
+     * to another) */
+    int (*take)(void *ctx, int i, char **tok, int nt, char *why);
+    /* job i on local thread number `thread` (0 .. threads - 1): 0 when
+     * stored, 1 when stopped, -1 with err (the run fails) */
+    int (*play)(void *ctx, int thread, int i, const atomic_bool *stop, char *err);
+} WorkersJobs;
+
+/* Do the jobs on the workers and `threads` local threads (0: none), as
+ * workers_run does the games. 0 (check stop: jobs may be left undone), or
+ * -1 with a message. */
+int workers_run_jobs(WorkerSet *ws, const WorkersJobs *jobs, int threads, const atomic_bool *stop, char *err);
+
 /* As match_run, with the games shared between the worker processes and
  * `threads` local threads (0: none). The results, the progress calls (never
  * two at a time) and the error contract are match_run's: the workers send

@@ -165,6 +165,12 @@ static int cmd_build(const Opts *o)
         bb = book_build_resume(bk, &w, opt_given(o, "--positions") ? (int)opt_int(o, "--positions") : 0, err);
         book_close(bk);
         if (!bb) return cli_error("%s", err);
+        char command[4096];
+        cli_command_text(command, sizeof command);
+        if (book_build_add_command(bb, command)) {
+            book_build_free(bb);
+            return cli_error("out of memory");
+        }
         printf("kingme book: going on with %s: %d positions scored\n", out, book_build_done(bb));
     } else {
         if (exists && !opt_flag(o, "--force"))

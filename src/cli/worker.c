@@ -21,7 +21,7 @@ static int run(const Opts *o)
         free(line);
         return cli_error("out of memory");
     }
-    printf("worker kingme %s protocol", KINGME_VERSION); /* every version it speaks: 1 2 3 */
+    printf("worker kingme %s protocol", KINGME_VERSION); /* every version it speaks: 1 2 3 4 */
     for (int v = 1; v <= WPROTO_VERSION; v++) printf(" %d", v);
     printf("\n");
     bool write_ok = fflush(stdout) == 0;
@@ -50,12 +50,12 @@ static int run(const Opts *o)
 static const Opt options[] = {OPTS_END};
 
 const CliCommand cmd_worker = {
-    "worker", run, "play the games a coordinator sends (tune or match --workers)",
+    "worker", run, "play the games and score the book positions a coordinator sends (--workers)",
     &(const OptSpec){
         NULL, 0, 0,
         "Reads job lines on stdin and answers each with a result line on stdout (the worker protocol "
-        "in docs/workers.md). Started by `tune --workers FILE` or "
-        "`match --workers FILE`, each line of FILE being a command that starts one worker: "
+        "in docs/workers.md). Started by `tune --workers FILE`, `match --workers FILE` or `book build "
+        "--workers FILE`, each line of FILE being a command that starts one worker: "
         "`ssh node3 kingme worker`, `srun -N1 -n1 kingme worker`, `./kingme worker`.",
         options,
         NULL,
