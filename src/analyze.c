@@ -329,10 +329,10 @@ char *analyze_format_pdn(const GameAnalysis *a, const Game *g, const PdnTag *tag
         notes[i].mark = mark_text(a->ply[i].mark);
     }
     if (ok) {
-        /* a stopped analysis writes the moves it reached */
+        /* a stopped analysis writes the moves it reached, the game unfinished */
         Game part = *g;
         part.nply = a->nply;
-        out = pdn_format_notes(&part, tags, ntags, result, before, notes);
+        out = pdn_format_notes(&part, tags, ntags, a->stopped ? "*" : result, before, notes);
     }
     for (int i = 0; texts && i < g->nply; i++) free(texts[i]);
     free(texts);

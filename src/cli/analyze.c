@@ -128,7 +128,7 @@ static int run(const Opts *o)
     int todo = 0;
     for (int i = first; i <= last; i++) todo += games[i].error == NULL;
     if (svg_path) analyze_svg_open(&svg, todo);
-    cli_catch_sigint(true, "stopping after this position; the games analysed so far are written");
+    cli_catch_sigint(true, "stopping: the moves analysed so far are written");
     int status = 0, done = 0, skipped = 0;
     for (int i = first; i <= last && status == 0; i++) {
         const PdnGame *pg = &games[i];
@@ -205,7 +205,7 @@ const CliCommand cmd_analyze = {
         "move (the scores before and after in men for Black, the best move and its line, the "
         "database's verdict), which kingme pdn and CheckerBoard read.",
         options,
-        "Ctrl-C stops after the position under way; the games analysed so far are written (exit "
-        "status 130).\nexample: kingme analyze tests/data/tinsley.pdn --game 5 --time 0.5 --svg game5.svg",
+        "Ctrl-C stops at once; the moves analysed so far are written, the last game marked as "
+        "stopped (exit status 130).\nexample: kingme analyze tests/data/tinsley.pdn --game 5 --time 0.5 --svg game5.svg",
     },
 };
