@@ -9,8 +9,10 @@
 #include "kingme/weights.h"
 #include "refgen.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Each region is the 4 x 4 block of the board its name says: rows R..R+3 and
  * files C..C+3 counted from square 1's side (square 1 is b8, file b). */
@@ -153,4 +155,51 @@ TEST(patterns_weights_file_errors)
     CHECK_MSG(weights_parse(&w, "own_men 1000\ntable king\n4: 7 -7\nopp_men -1000\n", "t.w", NULL, err) == 0, "%s",
               err);
     CHECK(w.pat && w.pat->king[0][4] == 7 && w.pat->king[0][5] == -7 && w.w[EP_opp_men] == -1000);
+}
+
+/* kingme eval lists each table's part and a total equal to the library's
+ * evaluation; kingme show draws the square tables and sums up the regions. */
+TEST(patterns_eval_and_show_commands)
+{
+    uint64_t rng = 11;
+    EvalPatterns *p = patterns_new();
+    CHECK(p != NULL);
+    if (!p) return;
+    random_patterns(&rng, p, 200);
+    Weights w;
+    weights_default(&w);
+    w.pat = patterns_intern(p);
+    char path[] = "/tmp/kingme-pat-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0) return;
+    close(fd);
+    char err[KM_ERR_MAX];
+    CHECK_MSG(weights_write(&w, path, "random tables", err) == 0, "%s", err);
+    const char *fen = "B:W18,19,21,22,23,25,27,28,31,32:B1,2,3,4,9,10,11,K12,14,16";
+    Board b;
+    CHECK(board_from_fen(&b, fen, err) == 0);
+    for (int side = 0; side < 2; side++) {
+        char cmd[512], out[8192];
+        snprintf(cmd, sizeof cmd, "%s eval --weights %s --fen '%s' --for %s", test_kingme(), path, fen,
+                 side ? "white" : "black");
+        CHECK_INT(test_run(cmd, out, sizeof out), 0);
+        long total = 0, named = 0, pat = 0;
+        const char *t = strstr(out, "\ntotal ");
+        CHECK_MSG(t && sscanf(t, "\ntotal %ld (named %ld + patterns %ld)", &total, &named, &pat) == 3, "%s", out);
+        CHECK_INT(total, eval_score(&b, side, &w));
+        CHECK_INT(pat, pat_eval(w.pat, &b, side));
+        CHECK(strstr(out, "  r2c2 ") != NULL && strstr(out, "  king ") != NULL);
+    }
+    static char out[65536];
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s show %s --no-legend", test_kingme(), path);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strstr(out, "pattern layer: 17 tables in two phases, 196958 cells") != NULL, "%s", out);
+    /* the man table's first row: a light square, then square 1's weight */
+    char row[64];
+    snprintf(row, sizeof row, "\n     .%4d   .%4d", w.pat->man[0][0], w.pat->man[0][1]);
+    CHECK_MSG(strstr(out, row) != NULL, "no '%s' in\n%s", row + 1, out);
+    CHECK(strstr(out, "\nr4c4   13122 ") != NULL);
+    unlink(path);
 }

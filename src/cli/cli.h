@@ -58,6 +58,10 @@ bool cli_weights(const char *path, struct Weights *w);
 /* The search benchmark (bench_search.c): its fixed positions to depth with
  * the given weights (NULL: default); ends "bench: N nodes, T s, X nps". */
 int bench_search(int depth, const char *wpath, bool verbose, bool exact);
+/* The positions of bench --eval (the opening, positions of Tinsley's games,
+ * a few endgames with kings), FEN strings. */
+extern const char *const bench_eval_positions[];
+extern const int bench_eval_npositions;
 /* The tactics benchmark: the suite of path searched with a node budget each;
  * ends "tactics: S of N solved at B nodes each, ...". */
 int bench_tactics(const char *path, uint64_t budget, const char *wpath, bool verbose, bool exact);

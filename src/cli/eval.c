@@ -2,10 +2,13 @@
  * the 60 parameters and the new terms of a position, their weighted
  * contributions, the total (with a phase: both vectors' and the blend). */
 #include "cli.h"
+#include "kingme/patterns.h"
 #include "kingme/weights.h"
 
 #include <stdio.h>
 #include <string.h>
+
+static int popcount_board(const Board *b) { return __builtin_popcount(board_occupied(b)); }
 
 static int run(const Opts *o)
 {
@@ -45,7 +48,43 @@ static int run(const Opts *o)
         printf("opening %lld, ending %lld, %d pieces: (opening x %d + ending x %d) / %d\n", (long long)so,
                (long long)se, n, t, EVAL_PHASE_SPAN - t, EVAL_PHASE_SPAN);
     }
-    printf("total %ld\n", (long)eval_dot_all(f, &w));
+    int32_t named = eval_dot_all(f, &w);
+    if (!w.pat) {
+        printf("total %ld\n", (long)named);
+        return 0;
+    }
+    /* the pattern layer: each table's part, the player's cells minus the
+     * opponent's (each seen from its own side) */
+    PatFeatures pf;
+    pat_features(&b, &pf);
+    printf("# pattern layer: each table's part (the player's cells minus the opponent's)\n");
+    printf("# %-6s %8s %8s  %-8s  %-8s\n", "table", "opening", "ending", "player", "opponent");
+    int32_t po = 0, pe = 0;
+    for (int t = 0; t < PAT_NTABLES; t++) {
+        int32_t part[2] = {0, 0};
+        for (int ph = 0; ph < 2; ph++) {
+            const int16_t *c = pat_cells_const(w.pat, t, ph);
+            for (int k = 0; k < 2; k++) {
+                int colour = k ? side ^ 1 : side;
+                int32_t x = 0;
+                if (t == PAT_MAN_TABLE)
+                    for (int i = 0; i < pf.nmen[colour]; i++) x += c[pf.men[colour][i] - 1];
+                else if (t == PAT_KING_TABLE)
+                    for (int i = 0; i < pf.nkings[colour]; i++) x += c[pf.kings[colour][i] - 1];
+                else
+                    x = c[pf.region[colour][t - 2]];
+                part[ph] += k ? -x : x;
+            }
+        }
+        po += part[0], pe += part[1];
+        char a[9] = "", d[9] = "";
+        if (t >= 2) pat_cell_text(pf.region[side][t - 2], a), pat_cell_text(pf.region[side ^ 1][t - 2], d);
+        printf("  %-6s %8ld %8ld  %-8s  %-8s\n", pat_tables[t].name, (long)part[0], (long)part[1], a, d);
+    }
+    int n = popcount_board(&b);
+    int32_t pat = pat_blend(po, pe, n);
+    printf("patterns: opening %ld, ending %ld, blend %ld\n", (long)po, (long)pe, (long)pat);
+    printf("total %ld (named %ld + patterns %ld)\n", (long)(named + pat), (long)named, (long)pat);
     return 0;
 }
 

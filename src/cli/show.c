@@ -3,6 +3,7 @@
  * typical contribution (measured), or two files side by side. */
 #include "cli.h"
 #include "kingme/charts.h"
+#include "kingme/patterns.h"
 #include "kingme/textio.h"
 #include "kingme/weights.h"
 
@@ -142,6 +143,8 @@ static const char *typ_text(const Shown *f, int i, char buf[16])
     return buf;
 }
 
+static void show_patterns(const Shown *f);
+
 static void show_one(const Shown *f, const int *order)
 {
     printf("%s\n", f->label);
@@ -154,6 +157,101 @@ static void show_one(const Shown *f, const int *order)
     }
     print_thresholds("", f->max_abs);
     print_unit("", f);
+    if (f->w.pat) show_patterns(f);
+}
+
+/* ---- the pattern layer ------------------------------------------------------------- */
+
+/* A 32-cell table as a board in the player's own view (its back rank, squares
+ * 1-4, at the top), the opening's beside the ending's, in points. */
+static void show_square_table(const EvalPatterns *p, int t)
+{
+    printf("  %-34s  %s\n", pat_tables[t].name, "");
+    printf("  %-34s  %s\n", "opening", "ending");
+    for (int row = 0; row < 8; row++) {
+        printf("  ");
+        for (int ph = 0; ph < 2; ph++) {
+            for (int col = 0; col < 8; col++) {
+                bool dark = (row + col) % 2 == 1;
+                if (!dark) printf("   .");
+                else printf("%4d", pat_cells_const(p, t, ph)[4 * row + col / 2]);
+            }
+            printf(ph ? "\n" : "  ");
+        }
+    }
+}
+
+/* A table's contribution to the player's score in b (the player's cells
+ * minus the opponent's, from each own view), phase ph. */
+static int32_t table_part(const EvalPatterns *p, int t, int ph, const PatFeatures *f, int side)
+{
+    const int16_t *c = pat_cells_const(p, t, ph);
+    int32_t v = 0;
+    for (int k = 0; k < 2; k++) {
+        int colour = k ? side ^ 1 : side;
+        int32_t x = 0;
+        if (t == PAT_MAN_TABLE)
+            for (int i = 0; i < f->nmen[colour]; i++) x += c[f->men[colour][i] - 1];
+        else if (t == PAT_KING_TABLE)
+            for (int i = 0; i < f->nkings[colour]; i++) x += c[f->kings[colour][i] - 1];
+        else
+            x = c[f->region[colour][t - 2]];
+        v += k ? -x : x;
+    }
+    return v;
+}
+
+static void show_patterns(const Shown *f)
+{
+    const EvalPatterns *p = f->w.pat;
+    int nonzero = 0, cells = 0;
+    for (int ph = 0; ph < 2; ph++)
+        for (int t = 0; t < PAT_NTABLES; t++)
+            for (int i = 0; i < pat_tables[t].cells; i++, cells++) nonzero += pat_cells_const(p, t, ph)[i] != 0;
+    printf("\npattern layer: %d tables in two phases, %d cells, %d not 0\n", PAT_NTABLES, cells, nonzero);
+    show_square_table(p, PAT_MAN_TABLE);
+    show_square_table(p, PAT_KING_TABLE);
+    /* typical contribution: mean |part| over the bench --eval positions, both sides */
+    Board b[64];
+    int nb = 0;
+    char err[KM_ERR_MAX];
+    for (int i = 0; i < bench_eval_npositions && nb < 64; i++)
+        if (board_from_fen(&b[nb], bench_eval_positions[i], err) == 0) nb++;
+    printf("%-6s %5s %5s  %-20s  %-20s  %6s %6s\n", "table", "cells", "not 0", "largest (opening)", "largest (ending)",
+           "typ", "typ.end");
+    for (int t = 0; t < PAT_NTABLES; t++) {
+        char big[2][32];
+        int used = 0;
+        for (int ph = 0; ph < 2; ph++) {
+            const int16_t *c = pat_cells_const(p, t, ph);
+            int at = 0;
+            for (int i = 0; i < pat_tables[t].cells; i++) {
+                used += c[i] != 0;
+                if (abs(c[i]) > abs(c[at])) at = i;
+            }
+            char what[16];
+            if (t >= 2) pat_cell_text(at, what);
+            else snprintf(what, sizeof what, "on %d", at + 1);
+            snprintf(big[ph], sizeof big[ph], "%+6d %s", c[at], what);
+        }
+        double typ[2] = {0, 0};
+        for (int i = 0; i < nb; i++) {
+            PatFeatures pf;
+            pat_features(&b[i], &pf);
+            for (int side = 0; side < 2; side++)
+                for (int ph = 0; ph < 2; ph++) typ[ph] += abs(table_part(p, t, ph, &pf, side));
+        }
+        for (int ph = 0; ph < 2; ph++) typ[ph] /= 2.0 * (nb ? nb : 1) * f->unit;
+        printf("%-6s %5d %5d  %-20s  %-20s  %6.3f %6.3f\n", pat_tables[t].name, 2 * pat_tables[t].cells, used,
+               big[0], big[1], typ[0], typ[1]);
+    }
+    printf("man, king: the weight of a player's man or king on each square, the player's\n"
+           "  back rank (1-4) at the top. r<R>c<C>: the 4 x 4 region from row R (0: the\n"
+           "  back rank) and column C; a cell's squares in order, x the player's piece,\n"
+           "  o the opponent's, . empty. typ: the mean |contribution| of the table (its\n"
+           "  player's cells minus the opponent's) over the %d positions of bench --eval, in\n"
+           "  men (docs/evaluation.md).\n",
+           nb);
 }
 
 static void show_two(const Shown f[2], const int *order)
@@ -182,6 +280,8 @@ static void show_two(const Shown f[2], const int *order)
     print_unit("B: ", &f[1]);
     printf("%d of %d weights differ; %d differ in class (marked *), %d change sign (marked !)\n", ndiff,
            nrows, nclass, nflip);
+    for (int k = 0; k < 2; k++)
+        if (f[k].w.pat) printf("%s has a pattern layer (kingme show %s shows it)\n", k ? "B" : "A", f[k].label);
 }
 
 static int run(const Opts *o)
