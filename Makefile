@@ -66,10 +66,6 @@ sanitize:
 tools/gen_tactics: tools/gen_tactics.c $(LIB) $(HEADERS)
 	$(CC) $(ALLCFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-# tools/fit_eval fits weights to game results or search scores (see its header)
-tools/fit_eval: tools/fit_eval.c $(LIB) $(HEADERS)
-	$(CC) $(ALLCFLAGS) -o $@ $< $(LIB) $(LDLIBS)
-
 # tools/loss_probe finds a player's mistakes in a match's lost games (see its header)
 tools/loss_probe: tools/loss_probe.c $(LIB) $(HEADERS)
 	$(CC) $(ALLCFLAGS) -o $@ $< $(LIB) $(LDLIBS)
@@ -168,4 +164,4 @@ test-dll:
 	@tests/cb/run_wine.sh
 
 clean:
-	rm -rf build kingme tools/gen_tactics tools/fit_eval tools/loss_probe
+	rm -rf build kingme tools/gen_tactics tools/loss_probe

@@ -102,3 +102,26 @@ TEST(selfplay_and_fit_pipeline)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd, out, sizeof out);
 }
+
+/* tools/train-default.sh, the script that rebuilds weights/default.w, at a
+ * tiny scale: its selfplay and fit from weights/named.w give a weights file
+ * with a pattern layer and the fit's command in its header. */
+TEST(selfplay_train_default_script)
+{
+    char dir[] = "/tmp/kingme-train-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char cmd[1024], out[8192];
+    snprintf(cmd, sizeof cmd,
+             "KINGME=%s GAMES=4 NODES=300 EPOCHS=5 EGDB=none WORK=%s tools/train-default.sh %s/out.w 2>&1 >/dev/null",
+             test_kingme(), dir, dir);
+    CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
+    snprintf(cmd, sizeof cmd, "%s/out.w", dir);
+    Weights w;
+    char *comments = NULL, err[KM_ERR_MAX];
+    CHECK_MSG(weights_read(&w, cmd, &comments, err) == 0, "%s", err);
+    CHECK(w.pat != NULL);
+    CHECK(comments && strstr(comments, "made by: kingme fit ") && strstr(comments, "--prior weights/named.w"));
+    free(comments);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    test_run(cmd, out, sizeof out);
+}
