@@ -23,6 +23,7 @@
  * move has been decided, at one more than the longest (a lost predecessor of
  * wins). */
 #include "egdb_impl.h"
+#include "kingme/textio.h"
 #include "kingme/bits.h"
 
 #include <errno.h>
@@ -490,8 +491,7 @@ int egdb_build(const char *dir, int pieces, int threads, EgdbProgressFn progress
     if (pieces < 1 || pieces > EGDB_MAX_PIECES)
         return km_fail(err, "pieces must be 1 to %d, not %d", EGDB_MAX_PIECES, pieces);
     if (threads < 1) threads = 1;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return km_fail(err, "%s: cannot create the directory: %s", dir, strerror(errno));
+    if (km_make_dirs(dir, err)) return -1;
     egdb_tables_init();
     BuildCtx *c = calloc(1, sizeof *c);
     if (!c) return km_fail(err, "out of memory");

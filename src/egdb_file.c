@@ -42,13 +42,16 @@
  * decoding time per probe. */
 #include "egdb_impl.h"
 #include "kingme/bits.h"
+#include "kingme/textio.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAGIC "KMEGDB\x1a\n"
 #define VERSION 1
@@ -396,10 +399,9 @@ static void emit_code(void *ctx, int sym, uint32_t extra, int nextra)
 int egdb_write_slice(const char *dir, const EgdbGeom *g, const uint8_t *codes, EgdbSliceInfo *info,
                      char *err)
 {
-    char name[16], path[4096], tmp[4200];
+    char name[16], path[4096];
     egdb_slice_name(g->s, name, sizeof name);
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
     egdb_count_codes(g, codes, info);
     /* Positions where Black can capture are resolved by the probe (it tries
      * the captures), so their codes are never asked either. */
@@ -458,21 +460,9 @@ int egdb_write_slice(const char *dir, const EgdbGeom *g, const uint8_t *codes, E
     put32(h + 84, crc32_buf(h, 84));
     info->file_bytes = b.n;
 
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        free(b.p);
-        return km_fail(err, "%s: cannot write: %s", tmp, strerror(errno));
-    }
-    bool ok = fwrite(b.p, 1, b.n, f) == b.n;
-    ok = (fflush(f) == 0) && ok;
-    ok = (fclose(f) == 0) && ok;
+    int r = km_write_atomic(path, (const char *)b.p, b.n, err);
     free(b.p);
-    if (!ok || rename(tmp, path) != 0) {
-        int e2 = errno;
-        remove(tmp);
-        return km_fail(err, "%s: cannot write: %s", path, strerror(e2));
-    }
-    return 0;
+    return r;
 }
 
 /* ---- reading ---- */
@@ -482,111 +472,131 @@ typedef struct SliceFile {
     EgdbGeom g;
     EgdbSliceInfo info;
     HuffDec dec;
-    uint8_t *file; /* the whole file */
+    bool valid[256]; /* the codes this slice may hold (block_decode) */
+    uint8_t *file;   /* the whole file */
     const uint8_t *index, *data;
     uint32_t nblocks, block;
 } SliceFile;
 
-static int read_whole(const char *path, uint8_t **out, size_t *n, char *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return km_fail(err, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 1 << 16, len = 0;
-    uint8_t *p = malloc(cap);
-    while (p) {
-        len += fread(p + len, 1, cap - len, f);
-        if (len < cap) break;
-        uint8_t *q = realloc(p, cap *= 2);
-        if (!q) free(p);
-        p = q;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (!p) return km_fail(err, "%s: out of memory reading the file", path);
-    if (bad) {
-        free(p);
-        return km_fail(err, "%s: read error", path);
-    }
-    *out = p;
-    *n = len;
-    return 0;
-}
-
-/* Parse and verify. expect: the slice the name promised (NULL: any). */
+/* Parse and verify. expect: the slice the name promised (NULL: any). The
+ * file must be a regular file (a FIFO, a device or a directory is refused
+ * before anything is read) of exactly the size its header gives, which the
+ * slice's geometry bounds: nothing beyond that is ever read or allocated. */
 static int slice_file_load(const char *path, const EgdbSlice *expect, SliceFile *sf, char *err)
 {
     memset(sf, 0, sizeof *sf);
-    uint8_t *p = NULL;
-    size_t n = 0;
-    if (read_whole(path, &p, &n, err)) return -1;
-    sf->file = p;
-    if (n < 8 || memcmp(p, MAGIC, 8) != 0) {
-        if (n >= 6 && memcmp(p, MAGIC, 6) == 0 && n < 8) goto truncated;
-        free(p);
+    uint64_t size;
+    int fd = km_open_regular(path, "cannot open", &size, err);
+    if (fd < 0) return -1;
+    uint8_t h[HEADER_BYTES];
+    size_t n = size < HEADER_BYTES ? (size_t)size : HEADER_BYTES;
+    ssize_t got = pread(fd, h, n, 0);
+    if (got < 0) {
+        int e = errno;
+        close(fd);
+        return km_fail(err, "%s: read error: %s", path, strerror(e));
+    }
+    n = (size_t)got;
+    if (n < 8 || memcmp(h, MAGIC, 8) != 0) {
+        close(fd);
+        if (n >= 6 && memcmp(h, MAGIC, 6) == 0 && n < 8) return km_fail(err, "%s: truncated (%zu bytes)", path, n);
         return km_fail(err, "%s: not a kingme endgame database file", path);
     }
-    if (n < HEADER_BYTES) goto truncated;
-    uint32_t version = get32(p + 8);
+    if (n < HEADER_BYTES) {
+        close(fd);
+        return km_fail(err, "%s: truncated (%zu bytes)", path, n);
+    }
+    int r = -1;
+    uint8_t *p = NULL;
+    uint32_t version = get32(h + 8);
     if (version != VERSION) {
-        free(p);
-        return km_fail(err, "%s: format version %u, this kingme reads version %d", path, (unsigned)version,
-                       VERSION);
+        km_fail(err, "%s: format version %u, this kingme reads version %d", path, (unsigned)version, VERSION);
+        goto out;
     }
-    if (get32(p + 84) != crc32_buf(p, 84)) {
-        free(p);
-        return km_fail(err, "%s: corrupt header (checksum mismatch)", path);
+    if (get32(h + 84) != crc32_buf(h, 84)) {
+        km_fail(err, "%s: corrupt header (checksum mismatch)", path);
+        goto out;
     }
-    EgdbSlice s = {p[12], p[13], p[14], p[15]};
+    EgdbSlice s = {h[12], h[13], h[14], h[15]};
     if (s.bm + s.bk + s.wm + s.wk > EGDB_MAX_PIECES || s.bm + s.bk + s.wm + s.wk == 0 ||
         (expect && memcmp(&s, expect, sizeof s) != 0)) {
-        free(p);
-        return km_fail(err, "%s: holds slice b%dk%dw%dk%d, not what its name says", path, s.bm, s.bk,
-                       s.wm, s.wk);
+        km_fail(err, "%s: holds slice b%dk%dw%dk%d, not what its name says", path, s.bm, s.bk, s.wm, s.wk);
+        goto out;
     }
     egdb_geom(s, &sf->g);
-    uint32_t nblocks = get32(p + 64), block = get32(p + 60), nsym = get32(p + 68);
-    uint64_t data = get64(p + 72);
-    if (get64(p + 16) != sf->g.size || block == 0 || block > MAX_BLOCK || nsym != NSYM ||
-        nblocks != (sf->g.size + block - 1) / block || get64(p + 24) != egdb_slice_positions(s)) {
-        free(p);
-        return km_fail(err, "%s: inconsistent header", path);
+    uint32_t nblocks = get32(h + 64), block = get32(h + 60), nsym = get32(h + 68);
+    uint64_t data = get64(h + 72);
+    int max_win = (int)get16(h + 56), max_loss = (int)get16(h + 58);
+    /* a code is at most 15 bits a position, a block padded to a byte */
+    if (get64(h + 16) != sf->g.size || block == 0 || block > MAX_BLOCK || nsym != NSYM ||
+        nblocks != (sf->g.size + block - 1) / block || get64(h + 24) != egdb_slice_positions(s) ||
+        data > 2 * sf->g.size + nblocks || max_win > EGDB_MAX_WIN_DTC || max_loss > EGDB_MAX_LOSS_DTC) {
+        km_fail(err, "%s: inconsistent header", path);
+        goto out;
     }
     uint64_t need = HEADER_BYTES + NSYM + 4 * ((uint64_t)nblocks + 1) + data;
-    if (n < need) goto truncated;
-    if (n > need) {
-        free(p);
-        return km_fail(err, "%s: %zu bytes after the end of the data", path, (size_t)(n - need));
+    if (size < need) {
+        km_fail(err, "%s: truncated (%llu bytes)", path, (unsigned long long)size);
+        goto out;
     }
-    if (get32(p + 80) != crc32_buf(p + HEADER_BYTES, n - HEADER_BYTES)) {
-        free(p);
-        return km_fail(err, "%s: corrupt data (checksum mismatch)", path);
+    if (size > need) {
+        km_fail(err, "%s: %llu bytes after the end of the data", path, (unsigned long long)(size - need));
+        goto out;
+    }
+    p = malloc((size_t)need);
+    if (!p) {
+        km_fail(err, "%s: out of memory reading the file", path);
+        goto out;
+    }
+    memcpy(p, h, HEADER_BYTES);
+    for (size_t at = HEADER_BYTES; at < need;) {
+        ssize_t k = pread(fd, p + at, (size_t)need - at, (off_t)at);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) {
+            km_fail(err, "%s: read error: %s", path, strerror(errno));
+            goto out;
+        }
+        if (k == 0) { /* it shrank since it was measured */
+            km_fail(err, "%s: truncated (%zu bytes)", path, at);
+            goto out;
+        }
+        at += (size_t)k;
+    }
+    if (get32(p + 80) != crc32_buf(p + HEADER_BYTES, need - HEADER_BYTES)) {
+        km_fail(err, "%s: corrupt data (checksum mismatch)", path);
+        goto out;
     }
     if (!huff_dec_init(&sf->dec, p + HEADER_BYTES)) {
-        free(p);
-        return km_fail(err, "%s: corrupt code table", path);
+        km_fail(err, "%s: corrupt code table", path);
+        goto out;
     }
     sf->index = p + HEADER_BYTES + NSYM;
     sf->data = sf->index + 4 * ((size_t)nblocks + 1);
     sf->nblocks = nblocks;
     sf->block = block;
     for (uint32_t k = 0; k < nblocks; k++)
-        if (get32(sf->index + 4 * k) > get32(sf->index + 4 * (k + 1)) ||
-            get32(sf->index + 4 * (k + 1)) > data) {
-            free(p);
-            return km_fail(err, "%s: corrupt block index", path);
+        if (get32(sf->index + 4 * k) > get32(sf->index + 4 * (k + 1)) || get32(sf->index + 4 * (k + 1)) > data) {
+            km_fail(err, "%s: corrupt block index", path);
+            goto out;
         }
+    sf->valid[EGDB_CODE_DRAW] = true;
+    for (int d = 1; d <= max_win; d++) sf->valid[egdb_code_win(d)] = true;
+    for (int d = 0; d <= max_loss; d++) sf->valid[egdb_code_loss(d)] = true;
     sf->info.slice = s;
     sf->info.positions = get64(p + 24);
     sf->info.wins = get64(p + 32);
     sf->info.losses = get64(p + 40);
     sf->info.draws = get64(p + 48);
-    sf->info.max_win_dtc = (int)get16(p + 56);
-    sf->info.max_loss_dtc = (int)get16(p + 58);
-    sf->info.file_bytes = n;
-    return 0;
-truncated:
+    sf->info.max_win_dtc = max_win;
+    sf->info.max_loss_dtc = max_loss;
+    sf->info.file_bytes = need;
+    sf->file = p;
+    p = NULL;
+    r = 0;
+out:
+    close(fd);
     free(p);
-    return km_fail(err, "%s: truncated (%zu bytes)", path, n);
+    return r;
 }
 
 static bool slice_block_decode(const SliceFile *sf, uint32_t k, uint8_t *out, int *n)

@@ -4,6 +4,7 @@
 #include "kingme/textio.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "port.h" /* after the system headers: it renames some of their calls on Windows */
@@ -86,15 +88,69 @@ char *km_buf_done(KmBuf *b)
 
 /* ---- reading ----------------------------------------------------------------------- */
 
+/* What a file that is not a regular one is, for the message. */
+static const char *kind_of(mode_t m)
+{
+    return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
+         : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+int km_open_regular(const char *path, const char *cannot_open, uint64_t *size, char *err)
+{
+    if (!cannot_open) cannot_open = "cannot open";
+    /* O_NONBLOCK: opening a FIFO does not wait for a writer (it is refused
+     * just below); O_NOCTTY: a terminal never becomes ours */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        km_fail(err, "%s: %s: %s", path, cannot_open, strerror(e));
+        errno = e;
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        km_fail(err, "%s: %s: %s", path, cannot_open, strerror(e));
+        errno = e;
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        if (S_ISDIR(st.st_mode)) km_fail(err, "%s: %s: is a directory", path, cannot_open);
+        else km_fail(err, "%s: %s: %s, not a regular file", path, cannot_open, kind_of(st.st_mode));
+        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        return -1;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl != -1) (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    if (size) *size = (uint64_t)st.st_size;
+    return fd;
+}
+
+/* read() until n bytes or the end of the file; the bytes read, or -1. */
+static ssize_t read_full(int fd, void *buf, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, (char *)buf + got, n - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) return -1;
+        if (r == 0) break;
+        got += (size_t)r;
+    }
+    return (ssize_t)got;
+}
+
 char *km_read_text(const char *path, const KmReadOpts *opts, size_t *len, char *err)
 {
     static const KmReadOpts plain = {0};
     const KmReadOpts *o = opts ? opts : &plain;
     const char *cannot_open = o->cannot_open ? o->cannot_open : "cannot open";
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        int e = errno;
-        if (o->missing_ok && e == ENOENT) {
+    uint64_t size;
+    int fd = km_open_regular(path, cannot_open, &size, err);
+    if (fd < 0) {
+        if (o->missing_ok && errno == ENOENT) {
             char *s = malloc(1);
             if (!s) {
                 km_fail(err, "%s: out of memory", path);
@@ -104,26 +160,22 @@ char *km_read_text(const char *path, const KmReadOpts *opts, size_t *len, char *
             if (len) *len = 0;
             return s;
         }
-        km_fail(err, "%s: %s: %s", path, cannot_open, strerror(e));
-        return NULL;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        km_fail(err, "%s: %s: is a directory", path, cannot_open);
         return NULL;
     }
     /* Read at most max + 1 bytes: one more than allowed tells a file that is
-     * too large. n <= max at the top of the loop. */
-    size_t max = o->max_bytes ? o->max_bytes : SIZE_MAX - 2;
+     * too large (or has grown since it was measured). n <= max at the top of
+     * the loop. */
+    size_t max = o->max_bytes ? o->max_bytes : KM_READ_MAX;
     char *s = NULL;
     size_t n = 0, cap = 0;
     for (;;) {
         if (cap - n < 2) { /* room for one byte and the NUL */
             size_t ncap = cap ? (cap <= SIZE_MAX / 2 ? cap * 2 : SIZE_MAX) : 1 << 16;
+            /* the file's size (and the NUL) at once when it is within the limit */
+            if (!cap && size < max && size + 2 > ncap) ncap = (size_t)size + 2;
             char *t = ncap > cap ? realloc(s, ncap) : NULL;
             if (!t) {
-                fclose(f);
+                close(fd);
                 free(s);
                 km_fail(err, "%s: out of memory", path);
                 return NULL;
@@ -133,12 +185,20 @@ char *km_read_text(const char *path, const KmReadOpts *opts, size_t *len, char *
         }
         size_t want = cap - n - 1;
         if (want > max + 1 - n) want = max + 1 - n;
-        size_t got = fread(s + n, 1, want, f);
+        ssize_t r = read_full(fd, s + n, want);
         int e = errno;
+        if (r < 0) {
+            close(fd);
+            free(s);
+            if (o->read_error) km_fail(err, "%s: %s: %s", path, o->read_error, strerror(e ? e : EIO));
+            else km_fail(err, "%s: %s: %s", path, cannot_open, strerror(e ? e : EIO));
+            return NULL;
+        }
+        size_t got = (size_t)r;
         if (o->nul_byte) {
             size_t scan = got < max - n ? got : max - n; /* the bytes within the limit */
             if (memchr(s + n, '\0', scan)) {
-                fclose(f);
+                close(fd);
                 free(s);
                 km_fail(err, "%s: %s", path, o->nul_byte);
                 return NULL;
@@ -146,23 +206,14 @@ char *km_read_text(const char *path, const KmReadOpts *opts, size_t *len, char *
         }
         n += got;
         if (n > max) {
-            fclose(f);
+            close(fd);
             free(s);
             km_fail(err, "%s: %s", path, o->too_large ? o->too_large : "too large");
             return NULL;
         }
-        if (got < want) {
-            if (ferror(f)) {
-                fclose(f);
-                free(s);
-                if (o->read_error) km_fail(err, "%s: %s: %s", path, o->read_error, strerror(e ? e : EIO));
-                else km_fail(err, "%s: %s: %s", path, cannot_open, strerror(e ? e : EIO));
-                return NULL;
-            }
-            break;
-        }
+        if (got < want) break;
     }
-    fclose(f);
+    close(fd);
     s[n] = '\0';
     if (len) *len = n;
     return s;
@@ -173,6 +224,19 @@ char *km_read_text(const char *path, const KmReadOpts *opts, size_t *len, char *
 bool km_is_stdout_name(const char *path)
 {
     return strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0;
+}
+
+int km_write_fd(int fd, const char *text, size_t len)
+{
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, text + off, len - off);
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0) return errno ? errno : EIO;
+        if (w == 0) return ENOSPC;
+        off += (size_t)w;
+    }
+    return 0;
 }
 
 /* Write all of text to an open stream and flush it; the errno of a failure,
@@ -193,10 +257,10 @@ static int write_in_place(const char *path, const char *text, size_t len, char *
         if (e) return km_fail(err, "%s: cannot write: %s", path, strerror(e));
         return 0;
     }
-    FILE *f = fopen(path, "wb");
-    if (!f) return km_fail(err, "%s: cannot write: %s", path, strerror(errno));
-    int e = put_all(f, text, len);
-    if (fclose(f) != 0 && !e) e = errno ? errno : EIO;
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return km_fail(err, "%s: cannot write: %s", path, strerror(errno));
+    int e = km_write_fd(fd, text, len);
+    if (close(fd) != 0 && !e) e = errno ? errno : EIO;
     if (e) return km_fail(err, "%s: cannot write: %s", path, strerror(e));
     return 0;
 }
@@ -210,6 +274,109 @@ bool km_writes_in_place(const char *path)
     if (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0) return true;
     struct stat st;
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+/* The folder part of path into buf ("." when it has none). */
+static void dir_of(const char *path, char *buf, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) snprintf(buf, len, ".");
+    else if (slash == path) snprintf(buf, len, "/");
+    else snprintf(buf, len, "%.*s", (int)(slash - path), path);
+}
+
+int km_make_dirs(const char *dir, char *err)
+{
+    size_t n = strlen(dir);
+    char *buf = malloc(n + 1);
+    if (!buf) return km_fail(err, "%s: out of memory", dir);
+    memcpy(buf, dir, n + 1);
+    int r = 0;
+    for (char *p = buf + 1;; p++) {
+        if (*p != '/' && *p != '\0') continue;
+        char c = *p;
+        *p = '\0';
+        struct stat st;
+        if (p[-1] != '/' && mkdir(buf, 0777) != 0 &&
+            !(errno == EEXIST && stat(buf, &st) == 0 && S_ISDIR(st.st_mode))) {
+            r = km_fail(err, "%s: cannot create the folder: %s", buf, strerror(errno == EEXIST ? ENOTDIR : errno));
+            break;
+        }
+        *p = c;
+        if (!c) break;
+    }
+    free(buf);
+    return r;
+}
+
+/* The folders of path's folder, made when they are missing. */
+static int make_parent(const char *path, char *err)
+{
+    size_t n = strlen(path) + 2;
+    char *dir = malloc(n);
+    if (!dir) return km_fail(err, "%s: out of memory", path);
+    dir_of(path, dir, n);
+    struct stat st;
+    int r = stat(dir, &st) != 0 ? km_make_dirs(dir, err)
+          : S_ISDIR(st.st_mode) ? 0
+                                : km_fail(err, "%s: cannot create the folder: %s", dir, strerror(ENOTDIR));
+    free(dir);
+    return r;
+}
+
+/* A new file beside target, named TARGET.XXXXXX.tmp with six letters or
+ * digits nobody can guess, created exclusively (O_EXCL: never an existing
+ * file, never through a symbolic link planted under that name). The
+ * descriptor, with the name in *tmp (malloc'd); -1 with errno set. */
+static int create_temp(const char *target, char **tmp)
+{
+    static _Atomic unsigned long counter;
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    const char *slash = strrchr(target, '/');
+    size_t dlen = slash ? (size_t)(slash - target) + 1 : 0, blen = strlen(target) - dlen;
+    if (blen > 200) blen = 200; /* room for the suffix within a file name's 255 bytes */
+    char *t = malloc(dlen + blen + 16);
+    if (!t) {
+        errno = ENOMEM;
+        return -1;
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t r = km_mix64((uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 30 ^ (uint64_t)getpid() << 40 ^
+                          (uint64_t)(uintptr_t)t);
+    for (int attempt = 0; attempt < 100; attempt++) {
+        uint64_t x = km_mix64(r ^ (uint64_t)++counter << 20 ^ (uint64_t)attempt);
+        char suffix[7];
+        for (int i = 0; i < 6; i++, x >>= 6) suffix[i] = letters[(x & 63) % 62];
+        suffix[6] = '\0';
+        snprintf(t, dlen + blen + 16, "%.*s%.*s.%s.tmp", (int)dlen, target, (int)blen, target + dlen, suffix);
+        int fd = open(t, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            *tmp = t;
+            return fd;
+        }
+        if (errno != EEXIST) break;
+    }
+    int e = errno;
+    free(t);
+    errno = e;
+    return -1;
+}
+
+/* fsync the folder of path, so that a rename in it survives a power cut
+ * (best effort: some file systems refuse it). */
+static void sync_dir_of(const char *path)
+{
+    size_t n = strlen(path) + 2;
+    char *dir = malloc(n);
+    if (!dir) return;
+    dir_of(path, dir, n);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+    free(dir);
 }
 
 int km_write_atomic(const char *path, const char *text, size_t len, char *err)
@@ -229,35 +396,29 @@ int km_write_atomic(const char *path, const char *text, size_t len, char *err)
         resolved = realpath(path, NULL);
         if (!resolved) return km_fail(err, "%s: cannot resolve the symbolic link: %s", path, strerror(errno));
         target = resolved;
-    }
-    size_t plen = strlen(target);
-    char *tmp = malloc(plen + 5);
-    if (!tmp) {
-        free(resolved);
-        return km_fail(err, "%s: out of memory", path);
-    }
-    memcpy(tmp, target, plen);
-    memcpy(tmp + plen, ".tmp", 5);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        km_fail(err, "%s: cannot write: %s", tmp, strerror(errno));
-        free(tmp);
-        free(resolved);
+    } else if (!exists && make_parent(path, err)) {
         return -1;
     }
+    char *tmp = NULL;
+    int fd = create_temp(target, &tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(resolved);
+        return km_fail(err, "%s: cannot write: %s", path, strerror(e));
+    }
     /* the replacement keeps the permissions of the file it replaces */
-    if (exists) (void)fchmod(fileno(f), st.st_mode & 07777);
+    if (exists) (void)fchmod(fd, st.st_mode & 07777);
     /* e: the errno of the first step that failed */
-    int e = put_all(f, text, len);
-    if (!e && fsync(fileno(f)) != 0) e = errno ? errno : EIO;
-    if (fclose(f) != 0 && !e) e = errno ? errno : EIO;
+    int e = km_write_fd(fd, text, len);
+    if (!e && fsync(fd) != 0) e = errno ? errno : EIO;
+    if (close(fd) != 0 && !e) e = errno ? errno : EIO;
     int r = 0;
+    if (!e && rename(tmp, target) != 0) e = errno;
     if (e) {
-        r = km_fail(err, "%s: cannot write: %s", tmp, strerror(e));
-        remove(tmp);
-    } else if (rename(tmp, target) != 0) {
-        r = km_fail(err, "%s: cannot replace with %s: %s", target, tmp, strerror(errno));
-        remove(tmp);
+        r = km_fail(err, "%s: cannot write: %s", path, strerror(e));
+        unlink(tmp);
+    } else {
+        sync_dir_of(target);
     }
     free(tmp);
     free(resolved);
@@ -276,6 +437,30 @@ int km_split(char *s, char **tok, int max)
         if (*s) *s++ = '\0';
     }
     return n;
+}
+
+int km_open_append(const char *path, bool *created, char *err)
+{
+    if (created) *created = false;
+    if (!*path) return km_fail(err, "an empty file name");
+    for (int attempt = 0; attempt < 10; attempt++) {
+        /* an existing file, or the file an existing link names */
+        int fd = open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
+        if (fd >= 0) return fd;
+        if (errno != ENOENT && errno != ENOTDIR) return km_fail(err, "%s: cannot write: %s", path, strerror(errno));
+        struct stat lst;
+        if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+            return km_fail(err, "%s: cannot write: a symbolic link to a missing file", path);
+        if (make_parent(path, err)) return -1;
+        /* a new file: exclusively, so that a link planted meanwhile is not followed */
+        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            if (created) *created = true;
+            return fd;
+        }
+        if (errno != EEXIST) return km_fail(err, "%s: cannot write: %s", path, strerror(errno));
+    }
+    return km_fail(err, "%s: cannot write: the name keeps changing", path);
 }
 
 bool km_parse_ll(const char *t, long long lo, long long hi, long long *out)

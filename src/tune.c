@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- the session generator (splitmix64, km_rng_next) ------------------------------ */
 
@@ -695,11 +696,9 @@ done:
  * appending its log line but before replacing the population file). */
 static int csv_trim(const char *path, int generation, char *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return 0; /* no log yet */
-    fclose(f);
-    static const KmReadOpts opts = {.max_bytes = 64u << 20, .too_large = "too large for a tuning log"};
-    char *text = km_read_text(path, &opts, NULL, err);
+    static const KmReadOpts opts = {
+        .max_bytes = 64u << 20, .missing_ok = true, .too_large = "too large for a tuning log"};
+    char *text = km_read_text(path, &opts, NULL, err); /* no log yet: "" */
     if (!text) return -1;
     KmBuf b = {0};
     bool dropped = false;
@@ -726,34 +725,43 @@ static int csv_trim(const char *path, int generation, char *err)
 
 static int csv_append(const char *path, const TuneSession *s, const TuneGenStats *st, char *err)
 {
-    FILE *f = fopen(path, "ab");
-    if (!f) return km_fail(err, "%s: cannot write: %s", path, strerror(errno));
+    bool created;
+    int fd = km_open_append(path, &created, err);
+    if (fd < 0) return -1;
     struct stat sb;
     const TuneControls *c = &s->c;
-    bool ok = fstat(fileno(f), &sb) == 0;
-    if (ok && sb.st_size == 0) {
-        ok = fprintf(f, "%s", TUNE_CSV_HEADER) > 0;
-        if (c->nyard) ok = ok && fprintf(f, ",yard_games,yard_score,yard_elo") > 0;
-        for (int k = 0; k < c->nyard; k++)
-            ok = ok && fprintf(f, ",score_%s,elo_%s", c->yard[k].name, c->yard[k].name) > 0;
-        ok = ok && fprintf(f, "\n") > 0;
+    KmBuf b = {0};
+    if (fstat(fd, &sb) == 0 && sb.st_size == 0) {
+        km_buf_str(&b, TUNE_CSV_HEADER);
+        if (c->nyard) km_buf_str(&b, ",yard_games,yard_score,yard_elo");
+        for (int k = 0; k < c->nyard; k++) km_buf_printf(&b, ",score_%s,elo_%s", c->yard[k].name, c->yard[k].name);
+        km_buf_str(&b, "\n");
     }
     char duel[32] = "-";
     if (st->duel_played) snprintf(duel, sizeof duel, "%d-%d", st->duel_points[0], st->duel_points[1]);
-    ok = ok && fprintf(f, "%d,%.3f,%.3f,%d,%.2f,%d,%.3f,%d,%s,%d", st->generation, s->elapsed, st->seconds,
-                       st->games, st->seconds > 0 ? st->games / st->seconds : 0.0, st->best_score,
-                       st->mean_score, st->max_score, duel, st->best_changed ? 1 : 0) > 0;
+    km_buf_printf(&b, "%d,%.3f,%.3f,%d,%.2f,%d,%.3f,%d,%s,%d", st->generation, s->elapsed, st->seconds, st->games,
+                  st->seconds > 0 ? st->games / st->seconds : 0.0, st->best_score, st->mean_score, st->max_score,
+                  duel, st->best_changed ? 1 : 0);
     if (c->nyard && st->yard_played) {
         const TuneYardResult *y = &st->yard;
-        ok = ok && fprintf(f, ",%d,%.2f,%.1f", y->games, 100 * y->total_score, y->elo) > 0;
-        for (int k = 0; k < y->nref; k++) ok = ok && fprintf(f, ",%.2f,%.1f", 100 * y->score[k], y->ref_elo[k]) > 0;
+        km_buf_printf(&b, ",%d,%.2f,%.1f", y->games, 100 * y->total_score, y->elo);
+        for (int k = 0; k < y->nref; k++) km_buf_printf(&b, ",%.2f,%.1f", 100 * y->score[k], y->ref_elo[k]);
     } else if (c->nyard) {
-        ok = ok && fprintf(f, ",,,") > 0;
-        for (int k = 0; k < c->nyard; k++) ok = ok && fprintf(f, ",,") > 0;
+        km_buf_str(&b, ",,,");
+        for (int k = 0; k < c->nyard; k++) km_buf_str(&b, ",,");
     }
-    ok = ok && fprintf(f, "\n") > 0;
-    ok = fclose(f) == 0 && ok;
-    if (!ok) return km_fail(err, "%s: cannot write: %s", path, strerror(errno));
+    km_buf_str(&b, "\n");
+    size_t len = b.len;
+    char *text = km_buf_done(&b);
+    if (!text) {
+        close(fd);
+        return km_fail(err, "%s: out of memory", path);
+    }
+    /* the whole line in one write() */
+    int e = km_write_fd(fd, text, len);
+    free(text);
+    if (close(fd) != 0 && !e) e = errno ? errno : EIO;
+    if (e) return km_fail(err, "%s: cannot write: %s", path, strerror(e));
     return 0;
 }
 

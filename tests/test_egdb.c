@@ -10,6 +10,7 @@
 #include "../src/egdb_impl.h"
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -654,4 +655,87 @@ TEST(egdb_build_progress_fits_the_terminal)
     CHECK_MSG(strstr(out, "14/14 slices, ") && strstr(out, " elapsed, ") && !strchr(out, '\r'), "%s", out);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CHECK_INT(system(cmd), 0);
+}
+
+/* ---- files that are not what a slice should be (docs/reliability.md) ---- */
+
+/* The 1- to 3-piece files of the test database copied into a fresh folder. */
+static bool small_db(char *dir, size_t len)
+{
+    snprintf(dir, len, "/tmp/kingme-egdb-small-XXXXXX");
+    if (!mkdtemp(dir)) return false;
+    for (int n = 1; n <= 3; n++)
+        for (int i = 0; i < egdb_slice_count(n); i++) {
+            char name[16], from[128], to[128];
+            egdb_slice_name(egdb_slice_at(n, i), name, sizeof name);
+            snprintf(from, sizeof from, "%s/%s", db_dir, name);
+            snprintf(to, sizeof to, "%s/%s", dir, name);
+            copy_file(from, to, -1, -1);
+        }
+    return true;
+}
+
+static void remove_tree(const char *dir)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK_INT(system(cmd), 0);
+}
+
+/* `kingme ARGS` stopped after 20 s (a regression that waits on a FIFO fails
+ * instead of hanging the tests); stdout and stderr in out. */
+static int kingme_in(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int kingme_in(char *out, size_t len, const char *fmt, ...)
+{
+    char args[1024], cmd[1400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "{ timeout 20 %s %s; }", test_kingme(), args);
+    return test_run(cmd, out, len);
+}
+
+/* A FIFO named like a slice hung egdb probe, search --egdb and engine (which
+ * opens the folder at start); a link to /dev/zero was read until the memory
+ * ran out. Only regular files are read, and none beyond the size its header
+ * gives. */
+TEST(egdb_refuses_fifos_devices_and_oversized_files)
+{
+    if (!test_db()) return;
+    char dir[64], victim[128], out[4096], want[256];
+    if (!small_db(dir, sizeof dir)) return;
+    char name[16];
+    egdb_slice_name((EgdbSlice){0, 1, 0, 2}, name, sizeof name);
+    snprintf(victim, sizeof victim, "%s/%s", dir, name);
+    CHECK(remove(victim) == 0 && mkfifo(victim, 0600) == 0);
+    snprintf(want, sizeof want, "kingme: %s: cannot open: a FIFO, not a regular file\n", victim);
+    CHECK_INT(kingme_in(out, sizeof out, "egdb probe --dir %s --fen B:WK30,K31:BK1", dir), 1);
+    CHECK_STR(out, want);
+    CHECK_INT(kingme_in(out, sizeof out, "search --egdb %s --depth 2", dir), 1);
+    CHECK_STR(out, want);
+    CHECK_INT(kingme_in(out, sizeof out, "engine --egdb %s < /dev/null", dir), 1);
+    CHECK_STR(out, want);
+    CHECK_INT(kingme_in(out, sizeof out, "egdb info --dir %s > /dev/null", dir), 1);
+    CHECK_STR(out, want);
+    /* a link to /dev/zero */
+    CHECK(remove(victim) == 0 && symlink("/dev/zero", victim) == 0);
+    CHECK_INT(kingme_in(out, sizeof out, "egdb probe --dir %s --fen B:WK30,K31:BK1", dir), 1);
+    snprintf(want, sizeof want, "kingme: %s: cannot open: a character device, not a regular file\n", victim);
+    CHECK_STR(out, want);
+    /* a regular file of 4 GiB (holes after a sound header): refused by its
+     * size, nothing of it read */
+    CHECK(remove(victim) == 0);
+    char from[128];
+    snprintf(from, sizeof from, "%s/%s", db_dir, name);
+    copy_file(from, victim, -1, -1);
+    struct stat st;
+    CHECK(stat(victim, &st) == 0 && truncate(victim, (off_t)4 << 30) == 0);
+    char err[KM_ERR_MAX];
+    Egdb *db = egdb_open(dir, 1, err);
+    CHECK(db == NULL);
+    snprintf(want, sizeof want, "%s: %llu bytes after the end of the data", victim,
+             (unsigned long long)((4ull << 30) - (unsigned long long)st.st_size));
+    CHECK_STR(err, want);
+    remove_tree(dir);
 }

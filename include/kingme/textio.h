@@ -1,6 +1,8 @@
 /* textio.h - small text helpers shared by the library's file modules
- * (weights, pdn, tune, match): a growable string, whole numbers, reading a
- * whole text file and replacing a file atomically (km_fail is in base.h).
+ * (weights, pdn, tune, match, egdb): a growable string, whole numbers,
+ * reading a whole file with a bound, the one writer of kingme's files
+ * (replacing a file atomically, or appending to one), and showing untrusted
+ * text in a message (km_fail is in base.h).
  *
  * Library code: nothing is printed, nothing exits; every allocation is
  * checked. Messages go to err, a buffer of KM_ERR_MAX bytes (kingme/base.h). */
@@ -31,10 +33,14 @@ void km_buf_printf(KmBuf *b, const char *fmt, ...) __attribute__((format(printf,
  * out (the buffer is then freed). Either way b must not be used again. */
 char *km_buf_done(KmBuf *b);
 
+/* What km_read_text reads when KmReadOpts.max_bytes is 0: every read is bounded. */
+#define KM_READ_MAX ((size_t)64 << 20)
+
 /* How km_read_text reads a file and words its messages ("PATH: ..."). A zero
- * KmReadOpts reads any file of any size, NUL bytes included. */
+ * KmReadOpts reads any regular file of up to KM_READ_MAX bytes, NUL bytes
+ * included. */
 typedef struct KmReadOpts {
-    size_t max_bytes;        /* more than this is refused (too_large); 0: no limit */
+    size_t max_bytes;        /* more than this is refused (too_large); 0: KM_READ_MAX */
     bool missing_ok;         /* a missing file (ENOENT) reads as "" */
     const char *cannot_open; /* "PATH: <cannot_open>: <strerror>"; NULL: "cannot open" */
     const char *read_error;  /* "PATH: <read_error>: <strerror>"; NULL: as cannot_open */
@@ -42,12 +48,21 @@ typedef struct KmReadOpts {
     const char *nul_byte;    /* NUL bytes refused with "PATH: <nul_byte>"; NULL: allowed */
 } KmReadOpts;
 
+/* Open path for reading when it is a regular file (a link to one included):
+ * a FIFO, a device, a socket or a directory is refused at once, never waited
+ * on or read ("PATH: <cannot_open>: a FIFO, not a regular file", "PATH:
+ * <cannot_open>: is a directory"; cannot_open NULL: "cannot open"). Returns
+ * the descriptor (close-on-exec) and the file's size in *size (when not
+ * NULL), or -1 with the message in err and errno set (ENOENT for a missing
+ * file). */
+int km_open_regular(const char *path, const char *cannot_open, uint64_t *size, char *err);
+
 /* The whole file as a malloc'd NUL-terminated string (*len, when len is not
  * NULL, gets its length without the NUL), or NULL with a message in err: the
- * ones of opts, "PATH: <cannot_open>: is a directory" or "PATH: out of memory".
- * opts NULL: a zero KmReadOpts. When the file is both too large and holds a
- * NUL byte, the first of the two in file order is reported (a NUL byte within
- * the first max_bytes first). */
+ * ones of opts and km_open_regular, or "PATH: out of memory". opts NULL: a
+ * zero KmReadOpts. When the file is both too large and holds a NUL byte,
+ * the first of the two in file order is reported (a NUL byte within the
+ * first max_bytes first). */
 char *km_read_text(const char *path, const KmReadOpts *opts, size_t *len, char *err);
 
 /* Split s in place into words at blanks (spaces, tabs, CR, LF): tok[i]
@@ -59,22 +74,44 @@ int km_split(char *s, char **tok, int max);
  * else, or is out of range. */
 bool km_parse_ll(const char *t, long long lo, long long hi, long long *out);
 
-/* Write len bytes of text to the file path names, so that an interrupted
- * write never leaves half a file where a whole one was:
- * - a regular file (or a new one) is replaced: PATH.tmp is written, flushed,
- *   fsync'ed, closed and renamed over PATH (keeping PATH's permissions);
- * - a symbolic link to a file replaces the file it points to (PATH.tmp beside
- *   that file), so the link stays and its target changes; a link to a missing
- *   file is refused;
+/* The one writer of kingme's files. Write len bytes of text to the file
+ * path names, so that an interrupted write never leaves half a file where a
+ * whole one was, and nobody else's file is written through a planted link:
+ * - a regular file (or a new one) is replaced: a new file beside it,
+ *   TARGET.XXXXXX.tmp (six random letters; created with O_EXCL and
+ *   O_NOFOLLOW, so never an existing file or a link planted there), is
+ *   written, fsync'ed, closed and renamed over PATH (keeping PATH's
+ *   permissions), then the folder is fsync'ed;
+ * - a symbolic link to a file replaces the file it points to (the temporary
+ *   beside that file), so the link stays and its target changes; a link to
+ *   a missing file is refused;
+ * - a path in a missing folder makes the folder (and its parents);
  * - "-" and "/dev/stdout" are the standard output stream (written and
  *   flushed), and a device, a FIFO or any path under /dev/ or /proc/ is
  *   written in place (opened, written, closed), never replaced;
  * - a directory and an empty name are refused.
- * Returns 0, or -1 with a message in err ("PATH.tmp: cannot write:
- * <strerror>", "PATH: cannot replace with PATH.tmp: <strerror>", "PATH:
- * cannot write: is a directory", "PATH: out of memory", ...); PATH.tmp is
- * removed on failure. */
+ * Returns 0, or -1 with a message in err ("PATH: cannot write: <strerror>",
+ * "PATH: cannot write: is a directory", "PATH: cannot write: a symbolic link
+ * to a missing file", "DIR: cannot create the folder: <strerror>", ...); the
+ * temporary is removed on failure (a kill at the wrong moment may leave
+ * one). */
 int km_write_atomic(const char *path, const char *text, size_t len, char *err);
+
+/* A file to append to, by the same rules as km_write_atomic: an existing
+ * file, or the file an existing link names, is opened to append; a missing
+ * one is created (exclusively: never through a link planted meanwhile),
+ * its missing folders too; a link to a missing file is refused. Returns the
+ * descriptor (O_APPEND, close-on-exec; *created says whether the file is
+ * new), or -1 with a message in err. "-" is not standard output here. */
+int km_open_append(const char *path, bool *created, char *err);
+
+/* write() all of text to fd (retrying short writes and EINTR): 0, or the
+ * errno of the failure (ENOSPC for a write that wrote nothing). */
+int km_write_fd(int fd, const char *text, size_t len);
+
+/* mkdir -p: dir and its missing parents (0777 less the umask). 0, or -1
+ * with "DIR: cannot create the folder: <strerror>" in err. */
+int km_make_dirs(const char *dir, char *err);
 
 /* True when km_write_atomic writes path in place rather than replacing it
  * (standard output, a device, a FIFO, a path under /dev/ or /proc/). */

@@ -12,6 +12,7 @@
 #include "kingme/elo.h"
 #include "kingme/match.h"
 #include "kingme/pdn.h"
+#include "kingme/textio.h"
 #include "kingme/weights.h"
 #include "kingme/workers.h"
 
@@ -52,21 +53,15 @@ static bool pdn_open(PdnOut *f, const char *path)
         }
         return true;
     }
-    char dir[4096];
-    cli_dirname(path, dir, sizeof dir);
-    if (!cli_make_dirs(dir)) return false;
-    struct stat st;
-    f->created = stat(path, &st) != 0;
-    f->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+    /* kingme's writer rules (textio.h): missing folders made, a link to a
+     * missing file refused, a new file created exclusively */
+    char err[KM_ERR_MAX];
+    f->fd = km_open_append(path, &f->created, err);
     if (f->fd < 0) {
-        cli_error("%s: cannot write: %s", path, strerror(errno));
+        cli_error("%s", err);
         return false;
     }
-    if (fstat(f->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        close(f->fd);
-        cli_error("%s: cannot write: %s", path, strerror(EISDIR));
-        return false;
-    }
+    struct stat st;
     f->regular = fstat(f->fd, &st) == 0 && S_ISREG(st.st_mode);
     return true;
 }

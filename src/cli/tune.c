@@ -189,18 +189,40 @@ static bool csv_field(const char *line, int col, double *v)
     return end != q && (*end == ',' || *end == '\n' || *end == '\r' || *end == '\0');
 }
 
+/* A session's log (DIR/population/NAME.csv), bounded as when tune trims
+ * it; NULL with the message in err. */
+static char *read_log(const char *csv, char *err)
+{
+    static const KmReadOpts opts = {.max_bytes = 64u << 20, .too_large = "too large for a tuning log"};
+    return km_read_text(csv, &opts, NULL, err);
+}
+
+/* The next line of *text into line (len bytes, cut if longer, with its
+ * '\n'); false at the end. */
+static bool next_line(const char **text, char *line, size_t len)
+{
+    if (!**text) return false;
+    size_t n = strcspn(*text, "\n");
+    size_t take = n + ((*text)[n] == '\n');
+    snprintf(line, len, "%.*s", (int)take, *text);
+    *text += take;
+    return true;
+}
+
 /* The yardstick rows of a log; NULL when it has none. *names gets the
  * references' names from the header (malloc'd, "material, handset"). */
 static YardRow *read_yard_rows(const char *csv, int *n, char **names)
 {
     *n = 0;
     *names = NULL;
-    FILE *f = fopen(csv, "r");
-    if (!f) return NULL;
+    char err[KM_ERR_MAX];
+    char *text = read_log(csv, err);
+    if (!text) return NULL;
+    const char *at = text;
     char line[4096];
     int col = -1, cap = 0;
     YardRow *rows = NULL;
-    while (fgets(line, sizeof line, f)) {
+    while (next_line(&at, line, sizeof line)) {
         if (col < 0) {
             /* the header: find yard_score */
             char *h = strstr(line, ",yard_score,");
@@ -229,7 +251,7 @@ static YardRow *read_yard_rows(const char *csv, int *n, char **names)
         }
         rows[(*n)++] = r;
     }
-    fclose(f);
+    free(text);
     return rows;
 }
 
@@ -272,13 +294,15 @@ static void print_yard_chart(const char *csv)
 /* Best and mean score per generation, from the log, as horizontal bars. */
 static void print_chart(const char *csv)
 {
-    FILE *f = fopen(csv, "r");
-    if (!f) return;
+    char err[KM_ERR_MAX];
+    char *text = read_log(csv, err);
+    if (!text) return;
+    const char *at = text;
     enum { MAXROWS = 40, WIDTH = 40 };
     int cap = 0, n = 0, top = 1;
     struct Row { int gen, best, max; double mean; } *rows = NULL;
     char line[512];
-    while (fgets(line, sizeof line, f)) {
+    while (next_line(&at, line, sizeof line)) {
         struct Row r;
         double el, secs, gps;
         int games;
@@ -294,7 +318,7 @@ static void print_chart(const char *csv)
         rows[n++] = r;
         if (r.max > top) top = r.max;
     }
-    fclose(f);
+    free(text);
     if (n) {
         int per = (n + MAXROWS - 1) / MAXROWS;
         printf("\nscore per generation (= mean, # best; full width = %d points)\n", top);
@@ -763,9 +787,9 @@ static int report(const Opts *o, unsigned given)
     free(d);
     if (!s.c.nyard) printf("no yardstick in this session (population file format 1, or --yardstick none)\n");
     tune_free(&s);
-    FILE *f = fopen(csv, "r");
-    if (!f) return cli_error("%s: cannot open: %s", csv, strerror(errno));
-    fclose(f);
+    char *log = read_log(csv, err);
+    if (!log) return cli_error("%s", err);
+    free(log);
     print_chart(csv);
     print_yard_chart(csv);
     if (opt_given(o, "--svg")) return yard_svg(csv, name, opt_str(o, "--svg"));

@@ -1,0 +1,306 @@
+/* test_reliability.c - what docs/reliability.md promises, each promise
+ * against the command that could break it: no write follows a link planted
+ * at a temporary name, a link to a missing file is refused by every writer,
+ * every writer makes missing folders, a FIFO or a device is refused where a
+ * file is read (never waited on), a match on a full disk counts only the
+ * games it kept, error lines show control bytes escaped, a byte order mark
+ * is accepted, transposition tables are bounded by the memory, the headers
+ * say who plays with --workers, and an engine session keeps to a node
+ * budget. The endgame database's files are tested in test_egdb.c. */
+#include "test.h"
+#include "kingme/base.h"
+#include "kingme/egdb.h"
+#include "kingme/engine.h"
+#include "kingme/pdn.h"
+#include "kingme/session.h"
+#include "kingme/textio.h"
+#include "kingme/tt.h"
+#include "kingme/tune.h"
+#include "kingme/weights.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char out[1 << 16];
+
+/* A fresh folder /tmp/kingme-rel-PID-TAG. */
+static void fresh_dir(char *buf, size_t len, const char *tag)
+{
+    snprintf(buf, len, "/tmp/kingme-rel-%d-%s", (int)getpid(), tag);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", buf, buf);
+    if (system(cmd) != 0) test_fail(__FILE__, __LINE__, "cannot make %s", buf);
+}
+
+static void remove_dir(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) test_fail(__FILE__, __LINE__, "cannot remove %s", dir);
+}
+
+static bool put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return false;
+    fputs(text, f);
+    return fclose(f) == 0;
+}
+
+/* Runs `KINGME ARGS` in a shell; stdout and stderr into out. */
+static int kingme(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int kingme(const char *fmt, ...)
+{
+    char args[2048], cmd[2200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "{ %s %s; }", test_kingme(), args);
+    return test_run(cmd, out, sizeof out);
+}
+
+static bool is_link(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+static bool is_regular(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool holds(const char *path, const char *text)
+{
+    char *t = test_slurp(path);
+    bool same = t && strcmp(t, text) == 0;
+    free(t);
+    return same;
+}
+
+/* The writer's temporaries in dir (NAME.XXXXXX.tmp): none once a write
+ * has ended. */
+static int temps_in(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *s = e->d_name;
+        size_t len = strlen(s);
+        bool temp = len > 11 && strcmp(s + len - 4, ".tmp") == 0 && s[len - 11] == '.';
+        for (size_t i = len - 10; temp && i < len - 4; i++)
+            temp = (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9');
+        n += temp;
+    }
+    closedir(d);
+    return n;
+}
+
+/* As kingme(), stopped after 20 s: a regression that waits on a FIFO fails
+ * the test instead of hanging the tests. */
+static int kingme_timed(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int kingme_timed(const char *fmt, ...)
+{
+    char args[2048], cmd[2200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "{ timeout 20 %s %s; }", test_kingme(), args);
+    return test_run(cmd, out, sizeof out);
+}
+
+/* ---- writing ------------------------------------------------------------------- */
+
+/* A link planted at the name the writer once used (NAME.tmp) made kingme
+ * write through it: the file it named was overwritten. The temporary is now
+ * made exclusively under a name nobody can plant in advance. */
+TEST(reliability_a_planted_temporary_link_is_not_followed)
+{
+    char dir[256], victim[512], target[512], link[600], err[KM_ERR_MAX];
+    fresh_dir(dir, sizeof dir, "planted");
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    snprintf(target, sizeof target, "%s/out.pdn", dir);
+    snprintf(link, sizeof link, "%s.tmp", target);
+    CHECK(put_file(victim, "precious\n"));
+    CHECK(symlink(victim, link) == 0);
+    CHECK_MSG(km_write_atomic(target, "new text\n", 9, err) == 0, "%s", err);
+    CHECK(holds(victim, "precious\n"));
+    CHECK(is_regular(target) && holds(target, "new text\n"));
+    CHECK(is_link(link)); /* left as it was */
+    CHECK_INT(temps_in(dir), 0);
+
+    /* play --out: the game goes to the file, not through the link */
+    CHECK_INT(kingme("play --no-color --black engine --white engine --depth 1 --seed 1 --max-plies 4 --out %s",
+                     target),
+              0);
+    CHECK(holds(victim, "precious\n"));
+    char *t = test_slurp(target);
+    CHECK_MSG(t && strncmp(t, "[Event \"kingme play\"]", 21) == 0, "%s", t ? t : "(nothing)");
+    free(t);
+
+    /* tune: the population file (NAME.pop.tmp planted) */
+    char tdir[512], pdir[640], pop[768], pop_link[800];
+    snprintf(tdir, sizeof tdir, "%s/t", dir);
+    snprintf(pdir, sizeof pdir, "%s/population", tdir);
+    snprintf(pop, sizeof pop, "%s/s.pop", pdir);
+    snprintf(pop_link, sizeof pop_link, "%s.tmp", pop);
+    CHECK(mkdir(tdir, 0777) == 0 && mkdir(pdir, 0777) == 0);
+    CHECK(symlink(victim, pop_link) == 0);
+    CHECK_INT(kingme("tune --generations 1 --population 4 --depth 1 --ballots 1 --gladiator 8 --elite 1 "
+                     "--yardstick none --seed 1 -j 1 --dir %s --name s",
+                     tdir),
+              0);
+    CHECK(holds(victim, "precious\n"));
+    CHECK(is_regular(pop));
+    TuneSession s;
+    CHECK_MSG(tune_read(&s, pop, err) == 0, "%s", err);
+    tune_free(&s);
+    CHECK_INT(temps_in(pdir), 0);
+
+    /* egdb build: a slice file (SLICE.kdb.tmp planted) */
+    char db[512], slice[32], slice_link[640];
+    snprintf(db, sizeof db, "%s/db", dir);
+    CHECK(mkdir(db, 0777) == 0);
+    egdb_slice_name(egdb_slice_at(1, 0), slice, sizeof slice);
+    snprintf(slice_link, sizeof slice_link, "%s/%s.tmp", db, slice);
+    CHECK(symlink(victim, slice_link) == 0);
+    CHECK_INT(kingme("egdb build --pieces 1 --dir %s 2>/dev/null", db), 0);
+    CHECK(holds(victim, "precious\n"));
+    CHECK_INT(kingme("egdb info --dir %s", db), 0);
+    CHECK_INT(temps_in(db), 0);
+    remove_dir(dir);
+}
+
+/* match --out through a link to a missing file created the file the link
+ * named; every writer now refuses such a link, as play did. */
+TEST(reliability_a_link_to_a_missing_file_is_refused_by_every_writer)
+{
+    char dir[256], link[512], missing[512], err[KM_ERR_MAX];
+    fresh_dir(dir, sizeof dir, "dangling");
+    snprintf(link, sizeof link, "%s/out.pdn", dir);
+    snprintf(missing, sizeof missing, "%s/elsewhere/created.pdn", dir);
+    CHECK(symlink(missing, link) == 0);
+    CHECK_INT(kingme("match weights/material.w weights/material.w --games 2 --depth 1 -j 1 --out %s", link), 1);
+    char want[600];
+    snprintf(want, sizeof want, "kingme: %s: cannot write: a symbolic link to a missing file\n", link);
+    CHECK_STR(out, want);
+    CHECK(access(missing, F_OK) != 0);
+    CHECK_INT(kingme("play --no-color --black engine --white engine --depth 1 --max-plies 2 --out %s", link), 1);
+    CHECK_MSG(strstr(out, "a symbolic link to a missing file"), "%s", out);
+    CHECK(access(missing, F_OK) != 0);
+    /* the library's two writers */
+    CHECK_INT(km_write_atomic(link, "x", 1, err), -1);
+    CHECK_INT(km_open_append(link, NULL, err), -1);
+    CHECK_MSG(strstr(err, "a symbolic link to a missing file"), "%s", err);
+    CHECK(access(missing, F_OK) != 0 && is_link(link));
+    remove_dir(dir);
+}
+
+TEST(reliability_appending_follows_the_writer_rules)
+{
+    char dir[256], path[512], target[512], link[512], err[KM_ERR_MAX];
+    fresh_dir(dir, sizeof dir, "append");
+    /* a new file in folders that do not exist yet */
+    snprintf(path, sizeof path, "%s/a/b/log.csv", dir);
+    bool created = false;
+    int fd = km_open_append(path, &created, err);
+    CHECK_MSG(fd >= 0, "%s", err);
+    CHECK(created);
+    CHECK_INT(km_write_fd(fd, "one\n", 4), 0);
+    close(fd);
+    fd = km_open_append(path, &created, err);
+    CHECK(fd >= 0 && !created);
+    CHECK_INT(km_write_fd(fd, "two\n", 4), 0);
+    close(fd);
+    CHECK(holds(path, "one\ntwo\n"));
+    /* a link to an existing file: the file it names grows, the link stays */
+    snprintf(target, sizeof target, "%s/target.csv", dir);
+    snprintf(link, sizeof link, "%s/link.csv", dir);
+    CHECK(put_file(target, "old\n"));
+    CHECK(symlink(target, link) == 0);
+    fd = km_open_append(link, &created, err);
+    CHECK(fd >= 0 && !created);
+    CHECK_INT(km_write_fd(fd, "new\n", 4), 0);
+    close(fd);
+    CHECK(holds(target, "old\nnew\n") && is_link(link));
+    /* a folder that cannot be made */
+    CHECK_INT(km_open_append("Makefile/x.csv", NULL, err), -1);
+    CHECK_STR(err, "Makefile: cannot create the folder: Not a directory");
+    remove_dir(dir);
+}
+
+/* play --out into a missing folder failed while match made the folder: every
+ * writer now makes it. */
+TEST(reliability_every_writer_makes_missing_folders)
+{
+    char dir[256], path[512], err[KM_ERR_MAX];
+    fresh_dir(dir, sizeof dir, "folders");
+    CHECK_INT(kingme("play --no-color --black engine --white engine --depth 1 --seed 1 --max-plies 2 --out "
+                     "%s/p/q/game.pdn",
+                     dir),
+              0);
+    snprintf(path, sizeof path, "%s/p/q/game.pdn", dir);
+    CHECK(is_regular(path));
+    CHECK_INT(kingme("match weights/material.w weights/material.w --games 2 --depth 1 -j 1 --out %s/m/n/m.pdn",
+                     dir),
+              0);
+    snprintf(path, sizeof path, "%s/m/n/m.pdn", dir);
+    CHECK(is_regular(path));
+    Weights w;
+    weights_default(&w);
+    snprintf(path, sizeof path, "%s/w/x/y.w", dir);
+    CHECK_MSG(weights_write(&w, path, NULL, err) == 0, "%s", err);
+    CHECK(is_regular(path));
+    remove_dir(dir);
+}
+
+/* ---- reading --------------------------------------------------------------------- */
+
+/* A FIFO where a file is read was waited on for ever (and /dev/zero was read
+ * until the memory ran out): both are refused at once with one line. */
+TEST(reliability_a_fifo_or_a_device_is_refused_where_a_file_is_read)
+{
+    char dir[256], fifo[512], err[KM_ERR_MAX];
+    fresh_dir(dir, sizeof dir, "fifo");
+    snprintf(fifo, sizeof fifo, "%s/in", dir);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    char want[600];
+    CHECK_INT(kingme_timed("show %s", fifo), 1);
+    snprintf(want, sizeof want, "kingme: %s: cannot open: a FIFO, not a regular file\n", fifo);
+    CHECK_STR(out, want);
+    CHECK_INT(kingme_timed("pdn %s", fifo), 1);
+    snprintf(want, sizeof want, "kingme: %s: cannot read: a FIFO, not a regular file\n", fifo);
+    CHECK_STR(out, want);
+    CHECK_INT(kingme_timed("tune --report %s", fifo), 1);
+    CHECK_MSG(strstr(out, "a FIFO, not a regular file"), "%s", out);
+    CHECK_INT(kingme_timed("match weights/material.w weights/material.w --games 2 --workers %s --out %s/m.pdn", fifo,
+                           dir),
+              1);
+    CHECK_MSG(strstr(out, "a FIFO, not a regular file"), "%s", out);
+    Weights w;
+    CHECK_INT(weights_read(&w, "/dev/zero", NULL, err), -1);
+    CHECK_STR(err, "/dev/zero: cannot open: a character device, not a regular file");
+    char *t = km_read_text(fifo, NULL, NULL, err);
+    CHECK(t == NULL);
+    snprintf(want, sizeof want, "%s: cannot open: a FIFO, not a regular file", fifo);
+    CHECK_STR(err, want);
+    /* a missing file may read as empty when asked; a FIFO may not */
+    static const KmReadOpts missing_ok = {.missing_ok = true};
+    char missing[512];
+    snprintf(missing, sizeof missing, "%s/none", dir);
+    t = km_read_text(missing, &missing_ok, NULL, err);
+    CHECK(t && !*t);
+    free(t);
+    CHECK(km_read_text(fifo, &missing_ok, NULL, err) == NULL);
+    remove_dir(dir);
+}
+
