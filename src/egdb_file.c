@@ -278,8 +278,13 @@ static inline int huff_decode(const HuffDec *h, BitReader *r)
     return -1;
 }
 
-/* Decode one block: n codes into out. Returns false on bad data. */
-static bool block_decode(const HuffDec *h, const uint8_t *p, const uint8_t *end, int n, uint8_t *out)
+/* Decode one block: n codes into out. Returns false on bad data: bits that
+ * are no code, a run longer than the block, more bits than the block has,
+ * or a code the slice cannot hold (valid[c] false: 255, or a distance
+ * beyond the header's largest), so that a damaged block whose checksum was
+ * forged is refused rather than read as values. */
+static bool block_decode(const HuffDec *h, const bool *valid, const uint8_t *p, const uint8_t *end, int n,
+                         uint8_t *out)
 {
     BitReader r = {p, end, 0, 0, 0, (uint64_t)(end - p) * 8};
     int i = 0, prev = -1;
@@ -287,6 +292,7 @@ static bool block_decode(const HuffDec *h, const uint8_t *p, const uint8_t *end,
         int s = huff_decode(h, &r);
         if (s < 0) return false;
         if (s < 256) {
+            if (!valid[s]) return false;
             out[i++] = (uint8_t)s;
             prev = s;
         } else {
@@ -604,7 +610,7 @@ static bool slice_block_decode(const SliceFile *sf, uint32_t k, uint8_t *out, in
     uint64_t lo = (uint64_t)k * sf->block;
     uint64_t cnt = sf->g.size - lo < sf->block ? sf->g.size - lo : sf->block;
     *n = (int)cnt;
-    return block_decode(&sf->dec, sf->data + get32(sf->index + 4 * k),
+    return block_decode(&sf->dec, sf->valid, sf->data + get32(sf->index + 4 * k),
                         sf->data + get32(sf->index + 4 * (k + 1)), (int)cnt, out);
 }
 
@@ -631,13 +637,31 @@ int egdb_read_slice(const char *path, const EgdbGeom *g, uint8_t **codes, EgdbSl
     return 0;
 }
 
+static bool parse_name(const char *name, EgdbSlice *s);
+
 int egdb_file_info(const char *path, EgdbSliceInfo *info, char *err)
 {
+    /* what the name promises, as egdb_open checks it */
+    const char *slash = strrchr(path, '/');
+    EgdbSlice named;
+    bool has_name = parse_name(slash ? slash + 1 : path, &named);
     SliceFile sf;
-    if (slice_file_load(path, NULL, &sf, err)) return -1;
-    *info = sf.info;
+    if (slice_file_load(path, has_name ? &named : NULL, &sf, err)) return -1;
+    /* and every block, which a probe decodes only when it needs it */
+    uint8_t *out = malloc(sf.block);
+    if (!out) {
+        free(sf.file);
+        return km_fail(err, "%s: out of memory", path);
+    }
+    int r = 0;
+    for (uint32_t k = 0; k < sf.nblocks && !r; k++) {
+        int n = 0;
+        if (!slice_block_decode(&sf, k, out, &n)) r = km_fail(err, "%s: corrupt block %u", path, (unsigned)k);
+    }
+    free(out);
     free(sf.file);
-    return 0;
+    if (!r) *info = sf.info;
+    return r;
 }
 
 /* ---- an opened database ---- */
@@ -657,6 +681,10 @@ struct Egdb {
     CacheEntry *cache;
     size_t ncache;
     uint8_t *cache_data;
+    char *dir;
+    /* the first block found damaged by a probe: slice id + 1 (0: none), block */
+    atomic_int bad_slice;
+    atomic_uint bad_block;
 };
 
 static bool parse_name(const char *name, EgdbSlice *s)
@@ -681,6 +709,7 @@ void egdb_close(Egdb *db)
     for (size_t i = 0; i < db->ncache; i++) pthread_mutex_destroy(&db->cache[i].lock);
     free(db->cache);
     free(db->cache_data);
+    free(db->dir);
     free(db);
 }
 
@@ -693,11 +722,16 @@ Egdb *egdb_open(const char *dir, size_t cache_mb, char *err)
         return NULL;
     }
     Egdb *db = calloc(1, sizeof *db);
-    if (!db) {
+    if (db) db->dir = malloc(strlen(dir) + 1);
+    if (!db || !db->dir) {
+        free(db);
         closedir(d);
         km_fail(err, "out of memory");
         return NULL;
     }
+    strcpy(db->dir, dir);
+    atomic_init(&db->bad_slice, 0);
+    atomic_init(&db->bad_block, 0);
     struct dirent *e;
     int found = 0;
     while ((e = readdir(d)) != NULL) {
@@ -767,6 +801,15 @@ Egdb *egdb_open(const char *dir, size_t cache_mb, char *err)
 
 int egdb_pieces(const Egdb *db) { return db ? db->pieces : 0; }
 
+int egdb_damage(const Egdb *db, char *err)
+{
+    int id = db ? atomic_load(&db->bad_slice) - 1 : -1;
+    if (id < 0) return 0;
+    char name[16];
+    egdb_slice_name(db->slice[id]->g.s, name, sizeof name);
+    return km_fail(err, "%s/%s: corrupt block %u", db->dir, name, (unsigned)atomic_load(&db->bad_block));
+}
+
 /* The stored code of b (Black to move, no capture for Black); -1 when the
  * slice is missing or its block does not decode. */
 static int lookup(const Egdb *db, const Board *b)
@@ -784,6 +827,11 @@ static int lookup(const Egdb *db, const Board *b)
         if (!slice_block_decode(sf, block, ce->data, &n)) {
             ce->slice = -1;
             pthread_mutex_unlock(&ce->lock);
+            /* remembered for egdb_damage: the position is then unknown to
+             * the search, and the commands that report values say why */
+            int none = 0;
+            if (atomic_compare_exchange_strong(&((Egdb *)db)->bad_slice, &none, id + 1))
+                atomic_store(&((Egdb *)db)->bad_block, block);
             return -1;
         }
         ce->slice = id;

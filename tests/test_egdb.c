@@ -739,3 +739,125 @@ TEST(egdb_refuses_fifos_devices_and_oversized_files)
     CHECK_STR(err, want);
     remove_tree(dir);
 }
+
+static uint32_t test_crc32(const uint8_t *p, size_t n)
+{
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) {
+        c ^= p[i];
+        for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    }
+    return c ^ 0xFFFFFFFFu;
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Change a slice file as a damaged copy whose checksums were made again:
+ * header_at/value set a header byte (or -1: none), data_bytes of the first
+ * block's data set to 0xFF; then both CRC-32s recomputed. */
+static void forge(const char *path, int header_at, uint8_t value, int data_bytes)
+{
+    char *s = NULL;
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL);
+    if (!f) return;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    s = malloc((size_t)n);
+    CHECK(s && fread(s, 1, (size_t)n, f) == (size_t)n);
+    fclose(f);
+    if (!s) return;
+    uint8_t *p = (uint8_t *)s;
+    uint32_t nblocks = (uint32_t)p[64] | (uint32_t)p[65] << 8 | (uint32_t)p[66] << 16 | (uint32_t)p[67] << 24;
+    size_t data_at = 88 + 256 + 13 + 4 * ((size_t)nblocks + 1);
+    if (header_at >= 0) p[header_at] = value;
+    for (int i = 0; i < data_bytes; i++) p[data_at + (size_t)i] = 0xFF;
+    put_le32(p + 80, test_crc32(p + 88, (size_t)n - 88));
+    put_le32(p + 84, test_crc32(p, 84));
+    f = fopen(path, "wb");
+    CHECK(f && fwrite(s, 1, (size_t)n, f) == (size_t)n);
+    if (f) fclose(f);
+    free(s);
+}
+
+/* egdb info said "checksums verified" of a slice file holding another slice
+ * (probe refused it), and of a file whose damaged blocks had their checksums
+ * made again, where probe printed "unknown ..., no legal move" with status 0:
+ * a block that did not decode was taken for a position the database does
+ * not hold. Now info checks the name and decodes every block, a block is
+ * refused when it decodes to a code the slice cannot hold, and probe names
+ * the damaged block or refuses a value its moves contradict. */
+TEST(egdb_info_checks_what_probe_checks)
+{
+    if (!test_db()) return;
+    char dir[64], path[128], other[128], out[4096], want[256], err[KM_ERR_MAX];
+    if (!small_db(dir, sizeof dir)) return;
+    snprintf(path, sizeof path, "%s/b0k2w0k1.kdb", dir);
+    snprintf(other, sizeof other, "%s/b0k1w0k2.kdb", dir);
+    const char *fen = "B:WK30:BK1,K2"; /* a position of b0k2w0k1 */
+    CHECK_INT(kingme_in(out, sizeof out, "egdb probe --dir %s --fen %s", dir, fen), 0);
+    CHECK_MSG(strncmp(out, "win for Black (to move), ", 25) == 0, "%s", out);
+    char sound[4096];
+    snprintf(sound, sizeof sound, "%s", out);
+
+    /* another slice under this name */
+    copy_file(other, path, -1, -1);
+    snprintf(want, sizeof want, "kingme: %s: holds slice b0k1w0k2, not what its name says\n", path);
+    CHECK_INT(kingme_in(out, sizeof out, "egdb info --dir %s > /dev/null", dir), 1);
+    CHECK_STR(out, want);
+    CHECK_INT(kingme_in(out, sizeof out, "egdb probe --dir %s --fen %s", dir, fen), 1);
+    CHECK_STR(out, want);
+
+    /* the first block's data damaged, the checksums made again */
+    char from[128];
+    snprintf(from, sizeof from, "%s/b0k2w0k1.kdb", db_dir);
+    copy_file(from, path, -1, -1);
+    forge(path, -1, 0, 8);
+    snprintf(want, sizeof want, "kingme: %s: corrupt block 0\n", path);
+    CHECK_INT(kingme_in(out, sizeof out, "egdb probe --dir %s --fen %s", dir, fen), 1);
+    CHECK_STR(out, want);
+    CHECK_INT(kingme_in(out, sizeof out, "egdb info --dir %s > /dev/null", dir), 1);
+    CHECK_STR(out, want);
+    EgdbSliceInfo info;
+    CHECK_INT(egdb_file_info(path, &info, err), -1);
+    snprintf(want, sizeof want, "%s: corrupt block 0", path);
+    CHECK_STR(err, want);
+    /* a search through it goes on without those positions, and says so */
+    CHECK_INT(kingme_in(out, sizeof out, "search --egdb %s --depth 3 --fen %s", dir, fen), 0);
+    CHECK_MSG(strstr(out, "corrupt block 0: the positions it holds were searched as if not in the database\n") &&
+                  strstr(out, "bestmove "),
+              "%s", out);
+
+    /* the header's longest win lowered to 1: the codes of longer wins are
+     * then codes this slice cannot hold */
+    copy_file(from, path, -1, -1);
+    forge(path, 56, 1, 0);
+    CHECK_INT(kingme_in(out, sizeof out, "egdb info --dir %s > /dev/null", dir), 1);
+    CHECK_MSG(strstr(out, ": corrupt block ") != NULL, "%s", out);
+    CHECK_INT(kingme_in(out, sizeof out, "egdb probe --dir %s --fen %s", dir, fen), 1);
+    CHECK_MSG(strstr(out, ": corrupt block ") != NULL, "%s", out);
+
+    /* a wrong value that decodes: the file is sound, the value is not; probe
+     * checks the position against its moves, verify checks them all */
+    EgdbGeom g;
+    egdb_geom((EgdbSlice){0, 2, 0, 1}, &g);
+    uint8_t *codes;
+    CHECK_MSG(egdb_read_slice(from, &g, &codes, &info, err) == 0, "%s", err);
+    Board b;
+    CHECK(board_from_fen(&b, fen, err) == 0);
+    uint64_t idx = egdb_index(&g, &b);
+    CHECK(egdb_code_value(codes[idx]) == EGDB_WIN);
+    codes[idx] = egdb_code_win(egdb_code_dist(codes[idx]) + 2); /* two plies too far */
+    CHECK_MSG(egdb_write_slice(dir, &g, codes, &info, err) == 0, "%s", err);
+    free(codes);
+    CHECK_INT(kingme_in(out, sizeof out, "egdb info --dir %s > /dev/null", dir), 0);
+    CHECK_INT(kingme_in(out, sizeof out, "egdb probe --dir %s --fen %s", dir, fen), 1);
+    CHECK_STR(out, "kingme: the database's value of this position disagrees with its moves' (a damaged slice "
+                   "file? kingme egdb verify checks the values)\n");
+    CHECK(strcmp(out, sound) != 0);
+    remove_tree(dir);
+}

@@ -84,6 +84,12 @@ Egdb *egdb_open(const char *dir, size_t cache_mb, char *err);
 void egdb_close(Egdb *db);
 /* The most pieces for which every slice is present (0: none). */
 int egdb_pieces(const Egdb *db);
+/* Blocks are decoded when a probe first needs them; one that does not decode
+ * (a damaged file whose checksums were recomputed: kingme egdb info decodes
+ * them all) makes its positions EGDB_UNKNOWN. 0 while no probe has met such
+ * a block, else -1 with "DIR/SLICE.kdb: corrupt block K" in err (the first
+ * one met). db may be NULL. */
+int egdb_damage(const Egdb *db, char *err);
 
 /* The value of b for the side to move: EGDB_WIN / EGDB_LOSS / EGDB_DRAW, or
  * EGDB_UNKNOWN when b is beyond the database (db may be NULL). *dist (may be
@@ -113,7 +119,9 @@ typedef struct EgdbSliceInfo {
     uint64_t file_bytes;
 } EgdbSliceInfo;
 
-/* Read and verify one slice file (header, index, block checksums). Returns
+/* Read and verify one slice file as egdb_open does (a regular file, the
+ * slice its name says when it is named like one, header, index, checksums),
+ * and decode every block (each code within the header's distances). Returns
  * 0, or -1 with err ("DIR/b1k0w1k0.kdb: truncated (...)"). */
 int egdb_file_info(const char *path, EgdbSliceInfo *info, char *err);
 

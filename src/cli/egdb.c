@@ -217,11 +217,22 @@ static int cmd_probe(const Opts *o)
     Move m;
     int dist;
     int v = egdb_best_move(db, &b, &m, &dist);
+    /* the answer is given only when it agrees with the position's moves: a
+     * damaged block is named, any other disagreement said */
+    bool consistent = v != EGDB_UNKNOWN && egdb_consistent(db, &b);
+    char err[KM_ERR_MAX];
+    if (egdb_damage(db, err) || !consistent) {
+        if (consistent || !egdb_damage(db, err))
+            snprintf(err, sizeof err, "the database's value of this position disagrees with its moves' (a damaged "
+                     "slice file? kingme egdb verify checks the values)");
+        egdb_close(db);
+        return cli_error("%s", err);
+    }
     const char *side = b.stm == KM_BLACK ? "Black" : "White";
     if (v == EGDB_DRAW) printf("draw (%s to move)", side);
     else printf("%s for %s (to move), %d %s to conversion", value_name(v), side, dist, dist == 1 ? "ply" : "plies");
     MoveList ml;
-    if (gen_moves(&b, &ml) > 0 && v != EGDB_UNKNOWN) {
+    if (gen_moves(&b, &ml) > 0) {
         char t[MOVE_TEXT_MAX];
         move_to_text(&m, t);
         printf(", best move %s\n", t);

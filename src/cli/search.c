@@ -108,6 +108,8 @@ static int run(const Opts *o)
     if (!rc && r.has_move && r.nlines) print_lines(&r);
     searcher_free(&s); /* r.lines with it */
     game_free(&g);
+    if (egdb_damage(db, err))
+        cli_error("%s: the positions it holds were searched as if not in the database", err);
     egdb_close(db);
     if (rc) return cli_error("search: out of memory");
     if (!r.has_move) {
