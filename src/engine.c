@@ -25,13 +25,16 @@ struct Engine {
 static void say(Engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(Engine *e, const char *fmt, ...)
 {
-    char line[8192];
+    char line[8192], shown[8192];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    /* an answer that repeats the input (error lines) shows its control
+     * bytes escaped: one line, and no escape sequence reaches a terminal */
+    km_escape(line, shown, sizeof shown);
     pthread_mutex_lock(&e->out_mu);
-    e->out(line, e->user);
+    e->out(shown, e->user);
     pthread_mutex_unlock(&e->out_mu);
 }
 

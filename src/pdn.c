@@ -390,6 +390,9 @@ static void read_word(Parser *P)
 static int parse(const char *text, size_t len, const char *where, PdnGame **games, int *ngames,
                  char *err)
 {
+    const char *body = km_skip_bom(text); /* an editor's byte order mark is not PDN */
+    len -= (size_t)(body - text);
+    text = body;
     Parser P = {text, text + len, text, where, 1, NULL, 0, 0, -1, false, false, 1, false, 0};
     while (P.p < P.end && !P.oom) {
         char c = *P.p;

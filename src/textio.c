@@ -219,6 +219,58 @@ char *km_read_text(const char *path, const KmReadOpts *opts, size_t *len, char *
     return s;
 }
 
+const char *km_skip_bom(const char *text)
+{
+    return strncmp(text, "\xEF\xBB\xBF", 3) == 0 ? text + 3 : text;
+}
+
+/* ---- showing untrusted text --------------------------------------------------------- */
+
+/* The length of the UTF-8 sequence at p (at most n bytes) when it is well
+ * formed and a character a terminal shows as itself, else 0. Not shown as
+ * themselves: C1 controls, the byte order mark and the zero-width and
+ * direction-changing characters (U+200B-U+200F, U+2028-U+202E,
+ * U+2060-U+2069), which hide or reorder the text around them. */
+static size_t utf8_shown(const unsigned char *p, size_t n)
+{
+    unsigned c = p[0];
+    size_t len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? (c <= 0xEF ? 3 : 0) : c >= 0xC2 ? 2 : 0;
+    if (!len || len > n) return 0;
+    uint32_t cp = len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
+    for (size_t i = 1; i < len; i++) {
+        if ((p[i] & 0xC0) != 0x80) return 0;
+        cp = cp << 6 | (p[i] & 0x3F);
+    }
+    static const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < min[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0; /* overlong, surrogate */
+    if (cp < 0xA0 || cp == 0xFEFF || (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) ||
+        (cp >= 0x2060 && cp <= 0x2069))
+        return 0;
+    return len;
+}
+
+void km_escape(const char *in, char *out, size_t outlen)
+{
+    if (!outlen) return;
+    size_t at = 0, n = strlen(in);
+    const unsigned char *p = (const unsigned char *)in;
+    for (size_t i = 0; i < n;) {
+        size_t keep = p[i] >= 0x20 && p[i] < 0x7F ? 1 : p[i] >= 0x80 ? utf8_shown(p + i, n - i) : 0;
+        if (keep) { /* shown as it is */
+            if (at + keep >= outlen) break;
+            memcpy(out + at, p + i, keep);
+            at += keep;
+            i += keep;
+        } else { /* one byte, as \xHH */
+            if (at + 4 >= outlen) break;
+            snprintf(out + at, 5, "\\x%02X", p[i]);
+            at += 4;
+            i++;
+        }
+    }
+    out[at] = '\0';
+}
+
 /* ---- writing ----------------------------------------------------------------------- */
 
 bool km_is_stdout_name(const char *path)

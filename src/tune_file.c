@@ -591,6 +591,7 @@ static int prescan_nweights(const char *text)
 
 int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
 {
+    text = km_skip_bom(text); /* an editor's byte order mark is no key */
     memset(s, 0, sizeof *s);
     Parse p = {where, 0, err, 0, prescan_nweights(text)};
     int seen[NKEYS] = {0}; /* line of each key, 0 = not yet */

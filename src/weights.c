@@ -113,6 +113,7 @@ static int table_line(TableParse *tp, const char *s, const char *e, const char *
 
 int weights_parse(Weights *w, const char *text, const char *where, char **comments, char *err)
 {
+    text = km_skip_bom(text); /* an editor's byte order mark is no parameter */
     Weights r;
     memset(&r, 0, sizeof r);
     TableParse tp = {0};

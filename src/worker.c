@@ -45,12 +45,13 @@ static const Weights *find_vector(const WorkerState *ws, uint64_t id)
 static char *answer(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *answer(const char *fmt, ...)
 {
-    char buf[512];
+    char buf[512], shown[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    return strdup(buf);
+    km_escape(buf, shown, sizeof shown); /* what the line held, control bytes escaped: one line */
+    return strdup(shown);
 }
 
 static char *handle_weights(WorkerState *ws, char **tok, int nt)

@@ -304,3 +304,105 @@ TEST(reliability_a_fifo_or_a_device_is_refused_where_a_file_is_read)
     remove_dir(dir);
 }
 
+/* A UTF-8 byte order mark at the start of a weights, population or PDN file
+ * (as some editors write) showed as part of the first word; it is ignored. */
+TEST(reliability_a_byte_order_mark_is_accepted)
+{
+    char err[KM_ERR_MAX];
+    char *plain = test_slurp("weights/handset.w");
+    CHECK(plain != NULL);
+    if (!plain) return;
+    size_t n = strlen(plain);
+    char *bom = malloc(n + 4);
+    CHECK(bom != NULL);
+    if (!bom) return;
+    memcpy(bom, "\xEF\xBB\xBF", 3);
+    memcpy(bom + 3, plain, n + 1);
+    Weights a, b;
+    CHECK_MSG(weights_parse(&a, plain, "plain", NULL, err) == 0, "%s", err);
+    CHECK_MSG(weights_parse(&b, bom, "bom", NULL, err) == 0, "%s", err);
+    CHECK(memcmp(a.w, b.w, sizeof a.w) == 0);
+    free(bom);
+    free(plain);
+
+    PdnGame *g;
+    int ng;
+    CHECK_MSG(pdn_parse("\xEF\xBB\xBF[Event \"x\"]\n1. 11-15 23-19 *\n", "bom.pdn", &g, &ng, err) == 0, "%s", err);
+    if (ng == 1) {
+        CHECK(g[0].error == NULL);
+        CHECK_STR(pdn_tag(&g[0], "Event"), "x");
+        CHECK_INT(g[0].game.nply, 2);
+    }
+    CHECK_INT(ng, 1);
+    pdn_free_games(g, ng);
+
+    char *pop = test_slurp("tests/fuzz/corpus/population/p4.pop");
+    CHECK(pop != NULL);
+    if (!pop) return;
+    n = strlen(pop);
+    char *pbom = malloc(n + 4);
+    CHECK(pbom != NULL);
+    if (pbom) {
+        memcpy(pbom, "\xEF\xBB\xBF", 3);
+        memcpy(pbom + 3, pop, n + 1);
+        TuneSession s1, s2;
+        CHECK_MSG(tune_parse(&s1, pop, "plain", err) == 0, "%s", err);
+        CHECK_MSG(tune_parse(&s2, pbom, "bom", err) == 0, "%s", err);
+        CHECK_INT(s1.generation, s2.generation);
+        CHECK_INT(s1.c.population, s2.c.population);
+        tune_free(&s1);
+        tune_free(&s2);
+    }
+    free(pbom);
+    free(pop);
+    /* the command: no stray bytes before the first word */
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/kingme-rel-%d-bom.w", (int)getpid());
+    CHECK(put_file(path, "\xEF\xBB\xBFown_men 100\n"));
+    CHECK_INT(kingme("show %s", path), 0);
+    CHECK_MSG(strstr(out, " 1  own_men ") != NULL, "%s", out);
+    remove(path);
+}
+
+/* ---- what is shown --------------------------------------------------------------- */
+
+TEST(reliability_error_lines_show_control_bytes_escaped)
+{
+    char shown[64];
+    km_escape("a\033[31mb\a\r\nc\x7f", shown, sizeof shown);
+    CHECK_STR(shown, "a\\x1B[31mb\\x07\\x0D\\x0Ac\\x7F");
+    /* UTF-8 text stays; bytes that are not UTF-8, C1 controls, the byte
+     * order mark and direction overrides do not */
+    km_escape("caf\xC3\xA9 \xE2\x99\x9B", shown, sizeof shown);
+    CHECK_STR(shown, "caf\xC3\xA9 \xE2\x99\x9B");
+    km_escape("\xFF\xC3", shown, sizeof shown);
+    CHECK_STR(shown, "\\xFF\\xC3");
+    km_escape("\xC2\x9B" "1m", shown, sizeof shown);
+    CHECK_STR(shown, "\\xC2\\x9B1m");
+    km_escape("\xEF\xBB\xBFown_men", shown, sizeof shown);
+    CHECK_STR(shown, "\\xEF\\xBB\\xBFown_men");
+    km_escape("x\xE2\x80\xAEy", shown, sizeof shown);
+    CHECK_STR(shown, "x\\xE2\\x80\\xAEy");
+    /* cut at a whole piece */
+    char small[7];
+    km_escape("ab\033cd", small, sizeof small);
+    CHECK_STR(small, "ab\\x1B");
+
+    /* the command line's error lines */
+    CHECK_INT(kingme("show \"$(printf 'x\\033[31mRED\\a.w')\""), 1);
+    CHECK_STR(out, "kingme: x\\x1B[31mRED\\x07.w: cannot open: No such file or directory\n");
+    CHECK_INT(kingme("search --depth 1 --fen \"$(printf 'B:W\\033]0;t\\a')\""), 1);
+    CHECK_STR(out, "kingme: bad FEN 'B:W\\x1B]0;t\\x07': expected a square number at column 4\n");
+    /* the engine's error answers */
+    CHECK_INT(kingme("engine --no-egdb < tests/data/engine_control_bytes.txt"), 0);
+    CHECK_STR(out, "error unknown command 'unknown\\x1B[31mRED\\x07'\n");
+    /* and the worker's */
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "printf 'job \\033[31m\\a x\\n' | %s worker", test_kingme());
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strstr(out, "\nerror \\x1B[31m\\x07 a job needs ") && !strchr(out, '\033'), "%s", out);
+    /* play's prompt shows what was typed without its control bytes */
+    CHECK_INT(kingme("play --no-color --depth 1 --out - < tests/data/engine_control_bytes.txt | grep RED"), 0);
+    CHECK_MSG(strstr(out, "RED") && !strchr(out, '\033') && !strchr(out, '\a'), "%s", out);
+}
+

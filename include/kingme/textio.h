@@ -70,6 +70,19 @@ char *km_read_text(const char *path, const KmReadOpts *opts, size_t *len, char *
  * when there are more words (tok then holds the first max). */
 int km_split(char *s, char **tok, int max);
 
+/* text past a UTF-8 byte order mark (EF BB BF) at its start, if it has one:
+ * the text readers (weights, population, PDN) accept one and ignore it. */
+const char *km_skip_bom(const char *text);
+
+/* in as it can be shown on a terminal, into out (outlen bytes, always
+ * NUL-terminated, cut at a whole character): printable ASCII and
+ * well-formed UTF-8 as they are; control bytes (escape sequences, bells,
+ * line ends), bytes that are not UTF-8, C1 controls, the byte order mark and
+ * the invisible or direction-changing characters each as \xHH, one per
+ * byte. Every error line of the command line and of the engine protocol
+ * goes through it. */
+void km_escape(const char *in, char *out, size_t outlen);
+
 /* A whole decimal integer in [lo, hi]: false if t is empty, has anything
  * else, or is out of range. */
 bool km_parse_ll(const char *t, long long lo, long long hi, long long *out);

@@ -6,6 +6,7 @@
 #include "kingme/board.h"
 #include "opts.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -16,11 +17,17 @@ typedef struct CliCommand {
     const OptSpec *spec;       /* the options, arguments and help text */
 } CliCommand;
 
-/* "kingme: <message>" on stderr. Returns 1 (the exit status for a failure). */
+/* "kingme: <message>" on stderr. Returns 1 (the exit status for a failure).
+ * Every error line shows its message through cli_vshown: a file name, FEN
+ * or move that holds control bytes is printed escaped, never sent to the
+ * terminal as they are. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The usage error: "kingme CMD: <message>" and "see: kingme help CMD" on
  * stderr. Returns 2 (the exit status for a bad command line). */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The message of fmt with its control bytes escaped (km_escape), into
+ * shown (len bytes). */
+void cli_vshown(char *shown, size_t len, const char *fmt, va_list ap);
 
 /* Integer / real in [lo, hi]; false if s is not entirely such a number. */
 bool cli_int(const char *s, long long lo, long long hi, long long *out);

@@ -109,10 +109,10 @@ static void on_worker_event(int worker, WorkerEventKind kind, const char *why, v
     const WorkerSet *ws = user;
     (void)ws;
     if (kind == WORKER_FAILED)
-        fprintf(stderr, "kingme: worker %d %s; its games go to the others, and it is started again later\n",
-                worker + 1, why ? why : "failed");
+        cli_error("worker %d %s; its games go to the others, and it is started again later", worker + 1,
+                  why ? why : "failed");
     else if (kind == WORKER_DROPPED)
-        fprintf(stderr, "kingme: worker %d %s, too often: it is not started again\n", worker + 1, why ? why : "failed");
+        cli_error("worker %d %s, too often: it is not started again", worker + 1, why ? why : "failed");
 }
 
 bool cli_workers(const Opts *o, WorkerSet **ws, long long *threads)

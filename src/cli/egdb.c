@@ -67,7 +67,7 @@ bool cli_egdb_auto(const Opts *o, Egdb **db)
     if (!egdb_beside_program(dir, sizeof dir) || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) return true;
     char err[KM_ERR_MAX];
     *db = egdb_open(dir, 0, err);
-    if (!*db) fprintf(stderr, "kingme: %s; going on without the endgame database\n", err);
+    if (!*db) cli_error("%s; going on without the endgame database", err);
     return true;
 }
 

@@ -17,25 +17,32 @@
 
 /* ---- error lines and numbers (cli.h): every command's, the parser's too ---- */
 
+void cli_vshown(char *shown, size_t len, const char *fmt, va_list ap)
+{
+    char msg[8192];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    km_escape(msg, shown, len);
+}
+
 int cli_error(const char *fmt, ...)
 {
+    char shown[8192];
     va_list ap;
     va_start(ap, fmt);
-    fputs("kingme: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    cli_vshown(shown, sizeof shown, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "kingme: %s\n", shown);
     return 1;
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+    char shown[8192];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "kingme %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\nsee: kingme help %s\n", cmd);
+    cli_vshown(shown, sizeof shown, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "kingme %s: %s\nsee: kingme help %s\n", cmd, shown, cmd);
     return 2;
 }
 

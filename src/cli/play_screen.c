@@ -277,13 +277,12 @@ void play_show_moves(const Play *P)
 
 void play_say_error(const Play *P, const char *fmt, ...)
 {
+    char shown[8192];
     va_list ap;
     va_start(ap, fmt);
-    fputs(view_sgr(&P->v, VS_ERROR), stdout);
-    vprintf(fmt, ap);
-    fputs(view_sgr(&P->v, VS_RESET), stdout);
-    putchar('\n');
+    cli_vshown(shown, sizeof shown, fmt, ap); /* what was typed, escaped */
     va_end(ap);
+    printf("%s%s%s\n", view_sgr(&P->v, VS_ERROR), shown, view_sgr(&P->v, VS_RESET));
 }
 
 /* Write the game to its file; a failure is said, the game goes on. */
