@@ -139,20 +139,3 @@ void match_outcomes_free(MatchOutcome *out, int n)
     for (int i = 0; out && i < n; i++)
         if (out[i].game.moves) game_free(&out[i].game);
 }
-
-/* The smaller of the physical memory and a cgroup limit (v2, then v1). */
-uint64_t match_memory_limit(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    uint64_t lim = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
-    static const char *const files[] = {"/sys/fs/cgroup/memory.max",
-                                        "/sys/fs/cgroup/memory/memory.limit_in_bytes"};
-    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-        FILE *f = fopen(files[i], "r");
-        if (!f) continue;
-        unsigned long long v;
-        if (fscanf(f, "%llu", &v) == 1 && v > 0 && (lim == 0 || v < lim)) lim = v;
-        fclose(f);
-    }
-    return lim;
-}

@@ -25,6 +25,12 @@ int tt_init(TT *t, size_t mb, char *err)
     memset(t, 0, sizeof *t);
     size_t n = tt_entries_for_mb(mb);
     if (!n) return 0;
+    /* refused before it is allocated: a table the memory cannot hold would
+     * be allocated lazily, then swap or be killed while it is cleared */
+    uint64_t have = km_memory_limit() >> 20;
+    if (have && (uint64_t)mb > have)
+        return km_fail(err, "a %zu MB transposition table is more than the %llu MB of memory here", mb,
+                       (unsigned long long)have);
     size_t bytes = n * sizeof(TTSlot);
     /* aligned to a huge page and (where the system has them) backed by huge
      * pages: nearly every probe misses the caches, and with 4 KB pages the

@@ -406,3 +406,42 @@ TEST(reliability_error_lines_show_control_bytes_escaped)
     CHECK_MSG(strstr(out, "RED") && !strchr(out, '\033') && !strchr(out, '\a'), "%s", out);
 }
 
+/* ---- memory ---------------------------------------------------------------------- */
+
+/* match refused tables larger than the memory; engine, search and play
+ * allocated them (a table the memory cannot hold is allocated lazily, then
+ * swaps or is killed while it is cleared). */
+TEST(reliability_transposition_tables_are_bounded_by_the_memory)
+{
+    uint64_t have = km_memory_limit() >> 20;
+    CHECK(have > 0);
+    TT t;
+    char err[KM_ERR_MAX], want[KM_ERR_MAX];
+    CHECK_INT(tt_init(&t, (size_t)have + 1, err), -1);
+    snprintf(want, sizeof want, "a %llu MB transposition table is more than the %llu MB of memory here",
+             (unsigned long long)have + 1, (unsigned long long)have);
+    CHECK_STR(err, want);
+    CHECK_INT(tt_init(&t, 1, err), 0);
+    tt_free(&t);
+    /* the commands (--hash goes up to 65536 MB: on a machine with more
+     * memory only the library's check above can be made) */
+    if (have >= 65536) return;
+    unsigned long long mb = have + 1, half = have / 2 + 1;
+    CHECK_INT(kingme("search --depth 1 --hash %llu", mb), 1);
+    CHECK_MSG(strstr(out, "MB of memory here") && strchr(out, '\n') == out + strlen(out) - 1, "%s", out);
+    CHECK_INT(kingme("engine --no-egdb --hash %llu < /dev/null", mb), 1);
+    CHECK_MSG(strstr(out, "MB of memory here"), "%s", out);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "printf 'option hash %llu\\nisready\\n' | %s engine --no-egdb --hash 1", mb,
+             test_kingme());
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strncmp(out, "error option hash: a ", 21) == 0 && strstr(out, "MB of memory here\nreadyok\n"), "%s",
+              out);
+    /* play: each table fits, the two engines' tables together do not */
+    CHECK_INT(kingme("play --no-color --no-egdb --black engine --white engine --depth 1 --max-plies 2 --hash %llu "
+                     "--out -",
+                     half),
+              1);
+    CHECK_MSG(strstr(out, "for 2 tables needs") && strstr(out, "MB of memory here"), "%s", out);
+}
+

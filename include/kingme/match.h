@@ -31,8 +31,4 @@ int match_run(const MatchSettings *set, const MatchGameSpec *specs, int n, int t
 
 void match_outcomes_free(MatchOutcome *out, int n);
 
-/* The memory the machine can give this process, in bytes: the physical
- * memory, or the cgroup's limit when that is lower (0 when unknown). */
-uint64_t match_memory_limit(void);
-
 #endif

@@ -368,7 +368,7 @@ static bool tables_fit(const MatchSettings *set, long long threads, int engines,
 {
     uint64_t mb = (uint64_t)set->hash_mb * (uint64_t)threads *
                   (uint64_t)((engines < 2 ? 1 : 0) + (hash_given ? engines : 0));
-    uint64_t have = match_memory_limit() >> 20;
+    uint64_t have = km_memory_limit() >> 20;
     if (have && mb > have) {
         cli_error("--hash %zu with -j %lld needs %llu MB of tables, more than the %llu MB of memory here",
                   set->hash_mb, threads, (unsigned long long)mb, (unsigned long long)have);

@@ -139,6 +139,14 @@ static int make_players(const Opts *o, Play *P)
 {
     const char *wside[2] = {opt_str(o, "--black-weights"), opt_str(o, "--white-weights")};
     bool random = opt_flag(o, "--random-weights");
+    /* a table for each engine, and one for a person's hints: all of them
+     * must fit (each alone is checked when it is made) */
+    uint64_t tables = (uint64_t)(P->p[0].engine + P->p[1].engine + (play_humans(P) > 0));
+    uint64_t have = km_memory_limit() >> 20;
+    if (have && (uint64_t)P->hash_mb * tables > have)
+        return cli_error("--hash %zu for %llu tables needs %llu MB, more than the %llu MB of memory here", P->hash_mb,
+                         (unsigned long long)tables, (unsigned long long)(P->hash_mb * tables),
+                         (unsigned long long)have);
     uint64_t wrng = P->seed ^ 0x77656967687473ull;
     for (int side = 0; side < 2; side++) {
         Player *pl = &P->p[side];
