@@ -445,3 +445,37 @@ TEST(reliability_transposition_tables_are_bounded_by_the_memory)
     CHECK_MSG(strstr(out, "for 2 tables needs") && strstr(out, "MB of memory here"), "%s", out);
 }
 
+/* ---- who plays ------------------------------------------------------------------- */
+
+/* With --workers and no -j the games are played by the workers only, yet
+ * match's header said "2 threads" and tune's "threads 0". */
+TEST(reliability_headers_say_who_plays_with_workers)
+{
+    char dir[256], list[512];
+    fresh_dir(dir, sizeof dir, "workers");
+    snprintf(list, sizeof list, "%s/workers.txt", dir);
+    char text[1200];
+    snprintf(text, sizeof text, "%s worker\n%s worker\n", test_kingme(), test_kingme());
+    CHECK(put_file(list, text));
+    CHECK_INT(kingme("match weights/material.w weights/material.w --games 2 --depth 1 --workers %s --out %s/m.pdn",
+                     list, dir),
+              0);
+    CHECK_MSG(strstr(out, ", 2 workers (no local thread), seed 1\n"), "%s", out);
+    CHECK_INT(kingme("match weights/material.w weights/material.w --games 2 --depth 1 --workers %s -j 1 --out "
+                     "%s/m.pdn",
+                     list, dir),
+              0);
+    CHECK_MSG(strstr(out, ", 2 workers and 1 local thread, seed 1\n"), "%s", out);
+    CHECK_INT(kingme("tune --generations 1 --population 4 --depth 1 --ballots 1 --gladiator 8 --elite 1 "
+                     "--yardstick none --seed 1 --workers %s --dir %s/t --name s",
+                     list, dir),
+              0);
+    CHECK_MSG(strstr(out, "\n2 workers (no local thread); files"), "%s", out);
+    char w[512];
+    snprintf(w, sizeof w, "%s/t/output/s.w", dir);
+    char *t = test_slurp(w);
+    CHECK_MSG(t && strstr(t, "games played by 2 workers (no local thread)\n"), "%s", t ? t : "(no file)");
+    free(t);
+    remove_dir(dir);
+}
+

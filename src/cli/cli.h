@@ -42,6 +42,9 @@ bool cli_board(const char *fen, Board *b);
  * them: -j N when given, else none. Worker events are said on stderr. */
 struct WorkerSet;
 bool cli_workers(const Opts *o, struct WorkerSet **ws, long long *threads);
+/* Who plays the games, for a header: "2 threads", "3 workers (no local
+ * thread)", "3 workers and 1 local thread" (ws NULL: no workers). */
+void cli_threads_text(long long threads, const struct WorkerSet *ws, char *buf, size_t len);
 #define WORKERS_OPTIONS                                                                                     \
     {"--workers", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("none"),                                     \
      "play the games on worker processes too: each line of FILE is a shell command that starts one "       \

@@ -131,6 +131,16 @@ bool cli_workers(const Opts *o, WorkerSet **ws, long long *threads)
     return true;
 }
 
+void cli_threads_text(long long threads, const WorkerSet *ws, char *buf, size_t len)
+{
+    int nw = ws ? workers_count(ws) : 0;
+    if (!nw) snprintf(buf, len, "%lld thread%s", threads, threads == 1 ? "" : "s");
+    else if (!threads) snprintf(buf, len, "%d worker%s (no local thread)", nw, nw == 1 ? "" : "s");
+    else
+        snprintf(buf, len, "%d worker%s and %lld local thread%s", nw, nw == 1 ? "" : "s", threads,
+                 threads == 1 ? "" : "s");
+}
+
 bool cli_play_moves(Game *g, const char *text)
 {
     char tok[MOVE_TEXT_MAX + 16], err[KM_ERR_MAX];

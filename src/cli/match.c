@@ -321,7 +321,7 @@ static int read_limits(const Opts *o, MatchSettings *set)
 
 /* The match's first line: players, games, openings, limit, threads, seed. */
 static void print_header(const MatchSettings *set, const char *const names[2], int n, int nops, const char *what,
-                         long long threads, long long seed, bool sprt)
+                         const char *who, long long seed, bool sprt)
 {
     char limit[96];
     if (set->tc_base > 0) snprintf(limit, sizeof limit, "clock %g s + %g s per move", set->tc_base, set->tc_inc);
@@ -336,8 +336,7 @@ static void print_header(const MatchSettings *set, const char *const names[2], i
     snprintf(line, sizeof line, "%d games%s: %d %s (%s) x 2 colours", n, sprt ? " at most" : "", used,
              cli_plural(used, "opening", "openings"), what);
     cli_wrap(stdout, line, 2);
-    snprintf(line, sizeof line, "%s, %lld %s, seed %lld%s", limit, threads, cli_plural(threads, "thread", "threads"),
-             seed, set->egdb ? ", endgame database" : "");
+    snprintf(line, sizeof line, "%s, %s, seed %lld%s", limit, who, seed, set->egdb ? ", endgame database" : "");
     cli_wrap(stdout, line, 2);
 }
 
@@ -481,7 +480,9 @@ static int run(const Opts *o)
     set.nsides = 2;
     set.engine_hash = hash_given;
     set.share_table = true;
-    if (!tables_fit(&set, threads, engines, hash_given)) return 1;
+    /* with --workers and no -j, no game is played here */
+    long long local = opt_given(o, "--workers") && !opt_given(o, "--concurrency") ? 0 : threads;
+    if (!tables_fit(&set, local, engines, hash_given)) return 1;
 
     char err[KM_ERR_MAX];
     Opening *ops = NULL;
@@ -560,7 +561,19 @@ static int run(const Opts *o)
     set.book = bk;
     set.book_variety = opt_real(o, "--book-variety");
 
-    print_header(&set, names, n, nops, what, threads, seed, sprt);
+    WorkerSet *ws = NULL;
+    if (!cli_workers(o, &ws, &threads)) {
+        egdb_close(db);
+        book_close(bk);
+        free(specs);
+        free(out);
+        free(ops);
+        pdn_close(&pdn);
+        return 1;
+    }
+    char who[96];
+    cli_threads_text(threads, ws, who, sizeof who);
+    print_header(&set, names, n, nops, what, who, seed, sprt);
     if (bk) {
         printf("opening book %s for %s", book_path(bk), sides[0].command ? "B" : sides[1].command ? "A" : "A and B");
         if (set.book_variety > 0) printf(", any move within %g men of its best", set.book_variety);
@@ -592,16 +605,6 @@ static int run(const Opts *o)
     }
     fflush(stdout);
 
-    WorkerSet *ws = NULL;
-    if (!cli_workers(o, &ws, &threads)) {
-        egdb_close(db);
-        book_close(bk);
-        free(specs);
-        free(out);
-        free(ops);
-        pdn_close(&pdn);
-        return 1;
-    }
     cli_catch_sigint(true, "stopping: the games finished so far are kept");
     double t0 = km_now();
     int r = ws ? workers_run(ws, &set, specs, n, (int)threads, false, out, on_game, &t, &cli_stop, err)

@@ -611,7 +611,7 @@ static bool make_files(TuneSession *s, Where *wh)
 }
 
 /* Where the weights come from, for the output file's header. */
-static void make_header(const Opts *o, const Where *wh, long long threads, char *header, size_t len)
+static void make_header(const Opts *o, const Where *wh, const char *threads, char *header, size_t len)
 {
     struct utsname un;
     const char *machine = uname(&un) == 0 ? un.machine : "unknown";
@@ -620,7 +620,7 @@ static void make_header(const Opts *o, const Where *wh, long long threads, char 
     cli_time_name(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S");
     cli_path(header, (int)len,
              "made by kingme %s tune, session %s (population file %s), run started %s\n"
-             "machine: %s, %d cores online; games played on %lld threads\n%s",
+             "machine: %s, %d cores online; games played by %s\n%s",
              KINGME_VERSION, wh->name, wh->pop, stamp, machine, cli_default_threads(), threads,
              ninclude ? "first population: random vectors and the --include files:" : "");
     for (int k = 0; k < ninclude; k++) {
@@ -633,8 +633,9 @@ static void make_header(const Opts *o, const Where *wh, long long threads, char 
 static int play_session(const Opts *o, TuneSession *s, const Where *wh, long long threads)
 {
     const char *cmd = o->name;
-    char err[KM_ERR_MAX], header[8192];
-    make_header(o, wh, threads, header, sizeof header);
+    char err[KM_ERR_MAX], header[8192], who[96];
+    cli_threads_text(threads, s->workers, who, sizeof who);
+    make_header(o, wh, who, header, sizeof header);
     char *desc = tune_describe(s);
     if (opt_given(o, "--resume")) printf("kingme %s: resuming session %s at generation %d\n", cmd, wh->name, s->generation);
     else if (opt_given(o, "--continue"))
@@ -642,9 +643,8 @@ static int play_session(const Opts *o, TuneSession *s, const Where *wh, long lon
     else printf("kingme %s: new session %s\n", cmd, wh->name);
     cli_wrap(stdout, desc ? desc : "", 2);
     free(desc);
-    char paths[3 * 4096 + 64];
-    snprintf(paths, sizeof paths, "%lld %s; files %s %s %s", threads, cli_plural(threads, "thread", "threads"),
-             wh->pop, wh->csv, wh->out);
+    char paths[3 * 4096 + 160];
+    snprintf(paths, sizeof paths, "%s; files %s %s %s", who, wh->pop, wh->csv, wh->out);
     cli_wrap(stdout, paths, 2);
     fflush(stdout);
 
