@@ -350,8 +350,10 @@ bool engine_command(Engine *e, const char *line)
         say(e, "error the line is too long (%zu bytes, at most %d)", len, ENGINE_LINE_MAX);
         return true;
     }
+    /* a line of len bytes has at most len / 2 + 1 words */
+    size_t ntok = len / 2 + 2 < MAX_TOKENS + 1 ? len / 2 + 2 : MAX_TOKENS + 1;
     char *copy = malloc(len + 1);
-    char **tok = malloc((MAX_TOKENS + 1) * sizeof *tok);
+    char **tok = malloc(ntok * sizeof *tok);
     if (!copy || !tok) {
         free(copy);
         free(tok);
@@ -359,7 +361,7 @@ bool engine_command(Engine *e, const char *line)
         return true;
     }
     memcpy(copy, line, len + 1);
-    int n = km_split(copy, tok, MAX_TOKENS);
+    int n = km_split(copy, tok, (int)ntok - 1);
     bool go_on = true;
     const char *c = n > 0 ? tok[0] : "";
     bool busy = session_busy(e->s);

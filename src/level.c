@@ -55,7 +55,9 @@ int level_search(Searcher *s, const Game *g, const SearchLimits *lim, int level,
     SearchLimits l = *lim;
     l.multipv = SEARCH_ALL_MOVES;
     l.infinite = false;
-    l.nodes = 0;
+    /* the caller's nodes, when set, only cap (a session's node budget) */
+    uint64_t cap = lim->nodes;
+    l.nodes = cap;
     /* the first of equal moves (the draw below chooses), and the searcher's
      * own settings back afterwards */
     SearchSwitches use = s->use, exact = s->use;
@@ -88,7 +90,7 @@ int level_search(Searcher *s, const Game *g, const SearchLimits *lim, int level,
     if (sp->nodes) {
         Ctx c = {s, sp->nodes, 0, 0};
         if (l.depth > 0 && l.depth < LEVEL_SAFE_DEPTH) l.depth = LEVEL_SAFE_DEPTH;
-        l.nodes = 4 * sp->nodes;
+        l.nodes = cap && cap < 4 * sp->nodes ? cap : 4 * sp->nodes;
         rc = search_game(s, g, &l, out, on_iteration, &c);
     }
     searcher_set_tiebreak(s, tiebreak);

@@ -479,3 +479,59 @@ TEST(reliability_headers_say_who_plays_with_workers)
     remove_dir(dir);
 }
 
+/* ---- a session's node budget ------------------------------------------------------ */
+
+typedef struct Lines {
+    int n, bestmoves;
+    uint64_t max_nodes;
+} Lines;
+
+static void take(const char *line, void *user)
+{
+    Lines *l = user;
+    l->n++;
+    l->bestmoves += strncmp(line, "bestmove ", 9) == 0;
+    unsigned long long nodes;
+    const char *at = strstr(line, " nodes ");
+    if (at && sscanf(at, " nodes %llu", &nodes) == 1 && nodes > l->max_nodes) l->max_nodes = nodes;
+}
+
+/* What lets the engine's fuzz target run thousands of inputs a second: a
+ * session whose every search stops within its node budget (checked every
+ * 1024 nodes), whatever the go asks, and does not measure ProbCut's margin. */
+TEST(reliability_a_session_keeps_to_its_node_budget)
+{
+    char err[KM_ERR_MAX];
+    Session *ss = session_new(1, err);
+    CHECK_MSG(ss != NULL, "%s", err);
+    if (!ss) return;
+    session_set_node_budget(ss, 1000);
+    Lines l = {0, 0, 0};
+    Engine *e = engine_new(ss, "test", take, &l, err);
+    CHECK_MSG(e != NULL, "%s", err);
+    if (!e) return;
+    const char *gos[] = {"go depth 40", "go movetime 600000", "go wtime 600000 btime 600000", "go nodes 5000"};
+    for (size_t i = 0; i < sizeof gos / sizeof *gos; i++) {
+        l.max_nodes = 0;
+        l.bestmoves = 0;
+        engine_command(e, "position start");
+        engine_command(e, gos[i]);
+        engine_command(e, "isready"); /* answered at once, the search going on */
+        CHECK(session_wait(ss, 60));   /* it ends by itself, within its budget */
+        engine_command(e, "stop");
+        CHECK_MSG(l.bestmoves == 1, "%s: %d bestmoves", gos[i], l.bestmoves);
+        CHECK_MSG(l.max_nodes > 0 && l.max_nodes <= 1000 + 1024, "%s: %llu nodes", gos[i],
+                  (unsigned long long)l.max_nodes);
+    }
+    /* a strength level's searches too (the strongest below the full engine
+     * has a budget of its own of 800,000 nodes) */
+    engine_command(e, "option level 9");
+    l.bestmoves = 0;
+    l.max_nodes = 0;
+    engine_command(e, "go movetime 600000");
+    CHECK(session_wait(ss, 60));
+    engine_command(e, "stop");
+    CHECK_INT(l.bestmoves, 1);
+    CHECK_MSG(l.max_nodes > 0 && l.max_nodes <= 1000 + 1024, "level 9: %llu nodes", (unsigned long long)l.max_nodes);
+    engine_free(e);
+}

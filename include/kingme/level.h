@@ -53,7 +53,8 @@ struct Game;
 
 /* Choose a move for g's position at level (LEVEL_MIN .. LEVEL_FULL - 1)
  * under lim (its depth, time or clock still bound the search; multipv and
- * nodes are the level's), drawing with *rng. out is the chosen move's: best,
+ * nodes are the level's, its nodes a cap on both searches when set), drawing
+ * with *rng. out is the chosen move's: best,
  * score, line (pv), and the search's depth and nodes. info may be NULL.
  * Returns 0, or -1 when out of memory. */
 int level_search(Searcher *s, const struct Game *g, const SearchLimits *lim, int level, uint64_t *rng,

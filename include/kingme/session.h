@@ -94,6 +94,11 @@ int session_level(const Session *s);
 /* The exact search (no reduction or pruning) instead of the selective one. */
 void session_set_exact(Session *s, bool exact);
 bool session_exact(const Session *s);
+/* Cap every search at nodes nodes (0: no cap), whatever it is asked for (an
+ * infinite search still waits for session_stop to hand its result over), and
+ * use the default ProbCut margin rather than measure one (about 0.6 M
+ * nodes): a session whose every search is cheap, for fuzzing and tests. */
+void session_set_node_budget(Session *s, uint64_t nodes);
 /* Measure now what the first search would otherwise measure on its clock
  * (ProbCut's margin for the weights: about 0.6 M nodes, once per vector). */
 void session_prepare(Session *s);

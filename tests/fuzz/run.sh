@@ -5,7 +5,8 @@
 # inputs go to build/fuzz/corpus/TARGET/). Without clang or its libFuzzer
 # runtime it says so on one line and exits 0: nothing to run. Exit 1 when a
 # target finds a crash or a broken invariant (the input is kept in
-# build/fuzz/crash-TARGET-*). Used by `make fuzz` and .ci/run.
+# build/fuzz/crash-TARGET-*). Each target's line gives its executions, in
+# all and a second. Used by `make fuzz` and .ci/run.
 set -u
 cd "$(dirname "$0")/../.."
 SECONDS_EACH=${FUZZ_SECONDS:-30}
@@ -44,9 +45,13 @@ for t in "${TARGETS[@]}"; do
         < /dev/null > "$log" 2>&1
     rc=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-    cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1)
+    cov=$(grep -a -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1)
+    # libFuzzer's own count of the seconds ("Done N runs in S second(s)")
+    secs=$(grep -a -o 'Done [0-9]* runs in [0-9]* second' "$log" | tail -1 | awk '{print $5}')
+    [ -n "$secs" ] && [ "$secs" -gt 0 ] || secs=$SECONDS_EACH
+    rate=$(( ${runs:-0} / secs ))
     if [ $rc -eq 0 ]; then
-        echo "fuzz $t: ${runs:-?} runs in ${SECONDS_EACH} s, ${cov:-cov: ?}: ok"
+        echo "fuzz $t: ${runs:-?} runs in ${secs} s (${rate} a second), ${cov:-cov: ?}: ok"
     else
         echo "fuzz $t: FAILED after ${runs:-?} runs (${cov:-cov: ?}); input in $OUT/crash-$t-*, log $log:"
         grep -a -m1 -A12 'ERROR\|FUZZ_CHECK\|runtime error\|==ERROR' "$log" | head -20
