@@ -364,6 +364,41 @@ TEST(reliability_a_byte_order_mark_is_accepted)
     remove(path);
 }
 
+/* ---- a full disk ----------------------------------------------------------------- */
+
+/* The match counted a game it could not write ("15 of 100 games played", the
+ * file holding 14). ulimit -f makes every write beyond a size fail, as a
+ * full disk does. */
+TEST(reliability_a_match_on_a_full_disk_counts_only_the_games_it_kept)
+{
+    char dir[256], pdn[512], cmd[1200];
+    fresh_dir(dir, sizeof dir, "full");
+    snprintf(pdn, sizeof pdn, "%s/m.pdn", dir);
+    /* 4 blocks of 512 bytes: a few games of 500-1000 bytes fit */
+    snprintf(cmd, sizeof cmd,
+             "{ trap '' XFSZ; ulimit -f 4; %s match weights/default.w weights/material.w --games 40 --depth 2 -j 2 "
+             "--out %s; }",
+             test_kingme(), pdn);
+    CHECK_INT(test_run(cmd, out, sizeof out), 1);
+    CHECK_MSG(strstr(out, "cannot write: File too large"), "%s", out);
+    int played = -1, total = 0;
+    const char *st = strstr(out, "stopped: ");
+    CHECK_MSG(st && sscanf(st, "stopped: %d of %d games played", &played, &total) == 2, "%s", out);
+    PdnGame *g;
+    int n = 0;
+    char err[KM_ERR_MAX];
+    CHECK_MSG(pdn_read_file(pdn, &g, &n, err) == 0, "%s", err);
+    CHECK_MSG(n == played && n > 0, "%d games in the file, %d counted", n, played);
+    for (int i = 0; i < n; i++) CHECK(g[i].error == NULL);
+    pdn_free_games(g, n);
+    /* the tally is of those games: A's wins, draws and losses add up to them */
+    int w = -1, d = -1, l = -1;
+    const char *a = strstr(out, "A: ");
+    CHECK_MSG(a && sscanf(a, "A: %d %*[a-z], %d %*[a-z], %d", &w, &d, &l) == 3, "%s", out);
+    CHECK_INT(w + d + l, played);
+    remove_dir(dir);
+}
+
 /* ---- what is shown --------------------------------------------------------------- */
 
 TEST(reliability_error_lines_show_control_bytes_escaped)

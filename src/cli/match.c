@@ -193,6 +193,22 @@ static char *game_text(const Tally *t, int job, const MatchOutcome *o)
 static void on_game(int done, int total, int job, const MatchOutcome *o, void *user)
 {
     Tally *t = user;
+    /* A game counts once it is kept: after a write fails (a full disk), the
+     * tally and the file hold the same games, and the games that end while
+     * the match stops are not counted either. */
+    if (t->pdn->failed) return;
+    char *text = game_text(t, job, o);
+    if (!text) {
+        snprintf(t->pdn->err, sizeof t->pdn->err, "out of memory");
+        t->pdn->failed = true;
+    } else {
+        pdn_append(t->pdn, text);
+        free(text);
+    }
+    if (t->pdn->failed) {
+        atomic_store(&cli_stop, true); /* no point playing games that cannot be kept */
+        return;
+    }
     int p = a_points(job, o);
     if (t->points) t->points[t->w + t->d + t->l] = (uint8_t)p;
     if (p == 2) t->w++;
@@ -222,15 +238,6 @@ static void on_game(int done, int total, int job, const MatchOutcome *o, void *u
             t->closest_colour = c;
             t->closest_ply = o->min_left_ply[c];
         }
-    char *text = game_text(t, job, o);
-    if (!text) {
-        if (!t->pdn->failed) snprintf(t->pdn->err, sizeof t->pdn->err, "out of memory");
-        t->pdn->failed = true;
-    } else {
-        pdn_append(t->pdn, text);
-        free(text);
-    }
-    if (t->pdn->failed) atomic_store(&cli_stop, true); /* no point playing games that cannot be kept */
     char sprt[64] = "";
     if (t->sprt && t->decision == SPRT_CONTINUE) {
         t->llr = sprt_llr(&t->test, t->w, t->d, t->l);
