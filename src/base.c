@@ -9,7 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef _WIN32
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#else
 #include <unistd.h>
+#endif
 
 int km_fail(char *err, const char *fmt, ...)
 {
@@ -51,10 +56,22 @@ static uint64_t cgroup_value(const char *path)
 static uint64_t memory_limit;
 static pthread_once_t memory_once = PTHREAD_ONCE_INIT;
 
+/* The machine's physical memory in bytes, or 0 when unknown. */
+static uint64_t physical_memory(void)
+{
+#ifdef _WIN32 /* the CheckerBoard engine */
+    MEMORYSTATUSEX m;
+    m.dwLength = sizeof m;
+    return GlobalMemoryStatusEx(&m) ? (uint64_t)m.ullTotalPhys : 0;
+#else
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+#endif
+}
+
 static void find_memory_limit(void)
 {
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    uint64_t lim = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+    uint64_t lim = physical_memory();
     /* the cgroup this process is in (v2 "0::/PATH", v1 "N:memory:/PATH"),
      * then the roots */
     char paths[4][4200];

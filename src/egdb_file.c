@@ -53,6 +53,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "port.h" /* after the system headers: pread on Windows */
+
 #define MAGIC "KMEGDB\x1a\n"
 #define VERSION 1
 #define HEADER_BYTES 88
