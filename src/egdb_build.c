@@ -187,11 +187,14 @@ static int pass_values(BuildCtx *c, Pair *p)
     MoveList ml;
     for (int k = 0; k < p->n; k++) {
         const EgdbGeom *g = &p->g[k];
-        for (uint64_t i = 0; i < g->size; i++) {
-            Board b;
+        EgdbScan sc;
+        egdb_scan_start(&sc, g, 0, g->size);
+        Board b;
+        bool real;
+        for (uint64_t i = 0; egdb_scan_next(&sc, &b, &real); i++) {
             p->cnt[k][i] = 0;
             p->aux[k][i] = 0;
-            if (!egdb_unindex(g, i, &b) || !b.pieces[KM_WHITE]) {
+            if (!real || !b.pieces[KM_WHITE]) {
                 p->st[k][i] = ST_NONE;
                 continue;
             }
@@ -268,12 +271,14 @@ static int pass_distances(BuildCtx *c, Pair *p)
     MoveList ml;
     for (int k = 0; k < p->n; k++) {
         const EgdbGeom *g = &p->g[k];
-        for (uint64_t i = 0; i < g->size; i++) {
+        EgdbScan sc;
+        egdb_scan_start(&sc, g, 0, g->size);
+        Board b;
+        bool real;
+        for (uint64_t i = 0; egdb_scan_next(&sc, &b, &real); i++) {
             p->dtc[k][i] = DTC_UNSET;
             uint8_t st = p->st[k][i];
             if (st != ST_WIN && st != ST_LOSS) continue;
-            Board b;
-            egdb_unindex(g, i, &b);
             int n = gen_moves(&b, &ml);
             int level = -1;
             if (st == ST_WIN) {
@@ -448,9 +453,12 @@ static void fill_unstored(BuildCtx *c, int id)
     const EgdbGeom *g = &c->geom[id];
     uint8_t *codes = c->codes[id];
     MoveList ml;
-    for (uint64_t i = 0; i < g->size; i++) {
-        Board b;
-        if (!egdb_unindex(g, i, &b) || !b.pieces[KM_WHITE]) {
+    EgdbScan sc;
+    egdb_scan_start(&sc, g, 0, g->size);
+    Board b;
+    bool real;
+    for (uint64_t i = 0; egdb_scan_next(&sc, &b, &real); i++) {
+        if (!real || !b.pieces[KM_WHITE]) {
             codes[i] = EGDB_CODE_NONE;
             continue;
         }

@@ -4,7 +4,8 @@
  *
  *   offset size
  *    0      8   magic "KMEGDB\x1a\n"
- *    8      4   format version (1)
+ *    8      4   format version: 1, every DTC kept; 2, some not kept (the
+ *               codes 253 and 254 of egdb_impl.h): the 6-piece slices
  *   12      4   black men, black kings, white men, white kings (a byte each)
  *   16      8   index size (positions of the index, holes included)
  *   24      8   positions (as the published tables count them)
@@ -56,7 +57,8 @@
 #include "port.h" /* after the system headers: pread on Windows */
 
 #define MAGIC "KMEGDB\x1a\n"
-#define VERSION 1
+#define VERSION 1         /* every DTC kept */
+#define VERSION_PARTIAL 2 /* the DTC of short wins and of losses left out */
 #define HEADER_BYTES 88
 #define BLOCK 1024       /* positions per block written (files say their own) */
 #define MAX_BLOCK 65536  /* the most a file may say */
@@ -98,9 +100,12 @@ void egdb_count_codes(const EgdbGeom *g, const uint8_t *codes, EgdbSliceInfo *in
     info->slice = g->s;
     info->positions = egdb_slice_positions(g->s);
     bool white_none = g->s.wm + g->s.wk == 0;
-    for (uint64_t i = 0; i < g->size; i++) {
-        Board b;
-        if (!egdb_unindex(g, i, &b)) continue;
+    EgdbScan sc;
+    egdb_scan_start(&sc, g, 0, g->size);
+    Board b;
+    bool real;
+    for (uint64_t i = 0; egdb_scan_next(&sc, &b, &real); i++) {
+        if (!real) continue;
         if (white_none) {
             info->wins++;
             continue;
@@ -415,10 +420,13 @@ int egdb_write_slice(const char *dir, const EgdbGeom *g, const uint8_t *codes, E
      * the captures), so their codes are never asked either. */
     uint8_t *masked = malloc((size_t)g->size + 1);
     if (!masked) return km_fail(err, "%s: out of memory compressing the slice", path);
-    for (uint64_t i = 0; i < g->size; i++) {
-        Board pos;
-        masked[i] = egdb_unindex(g, i, &pos) && !mg_can_capture(&pos, KM_BLACK) ? codes[i] : EGDB_CODE_NONE;
-    }
+    int pieces = g->s.bm + g->s.bk + g->s.wm + g->s.wk;
+    EgdbScan sc;
+    egdb_scan_start(&sc, g, 0, g->size);
+    Board pos;
+    bool real;
+    for (uint64_t i = 0; egdb_scan_next(&sc, &pos, &real); i++)
+        masked[i] = real && !mg_can_capture(&pos, KM_BLACK) ? egdb_code_stored(codes[i], pieces) : EGDB_CODE_NONE;
     codes = masked;
 
     uint32_t nblocks = (uint32_t)((g->size + BLOCK - 1) / BLOCK);
@@ -451,7 +459,7 @@ int egdb_write_slice(const char *dir, const EgdbGeom *g, const uint8_t *codes, E
     put32(h + index_at + 4 * nblocks, (uint32_t)(b.n - data_at));
     memcpy(h + HEADER_BYTES, len, NSYM);
     memcpy(h, MAGIC, 8);
-    put32(h + 8, VERSION);
+    put32(h + 8, pieces > EGDB_FULL_DTC_PIECES ? VERSION_PARTIAL : VERSION);
     h[12] = (uint8_t)g->s.bm, h[13] = (uint8_t)g->s.bk, h[14] = (uint8_t)g->s.wm, h[15] = (uint8_t)g->s.wk;
     put64(h + 16, g->size);
     put64(h + 24, info->positions);
@@ -517,8 +525,9 @@ static int slice_file_load(const char *path, const EgdbSlice *expect, SliceFile 
     int r = -1;
     uint8_t *p = NULL;
     uint32_t version = get32(h + 8);
-    if (version != VERSION) {
-        km_fail(err, "%s: format version %u, this kingme reads version %d", path, (unsigned)version, VERSION);
+    if (version != VERSION && version != VERSION_PARTIAL) {
+        km_fail(err, "%s: format version %u, this kingme reads versions %d and %d", path, (unsigned)version,
+                VERSION, VERSION_PARTIAL);
         goto out;
     }
     if (get32(h + 84) != crc32_buf(h, 84)) {
@@ -590,6 +599,7 @@ static int slice_file_load(const char *path, const EgdbSlice *expect, SliceFile 
     sf->valid[EGDB_CODE_DRAW] = true;
     for (int d = 1; d <= max_win; d++) sf->valid[egdb_code_win(d)] = true;
     for (int d = 0; d <= max_loss; d++) sf->valid[egdb_code_loss(d)] = true;
+    if (version == VERSION_PARTIAL) sf->valid[EGDB_CODE_WIN_SHORT] = sf->valid[EGDB_CODE_LOSS_ANY] = true;
     sf->info.slice = s;
     sf->info.positions = get64(p + 24);
     sf->info.wins = get64(p + 32);
@@ -844,9 +854,10 @@ static int lookup(const Egdb *db, const Board *b)
     return code;
 }
 
-int egdb_probe(const Egdb *db, const Board *b, int *dist)
+int egdb_probe_code(const Egdb *db, const Board *b, int *dist, bool *exact)
 {
-    if (dist) *dist = 0;
+    *dist = 0;
+    *exact = true;
     if (!db) return EGDB_UNKNOWN;
     uint32_t occ = board_occupied(b);
     if (popcount32(occ) > db->pieces) return EGDB_UNKNOWN;
@@ -856,11 +867,12 @@ int egdb_probe(const Egdb *db, const Board *b, int *dist)
     if (mg_can_capture(b, s)) {
         /* every move is a capture, every capture a conversion: DTC 1 */
         MoveList ml;
-        int n = gen_captures(b, &ml), result = EGDB_LOSS;
+        int n = gen_captures(b, &ml), result = EGDB_LOSS, d;
+        bool ex;
         for (int i = 0; i < n; i++) {
             Board c = *b;
             make_move(&c, &ml.moves[i]);
-            int v = egdb_probe(db, &c, NULL);
+            int v = egdb_probe_code(db, &c, &d, &ex);
             if (v == EGDB_LOSS) {
                 result = EGDB_WIN;
                 break;
@@ -868,7 +880,7 @@ int egdb_probe(const Egdb *db, const Board *b, int *dist)
             if (v == EGDB_UNKNOWN) result = EGDB_UNKNOWN;
             else if (v == EGDB_DRAW && result == EGDB_LOSS) result = EGDB_DRAW;
         }
-        if (dist && (result == EGDB_WIN || result == EGDB_LOSS)) *dist = 1;
+        if (result == EGDB_WIN || result == EGDB_LOSS) *dist = 1;
         return result;
     }
     Board m;
@@ -876,60 +888,22 @@ int egdb_probe(const Egdb *db, const Board *b, int *dist)
     else m = *b;
     int code = lookup(db, &m);
     if (code < 0) return EGDB_UNKNOWN;
-    if (dist) *dist = egdb_code_dist((uint8_t)code);
+    *dist = egdb_code_dist((uint8_t)code);
+    *exact = egdb_code_has_dist((uint8_t)code);
     return egdb_code_value((uint8_t)code);
 }
 
-int egdb_best_move(const Egdb *db, const Board *b, Move *best, int *dist)
+int egdb_probe(const Egdb *db, const Board *b, int *dist)
 {
     int d;
-    int v = egdb_probe(db, b, &d);
-    if (dist) *dist = d;
-    if (v == EGDB_UNKNOWN) return v;
-    MoveList ml;
-    int n = gen_moves(b, &ml), pick = -1, pick_key = 0;
-    for (int i = 0; i < n; i++) {
-        const Move *m = &ml.moves[i];
-        Board c = *b;
-        make_move(&c, m);
-        int cd, cv = egdb_probe(db, &c, &cd);
-        bool conv = m->captured || !(b->kings & (1u << m->from));
-        int key = conv ? 0 : cd;
-        if (v == EGDB_WIN && cv == EGDB_LOSS) {
-            if (pick < 0 || key < pick_key) pick = i, pick_key = key;
-        } else if (v == EGDB_DRAW && cv == EGDB_DRAW) {
-            if (pick < 0) pick = i;
-        } else if (v == EGDB_LOSS) {
-            if (pick < 0 || key > pick_key) pick = i, pick_key = key;
-        }
-    }
-    if (pick < 0) return n ? EGDB_UNKNOWN : v;
-    *best = ml.moves[pick];
+    bool exact;
+    int v = egdb_probe_code(db, b, &d, &exact);
+    if (dist) *dist = exact || v == EGDB_UNKNOWN ? d : egdb_dtc_exact(db, b, v, d, exact);
     return v;
 }
 
-bool egdb_consistent(const Egdb *db, const Board *b)
+int egdb_probe_fast(const Egdb *db, const Board *b, int *dist)
 {
-    int d, v = egdb_probe(db, b, &d);
-    if (v == EGDB_UNKNOWN) return false;
-    if (!b->pieces[b->stm] || !b->pieces[b->stm ^ 1]) return true; /* the game is over */
-    MoveList ml;
-    int n = gen_moves(b, &ml), best = -1, lost = 0, drawn = 0;
-    for (int i = 0; i < n; i++) {
-        const Move *m = &ml.moves[i];
-        Board c = *b;
-        make_move(&c, m);
-        int cd, cv = egdb_probe(db, &c, &cd);
-        if (cv == EGDB_UNKNOWN) return false;
-        int key = m->captured || !(b->kings & (1u << m->from)) ? 0 : cd;
-        if (cv == EGDB_LOSS) {
-            lost++;
-            if (v == EGDB_WIN && (best < 0 || key < best)) best = key;
-        }
-        drawn += cv == EGDB_DRAW;
-        if (v == EGDB_LOSS && key > best) best = key;
-    }
-    if (v == EGDB_WIN) return lost > 0 && d == best + 1;
-    if (v == EGDB_LOSS) return lost == 0 && drawn == 0 && d == (n ? best + 1 : 0);
-    return lost == 0 && drawn > 0;
+    bool exact;
+    return egdb_probe_code(db, b, dist, &exact);
 }

@@ -94,9 +94,15 @@ int egdb_damage(const Egdb *db, char *err);
 /* The value of b for the side to move: EGDB_WIN / EGDB_LOSS / EGDB_DRAW, or
  * EGDB_UNKNOWN when b is beyond the database (db may be NULL). *dist (may be
  * NULL) gets the DTC in plies of a win or loss, 0 for a draw. A pending
- * capture is resolved by trying the captures. Thread-safe: any number of
- * threads may probe one database. */
+ * capture is resolved by trying the captures. The 6-piece files keep the
+ * DTC of long wins only: the others are found by a search of a few plies
+ * (a few hundred probes at most), which a NULL dist skips. Thread-safe: any
+ * number of threads may probe one database. */
 int egdb_probe(const Egdb *db, const Board *b, int *dist);
+/* egdb_probe without that search, for the search's nodes: where the file
+ * does not keep the DTC, *dist gets a bound instead (at most 3 for the
+ * short wins, 0 for the losses of 6 pieces). */
+int egdb_probe_fast(const Egdb *db, const Board *b, int *dist);
 
 /* The best move of b by the database: a winning move of least DTC, a
  * drawing move, or the losing move of largest DTC. Returns the value of b
