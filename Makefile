@@ -1,4 +1,4 @@
-# kingme - English draughts engine.  make | make test | make sanitize | make bench | make egdb | make book | make dll | make test-dll | make clean
+# kingme - English draughts engine.  make | make test | make sanitize | make bench | make egdb | make egdb6 | make book | make dll | make test-dll | make clean
 CC      ?= cc
 STD      = -std=c11 -D_POSIX_C_SOURCE=200809L
 WARN     = -Wall -Wextra -Werror
@@ -19,7 +19,7 @@ CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/cb/cb.o
 LIB      = $(BUILD)/libkingme.a
 
-.PHONY: all test sanitize bench fuzz clean egdb db book dll test-dll
+.PHONY: all test sanitize bench fuzz clean egdb egdb6 db book dll test-dll
 all: kingme db
 
 kingme: $(BUILD)/kingme
@@ -83,11 +83,18 @@ fuzz:
 
 # The endgame databases (kingme egdb): every position of up to EGDB_PIECES
 # pieces into EGDB_DIR (git ignores egdb/). For 5 pieces 1.5 minutes on two
-# idle cores (measured 1:21), several on a busy machine.
+# idle cores (measured 1:21), several on a busy machine. make egdb6 (or
+# make egdb EGDB_PIECES=6) adds the 6 pieces to the same directory, the 5
+# already there kept; it takes far longer and more room (times and size in
+# docs/egdb.md), which is why make builds 5 only. The commands use every
+# piece count whose slices are all there.
 EGDB_PIECES ?= 5
 EGDB_DIR    ?= egdb
 egdb: kingme
 	nice -n 10 ./kingme egdb build --pieces $(EGDB_PIECES) --dir $(EGDB_DIR) -j 2
+
+egdb6: kingme
+	$(MAKE) egdb EGDB_PIECES=6
 
 # `make` also builds the 5-piece database into egdb/ with the rule above (the
 # first time only, 12 MB): the commands that search use the database beside

@@ -57,31 +57,37 @@ static int vec_push(U32Vec *q, uint32_t x)
     return 0;
 }
 
+typedef struct Pair Pair;
+
 /* What the whole build shares. codes[id] are the finished slices (read-only
  * while a group of slices is being built). */
 typedef struct BuildCtx {
     const char *dir;
+    int full_dtc_pieces; /* slices of more pieces keep only some DTC */
     uint8_t *codes[EGDB_NSLICE_IDS];
     EgdbGeom geom[EGDB_NSLICE_IDS];
     /* progress of the workers */
     pthread_mutex_t lock;
     EgdbProgress cur; /* last reported state of some worker */
-    uint64_t positions_done, positions_total;
+    uint64_t positions_done, positions_total; /* of the pairs finished / to build */
+    Pair *active;                             /* the group being built: its pairs' shares done */
+    int nactive;
     int slices_done, slices_total;
-    double start;
+    double start, build_start; /* the build; its first slice built (not loaded) */
     bool failed;
     char err[KM_ERR_MAX];
 } BuildCtx;
 
 /* A slice and its mirror (n = 1 when they are the same). */
-typedef struct Pair {
+struct Pair {
     int n;
     EgdbGeom g[2];
     int id[2];
     uint8_t *st[2], *cnt[2], *aux[2], *dtc[2];
     U32Vec queue;
     U32Vec level[MAX_LEVELS];
-} Pair;
+    double done; /* the share of the pair's work done (BuildCtx.lock), for the time left */
+};
 
 static double now_s(void)
 {
@@ -90,15 +96,35 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static void report(BuildCtx *c, const Pair *p, const char *phase, int pass)
+/* The shares of a pair's work its steps take, measured on the 5-piece
+ * build: the moves of every position, the values from the queue, the
+ * moves again for the distances, the distances level by level, the file. */
+#define SHARE_MOVES 0.30
+#define SHARE_VALUES 0.25
+#define SHARE_DSCAN 0.20
+#define SHARE_LEVELS 0.15
+#define SHARE_WRITE 0.10
+
+/* The worker's state for the progress line: phase, level, and the share of
+ * the pair done (from + part of the step's share). */
+static void report(BuildCtx *c, Pair *p, const char *phase, int pass, double done)
 {
     pthread_mutex_lock(&c->lock);
     c->cur.slice = p->g[0].s;
     c->cur.phase = phase;
     c->cur.pass = pass;
     c->cur.positions = p->g[0].size;
+    p->done = done;
     pthread_mutex_unlock(&c->lock);
 }
+
+/* The share of a scan of member k done at index i, for report. */
+static inline double scan_share(const Pair *p, int k, uint64_t i)
+{
+    uint64_t total = p->g[0].size + (p->n == 2 ? p->g[1].size : 0);
+    return (double)((k ? p->g[0].size : 0) + i) / (double)total;
+}
+#define REPORT_EVERY ((uint64_t)1 << 20)
 
 /* Which member of the pair holds slice id (-1: none). */
 static inline int pair_member(const Pair *p, int id)
@@ -145,6 +171,44 @@ static int predecessors(const Board *b, bool kings_only, Board *out)
     return n;
 }
 
+/* The predecessors of a batch of queued positions, as queue entries, with
+ * their bytes prefetched: in the large slices nearly every one is a cache
+ * miss, and asking for a batch at once overlaps the waits. */
+#define PRED_BATCH 64
+typedef struct PredBatch {
+    int n;
+    bool lost[PRED_BATCH];
+    int from[PRED_BATCH + 1]; /* position q's predecessors: pred[from[q] .. from[q + 1]) */
+    uint32_t pred[PRED_BATCH * 32];
+} PredBatch;
+
+static void pred_batch(const Pair *p, const uint32_t *entries, int n, bool kings_only, PredBatch *pb)
+{
+    Board pred[32];
+    int total = 0;
+    pb->n = n;
+    for (int q = 0; q < n; q++) {
+        uint32_t e = entries[q];
+        int k = (int)(e >> 31), kk = p->n == 2 ? 1 - k : 0; /* the predecessors are in the mirror slice */
+        Board b;
+        egdb_unindex(&p->g[k], e & 0x7FFFFFFFu, &b);
+        pb->lost[q] = p->st[k][e & 0x7FFFFFFFu] == ST_LOSS;
+        pb->from[q] = total;
+        int np = predecessors(&b, kings_only, pred);
+        for (int j = 0; j < np; j++) {
+            uint32_t i = (uint32_t)egdb_index(&p->g[kk], &pred[j]);
+            __builtin_prefetch(&p->st[kk][i], 1);
+            __builtin_prefetch(&p->cnt[kk][i], 1);
+            if (kings_only) {
+                __builtin_prefetch(&p->dtc[kk][i], 1);
+                __builtin_prefetch(&p->aux[kk][i], 1);
+            } else if (!pb->lost[q]) __builtin_prefetch(&p->aux[kk][i], 0);
+            pb->pred[total++] = i | (uint32_t)kk << 31;
+        }
+    }
+    pb->from[n] = total;
+}
+
 static int pair_alloc(Pair *p)
 {
     for (int k = 0; k < p->n; k++) {
@@ -183,7 +247,7 @@ static inline bool is_conversion(const Board *b, const Move *m)
 /* Pass 1: win / loss / draw. */
 static int pass_values(BuildCtx *c, Pair *p)
 {
-    report(c, p, "moves", 0);
+    report(c, p, "moves", 0, 0);
     MoveList ml;
     for (int k = 0; k < p->n; k++) {
         const EgdbGeom *g = &p->g[k];
@@ -192,6 +256,7 @@ static int pass_values(BuildCtx *c, Pair *p)
         Board b;
         bool real;
         for (uint64_t i = 0; egdb_scan_next(&sc, &b, &real); i++) {
+            if (i % REPORT_EVERY == 0) report(c, p, "moves", 0, SHARE_MOVES * scan_share(p, k, i));
             p->cnt[k][i] = 0;
             p->aux[k][i] = 0;
             if (!real || !b.pieces[KM_WHITE]) {
@@ -222,27 +287,27 @@ static int pass_values(BuildCtx *c, Pair *p)
                 return -1;
         }
     }
-    report(c, p, "values", 0);
-    Board pred[64];
-    for (size_t qi = 0; qi < p->queue.n; qi++) {
-        uint32_t e = p->queue.v[qi];
-        int k = (int)(e >> 31);
-        Board b;
-        egdb_unindex(&p->g[k], e & 0x7FFFFFFFu, &b);
-        bool lost = p->st[k][e & 0x7FFFFFFFu] == ST_LOSS;
-        int np = predecessors(&b, false, pred);
-        for (int j = 0; j < np; j++) {
-            int kk = pair_member(p, egdb_slice_id(egdb_slice_of(&pred[j])));
-            uint32_t i = (uint32_t)egdb_index(&p->g[kk], &pred[j]);
-            if (p->st[kk][i] != ST_OPEN) continue;
-            if (lost) {
-                p->st[kk][i] = ST_WIN;
-            } else if (--p->cnt[kk][i] == 0 && !p->aux[kk][i]) {
-                p->st[kk][i] = ST_LOSS;
-            } else
-                continue;
-            if (vec_push(&p->queue, i | (uint32_t)kk << 31)) return -1;
+    PredBatch pb;
+    for (size_t qi = 0; qi < p->queue.n;) {
+        if (qi % (REPORT_EVERY / 4) < PRED_BATCH)
+            report(c, p, "values", 0, SHARE_MOVES + SHARE_VALUES * (double)qi / (double)p->queue.n);
+        size_t qend = qi + PRED_BATCH < p->queue.n ? qi + PRED_BATCH : p->queue.n;
+        pred_batch(p, p->queue.v + qi, (int)(qend - qi), false, &pb);
+        for (int q = 0; q < pb.n; q++) {
+            bool lost = pb.lost[q];
+            for (int j = pb.from[q]; j < pb.from[q + 1]; j++) {
+                int kk = (int)(pb.pred[j] >> 31);
+                uint32_t i = pb.pred[j] & 0x7FFFFFFFu;
+                if (p->st[kk][i] != ST_OPEN) continue;
+                if (lost) {
+                    p->st[kk][i] = ST_WIN;
+                } else if (--p->cnt[kk][i] == 0 && !p->aux[kk][i]) {
+                    p->st[kk][i] = ST_LOSS;
+                } else continue;
+                if (vec_push(&p->queue, pb.pred[j])) return -1;
+            }
         }
+        qi = qend;
     }
     free(p->queue.v);
     p->queue = (U32Vec){0};
@@ -267,8 +332,9 @@ static inline int value_any(const BuildCtx *c, const Pair *p, const Board *q)
 /* Pass 2: distances to conversion. */
 static int pass_distances(BuildCtx *c, Pair *p)
 {
-    report(c, p, "distances", 0);
+    const double before = SHARE_MOVES + SHARE_VALUES;
     MoveList ml;
+    uint64_t decided = 0, levelled = 0;
     for (int k = 0; k < p->n; k++) {
         const EgdbGeom *g = &p->g[k];
         EgdbScan sc;
@@ -276,9 +342,11 @@ static int pass_distances(BuildCtx *c, Pair *p)
         Board b;
         bool real;
         for (uint64_t i = 0; egdb_scan_next(&sc, &b, &real); i++) {
+            if (i % REPORT_EVERY == 0) report(c, p, "distances", 0, before + SHARE_DSCAN * scan_share(p, k, i));
             p->dtc[k][i] = DTC_UNSET;
             uint8_t st = p->st[k][i];
             if (st != ST_WIN && st != ST_LOSS) continue;
+            decided++;
             int n = gen_moves(&b, &ml);
             int level = -1;
             if (st == ST_WIN) {
@@ -308,39 +376,42 @@ static int pass_distances(BuildCtx *c, Pair *p)
             }
         }
     }
-    Board pred[64];
+    PredBatch pb;
     for (int t = 0; t < MAX_LEVELS; t++) {
         U32Vec *lv = &p->level[t];
-        if (lv->n) report(c, p, "distances", t);
-        for (size_t qi = 0; qi < lv->n; qi++) {
-            uint32_t e = lv->v[qi];
-            int k = (int)(e >> 31);
-            Board b;
-            egdb_unindex(&p->g[k], e & 0x7FFFFFFFu, &b);
-            bool lost = p->st[k][e & 0x7FFFFFFFu] == ST_LOSS;
-            int np = predecessors(&b, true, pred);
-            for (int j = 0; j < np; j++) {
-                int kk = pair_member(p, egdb_slice_id(egdb_slice_of(&pred[j])));
-                uint32_t i = (uint32_t)egdb_index(&p->g[kk], &pred[j]);
-                if (p->dtc[kk][i] != DTC_UNSET) continue;
-                int level;
-                if (lost) {
-                    if (p->st[kk][i] != ST_WIN) continue;
-                    level = t + 1;
-                } else {
-                    if (p->st[kk][i] != ST_LOSS || p->cnt[kk][i] == 0) continue;
-                    if (p->aux[kk][i] < t + 1) p->aux[kk][i] = (uint8_t)(t + 1);
-                    if (--p->cnt[kk][i]) continue;
-                    level = p->aux[kk][i];
+        for (size_t qi = 0; qi < lv->n;) {
+            if (qi % (REPORT_EVERY / 4) < PRED_BATCH)
+                report(c, p, "distances", t,
+                       before + SHARE_DSCAN + SHARE_LEVELS * (double)(levelled + qi) / (double)(decided + 1));
+            size_t qend = qi + PRED_BATCH < lv->n ? qi + PRED_BATCH : lv->n;
+            pred_batch(p, lv->v + qi, (int)(qend - qi), true, &pb);
+            qi = qend;
+            for (int q = 0; q < pb.n; q++) {
+                bool lost = pb.lost[q];
+                for (int j = pb.from[q]; j < pb.from[q + 1]; j++) {
+                    int kk = (int)(pb.pred[j] >> 31);
+                    uint32_t i = pb.pred[j] & 0x7FFFFFFFu;
+                    if (p->dtc[kk][i] != DTC_UNSET) continue;
+                    int level;
+                    if (lost) {
+                        if (p->st[kk][i] != ST_WIN) continue;
+                        level = t + 1;
+                    } else {
+                        if (p->st[kk][i] != ST_LOSS || p->cnt[kk][i] == 0) continue;
+                        if (p->aux[kk][i] < t + 1) p->aux[kk][i] = (uint8_t)(t + 1);
+                        if (--p->cnt[kk][i]) continue;
+                        level = p->aux[kk][i];
+                    }
+                    if (level >= MAX_LEVELS - 1) {
+                        snprintf(c->err, KM_ERR_MAX, "distance to conversion above %d plies", MAX_LEVELS - 2);
+                        return -2;
+                    }
+                    p->dtc[kk][i] = (uint8_t)level;
+                    if (vec_push(&p->level[level], pb.pred[j])) return -1;
                 }
-                if (level >= MAX_LEVELS - 1) {
-                    snprintf(c->err, KM_ERR_MAX, "distance to conversion above %d plies", MAX_LEVELS - 2);
-                    return -2;
-                }
-                p->dtc[kk][i] = (uint8_t)level;
-                if (vec_push(&p->level[level], i | (uint32_t)kk << 31)) return -1;
             }
         }
+        levelled += lv->n;
         free(lv->v);
         *lv = (U32Vec){0};
     }
@@ -379,11 +450,13 @@ static int build_pair(BuildCtx *c, Pair *p)
     if (rc == 0) rc = pass_distances(c, p);
     if (rc == -1) snprintf(c->err, KM_ERR_MAX, "out of memory building the slices");
     if (rc) return -1;
-    report(c, p, "writing", 0);
+    report(c, p, "writing", 0, 1 - SHARE_WRITE);
     for (int k = 0; k < p->n; k++) {
         EgdbSliceInfo info;
         char err[KM_ERR_MAX];
-        if (egdb_write_slice(c->dir, &p->g[k], p->st[k], &info, err)) {
+        const EgdbSlice *s = &p->g[k].s;
+        bool partial = s->bm + s->bk + s->wm + s->wk > c->full_dtc_pieces;
+        if (egdb_write_slice(c->dir, &p->g[k], p->st[k], partial, &info, err)) {
             snprintf(c->err, KM_ERR_MAX, "%s", err);
             return -1;
         }
@@ -413,6 +486,7 @@ static void *worker(void *arg)
         Pair *p = &gr->pairs[i];
         int rc = build_pair(c, p);
         pthread_mutex_lock(&c->lock);
+        p->done = 0;
         if (rc) c->failed = true;
         else {
             for (int k = 0; k < p->n; k++) c->positions_done += p->g[k].size;
@@ -439,9 +513,13 @@ static void progress_now(BuildCtx *c, EgdbProgressFn fn, void *user)
     pr.done = c->slices_done;
     pr.total = c->slices_total;
     pr.elapsed = now_s() - c->start;
-    pr.eta = c->positions_done ? pr.elapsed * (double)(c->positions_total - c->positions_done) /
-                                     (double)c->positions_done
-                               : -1;
+    /* the time left in proportion to the positions left, counting the
+     * share done of the pairs being built */
+    double done = (double)c->positions_done;
+    for (int i = 0; i < c->nactive; i++)
+        done += c->active[i].done * (double)(c->active[i].g[0].size + (c->active[i].n == 2 ? c->active[i].g[1].size : 0));
+    double building = c->build_start > 0 ? now_s() - c->build_start : 0;
+    pr.eta = done > 0 && building > 1 ? building * ((double)c->positions_total - done) / done : -1;
     pthread_mutex_unlock(&c->lock);
     fn(&pr, user);
 }
@@ -475,14 +553,22 @@ static void fill_unstored(BuildCtx *c, int id)
     }
 }
 
+static bool file_exists(const BuildCtx *c, EgdbSlice s)
+{
+    char name[16], path[4096];
+    egdb_slice_name(s, name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s", c->dir, name);
+    struct stat sb;
+    return stat(path, &sb) == 0;
+}
+
 /* Load the file of a slice already built (resuming), verified. */
 static bool load_existing(BuildCtx *c, EgdbSlice s)
 {
     char name[16], path[4096];
     egdb_slice_name(s, name, sizeof name);
     snprintf(path, sizeof path, "%s/%s", c->dir, name);
-    struct stat sb;
-    if (stat(path, &sb) != 0) return false;
+    if (!file_exists(c, s)) return false;
     int id = egdb_slice_id(s);
     uint8_t *codes;
     EgdbSliceInfo info;
@@ -493,8 +579,13 @@ static bool load_existing(BuildCtx *c, EgdbSlice s)
     return true;
 }
 
-int egdb_build(const char *dir, int pieces, int threads, EgdbProgressFn progress, void *user,
-               char *err)
+int egdb_build(const char *dir, int pieces, int threads, EgdbProgressFn progress, void *user, char *err)
+{
+    return egdb_build_partial(dir, pieces, EGDB_FULL_DTC_PIECES, threads, progress, user, err);
+}
+
+int egdb_build_partial(const char *dir, int pieces, int full_dtc_pieces, int threads, EgdbProgressFn progress,
+                       void *user, char *err)
 {
     if (pieces < 1 || pieces > EGDB_MAX_PIECES)
         return km_fail(err, "pieces must be 1 to %d, not %d", EGDB_MAX_PIECES, pieces);
@@ -504,13 +595,27 @@ int egdb_build(const char *dir, int pieces, int threads, EgdbProgressFn progress
     BuildCtx *c = calloc(1, sizeof *c);
     if (!c) return km_fail(err, "out of memory");
     c->dir = dir;
+    c->full_dtc_pieces = full_dtc_pieces;
     pthread_mutex_init(&c->lock, NULL);
     c->start = now_s();
+    /* the positions to build: those of the pairs whose files are not both
+     * there (a file there that cannot be read adds its pair later) */
+    bool *counted = calloc(EGDB_NSLICE_IDS, sizeof *counted);
+    if (!counted) {
+        pthread_mutex_destroy(&c->lock);
+        free(c);
+        return km_fail(err, "out of memory");
+    }
     for (int n = 1; n <= pieces; n++)
         for (int i = 0; i < egdb_slice_count(n); i++) {
-            EgdbSlice s = egdb_slice_at(n, i);
-            egdb_geom(s, &c->geom[egdb_slice_id(s)]);
+            EgdbSlice s = egdb_slice_at(n, i), m = egdb_slice_mirror(s);
+            int id = egdb_slice_id(s);
+            egdb_geom(s, &c->geom[id]);
             c->slices_total++;
+            if (!(file_exists(c, s) && file_exists(c, m))) {
+                counted[id] = true;
+                c->positions_total += c->geom[id].size;
+            }
         }
     int rc = 0;
     for (int n = 1; n <= pieces && rc == 0; n++) {
@@ -547,10 +652,16 @@ int egdb_build(const char *dir, int pieces, int threads, EgdbProgressFn progress
                 p->id[1] = mid;
                 p->g[0] = c->geom[id];
                 p->g[1] = c->geom[mid];
-                for (int k = 0; k < nk; k++) c->positions_total += p->g[k].size;
+                for (int k = 0; k < nk; k++)
+                    if (!counted[p->id[k]]) c->positions_total += p->g[k].size;
             }
             if (np) {
                 Group gr = {.c = c, .pairs = pairs, .npairs = np};
+                pthread_mutex_lock(&c->lock);
+                c->active = pairs;
+                c->nactive = np;
+                if (c->build_start == 0) c->build_start = now_s();
+                pthread_mutex_unlock(&c->lock);
                 int nt = threads < np ? threads : np;
                 pthread_t tid[64];
                 if (nt > 64) nt = 64;
@@ -570,12 +681,17 @@ int egdb_build(const char *dir, int pieces, int threads, EgdbProgressFn progress
                 }
                 for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
                 progress_now(c, progress, user);
+                pthread_mutex_lock(&c->lock);
+                c->active = NULL;
+                c->nactive = 0;
+                pthread_mutex_unlock(&c->lock);
                 if (c->failed) rc = km_fail(err, "%s", c->err);
             }
             free(pairs);
         }
     }
     for (int i = 0; i < EGDB_NSLICE_IDS; i++) free(c->codes[i]);
+    free(counted);
     pthread_mutex_destroy(&c->lock);
     free(c);
     return rc;

@@ -409,8 +409,8 @@ static void emit_code(void *ctx, int sym, uint32_t extra, int nextra)
     if (nextra) buf_bits(e->b, extra, nextra);
 }
 
-int egdb_write_slice(const char *dir, const EgdbGeom *g, const uint8_t *codes, EgdbSliceInfo *info,
-                     char *err)
+int egdb_write_slice(const char *dir, const EgdbGeom *g, const uint8_t *codes, bool partial,
+                     EgdbSliceInfo *info, char *err)
 {
     char name[16], path[4096];
     egdb_slice_name(g->s, name, sizeof name);
@@ -420,13 +420,12 @@ int egdb_write_slice(const char *dir, const EgdbGeom *g, const uint8_t *codes, E
      * the captures), so their codes are never asked either. */
     uint8_t *masked = malloc((size_t)g->size + 1);
     if (!masked) return km_fail(err, "%s: out of memory compressing the slice", path);
-    int pieces = g->s.bm + g->s.bk + g->s.wm + g->s.wk;
     EgdbScan sc;
     egdb_scan_start(&sc, g, 0, g->size);
     Board pos;
     bool real;
     for (uint64_t i = 0; egdb_scan_next(&sc, &pos, &real); i++)
-        masked[i] = real && !mg_can_capture(&pos, KM_BLACK) ? egdb_code_stored(codes[i], pieces) : EGDB_CODE_NONE;
+        masked[i] = real && !mg_can_capture(&pos, KM_BLACK) ? egdb_code_stored(codes[i], partial) : EGDB_CODE_NONE;
     codes = masked;
 
     uint32_t nblocks = (uint32_t)((g->size + BLOCK - 1) / BLOCK);
@@ -459,7 +458,7 @@ int egdb_write_slice(const char *dir, const EgdbGeom *g, const uint8_t *codes, E
     put32(h + index_at + 4 * nblocks, (uint32_t)(b.n - data_at));
     memcpy(h + HEADER_BYTES, len, NSYM);
     memcpy(h, MAGIC, 8);
-    put32(h + 8, pieces > EGDB_FULL_DTC_PIECES ? VERSION_PARTIAL : VERSION);
+    put32(h + 8, partial ? VERSION_PARTIAL : VERSION);
     h[12] = (uint8_t)g->s.bm, h[13] = (uint8_t)g->s.bk, h[14] = (uint8_t)g->s.wm, h[15] = (uint8_t)g->s.wk;
     put64(h + 16, g->size);
     put64(h + 24, info->positions);

@@ -82,10 +82,10 @@ static inline int egdb_code_dist(uint8_t c)
            : (c & 1)                                                           ? (c + 1) / 2
                                                                                : (c - 2) / 2;
 }
-/* The code a file of a slice of n pieces stores for c. */
-static inline uint8_t egdb_code_stored(uint8_t c, int n)
+/* The code a file stores for c: partial, one of version 2. */
+static inline uint8_t egdb_code_stored(uint8_t c, bool partial)
 {
-    if (n <= EGDB_FULL_DTC_PIECES || c == EGDB_CODE_DRAW || c == EGDB_CODE_NONE) return c;
+    if (!partial || c == EGDB_CODE_DRAW || c == EGDB_CODE_NONE) return c;
     if (!(c & 1)) return EGDB_CODE_LOSS_ANY;
     return egdb_code_dist(c) <= EGDB_SHORT_DTC ? EGDB_CODE_WIN_SHORT : c;
 }
@@ -108,6 +108,11 @@ static inline void egdb_mirror(const Board *in, Board *out)
     *out = r;
 }
 
+/* egdb_build, the slices of more than full_dtc_pieces pieces in version 2
+ * (egdb_build: EGDB_FULL_DTC_PIECES; the tests try the format on fewer). */
+int egdb_build_partial(const char *dir, int pieces, int full_dtc_pieces, int threads, EgdbProgressFn progress,
+                       void *user, char *err);
+
 /* ---- probing (egdb_file.c, egdb_dtc.c) ---- */
 /* egdb_probe without the search for a DTC the file does not keep: *exact
  * says whether *dist is the DTC or the bound of egdb_code_dist. */
@@ -119,8 +124,8 @@ int egdb_dtc_exact(const Egdb *db, const Board *b, int v, int d, bool exact);
 /* ---- files (egdb_file.c) ---- */
 /* Write the codes of slice s (g->size bytes) to dir as its file, through a
  * temporary name. info gets the counts. */
-int egdb_write_slice(const char *dir, const EgdbGeom *g, const uint8_t *codes, EgdbSliceInfo *info,
-                     char *err);
+int egdb_write_slice(const char *dir, const EgdbGeom *g, const uint8_t *codes, bool partial,
+                     EgdbSliceInfo *info, char *err);
 /* Read and verify a slice file and decode it whole (malloc'd, g->size bytes). */
 int egdb_read_slice(const char *path, const EgdbGeom *g, uint8_t **codes, EgdbSliceInfo *info,
                     char *err);

@@ -91,6 +91,32 @@ TEST(egdb_index_round_trips)
     }
 }
 
+TEST(egdb_scan_visits_the_indices_in_order)
+{
+    EgdbSlice slices[] = {{1, 1, 1, 0}, {0, 2, 1, 0}, {2, 0, 1, 0}, {1, 0, 0, 2}, {0, 0, 2, 2}, {0, 3, 0, 0}};
+    for (int k = 0; k < 6; k++) {
+        EgdbGeom g;
+        egdb_geom(slices[k], &g);
+        /* the whole slice, and a range starting in the middle of a row */
+        uint64_t ranges[2][2] = {{0, g.size}, {g.size / 3 + 7, g.size - g.size / 5}};
+        for (int r = 0; r < 2; r++) {
+            EgdbScan sc;
+            egdb_scan_start(&sc, &g, ranges[r][0], ranges[r][1]);
+            Board b, u;
+            bool real;
+            uint64_t i = ranges[r][0], bad = 0;
+            for (; egdb_scan_next(&sc, &b, &real); i++) {
+                bool ureal = egdb_unindex(&g, i, &u);
+                if (real != ureal || (real && (b.pieces[0] != u.pieces[0] || b.pieces[1] != u.pieces[1] ||
+                                               b.kings != u.kings || b.stm != u.stm)))
+                    bad++;
+            }
+            CHECK_INT(i, ranges[r][1]);
+            CHECK_INT(bad, 0);
+        }
+    }
+}
+
 /* ---- an independent solver for at most 3 pieces ----
  * Every position is enumerated square by square into a hash table, then
  * values are found by plain forward iteration to a fixed point (won if a
@@ -404,6 +430,157 @@ TEST(egdb_best_move_wins_within_the_forty_move_rule)
     CHECK_INT(won, games);
 }
 
+/* ---- the files that keep some distances only (version 2) ----
+ * The 6-piece files keep the DTC of the wins longer than EGDB_SHORT_DTC
+ * only, and a probe finds the others by a short search. The same format on
+ * the 3-piece slices must answer every position as the full files do. */
+
+static char part_dir[64];
+
+static void remove_part_dir(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", part_dir);
+    if (part_dir[0] && system(cmd) != 0) fprintf(stderr, "could not remove %s\n", part_dir);
+}
+
+static uint32_t file_version(const char *dir, EgdbSlice s)
+{
+    char name[16], path[256];
+    egdb_slice_name(s, name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    unsigned char h[12] = {0};
+    if (f) {
+        if (fread(h, 1, sizeof h, f) != sizeof h) h[8] = 0;
+        fclose(f);
+    }
+    return h[8] | (uint32_t)h[9] << 8;
+}
+
+static uint64_t dir_bytes(const char *dir, int n)
+{
+    uint64_t total = 0;
+    for (int i = 0; i < egdb_slice_count(n); i++) {
+        char name[16], path[256];
+        egdb_slice_name(egdb_slice_at(n, i), name, sizeof name);
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        struct stat sb;
+        if (stat(path, &sb) == 0) total += (uint64_t)sb.st_size;
+    }
+    return total;
+}
+
+TEST(egdb_partial_files_answer_as_the_full_ones)
+{
+    const Egdb *full = test_db();
+    if (!full) return;
+    snprintf(part_dir, sizeof part_dir, "/tmp/kingme-egdb-part-XXXXXX");
+    CHECK(mkdtemp(part_dir) != NULL);
+    atexit(remove_part_dir);
+    char err[KM_ERR_MAX];
+    CHECK_MSG(egdb_build_partial(part_dir, 3, 2, 2, NULL, NULL, err) == 0, "%s", err);
+    CHECK_INT(file_version(part_dir, (EgdbSlice){0, 2, 0, 1}), 2);
+    CHECK_INT(file_version(part_dir, (EgdbSlice){0, 1, 0, 1}), 1);
+    CHECK(dir_bytes(part_dir, 3) < dir_bytes(db_dir, 3));
+    Egdb *part = egdb_open(part_dir, 4, err);
+    CHECK_MSG(part != NULL, "%s", err);
+    if (!part) return;
+    /* every 3-piece position, either side to move */
+    long n = 0, bad = 0, short_wins = 0, losses = 0;
+    for (int si = 0; si < egdb_slice_count(3); si++) {
+        EgdbGeom g;
+        egdb_geom(egdb_slice_at(3, si), &g);
+        for (uint64_t i = 0; i < g.size && bad < 5; i++) {
+            Board b;
+            if (!egdb_unindex(&g, i, &b)) continue;
+            for (int side = 0; side < 2; side++, b.stm ^= 1) {
+                int d1, d2, df, v1 = egdb_probe(full, &b, &d1), v2 = egdb_probe(part, &b, &d2);
+                int vf = egdb_probe_fast(part, &b, &df);
+                Move m1 = {0}, m2 = {0};
+                int b1 = egdb_best_move(full, &b, &m1, NULL), b2 = egdb_best_move(part, &b, &m2, NULL);
+                /* the fast probe: the kept distance, else the bound */
+                bool one_colour = !b.pieces[0] || !b.pieces[1], capture = !one_colour && mg_can_capture(&b, b.stm);
+                bool short_win = v2 == EGDB_WIN && d2 <= EGDB_SHORT_DTC && !capture && !one_colour;
+                bool loss = v2 == EGDB_LOSS && !capture && !one_colour;
+                int fast_want = short_win ? EGDB_SHORT_DTC : loss ? 0 : d2;
+                short_wins += short_win;
+                losses += loss;
+                n++;
+                if (v1 != v2 || d1 != d2 || vf != v2 || df != fast_want || b1 != b2 || m1.from != m2.from ||
+                    m1.to != m2.to || m1.captured != m2.captured || !egdb_consistent(part, &b)) {
+                    char fen[128];
+                    board_to_fen(&b, fen, sizeof fen);
+                    test_fail(__FILE__, __LINE__, "%s: full %d dtc %d, partial %d dtc %d (fast %d dtc %d)", fen, v1,
+                              d1, v2, d2, vf, df);
+                    bad++;
+                }
+            }
+        }
+    }
+    CHECK_INT(n, 2 * 261224);
+    CHECK_INT(bad, 0);
+    CHECK(short_wins > 10000 && losses > 10000);
+    egdb_close(part);
+}
+
+/* The independent check solves the sets again and finds what the database
+ * holds; given a slice whose values were changed, it finds the change. */
+TEST(egdb_independent_check_finds_a_wrong_value)
+{
+    const Egdb *db = test_db();
+    if (!db) return;
+    const char *fens[] = {"B:WK11:BK3,K4", "B:WK17:B7,K20", "W:WK17:B7,K20"};
+    char err[KM_ERR_MAX];
+    uint64_t total = 0;
+    for (int k = 0; k < 3; k++) {
+        Board b;
+        CHECK(board_from_fen(&b, fens[k], err) == 0);
+        EgdbCheck ck;
+        CHECK_MSG(egdb_check_component(db, &b, 1000000, &ck, err) == 0, "%s", err);
+        CHECK_MSG(ck.mismatches == 0, "%s: %llu positions differ", fens[k], (unsigned long long)ck.mismatches);
+        CHECK(ck.wins > 0 && ck.losses > 0 && ck.draws > 0);
+        total += ck.positions;
+    }
+    CHECK(total > 10000);
+    Board b;
+    CHECK(board_from_fen(&b, fens[0], err) == 0);
+    EgdbCheck ck;
+    CHECK(egdb_check_component(db, &b, 100, &ck, err) == -1 && strstr(err, "more than 100 positions"));
+    /* a copy of the database with one value changed: a draw of two kings
+     * against one (the kings cornered) made a win */
+    char dir[64], cmd[256];
+    snprintf(dir, sizeof dir, "/tmp/kingme-egdb-wrong-XXXXXX");
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(cmd, sizeof cmd, "cp %s/*.kdb %s/", db_dir, dir);
+    CHECK_INT(system(cmd), 0);
+    EgdbGeom g;
+    EgdbSlice s = {0, 2, 0, 1};
+    egdb_geom(s, &g);
+    char name[16], path[256];
+    egdb_slice_name(s, name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    uint8_t *codes;
+    EgdbSliceInfo info;
+    CHECK(egdb_read_slice(path, &g, &codes, &info, err) == 0);
+    Board w;
+    CHECK(board_from_fen(&w, "B:WK11:BK3,K4", err) == 0);
+    uint64_t at = egdb_index(&g, &w);
+    CHECK_INT(codes[at], EGDB_CODE_DRAW);
+    codes[at] = egdb_code_win(5);
+    CHECK(egdb_write_slice(dir, &g, codes, false, &info, err) == 0);
+    free(codes);
+    Egdb *wrong = egdb_open(dir, 4, err);
+    CHECK_MSG(wrong != NULL, "%s", err);
+    if (wrong) {
+        CHECK(egdb_check_component(wrong, &w, 1000000, &ck, err) == 0);
+        CHECK(ck.mismatches > 0);
+        egdb_close(wrong);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK_INT(system(cmd), 0);
+}
+
 /* ---- threads ---- */
 
 enum { MT_POS = 20000, MT_THREADS = 4 };
@@ -641,13 +818,14 @@ TEST(egdb_build_progress_fits_the_terminal)
     int segments = 0;
     for (const char *p = out; *p;) {
         size_t n = strcspn(p, "\r\n");
-        if (strncmp(p, "slice ", 6) == 0) {
+        if (strstr(p, " slices, b") && strstr(p, " slices, b") < p + n) {
             CHECK_MSG(n < 60, "a progress line of %zu columns on a 60-column terminal: %.*s", n, (int)n, p);
             segments++;
         }
         p += n + (p[n] != '\0');
     }
-    CHECK_MSG(segments >= 3 && strstr(out, "slice b0k0w0k1 (") && strstr(out, "built the 2-piece endgame database"),
+    CHECK_MSG(segments >= 3 && strstr(out, "/14 slices, b0k0w0k1 ") && strstr(out, " left") &&
+                  strstr(out, "built the 2-piece endgame database"),
               "%s", out);
     /* not a terminal: a line per tenth, each with the time elapsed and left */
     snprintf(cmd, sizeof cmd, "rm -rf %s && %s egdb build --pieces 2 --dir %s -j 1", dir, test_kingme(), dir);
@@ -852,7 +1030,7 @@ TEST(egdb_info_checks_what_probe_checks)
     uint64_t idx = egdb_index(&g, &b);
     CHECK(egdb_code_value(codes[idx]) == EGDB_WIN);
     codes[idx] = egdb_code_win(egdb_code_dist(codes[idx]) + 2); /* two plies too far */
-    CHECK_MSG(egdb_write_slice(dir, &g, codes, &info, err) == 0, "%s", err);
+    CHECK_MSG(egdb_write_slice(dir, &g, codes, false, &info, err) == 0, "%s", err);
     free(codes);
     CHECK_INT(kingme_in(out, sizeof out, "egdb info --dir %s > /dev/null", dir), 0);
     CHECK_INT(kingme_in(out, sizeof out, "egdb probe --dir %s --fen %s", dir, fen), 1);

@@ -116,6 +116,21 @@ int egdb_best_move(const Egdb *db, const Board *b, Move *best, int *dist);
  * none to a loss. False also when b is beyond the database. */
 bool egdb_consistent(const Egdb *db, const Board *b);
 
+/* An independent check (egdb_check.c): every position king moves reach from
+ * start (the men where they are, both sides to move), solved again by forward
+ * iteration with the database asked only where a capture, man move or
+ * crowning leaves that set, and compared with egdb_probe. Returns 0 with the
+ * counts in out, or -1 with err (start beyond the database, a set of more
+ * than max_positions, out of memory). */
+typedef struct EgdbCheck {
+    uint64_t positions, wins, losses, draws; /* of the set, by the check's solver */
+    int longest;                             /* its longest DTC */
+    uint64_t mismatches;                     /* positions where the database says otherwise */
+    Board bad;                               /* the first of them */
+    int bad_value, bad_dist, want_value, want_dist;
+} EgdbCheck;
+int egdb_check_component(const Egdb *db, const Board *start, uint32_t max_positions, EgdbCheck *out, char *err);
+
 /* ---- the files ---- */
 typedef struct EgdbSliceInfo {
     EgdbSlice slice;

@@ -87,9 +87,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (g.size <= (1u << 22) && egdb_read_slice(path, &g, &c1, &info2, err) == 0) {
             /* the writer normalises what the probe never asks (holes...), so
              * the round trip is checked from the second writing on */
-            FUZZ_CHECK(egdb_write_slice(dir2, &g, c1, &info3, err) == 0, "%s", err);
+            FUZZ_CHECK(egdb_write_slice(dir2, &g, c1, false, &info3, err) == 0, "%s", err);
             FUZZ_CHECK(egdb_read_slice(path2, &g, &c2, &info2, err) == 0, "written again: %s", err);
-            FUZZ_CHECK(egdb_write_slice(dir2, &g, c2, &info3, err) == 0, "%s", err);
+            FUZZ_CHECK(egdb_write_slice(dir2, &g, c2, false, &info3, err) == 0, "%s", err);
             FUZZ_CHECK(egdb_read_slice(path2, &g, &c3, &info, err) == 0, "written a third time: %s", err);
             FUZZ_CHECK(memcmp(c2, c3, g.size) == 0, "the values change when written again");
             FUZZ_CHECK(info.wins == info3.wins && info.losses == info3.losses && info.draws == info3.draws,
