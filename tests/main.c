@@ -10,6 +10,7 @@
 static struct { const char *name; test_fn fn; } tests[MAX_TESTS];
 static int ntests;
 static int cur_failures;
+static char cur_skip[256]; /* why the running test was skipped ("" if not) */
 long test_checks;
 
 void test_register(const char *name, test_fn fn)
@@ -30,6 +31,15 @@ void test_fail(const char *file, int line, const char *fmt, ...)
     vfprintf(stdout, fmt, ap);
     fputc('\n', stdout);
     va_end(ap);
+}
+
+void test_skip(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cur_skip, sizeof cur_skip, fmt, ap);
+    va_end(ap);
+    if (!cur_skip[0]) snprintf(cur_skip, sizeof cur_skip, "skipped");
 }
 
 bool test_sanitized(void) { return getenv("KINGME_SANITIZE") != NULL; }
@@ -79,16 +89,20 @@ int main(int argc, char **argv)
     /* the programs the tests start use no endgame database unless a test
      * names one (a developer's egdb/ beside ./kingme would change answers) */
     setenv("KINGME_EGDB", "none", 1);
-    int passed = 0, failed = 0;
+    int passed = 0, failed = 0, skipped = 0;
     for (int i = 0; i < ntests; i++) {
         if (filter && !strstr(tests[i].name, filter)) continue;
         cur_failures = 0;
+        cur_skip[0] = '\0';
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         tests[i].fn();
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-        if (cur_failures) {
+        if (cur_skip[0] && !cur_failures) {
+            skipped++;
+            printf("skip %s: %s\n", tests[i].name, cur_skip);
+        } else if (cur_failures) {
             failed++;
             printf("FAIL %s (%d failed checks)\n", tests[i].name, cur_failures);
         } else {
@@ -98,6 +112,7 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
     printf("%ld checks\n", test_checks);
+    if (skipped) printf("%d skipped (not counted below)\n", skipped);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -581,6 +581,76 @@ TEST(egdb_independent_check_finds_a_wrong_value)
     CHECK_INT(system(cmd), 0);
 }
 
+/* ---- the 6-piece database, when it was built ----
+ * Built in hours, so the tests build none: they check the one in
+ * $KINGME_TEST_EGDB6, else egdb/ (where make egdb6 puts it), and are
+ * skipped, with a line saying so, when it holds fewer than 6 pieces. */
+
+TEST(egdb_six_pieces_when_built)
+{
+    const char *dir = getenv("KINGME_TEST_EGDB6");
+    if (!dir || !*dir) dir = "egdb";
+    char err[KM_ERR_MAX];
+    Egdb *db = egdb_open(dir, 16, err);
+    if (!db || egdb_pieces(db) < 6) {
+        test_skip("no 6-piece database in %s (make egdb6, or KINGME_TEST_EGDB6=DIR)", dir);
+        egdb_close(db);
+        return;
+    }
+    /* random positions against their moves: values and distances, those
+     * the files do not keep found by the probe's search */
+    uint64_t rng = 6;
+    int bad = 0;
+    for (int k = 0; k < 1000 && bad < 5; k++) {
+        Board b;
+        egdb_random_position(6, &rng, &b);
+        if (!egdb_consistent(db, &b)) {
+            char fen[128];
+            board_to_fen(&b, fen, sizeof fen);
+            test_fail(__FILE__, __LINE__, "%s: value or distance disagrees with its moves'", fen);
+            bad++;
+        }
+    }
+    /* sets reached by king moves solved again by the independent solver */
+    int sets = 0;
+    uint64_t solved = 0;
+    for (int tries = 0; sets < 3 && tries < 1000; tries++) {
+        Board b;
+        egdb_random_position(6, &rng, &b);
+        if (!board_kings(&b, KM_BLACK) || !board_kings(&b, KM_WHITE) || mg_can_capture(&b, b.stm)) continue;
+        EgdbCheck ck;
+        if (egdb_check_component(db, &b, 200000, &ck, err)) continue; /* too large a set: another */
+        sets++;
+        solved += ck.positions;
+        CHECK_INT(ck.mismatches, 0);
+    }
+    CHECK_INT(sets, 3);
+    CHECK(solved > 100);
+    /* won positions played out by the database on both sides: won, within
+     * the forty-move rule */
+    int games = 4, won = 0;
+    for (int g = 0; g < games; g++) {
+        Board b;
+        do egdb_random_position(6, &rng, &b);
+        while (egdb_probe(db, &b, NULL) != EGDB_WIN || !b.pieces[b.stm ^ 1]);
+        int winner = b.stm, reversible = 0, maxreversible = 0;
+        for (int ply = 0; ply < 1000; ply++) {
+            Move m;
+            MoveList ml;
+            if (gen_moves(&b, &ml) == 0) break;
+            int v = egdb_best_move(db, &b, &m, NULL);
+            if (v != (b.stm == winner ? EGDB_WIN : EGDB_LOSS)) break;
+            reversible = m.captured || !(b.kings & (1u << m.from)) ? 0 : reversible + 1;
+            if (reversible > maxreversible) maxreversible = reversible;
+            make_move(&b, &m);
+        }
+        MoveList ml;
+        won += b.stm != winner && gen_moves(&b, &ml) == 0 && maxreversible < 80;
+    }
+    CHECK_INT(won, games);
+    egdb_close(db);
+}
+
 /* ---- threads ---- */
 
 enum { MT_POS = 20000, MT_THREADS = 4 };
