@@ -19,7 +19,7 @@ CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/cb/cb.o
 LIB      = $(BUILD)/libkingme.a
 
-.PHONY: all test sanitize bench fuzz clean egdb egdb6 db book dll test-dll
+.PHONY: all test sanitize bench fuzz clean egdb egdb6 db book dll test-dll dll-check
 all: kingme db
 
 kingme: $(BUILD)/kingme
@@ -169,6 +169,13 @@ $(DLL_DIR)/wine_test.exe: tests/cb/wine_test.c $(DLL_LIB) $(HEADERS)
 
 test-dll:
 	@tests/cb/run_wine.sh
+
+# make test's quick guard (tests/test_cb.c): the DLL's sources compile for
+# Windows (syntax and warnings only, a few seconds), so that a POSIX-only
+# call in a portable module is caught when it is made, not at make dll
+dll-check:
+	@command -v $(MINGW) >/dev/null || { echo "make dll-check: $(MINGW) is not installed"; exit 2; }
+	@$(MINGW) $(DLL_CFLAGS) -fsyntax-only $(filter-out $(DLL_POSIX_ONLY),$(LIB_SRC)) src/cb/cb.c
 
 clean:
 	rm -rf build kingme tools/gen_tactics tools/loss_probe

@@ -1,7 +1,8 @@
 /* test_cb.c - the CheckerBoard engine's two functions (src/cb/), built
  * natively and called as CheckerBoard calls them: its 8x8 boards and
  * colours, every time mode, playnow, set gamehist, the endgame database,
- * a whole game of the engine against itself with every move checked legal.
+ * a whole game of the engine against itself with every move checked legal;
+ * and that the DLL's sources still compile for Windows (make dll-check).
  * The real DLL under Wine: make test-dll (tests/cb/). */
 #include "test.h"
 #include "../src/cb/cb.h"
@@ -119,6 +120,21 @@ static Board fen(const char *text)
 }
 
 /* ---- the tests ---- */
+
+/* The library and the adapter compile with mingw-w64 as make dll builds
+ * them (a POSIX-only call in a portable module fails here), when the
+ * cross-compiler is installed. */
+TEST(cb_sources_compile_for_windows)
+{
+    static char out[1 << 16];
+    if (test_run("command -v x86_64-w64-mingw32-gcc >/dev/null", out, sizeof out) != 0) {
+        test_skip("x86_64-w64-mingw32-gcc is not installed (apt-get install gcc-mingw-w64-x86-64)");
+        return;
+    }
+    /* a make of its own, not the job server of a make test around it */
+    int rc = test_run("MAKEFLAGS= MAKELEVEL= make -s dll-check", out, sizeof out);
+    CHECK_MSG(rc == 0, "make dll-check failed:\n%.2000s", out);
+}
 
 TEST(cb_commands)
 {
