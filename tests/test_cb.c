@@ -170,8 +170,8 @@ TEST(cb_commands)
     CHECK_INT(cmd("set solve 0", r), 1);
     /* what kingme does not do: 0, and "?" for CheckerBoard's settings (it
      * greys them out) */
-    CHECK_INT(cmd("get allscores", r), 0);
-    CHECK_STR(r, "?");
+    CHECK_INT(cmd("get allscores", r), 1);
+    CHECK_STR(r, "0");
     CHECK_INT(cmd("set dbmbytes 64", r), 0);
     CHECK_STR(r, "?");
     CHECK_INT(cmd("get movelist B:W1:B", r), 0);
@@ -281,6 +281,76 @@ TEST(cb_playnow)
  * 29-25-29; after these seven plies Black's 1-5 makes a position occur the
  * third time. Behind, Black takes the draw (score 0) when CheckerBoard sent
  * the history, and sees only its deficit without it. */
+/* ---- allscores ---- */
+
+/* "set allscores 1": every legal move with its score in the status line,
+ * best first, the first the move played; a man given away scores a man
+ * below it. */
+TEST(cb_allscores)
+{
+    char r[CB_REPLY_SIZE], err[KM_ERR_MAX];
+    cmd("set dbpath ", r);
+    CHECK_INT(cmd("set allscores 2", r), 0);
+    CHECK_INT(cmd("set allscores 1", r), 1);
+    CHECK_INT(cmd("get allscores", r), 1);
+    CHECK_STR(r, "1");
+    /* after 11-15 23-19 8-11 22-17: 12-16 gives a man away (19x12) */
+    Game g;
+    game_init(&g, NULL);
+    static const char *const opening[] = {"11-15", "23-19", "8-11", "22-17"};
+    for (int i = 0; i < 4; i++) {
+        Move m;
+        CHECK(parse_move(&g.cur, opening[i], &m, err) == 0);
+        game_play(&g, &m);
+    }
+    Asked a;
+    ask(&a, &g.cur, 0.2, 0, 0, NULL);
+    CHECK_MSG(a.move >= 0, "%s", a.status);
+    /* "4-8: depth D  4-8 111, 9-13 11, ..." (and "| depth D-1  ..." after the
+     * moves a stopped iteration reached) */
+    const char *p = strstr(a.status, "depth ");
+    CHECK_MSG(p != NULL, "%s", a.status);
+    p = p ? strchr(p + 6, ' ') : NULL;
+    int n = 0, best = 0, given = 0;
+    bool played_first = false, have_given = false;
+    char seen[MAX_MOVES][MOVE_TEXT_MAX];
+    while (p && *p && n < MAX_MOVES) {
+        while (*p == ' ' || *p == ',') p++;
+        if (*p == '|') { /* "| depth D": the moves a stopped iteration had not reached */
+            int used = 0, d = 0;
+            if (sscanf(p, "| depth %d%n", &d, &used) != 1) break;
+            p += used;
+            continue;
+        }
+        char mv[MOVE_TEXT_MAX], score[32];
+        int used = 0;
+        if (sscanf(p, "%47s %31[^,|]%n", mv, score, &used) != 2) break;
+        p += used;
+        snprintf(seen[n], sizeof seen[n], "%s", mv);
+        int v = atoi(score);
+        if (n == 0) {
+            best = v;
+            char t[MOVE_TEXT_MAX];
+            move_to_text(&a.ml.moves[a.move < 0 ? 0 : a.move], t);
+            played_first = strcmp(t, mv) == 0;
+        }
+        if (strcmp(mv, "12-16") == 0) given = v, have_given = true;
+        n++;
+    }
+    CHECK_MSG(n == a.ml.count, "%d moves listed of %d: %s", n, a.ml.count, a.status);
+    for (int i = 0; i < a.ml.count; i++) {
+        char t[MOVE_TEXT_MAX];
+        move_to_text(&a.ml.moves[i], t);
+        bool found = false;
+        for (int j = 0; j < n; j++) found = found || strcmp(seen[j], t) == 0;
+        CHECK_MSG(found, "%s is not listed: %s", t, a.status);
+    }
+    CHECK_MSG(played_first, "the move played is not listed first: %s", a.status);
+    CHECK_MSG(have_given && given <= best - 500, "12-16 %d, best %d: %s", given, best, a.status);
+    game_free(&g);
+    CHECK_INT(cmd("set allscores 0", r), 1);
+}
+
 TEST(cb_gamehist_repetition)
 {
     char r[CB_REPLY_SIZE];

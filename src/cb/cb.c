@@ -38,6 +38,7 @@ typedef struct CbEngine {
     char bookpath[CB_PATH_MAX];/* the book file as set ("" none) */
     int book_level;            /* CheckerBoard's: 0 no book, 1 all kinds of moves, 2 good, 3 best */
     bool db_enabled;           /* "set enable_wld": use the database at dbpath */
+    bool allscores;            /* "set allscores": every move's score in the status line */
     int db_pieces;             /* pieces of the open database (0: none open) */
 } CbEngine;
 
@@ -213,6 +214,7 @@ static Session *session_of(CbEngine *cb, char *err)
 /* What getmove's search shares with the search thread's callbacks. */
 typedef struct CbSearch {
     char *str;         /* CheckerBoard's status line */
+    bool all;          /* every move's score in it (allscores) */
     pthread_mutex_t mu;
     pthread_cond_t cv; /* signalled with done */
     bool done;         /* r and rc are the result */
@@ -241,10 +243,39 @@ static void status_of(const SearchResult *r, const char *head, char *str)
                (double)r->nodes / 1e6, pv[0] ? " " : "", pv);
 }
 
+/* allscores: "depth 12  11-15 35, 9-14 20, 10-14 -5, ..." (best first, as
+ * many as the line holds). A stopped iteration lists the moves it searched
+ * to the new depth first, then the others with their depth:
+ * "depth 13  3-8 -191 | depth 12  9-14 -51, ..." */
+static void status_all(const SearchResult *r, const char *head, char *str)
+{
+    if (r->nlines < 1) {
+        status_of(r, head, str);
+        return;
+    }
+    char line[CB_STATUS_MAX + 1];
+    int at = snprintf(line, sizeof line, "%sdepth %d ", head, r->lines[0].depth);
+    for (int i = 0; i < r->nlines && at < CB_STATUS_MAX; i++) {
+        char mv[MOVE_TEXT_MAX], score[32], item[MOVE_TEXT_MAX + 60], sep[24] = "";
+        move_to_text(&r->lines[i].move, mv);
+        search_score_text(r->lines[i].score, score, sizeof score);
+        if (i > 0 && r->lines[i].depth != r->lines[i - 1].depth)
+            snprintf(sep, sizeof sep, " | depth %d ", r->lines[i].depth);
+        else if (i > 0)
+            snprintf(sep, sizeof sep, ",");
+        int n = snprintf(item, sizeof item, "%s %s %s", sep, mv, score);
+        if (at + n > CB_STATUS_MAX) break; /* no move without its score */
+        memcpy(line + at, item, (size_t)n + 1);
+        at += n;
+    }
+    set_status(str, "%s", line);
+}
+
 static void on_report(const SearchResult *r, void *user)
 {
     CbSearch *cs = user;
-    status_of(r, "kingme: ", cs->str);
+    if (cs->all) status_all(r, "kingme: ", cs->str);
+    else status_of(r, "kingme: ", cs->str);
 }
 
 static void on_done(const SearchResult *r, int rc, void *user)
@@ -340,7 +371,8 @@ int CB_CALL getmove(int board[8][8], int color, double maxtime, char str[CB_STAT
         return CB_LOSS;
     }
     BookMove bm;
-    if (cb->book_level > 0 && session_book_move(s, &bm)) { /* at once */
+    /* with allscores every move is searched, as in analysis */
+    if (cb->book_level > 0 && !cb->allscores && session_book_move(s, &bm)) { /* at once */
         char t[MOVE_TEXT_MAX];
         move_to_text(&bm.move, t);
         Board after = b;
@@ -354,7 +386,8 @@ int CB_CALL getmove(int board[8][8], int color, double maxtime, char str[CB_STAT
     SessionGo go = {0};
     go.start = start;
     cb_time_limits(maxtime, info, moreinfo, &go);
-    CbSearch cs = {.str = str};
+    if (cb->allscores) go.multipv = SEARCH_ALL_MOVES;
+    CbSearch cs = {.str = str, .all = cb->allscores};
     pthread_mutex_init(&cs.mu, NULL);
     pthread_cond_init(&cs.cv, NULL);
     set_status(str, "kingme: searching");
@@ -391,7 +424,8 @@ int CB_CALL getmove(int board[8][8], int color, double maxtime, char str[CB_STAT
         make_move(&after, &cs.r.best);
         board_to_cb(&after, board);
         move_to_cb(&b, &cs.r.best, move);
-        status_of(&cs.r, head, str);
+        if (cs.all) status_all(&cs.r, head, str);
+        else status_of(&cs.r, head, str);
         result = expectation(s, &b, &cs.r);
     }
     pthread_mutex_unlock(&cb->mu);
@@ -563,6 +597,11 @@ static int cmd_set(CbEngine *cb, Session *s, const char *name, const char *args,
         snprintf(cb->bookpath, sizeof cb->bookpath, "%s", value);
         return say(reply, 1, "bookfile %s: %d positions", value, book_count(session_book(s)));
     }
+    if (strcmp(name, "allscores") == 0) {
+        if (!parse_switch(value, &on)) return say(reply, 0, "allscores: 0 or 1, not '%s'", value);
+        cb->allscores = on;
+        return say(reply, 1, "allscores %d", on);
+    }
     if (strcmp(name, "solve") == 0) {
         /* solve mode: no reduction or pruning, which is kingme's exact search */
         if (!parse_switch(value, &on)) return say(reply, 0, "solve: 0 or 1, not '%s'", value);
@@ -583,6 +622,7 @@ static int cmd_get(CbEngine *cb, Session *s, const char *name, char *reply)
     if (strcmp(name, "dbpath") == 0) return say(reply, 1, "%s", cb->dbpath);
     if (strcmp(name, "enable_wld") == 0) return say(reply, 1, "%d", cb->db_enabled);
     if (strcmp(name, "solve") == 0) return say(reply, 1, "%d", session_exact(s));
+    if (strcmp(name, "allscores") == 0) return say(reply, 1, "%d", cb->allscores);
     if (strcmp(name, "bookfile") == 0) return say(reply, 1, "%s", cb->bookpath);
     if (strcmp(name, "book") == 0) {
         /* "?" without a book file: CheckerBoard greys the book's choices out */

@@ -164,8 +164,20 @@ static void commands(void)
     r2 = cb_command("get searchthreads", reply);
     check(r == 1 && r2 == 1 && strcmp(reply, "2") == 0, "set/get searchthreads", "%d %d '%s'", r, r2, reply);
     cb_command("set searchthreads 1", reply);
-    r = cb_command("get allscores", reply);
-    check(r == 0 && strcmp(reply, "?") == 0, "get allscores (not supported)", "%d '%s'", r, reply);
+    r = cb_command("set allscores 1", reply);
+    r2 = cb_command("get allscores", reply);
+    check(r == 1 && r2 == 1 && strcmp(reply, "1") == 0, "set/get allscores", "%d %d '%s'", r, r2, reply);
+    {
+        /* every move's score in the status line: after 11-15 23-19 8-11
+         * 22-17, 12-16 gives a man away */
+        Board b;
+        board_from_fen(&b, "B:W17,19,21,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,12,15", NULL);
+        Timed t = ask(&b, 0.3, 0, 0, NULL);
+        const char *given = strstr(t.status, " 12-16 ");
+        check(t.move >= 0 && given && (given[7] == '-' || strncmp(given + 7, "loss", 4) == 0), "allscores: a search lists every move",
+              "%d moves: %s", t.ml.count, t.status);
+    }
+    cb_command("set allscores 0", reply);
     r = cb_command("get movelist B:W1:B", reply);
     check(r == 0, "get movelist (English: CheckerBoard's own)", "%d '%s'", r, reply);
     r = cb_command("frobnicate", reply);
