@@ -180,28 +180,49 @@ TEST(engine_plays_a_whole_game)
     game_free(&g);
 }
 
+/* The CPU seconds the process pid has used (all its threads), or -1 when
+ * its CPU-time clock cannot be read. */
+static double cpu_of(pid_t pid)
+{
+    clockid_t c;
+    struct timespec t;
+    if (clock_getcpuclockid(pid, &c) || clock_gettime(c, &t)) return -1;
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 TEST(engine_stop_during_go_infinite)
 {
-    /* stop is answered (bestmove) within 50 ms; the best of three tries, as
-     * a loaded machine can delay any one process switch */
+    /* stop ends a running search at once: the engine works less than 50 ms
+     * of CPU from the stop to its bestmove. CPU time, not the wall clock:
+     * the search that goes on after the stop, a command reader that is slow
+     * to see it or a search that finishes its iteration all burn CPU, while
+     * the time a loaded machine keeps the engine off the processor does not
+     * (the wall clock is the fallback where the process's CPU-time clock
+     * cannot be read). The best of three tries. */
     Pipe p;
     if (!pipe_open(&p, "--hash 8")) return;
     char line[8192];
-    double best = 1e9;
+    double best = 1e9, wall = 1e9;
+    bool cpu = true;
     for (int t = 0; t < 3; t++) {
         pipe_send(&p, "position start");
         pipe_send(&p, "go infinite");
         nanosleep(&(struct timespec){0, 200000000}, NULL);
         pipe_send(&p, "isready"); /* answered while searching */
         CHECK(pipe_until(&p, "readyok", line, sizeof line, NULL, 5));
-        double t0 = now_s();
+        double c0 = cpu_of(p.pid), t0 = now_s();
         pipe_send(&p, "stop");
         CHECK(pipe_until(&p, "bestmove ", line, sizeof line, NULL, 5));
-        double dt = now_s() - t0;
-        if (dt < best) best = dt;
+        double c1 = cpu_of(p.pid), dt = now_s() - t0;
+        if (c0 < 0 || c1 < 0) cpu = false;
+        if (c1 - c0 < best) best = c1 - c0;
+        if (dt < wall) wall = dt;
         CHECK_MSG(strcmp(line, "bestmove none") != 0, "%s", line);
     }
-    CHECK_MSG(best < 0.050, "stop answered after %.1f ms at best", best * 1000);
+    if (cpu)
+        CHECK_MSG(best < 0.050, "the engine worked %.1f ms of CPU after stop at best", best * 1000);
+    else
+        CHECK_MSG(wall < 0.050, "stop answered after %.1f ms at best", wall * 1000);
     /* an infinite search that ended by itself (a proven result) still waits for stop */
     pipe_send(&p, "position fen W:WK32:BK1,K2");
     pipe_send(&p, "go infinite");
