@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,6 +139,12 @@ static int dispatch(int argc, char **argv);
 int main(int argc, char **argv)
 {
     hold_std_fds();
+#ifdef SIGXFSZ
+    /* a file size limit (ulimit -f) makes a write fail with EFBIG, as a full
+     * disk does, instead of killing kingme in the middle of a file: every
+     * writer then says so on one line and keeps what it wrote whole */
+    signal(SIGXFSZ, SIG_IGN);
+#endif
     return check_stdout(dispatch(argc, argv));
 }
 
