@@ -65,12 +65,16 @@ char *tune_describe(const TuneSession *s)
     if (c->pat)
         km_buf_printf(&b, "over the fixed pattern layer of %s (key %016llx); vectors at norm %d\n", c->pat_file,
                       (unsigned long long)c->pat->key, c->norm);
-    km_buf_printf(&b, "stop after %s %s; %d generations done, %.1f s of play, %lld games\n", lim,
-                  c->stop == TUNE_STOP_GENERATIONS ? "generations" : "seconds", s->generation, s->elapsed,
-                  s->games);
+    const char *unit = c->stop == TUNE_STOP_GENERATIONS ? "generation" : "second";
+    km_buf_printf(&b, "stop after %s %s%s; %d generation%s done, %.1f s of play, %lld game%s\n", lim, unit,
+                  c->limit == 1 ? "" : "s", s->generation, s->generation == 1 ? "" : "s", s->elapsed, s->games,
+                  s->games == 1 ? "" : "s");
     if (c->nyard) {
-        km_buf_printf(&b, "yardstick: every %d generations and at the stop, %d games against each of", c->yard_every,
-                      c->yard_games);
+        if (c->yard_every == 1)
+            km_buf_printf(&b, "yardstick: every generation, %d games against each of", c->yard_games);
+        else
+            km_buf_printf(&b, "yardstick: every %d generations and at the stop, %d games against each of",
+                          c->yard_every, c->yard_games);
         for (int k = 0; k < c->nyard; k++) km_buf_printf(&b, " %s", c->yard[k].name);
         km_buf_printf(&b, "\n");
     }
@@ -409,8 +413,8 @@ static int check_parsed(Parse *p, const TuneSession *t, const int seen[NKEYS], i
         /* more than the session can have played (and adding the next
          * generation's games must not overflow) */
         p->line = seen[K_GAMES];
-        return perr(p, "games %lld is more than %d generations can have played (at most %lld)", t->games,
-                    t->generation, t->generation * max_games(&t->c));
+        return perr(p, "games %lld is more than %d generation%s can have played (at most %lld)", t->games,
+                    t->generation, t->generation == 1 ? "" : "s", t->generation * max_games(&t->c));
     }
     return 0;
 }

@@ -110,7 +110,7 @@ TEST(files_write_replaces_a_regular_file_whole)
     CHECK_STR(err, "Makefile: cannot create the folder: Not a directory");
 }
 
-/* Issue 14: writing to a symbolic link replaced the link with a regular file
+/* Writing to a symbolic link replaced the link with a regular file
  * and left the file it pointed to unchanged. */
 TEST(files_write_through_a_symlink_updates_its_target)
 {
@@ -157,7 +157,7 @@ TEST(files_write_through_a_symlink_updates_its_target)
     rmdir(dir);
 }
 
-/* Issue 14: a FIFO (or a device) named as the output was replaced by a
+/* A FIFO (or a device) named as the output was replaced by a
  * regular file. It is written in place. */
 TEST(files_write_to_a_fifo_in_place)
 {
@@ -237,7 +237,7 @@ TEST(files_write_to_standard_output)
     CHECK(lstat("/dev/stdout", &(struct stat){0}) == 0);
 }
 
-/* Issue 14: `kingme moves > /dev/full` said nothing and exited 0; so did
+/* `kingme moves > /dev/full` said nothing and exited 0; so did
  * every command, and play with stdout closed. */
 TEST(files_stdout_write_errors_are_reported)
 {
@@ -270,7 +270,7 @@ TEST(files_stdout_write_errors_are_reported)
     CHECK_MSG(strstr(out, "write error") == NULL && strstr(out, "pdn_bad.pdn: game"), "%s", out);
 }
 
-/* Issue 14: `show DIR` said "read error" without the reason; a directory as
+/* `show DIR` said "read error" without the reason; a directory as
  * a PDN or population file is refused the same way. */
 TEST(files_read_a_directory)
 {
@@ -284,7 +284,7 @@ TEST(files_read_a_directory)
     CHECK_STR(err, "tests/data: cannot open: is a directory");
 }
 
-/* Issue 14: an empty weights file was all zeros, silently. */
+/* An empty weights file was all zeros, silently. */
 TEST(files_empty_weights_file_refused)
 {
     char path[256];
@@ -300,7 +300,7 @@ TEST(files_empty_weights_file_refused)
     remove(path);
 }
 
-/* Issue 14: `kingme pdn /dev/zero` allocated until the memory was gone. PDN
+/* `kingme pdn /dev/zero` allocated until the memory was gone. PDN
  * input must be a regular file (a device is refused before it is read), of
  * at most PDN_FILE_MAX bytes and PDN_MAX_GAMES games. */
 TEST(files_pdn_input_is_bounded)
@@ -344,7 +344,7 @@ TEST(files_pdn_input_is_bounded)
     free(text);
 }
 
-/* Issue 14: `printf '11-15\r\nquit\r\n' | kingme play` said "'11-15?' is not
+/* `printf '11-15\r\nquit\r\n' | kingme play` said "'11-15?' is not
  * a move" and refused even quit. */
 TEST(files_play_reads_crlf_input)
 {
@@ -366,7 +366,7 @@ TEST(files_play_reads_crlf_input)
     remove(pdn);
 }
 
-/* Issue 14: `play --out ''` printed "kingme: : cannot replace with .tmp". */
+/* `play --out ''` printed "kingme: : cannot replace with .tmp". */
 TEST(files_empty_file_names_refused)
 {
     CHECK_INT(kingme("play --out ''"), 2);
@@ -379,7 +379,7 @@ TEST(files_empty_file_names_refused)
     CHECK_STR(out, "kingme tune: --dir '' is not a directory name\nsee: kingme help tune\n");
 }
 
-/* Issue 14: engine-against-engine games of play were saved only at the start
+/* Engine-against-engine games of play were saved only at the start
  * and the end. Killed in the middle (SIGPIPE: its screen goes into a pipe
  * that `head` closes after some moves), the file has the moves played. */
 TEST(files_play_engine_game_saved_after_every_move)
@@ -548,7 +548,7 @@ TEST(files_play_write_failure_keeps_the_last_saved_game)
     remove(wname);
 }
 
-/* Issue 14: `games 9223372036854775807` in a population file was accepted,
+/* `games 9223372036854775807` in a population file was accepted,
  * `tune --resume` overflowed s->games (UBSan) and the next resume refused
  * kingme's own file. Refused now with FILE:LINE. */
 TEST(files_tune_resume_refuses_unreachable_counters)
@@ -571,7 +571,7 @@ TEST(files_tune_resume_refuses_unreachable_counters)
         CHECK(put_file(pop, edited));
         CHECK_INT(kingme("tune --resume c --generations 2 --dir %s", dir), 1);
         char want[400];
-        snprintf(want, sizeof want, "kingme: %s:%d: games 9223372036854775807 is more than 1 generations", pop,
+        snprintf(want, sizeof want, "kingme: %s:%d: games 9223372036854775807 is more than 1 generation", pop,
                  line);
         CHECK_MSG(strncmp(out, want, strlen(want)) == 0 && count_lines(out) == 1, "'%s', expected '%s...'", out,
                   want);

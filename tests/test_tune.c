@@ -535,8 +535,8 @@ static const BadCase bad_cases[] = {
      * accepted and overflowed s->games on resume). 1 generation of a round
      * robin of 8: 28 pairs x 2 games + a gladiator duel of 2 = 58 at most. */
     {"games", "games 9223372036854775807", "games",
-     "games 9223372036854775807 is more than 1 generations can have played (at most 58)"},
-    {"games", "games 59", "games", "games 59 is more than 1 generations can have played (at most 58)"},
+     "games 9223372036854775807 is more than 1 generation can have played (at most 58)"},
+    {"games", "games 59", "games", "games 59 is more than 1 generation can have played (at most 58)"},
     {"init", "init gaussian", "init", "init is 'heavy' or 'uniform', not 'gaussian'"},
     {"symmetric", "symmetric maybe", "symmetric", "symmetric is 'no' or 'yes', not 'maybe'"},
     {"rel_step", "rel_step -1", "rel_step", "rel_step '-1' is not a number from 0 to 2"},
@@ -993,6 +993,9 @@ TEST(tune_command_session_resume_threads)
     CHECK_INT(kingme(out, sizeof out, "tune %s --generations 1 -j 1 --dir %s --name ny --yardstick none", ctl,
                      tdir), 0);
     CHECK_MSG(!strstr(out, "yardstick"), "%s", out);
+    /* one generation, in the singular */
+    CHECK_MSG(strstr(out, "stop after 1 generation; 0 generations done") && !strstr(out, "1 generations"), "%s",
+              out);
     CHECK_INT(kingme(out, sizeof out, "tune %s --generations 1 --dir %s --name nz --yardstick nosuch.w", ctl,
                      tdir), 1);
     CHECK(file_exists("%s/population/%s.pop", "a"));
