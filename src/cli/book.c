@@ -199,10 +199,10 @@ static int cmd_build(const Opts *o)
         printf("kingme book: new book %s\n", out);
     }
     const BookBuildParams *p = book_build_params(bb);
-    printf("%d positions (main lines: start %d plies, ballots %d), depth %d, spread %.3f men (own %.3f), "
-           "%d a round, %lld threads\n",
+    printf("%d positions (main lines: start %d plies, ballots %d), depth %d,\n"
+           "  spread %.3f men (own %.3f), %d a round, %lld %s\n",
            p->target, p->start_plies, p->ballot_plies, p->depth, p->spread / 1000.0, p->own_spread / 1000.0,
-           p->batch, threads);
+           p->batch, threads, cli_plural(threads, "thread", "threads"));
     fflush(stdout);
     WorkerSet *ws = NULL;
     if (!cli_workers(o, &ws, &threads)) {
