@@ -388,7 +388,7 @@ static const Opt options[] = {
      "the engine searches D plies a move"},
     {"--time", NULL, NULL, OPT_REAL, "S", 0.01, 86400, "1", "the engine's seconds a move"},
     {"--no-ponder", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
-     "the engine does not think while you do (by default, under --time or --clock, it searches "
+     "the engine does not think while you do (by default, under --time or --tc, it searches "
      "the reply it expects on your time, and answers deeper when that reply comes)"},
     {"--level", NULL, NULL, OPT_INT, "N", LEVEL_MIN, LEVEL_FULL, "10",
      "the engine's strength: 1 a beginner ... 9 a strong player, 10 the full engine (docs/analysis.md "
