@@ -108,7 +108,7 @@ TEST(patterns_weights_file_round_trip)
     CHECK(w.pat != NULL);
     char *text = weights_format(&w, "a test");
     CHECK(text && strstr(text, "\ntable end.r1c2\n0: ") && strstr(text, "\ntable man\n0: "));
-    CHECK(text && !strstr(text, "\n112: ") == false);
+    CHECK(text && strstr(text, "\n112: ") != NULL);
     Weights r;
     char err[KM_ERR_MAX];
     CHECK_MSG(text && weights_parse(&r, text, "t.w", NULL, err) == 0, "%s", err);

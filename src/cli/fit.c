@@ -105,7 +105,7 @@ static const Opt options[] = {
      "only positions with more pieces (the endgame database answers the rest)"},
     {"--named-only", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "fit the named weights alone (no pattern layer)"},
     {"--patterns-only", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "fit the pattern layer alone (the named weights kept)"},
-    {"--seed", NULL, NULL, OPT_INT, "S", 0, 0x7fffffffffffffffLL, "1", "which games are held out"},
+    CLI_SEED_OPT("which games are held out"),
     {"--threads", "-j", NULL, OPT_INT, "N", 1, 64, DESCRIBED("all cores"),
      "threads (the result is the same for the same number)"},
     OPTS_END,
