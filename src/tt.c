@@ -1,7 +1,8 @@
 /* tt.c - the transposition table (tt.h). */
 #define _DEFAULT_SOURCE /* madvise */
 #include "kingme/tt.h"
-#include "kingme/textio.h"
+#include "kingme/base.h"
+#include "kingme/memlimit.h"
 #include "port.h"
 
 #include <stdlib.h>

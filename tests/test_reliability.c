@@ -9,6 +9,7 @@
  * budget. The endgame database's files are tested in test_egdb.c. */
 #include "test.h"
 #include "kingme/base.h"
+#include "kingme/memlimit.h"
 #include "kingme/egdb.h"
 #include "kingme/engine.h"
 #include "kingme/pdn.h"

@@ -47,9 +47,4 @@ double km_now(void);
  * measurement on a shared machine counts, where wall time is not its own. */
 double km_cpu_now(void);
 
-/* The memory this process may use, in bytes: the physical memory, or less
- * when the process's cgroup (v2 memory.max, v1 memory.limit_in_bytes) allows
- * less; 0 when unknown. Transposition tables are bounded by it. */
-uint64_t km_memory_limit(void);
-
 #endif

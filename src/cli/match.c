@@ -8,6 +8,7 @@
 #include "kingme/charts.h"
 #include "longrun.h"
 #include "kingme/book.h"
+#include "kingme/memlimit.h"
 #include "kingme/egdb.h"
 #include "kingme/elo.h"
 #include "kingme/match.h"

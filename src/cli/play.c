@@ -9,6 +9,7 @@
  * closed terminal never lose it. */
 #include "play.h"
 #include "kingme/book.h"
+#include "kingme/memlimit.h"
 #include "kingme/egdb.h"
 #include "kingme/level.h"
 
