@@ -927,7 +927,7 @@ int book_build_run(BookBuild *bb, const char *path, int threads, struct WorkerSe
         P.njobs = ps.n;
         if (workers) {
             WorkersJobs jobs = {ps.n, wproto_vector_length(&bb->w) == EVAL_NTERMS, bb->w.phased != 0, true,
-                                &P, job_vectors, job_line, "scored", job_take, job_play};
+                                false, &P, job_vectors, job_line, "scored", job_take, job_play};
             if (workers_run_jobs(workers, &jobs, threads, stop, err)) goto done;
         } else if (run_round(&P, threads, err)) {
             goto done;

@@ -11,9 +11,12 @@
 #include "kingme/egdb.h"
 #include "kingme/game.h"
 #include "kingme/match.h"
+#include "kingme/notation.h"
 #include "kingme/search.h"
 #include "kingme/textio.h"
 #include "kingme/weights.h"
+#include "kingme/worker_proto.h"
+#include "kingme/workers.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -106,11 +109,47 @@ static int random_move(Searcher *s, const SelfplayConfig *c, const Game *g, uint
 
 static int16_t clamp16(int32_t v) { return (int16_t)(v > 32000 ? 32000 : v < -32000 ? -32000 : v); }
 
-static int play_game(Searcher *s, const SelfplayConfig *c, int i, SelfplayData *out, char *err)
+/* The opening of game i (its ballot), and the game's random numbers after it. */
+static int game_opening(const SelfplayConfig *c, int i, Opening *o, uint64_t *rng, char *err)
 {
-    uint64_t rng = km_mix64(c->seed ^ km_mix64(0x67616d65ull + (uint64_t)i));
+    *rng = km_mix64(c->seed ^ km_mix64(0x67616d65ull + (uint64_t)i));
+    return opening_from_ballot(o, &km_ballots[km_rng_next(rng) % BALLOT_COUNT], err);
+}
+
+/* The game's end as the loop of play_game sees it before a move: GAME_ONGOING
+ * while it goes on. */
+static GameResult game_end(const SelfplayConfig *c, const Game *g)
+{
+    if (g->result != GAME_ONGOING) return g->result;
+    if (g->nply >= c->max_plies) return GAME_DRAW;
+    int db_pieces = c->egdb ? egdb_pieces(c->egdb) : 0;
+    if (db_pieces && popcount32(board_occupied(&g->cur)) <= db_pieces) {
+        int v = egdb_probe(c->egdb, &g->cur, NULL);
+        if (v != EGDB_UNKNOWN)
+            return v == EGDB_DRAW                                ? GAME_DRAW
+                   : (v == EGDB_WIN) == (g->cur.stm == KM_BLACK) ? GAME_BLACK_WINS
+                                                                 : GAME_WHITE_WINS;
+    }
+    return GAME_ONGOING;
+}
+
+/* The positions from first on get the game's result; the game is counted. */
+static void finish_game(SelfplayData *out, size_t first, GameResult result)
+{
+    for (size_t k = first; k < out->n; k++) {
+        SelfplayPos *p = &out->pos[k];
+        p->result = result == GAME_DRAW ? 1 : (result == GAME_BLACK_WINS) == (p->b.stm == KM_BLACK) ? 2 : 0;
+    }
+    out->games++;
+    out->wins[result == GAME_BLACK_WINS ? 0 : result == GAME_WHITE_WINS ? 1 : 2]++;
+}
+
+/* moves (NULL, or room for c->max_plies): the move played in each position kept. */
+static int play_game(Searcher *s, const SelfplayConfig *c, int i, SelfplayData *out, Move *moves, char *err)
+{
+    uint64_t rng;
     Opening o;
-    if (opening_from_ballot(&o, &km_ballots[km_rng_next(&rng) % BALLOT_COUNT], err)) return -1;
+    if (game_opening(c, i, &o, &rng, err)) return -1;
     Game g;
     if (game_init(&g, &o.start)) return km_fail(err, "out of memory");
     for (int k = 0; k < o.nply; k++)
@@ -123,22 +162,8 @@ static int play_game(Searcher *s, const SelfplayConfig *c, int i, SelfplayData *
     l.nodes = c->nodes;
     size_t first = out->n;
     int after_ballot = 0;
-    int db_pieces = c->egdb ? egdb_pieces(c->egdb) : 0;
-    GameResult result = GAME_ONGOING;
-    while (g.result == GAME_ONGOING) {
-        if (g.nply >= c->max_plies) {
-            result = GAME_DRAW;
-            break;
-        }
-        if (db_pieces && popcount32(board_occupied(&g.cur)) <= db_pieces) {
-            int v = egdb_probe(c->egdb, &g.cur, NULL);
-            if (v != EGDB_UNKNOWN) {
-                result = v == EGDB_DRAW                                     ? GAME_DRAW
-                         : (v == EGDB_WIN) == (g.cur.stm == KM_BLACK) ? GAME_BLACK_WINS
-                                                                            : GAME_WHITE_WINS;
-                break;
-            }
-        }
+    GameResult result;
+    while ((result = game_end(c, &g)) == GAME_ONGOING) {
         Move m;
         int32_t score = 0;
         if (after_ballot < c->random_plies) {
@@ -152,16 +177,12 @@ static int play_game(Searcher *s, const SelfplayConfig *c, int i, SelfplayData *
             score = r.score;
         }
         SelfplayPos p = {.b = g.cur, .score = clamp16(score), .ply = (uint8_t)(g.nply > 255 ? 255 : g.nply)};
+        if (moves) moves[out->n - first] = m;
         if (data_push(out, &p) || game_play(&g, &m)) goto oom;
         after_ballot++;
     }
     if (result == GAME_ONGOING) result = g.result;
-    for (size_t k = first; k < out->n; k++) {
-        SelfplayPos *p = &out->pos[k];
-        p->result = result == GAME_DRAW ? 1 : (result == GAME_BLACK_WINS) == (p->b.stm == KM_BLACK) ? 2 : 0;
-    }
-    out->games++;
-    out->wins[result == GAME_BLACK_WINS ? 0 : result == GAME_WHITE_WINS ? 1 : 2]++;
+    finish_game(out, first, result);
     game_free(&g);
     return 0;
 oom:
@@ -173,7 +194,7 @@ int selfplay_game(const SelfplayConfig *c, int i, SelfplayData *out, char *err)
 {
     Searcher s;
     if (searcher_init(&s, &c->weights, (size_t)c->hash_mb, c->seed, err)) return -1;
-    int rc = play_game(&s, c, i, out, err);
+    int rc = play_game(&s, c, i, out, NULL, err);
     searcher_free(&s);
     return rc;
 }
@@ -200,6 +221,28 @@ static void chunk_path(const char *dir, int chunk, char *buf, size_t len)
     snprintf(buf, len, "%s/sp-%06d.kmsp", dir, chunk);
 }
 
+static void encode_record(uint8_t *r, const SelfplayPos *p)
+{
+    put32(r, p->b.pieces[KM_BLACK]);
+    put32(r + 4, p->b.pieces[KM_WHITE]);
+    put32(r + 8, p->b.kings);
+    r[12] = (uint8_t)((uint16_t)p->score & 0xFF);
+    r[13] = (uint8_t)((uint16_t)p->score >> 8);
+    r[14] = (uint8_t)(p->b.stm | p->result << 1);
+    r[15] = p->ply;
+}
+
+uint64_t selfplay_records_checksum(const SelfplayData *d, size_t first)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = first; i < d->n; i++) {
+        uint8_t r[RECORD_BYTES];
+        encode_record(r, &d->pos[i]);
+        for (int k = 0; k < RECORD_BYTES; k++) h = (h ^ r[k]) * 0x100000001b3ull;
+    }
+    return h;
+}
+
 static int write_chunk(const char *path, uint64_t key, int chunk, const SelfplayData *d, char *err)
 {
     size_t n = HEADER_BYTES + d->n * RECORD_BYTES;
@@ -213,16 +256,7 @@ static int write_chunk(const char *path, uint64_t key, int chunk, const Selfplay
     put32(buf + 24, (uint32_t)d->n);
     for (int k = 0; k < 3; k++) put32(buf + 28 + 4 * k, (uint32_t)d->wins[k]);
     uint8_t *r = buf + HEADER_BYTES;
-    for (size_t i = 0; i < d->n; i++, r += RECORD_BYTES) {
-        const SelfplayPos *p = &d->pos[i];
-        put32(r, p->b.pieces[KM_BLACK]);
-        put32(r + 4, p->b.pieces[KM_WHITE]);
-        put32(r + 8, p->b.kings);
-        r[12] = (uint8_t)((uint16_t)p->score & 0xFF);
-        r[13] = (uint8_t)((uint16_t)p->score >> 8);
-        r[14] = (uint8_t)(p->b.stm | p->result << 1);
-        r[15] = p->ply;
-    }
+    for (size_t i = 0; i < d->n; i++, r += RECORD_BYTES) encode_record(r, &d->pos[i]);
     put64(buf + 40, fnv1a(buf + HEADER_BYTES, n - HEADER_BYTES));
     int rc = km_write_atomic(path, (const char *)buf, n, err);
     free(buf);
@@ -333,6 +367,106 @@ int selfplay_read_dir(const char *dir, SelfplayData *d, char *err)
     return rc;
 }
 
+/* ---- games on worker processes (worker_proto.h, version 5) --------------- */
+
+char *selfplay_played_line(Searcher *s, const SelfplayConfig *c, int n, int i, char *err)
+{
+    if (c->max_plies < 1) return km_fail(err, "selfplay: max_plies must be at least 1"), NULL;
+    Move *moves = malloc((size_t)c->max_plies * sizeof *moves);
+    SelfplayData d = {0};
+    Searcher own;
+    if (!moves) return km_fail(err, "out of memory"), NULL;
+    if (!s && searcher_init(&own, &c->weights, (size_t)c->hash_mb, c->seed, err)) {
+        free(moves);
+        return NULL;
+    }
+    char *line = NULL;
+    if (play_game(s ? s : &own, c, i, &d, moves, err) == 0) {
+        int res = d.wins[0] ? 0 : d.wins[1] ? 1 : 2;
+        static const char *const text[3] = {"1-0", "0-1", "1/2-1/2"};
+        KmBuf b = {0};
+        km_buf_printf(&b, "played %d %s %zu %016llx", n, text[res], d.n,
+                      (unsigned long long)selfplay_records_checksum(&d, 0));
+        for (size_t k = 0; k < d.n; k++) {
+            char t[MOVE_TEXT_MAX];
+            move_to_text(&moves[k], t);
+            km_buf_printf(&b, " %s %d", t, (int)d.pos[k].score);
+        }
+        if (!(line = km_buf_done(&b))) km_fail(err, "out of memory");
+    }
+    if (!s) searcher_free(&own);
+    selfplay_data_free(&d);
+    free(moves);
+    return line;
+}
+
+int selfplay_take_played(const SelfplayConfig *c, int i, char **tok, int nt, SelfplayData *out, char *err)
+{
+    long long k, v;
+    uint64_t sum;
+    if (nt < 5 || strcmp(tok[0], "played") != 0 || !km_parse_ll(tok[3], 0, c->max_plies, &k) ||
+        !wproto_parse_hex64(tok[4], &sum) || nt != 5 + 2 * k)
+        return km_fail(err, "not a 'played N RESULT K CHECKSUM M1 S1 ...' line of game %d", i);
+    GameResult said = strcmp(tok[2], "1-0") == 0       ? GAME_BLACK_WINS
+                      : strcmp(tok[2], "0-1") == 0     ? GAME_WHITE_WINS
+                      : strcmp(tok[2], "1/2-1/2") == 0 ? GAME_DRAW
+                                                       : GAME_ONGOING;
+    if (said == GAME_ONGOING) return km_fail(err, "game %d: '%.20s' is not a result", i, tok[2]);
+    uint64_t rng;
+    Opening o;
+    if (game_opening(c, i, &o, &rng, err)) return -1;
+    Game g;
+    if (game_init(&g, &o.start)) return km_fail(err, "out of memory");
+    int rc = -1;
+    size_t first = out->n;
+    for (int j = 0; j < o.nply; j++)
+        if (game_play(&g, &o.moves[j])) goto oom;
+    for (int j = 0; j < k; j++) {
+        char e2[KM_ERR_MAX];
+        Move m;
+        if (game_end(c, &g) != GAME_ONGOING) {
+            km_fail(err, "game %d goes on after its end (move %d)", i, j + 1);
+            goto fail;
+        }
+        if (parse_move(&g.cur, tok[5 + 2 * j], &m, e2)) {
+            km_fail(err, "game %d, move %d '%.20s': %s", i, j + 1, tok[5 + 2 * j], e2);
+            goto fail;
+        }
+        if (!km_parse_ll(tok[6 + 2 * j], -32000, 32000, &v)) {
+            km_fail(err, "game %d, move %d: the score '%.20s' is not a number within 32000", i, j + 1,
+                    tok[6 + 2 * j]);
+            goto fail;
+        }
+        SelfplayPos p = {.b = g.cur, .score = (int16_t)v, .ply = (uint8_t)(g.nply > 255 ? 255 : g.nply)};
+        if (data_push(out, &p) || game_play(&g, &m)) goto oom;
+    }
+    GameResult result = game_end(c, &g);
+    if (result == GAME_ONGOING) {
+        km_fail(err, "game %d stops before its end (after %lld moves)", i, k);
+        goto fail;
+    }
+    if (result != said) {
+        km_fail(err, "game %d ends %s, not %s", i, game_result_text(result), tok[2]);
+        goto fail;
+    }
+    finish_game(out, first, result);
+    if (selfplay_records_checksum(out, first) != sum) {
+        out->games--;
+        out->wins[result == GAME_BLACK_WINS ? 0 : result == GAME_WHITE_WINS ? 1 : 2]--;
+        km_fail(err, "game %d: the checksum does not match its positions and scores", i);
+        goto fail;
+    }
+    rc = 0;
+    goto done;
+oom:
+    km_fail(err, "out of memory");
+fail:
+    out->n = first;
+done:
+    game_free(&g);
+    return rc;
+}
+
 /* ---- a run on several threads --------------------------------------------- */
 
 typedef struct Run {
@@ -366,7 +500,7 @@ static void *run_thread(void *arg)
         if (last > r->c->games) last = r->c->games;
         for (int i = first; ok && i < last; i++) {
             if (r->stop && *r->stop) break;
-            if (play_game(&s, r->c, i, &d, err)) ok = 0;
+            if (play_game(&s, r->c, i, &d, NULL, err)) ok = 0;
         }
         bool whole = d.games == last - first;
         if (ok && whole) {
@@ -396,10 +530,209 @@ static void *run_thread(void *arg)
     return NULL;
 }
 
-int selfplay_run(const SelfplayConfig *c, const char *dir, int threads, SelfplayProgressFn progress, void *user,
-                 const atomic_bool *stop, char *err)
+/* ---- a run on worker processes (workers.h) -------------------------------- */
+
+typedef struct WRun {
+    const SelfplayConfig *c;
+    const char *dir;
+    uint64_t key;
+    int *game;             /* job -> game */
+    SelfplayData **chunks; /* a chunk's games (c->chunk slots) while some are to come */
+    int *left;             /* a chunk's games to come */
+    pthread_mutex_t lock;  /* the above, the counts and the progress calls */
+    int found, done, nchunks, games;
+    uint64_t positions;
+    double t0;
+    SelfplayProgressFn progress;
+    void *user;
+    Searcher *s; /* the local threads' (each its own), made at its first game */
+    bool *s_made;
+} WRun;
+
+static void wrun_progress(WRun *W)
 {
-    if (c->games < 1 || c->chunk < 1 || threads < 1) return km_fail(err, "selfplay: nothing to do");
+    if (!W->progress) return;
+    SelfplayProgress p = {.chunks_done = W->found + W->done,
+                          .chunks = W->nchunks,
+                          .games_done = W->games,
+                          .positions = W->positions,
+                          .elapsed = km_now() - W->t0,
+                          .eta = -1};
+    if (W->done) p.eta = p.elapsed / W->done * (W->nchunks - W->found - W->done);
+    W->progress(&p, W->user);
+}
+
+/* Game g of job i (taken over): into its chunk, which is written when whole.
+ * 0, or -1 with err (the run fails). */
+static int wrun_store(WRun *W, int i, SelfplayData *g, char *err)
+{
+    const SelfplayConfig *c = W->c;
+    int game = W->game[i], k = game / c->chunk;
+    int rc = 0;
+    pthread_mutex_lock(&W->lock);
+    if (!W->chunks[k] && !(W->chunks[k] = calloc((size_t)c->chunk, sizeof **W->chunks))) {
+        rc = km_fail(err, "out of memory");
+        goto out;
+    }
+    SelfplayData *slot = &W->chunks[k][game - k * c->chunk];
+    if (slot->games) goto out; /* played twice: the same game */
+    *slot = *g;
+    memset(g, 0, sizeof *g);
+    if (--W->left[k]) goto out;
+    SelfplayData d = {0};
+    int n = (k + 1) * c->chunk > c->games ? c->games - k * c->chunk : c->chunk;
+    for (int j = 0; j < n && rc == 0; j++) {
+        const SelfplayData *s = &W->chunks[k][j];
+        for (size_t q = 0; q < s->n && rc == 0; q++)
+            if (data_push(&d, &s->pos[q])) rc = km_fail(err, "out of memory");
+        d.games += s->games;
+        for (int r = 0; r < 3; r++) d.wins[r] += s->wins[r];
+    }
+    if (rc == 0) {
+        char path[4096];
+        chunk_path(W->dir, k, path, sizeof path);
+        rc = write_chunk(path, W->key, k, &d, err);
+    }
+    if (rc == 0) {
+        W->done++;
+        W->games += d.games;
+        W->positions += d.n;
+        wrun_progress(W);
+    }
+    selfplay_data_free(&d);
+    for (int j = 0; j < n; j++) selfplay_data_free(&W->chunks[k][j]);
+    free(W->chunks[k]);
+    W->chunks[k] = NULL;
+out:
+    pthread_mutex_unlock(&W->lock);
+    selfplay_data_free(g);
+    return rc;
+}
+
+static int wrun_vectors(void *ctx, int i, const Weights *v[2])
+{
+    (void)i;
+    v[0] = &((WRun *)ctx)->c->weights;
+    return 1;
+}
+
+static char *wrun_line(void *ctx, int i)
+{
+    WRun *W = ctx;
+    const SelfplayConfig *c = W->c;
+    WprotoSelfplay j = {i, W->game[i], wproto_weights_id(&c->weights), c->seed, c->nodes, c->random_plies,
+                        c->margin, c->max_plies, c->hash_mb};
+    return wproto_selfplay_line(&j);
+}
+
+static int wrun_take(void *ctx, int i, char **tok, int nt, char *why)
+{
+    WRun *W = ctx;
+    SelfplayData g = {0};
+    char e2[KM_ERR_MAX];
+    if (selfplay_take_played(W->c, W->game[i], tok, nt, &g, e2)) {
+        selfplay_data_free(&g);
+        return km_fail(why, "answered garbage: %s", e2);
+    }
+    return wrun_store(W, i, &g, why) ? -2 : 0;
+}
+
+static int wrun_play(void *ctx, int thread, int i, const atomic_bool *stop, char *err)
+{
+    WRun *W = ctx;
+    if (stop && atomic_load(stop)) return 1;
+    if (!W->s_made[thread]) {
+        if (searcher_init(&W->s[thread], &W->c->weights, (size_t)W->c->hash_mb, W->c->seed, err)) return -1;
+        W->s_made[thread] = true;
+    }
+    SelfplayData g = {0};
+    if (play_game(&W->s[thread], W->c, W->game[i], &g, NULL, err)) {
+        selfplay_data_free(&g);
+        return -1;
+    }
+    return wrun_store(W, i, &g, err);
+}
+
+/* Whether c can travel in the protocol's lines. */
+static int workers_can_play(const SelfplayConfig *c, char *err)
+{
+    if (c->weights.pat)
+        return km_fail(err,
+                       "a vector with a pattern layer (table lines) cannot be sent to workers: the protocol "
+                       "carries the named weights only; play on local threads (-j N)");
+    if (c->egdb) return km_fail(err, "workers cannot use an endgame database yet (leave out --egdb)");
+    if (c->max_plies < 1 || c->max_plies > SELFPLAY_WORKER_MAX_PLIES)
+        return km_fail(err, "with workers, a game is at most %d plies (each travels on one line)",
+                       SELFPLAY_WORKER_MAX_PLIES);
+    if (c->nodes < 1 || c->nodes > 1000000000000ull || c->random_plies < 0 || c->random_plies > 1000 ||
+        c->margin < 0 || c->margin > 1000000 || c->hash_mb < 0 || c->hash_mb > 65536 || c->games > (1 << 30))
+        return km_fail(err, "these self-play settings cannot be sent to workers");
+    return 0;
+}
+
+static int run_on_workers(const SelfplayConfig *c, const char *dir, uint64_t key, const bool *have,
+                          int nchunks, int found, int threads, struct WorkerSet *workers,
+                          SelfplayProgressFn progress, void *user, const atomic_bool *stop, char *err)
+{
+    WRun W = {.c = c,
+              .dir = dir,
+              .key = key,
+              .found = found,
+              .nchunks = nchunks,
+              .t0 = km_now(),
+              .progress = progress,
+              .user = user};
+    int n = 0;
+    for (int k = 0; k < nchunks; k++)
+        if (!have[k]) n += (k + 1) * c->chunk > c->games ? c->games - k * c->chunk : c->chunk;
+    W.game = malloc((size_t)(n ? n : 1) * sizeof *W.game);
+    size_t nc = nchunks > 0 ? (size_t)nchunks : 1;
+    W.chunks = calloc(nc, sizeof *W.chunks);
+    W.left = calloc(nc, sizeof *W.left);
+    W.s = calloc((size_t)threads + 1, sizeof *W.s);
+    W.s_made = calloc((size_t)threads + 1, sizeof *W.s_made);
+    if (!W.game || !W.chunks || !W.left || !W.s || !W.s_made) {
+        free(W.game);
+        free(W.chunks);
+        free(W.left);
+        free(W.s);
+        free(W.s_made);
+        return km_fail(err, "out of memory");
+    }
+    for (int k = 0, j = 0; k < nchunks; k++) {
+        if (have[k]) continue;
+        int first = k * c->chunk, last = first + c->chunk > c->games ? c->games : first + c->chunk;
+        W.left[k] = last - first;
+        for (int i = first; i < last; i++) W.game[j++] = i;
+    }
+    pthread_mutex_init(&W.lock, NULL);
+    wrun_progress(&W);
+    bool terms = wproto_vector_length(&c->weights) == EVAL_NTERMS, phase = c->weights.phased != 0;
+    WorkersJobs jobs = {n, terms, phase, false, true, &W, wrun_vectors, wrun_line, "played", wrun_take,
+                        wrun_play};
+    int rc = workers_run_jobs(workers, &jobs, threads, stop, err);
+    for (int k = 0; k < nchunks; k++) /* the chunks not whole (a stop) are not written */
+        if (W.chunks[k]) {
+            for (int j = 0; j < c->chunk; j++) selfplay_data_free(&W.chunks[k][j]);
+            free(W.chunks[k]);
+        }
+    for (int t = 0; t < threads; t++)
+        if (W.s_made[t]) searcher_free(&W.s[t]);
+    pthread_mutex_destroy(&W.lock);
+    free(W.s);
+    free(W.s_made);
+    free(W.game);
+    free(W.chunks);
+    free(W.left);
+    return rc;
+}
+
+int selfplay_run(const SelfplayConfig *c, const char *dir, int threads, struct WorkerSet *workers,
+                 SelfplayProgressFn progress, void *user, const atomic_bool *stop, char *err)
+{
+    if (c->games < 1 || c->chunk < 1 || threads < (workers ? 0 : 1))
+        return km_fail(err, "selfplay: nothing to do");
+    if (workers && workers_can_play(c, err)) return -1;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) return km_fail(err, "%s: cannot create: %s", dir, strerror(errno));
     Run r = {.c = c, .dir = dir, .key = selfplay_config_key(c)};
     r.nchunks = (c->games + c->chunk - 1) / c->chunk;
@@ -422,6 +755,12 @@ int selfplay_run(const SelfplayConfig *c, const char *dir, int threads, Selfplay
         selfplay_data_free(&d);
         have[k] = true;
         found++;
+    }
+    if (workers) {
+        int rc = run_on_workers(c, dir, r.key, have, r.nchunks, found, threads > 64 ? 64 : threads, workers,
+                                progress, user, stop, err);
+        free(have);
+        return rc;
     }
     r.have = have;
     r.stop = stop;

@@ -3,6 +3,7 @@
 #include "kingme/worker.h"
 #include "kingme/book.h"
 #include "kingme/notation.h"
+#include "kingme/selfplay.h"
 #include "kingme/textio.h"
 #include "kingme/worker_proto.h"
 
@@ -13,14 +14,20 @@
 
 #define WORKER_MAX_VECTORS 65536
 
+typedef struct Kept {
+    Searcher *s;
+    uint64_t id;
+    int hash;
+} Kept;
+
 struct WorkerState {
     uint64_t *ids;
     Weights *w;
     int n, cap;
-    /* the book positions' search, kept while the vector and the table size stay */
-    Searcher *s;
-    uint64_t s_id;
-    int s_hash;
+    /* the search of the book positions, and that of the self-play games
+     * (which nothing else touches, as on a local thread), kept while the
+     * vector and the table size stay */
+    Kept book, selfplay;
 };
 
 WorkerState *worker_state_new(void) { return calloc(1, sizeof(WorkerState)); }
@@ -28,8 +35,11 @@ WorkerState *worker_state_new(void) { return calloc(1, sizeof(WorkerState)); }
 void worker_state_free(WorkerState *ws)
 {
     if (!ws) return;
-    if (ws->s) searcher_free(ws->s);
-    free(ws->s);
+    for (int k = 0; k < 2; k++) {
+        Kept *kp = k ? &ws->selfplay : &ws->book;
+        if (kp->s) searcher_free(kp->s);
+        free(kp->s);
+    }
     free(ws->ids);
     free(ws->w);
     free(ws);
@@ -115,6 +125,24 @@ static char *handle_job(WorkerState *ws, char **tok, int nt)
     return s ? s : answer("error %d out of memory", j.n);
 }
 
+/* The kept searcher, made again when the vector or the table size changes;
+ * NULL with err. */
+static Searcher *searcher_for(Kept *kp, uint64_t id, const Weights *w, int hash_mb, char *err)
+{
+    if (!kp->s || kp->id != id || kp->hash != hash_mb) {
+        if (kp->s) searcher_free(kp->s);
+        else if (!(kp->s = malloc(sizeof *kp->s))) return km_fail(err, "out of memory"), NULL;
+        if (searcher_init(kp->s, w, (size_t)hash_mb, 1, err)) {
+            free(kp->s);
+            kp->s = NULL;
+            return NULL;
+        }
+        kp->id = id;
+        kp->hash = hash_mb;
+    }
+    return kp->s;
+}
+
 /* A book position: every legal move's score (book_score_position), which
  * depends only on the position, the depth, the vector and the table size. */
 static char *handle_score(WorkerState *ws, char **tok, int nt)
@@ -124,23 +152,42 @@ static char *handle_score(WorkerState *ws, char **tok, int nt)
     if (wproto_parse_score(tok, nt, &j, err)) return answer("error %s %s", nt > 1 ? tok[1] : "-", err);
     const Weights *w = find_vector(ws, j.weights);
     if (!w) return answer("error %d unknown vector %s", j.n, tok[2]);
-    if (!ws->s || ws->s_id != j.weights || ws->s_hash != j.hash_mb) {
-        if (ws->s) searcher_free(ws->s);
-        else if (!(ws->s = malloc(sizeof *ws->s))) return answer("error %d out of memory", j.n);
-        if (searcher_init(ws->s, w, (size_t)j.hash_mb, 1, err)) {
-            free(ws->s);
-            ws->s = NULL;
-            return answer("error %d %s", j.n, err);
-        }
-        ws->s_id = j.weights;
-        ws->s_hash = j.hash_mb;
-    }
+    Searcher *s = searcher_for(&ws->book, j.weights, w, j.hash_mb, err);
+    if (!s) return answer("error %d %s", j.n, err);
     uint16_t codes[255];
     int16_t scores[255];
-    int k = book_score_position(ws->s, &j.b, j.depth, NULL, codes, scores);
+    int k = book_score_position(s, &j.b, j.depth, NULL, codes, scores);
     if (k < 0) return answer("error %d out of memory", j.n);
     char *r = wproto_scored_line(j.n, k, codes, scores);
     return r ? r : answer("error %d out of memory", j.n);
+}
+
+/* A self-play game (version 5): game number GAME of the run the line
+ * describes, which depends only on it (selfplay.h). */
+static char *handle_selfplay(WorkerState *ws, char **tok, int nt)
+{
+    char err[KM_ERR_MAX];
+    WprotoSelfplay j;
+    if (wproto_parse_selfplay(tok, nt, &j, err)) return answer("error %s %s", nt > 1 ? tok[1] : "-", err);
+    const Weights *w = find_vector(ws, j.weights);
+    if (!w) return answer("error %d unknown vector %s", j.n, tok[3]);
+    if (j.max_plies > SELFPLAY_WORKER_MAX_PLIES)
+        return answer("error %d a game of at most %d plies travels on one line", j.n,
+                      SELFPLAY_WORKER_MAX_PLIES);
+    SelfplayConfig c;
+    selfplay_config_default(&c);
+    c.seed = j.seed;
+    c.games = j.game + 1;
+    c.chunk = 1;
+    c.nodes = j.nodes;
+    c.random_plies = j.random_plies;
+    c.margin = j.margin;
+    c.max_plies = j.max_plies;
+    c.hash_mb = j.hash_mb;
+    c.weights = *w;
+    Searcher *s = searcher_for(&ws->selfplay, j.weights, w, j.hash_mb, err);
+    char *r = s ? selfplay_played_line(s, &c, j.n, j.game, err) : NULL;
+    return r ? r : answer("error %d %s", j.n, err);
 }
 
 char *worker_handle_line(WorkerState *ws, const char *line)
@@ -160,6 +207,7 @@ char *worker_handle_line(WorkerState *ws, const char *line)
     else if (strcmp(tok[0], "weights") == 0) r = handle_weights(ws, tok, nt);
     else if (strcmp(tok[0], "job") == 0) r = handle_job(ws, tok, nt);
     else if (strcmp(tok[0], "score") == 0) r = handle_score(ws, tok, nt);
+    else if (strcmp(tok[0], "selfplay") == 0) r = handle_selfplay(ws, tok, nt);
     else r = answer("error - unknown line '%.20s'", tok[0]);
     free(copy);
     free(tok);

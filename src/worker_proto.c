@@ -270,3 +270,43 @@ int wproto_parse_scored(char **tok, int nt, const Board *b, uint16_t *codes, int
     }
     return (int)k;
 }
+
+/* ---- self-play games (version 5) ---- */
+
+char *wproto_selfplay_line(const WprotoSelfplay *j)
+{
+    KmBuf b = {0};
+    km_buf_printf(&b, "selfplay %d %d %016llx seed %016llx nodes %llu random %d margin %d plies %d hash %d",
+                  j->n, j->game, (unsigned long long)j->weights, (unsigned long long)j->seed,
+                  (unsigned long long)j->nodes, j->random_plies, j->margin, j->max_plies, j->hash_mb);
+    return km_buf_done(&b);
+}
+
+int wproto_parse_selfplay(char **tok, int nt, WprotoSelfplay *j, char *err)
+{
+    static const char *const words[] = {"seed", "nodes", "random", "margin", "plies", "hash"};
+    if (nt != 16) goto form;
+    for (int k = 0; k < 6; k++)
+        if (strcmp(tok[4 + 2 * k], words[k]) != 0) goto form;
+    long long v;
+    if (!km_parse_ll(tok[1], 0, 1 << 30, &v)) return km_fail(err, "bad job number '%.20s'", tok[1]);
+    j->n = (int)v;
+    if (!km_parse_ll(tok[2], 0, 1 << 30, &v)) return km_fail(err, "bad game number '%.20s'", tok[2]);
+    j->game = (int)v;
+    if (!wproto_parse_hex64(tok[3], &j->weights)) return km_fail(err, "the vector is 16 hex digits");
+    if (!wproto_parse_hex64(tok[5], &j->seed)) return km_fail(err, "the seed is 16 hex digits");
+    if (!km_parse_ll(tok[7], 1, 1000000000000LL, &v)) return km_fail(err, "bad nodes '%.20s'", tok[7]);
+    j->nodes = (uint64_t)v;
+    if (!km_parse_ll(tok[9], 0, 1000, &v)) return km_fail(err, "bad random plies '%.20s'", tok[9]);
+    j->random_plies = (int)v;
+    if (!km_parse_ll(tok[11], 0, 1000000, &v)) return km_fail(err, "bad margin '%.20s'", tok[11]);
+    j->margin = (int)v;
+    if (!km_parse_ll(tok[13], 1, 100000, &v)) return km_fail(err, "bad plies '%.20s'", tok[13]);
+    j->max_plies = (int)v;
+    if (!km_parse_ll(tok[15], 0, 65536, &v)) return km_fail(err, "bad hash '%.20s'", tok[15]);
+    j->hash_mb = (int)v;
+    return 0;
+form:
+    return km_fail(
+        err, "a selfplay line is 'selfplay N GAME ID seed X nodes K random R margin M plies P hash MB'");
+}

@@ -31,6 +31,7 @@ typedef struct Worker {
     bool terms;          /* it speaks protocol 2 (vectors with the terms 61-74) */
     bool phase;          /* it speaks protocol 3 (vectors with a phase) */
     bool book;           /* it speaks protocol 4 (book positions to score) */
+    bool selfplay;       /* it speaks protocol 5 (self-play games) */
     uint64_t *sent;      /* vectors it has */
     int nsent, capsent;
     int failures;        /* in a row */
@@ -314,6 +315,15 @@ static void feed(Run *r, int k)
         run_fail(r, msg);
         return;
     }
+    if (r->jobs->selfplay && !w->selfplay) {
+        char msg[KM_ERR_MAX];
+        snprintf(msg, sizeof msg,
+                 "worker %d (%.60s) speaks protocol %s (no self-play games): give it a kingme "
+                 "that speaks protocol 5",
+                 k + 1, w->cmd, w->book ? "4" : w->phase ? "3" : w->terms ? "2" : "1");
+        run_fail(r, msg);
+        return;
+    }
     while (w->ninflight < WORKER_INFLIGHT && !run_stopped(r)) {
         int i = take_job(r);
         if (i < 0) return;
@@ -359,7 +369,13 @@ static bool take_result(Run *r, int k, char *line, char *why)
         km_fail(why, "answered garbage: a result for a job it did not have");
         goto out;
     }
-    if (r->jobs->take(r->jobs->ctx, (int)n, tok, nt, why)) goto out;
+    int rc = r->jobs->take(r->jobs->ctx, (int)n, tok, nt, why);
+    if (rc == -2) { /* not the worker's fault: the run fails */
+        run_fail(r, why);
+        ok = true;
+        goto out;
+    }
+    if (rc) goto out;
     w->inflight[slot] = w->inflight[--w->ninflight];
     w->deadline = km_now() + r->ws->timeout;
     w->failures = 0;
@@ -394,14 +410,14 @@ static void read_worker(Run *r, int k)
         char why[KM_ERR_MAX];
         bool ok;
         if (w->st == W_STARTING) {
-            /* "protocol 1 2 3 4": the versions it speaks (protocol 1 alone:
+            /* "protocol 1 2 3 4 5": the versions it speaks (protocol 1 alone:
              * before the terms 61-74; 1 2: before the phase; 1 2 3: before
-             * the book positions) */
+             * the book positions; 1 2 3 4: before the self-play games) */
             const char *pv = strstr(w->buf, " protocol 1");
             ok = strncmp(w->buf, "worker kingme ", 14) == 0 && pv != NULL;
             if (!ok) snprintf(why, sizeof why, "did not say hello: '%.60s'", w->buf);
             else {
-                w->terms = w->phase = w->book = false;
+                w->terms = w->phase = w->book = w->selfplay = false;
                 for (const char *q = pv + 9; *q == ' ';) {
                     char *e;
                     long v = strtol(q + 1, &e, 10);
@@ -409,6 +425,7 @@ static void read_worker(Run *r, int k)
                     w->terms |= v == 2;
                     w->phase |= v == 3;
                     w->book |= v == 4;
+                    w->selfplay |= v == 5;
                     q = e;
                 }
                 w->st = W_READY;
@@ -588,7 +605,8 @@ int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *sp
     GameJobs G = {.set = set, .specs = specs, .n = n, .keep = keep_games, .out = out, .progress = progress,
                   .user = user};
     pthread_mutex_init(&G.lock, NULL);
-    WorkersJobs jobs = {n, terms, phase, false, &G, game_vectors, game_line, "result", game_take, run_game};
+    WorkersJobs jobs = {n, terms, phase, false, false, &G, game_vectors, game_line, "result", game_take,
+                        run_game};
     int rc = workers_run_jobs(ws, &jobs, threads, stop, err);
     pthread_mutex_destroy(&G.lock);
     return rc;

@@ -2,6 +2,8 @@
  * protocol, and a coordinator whose results do not depend on which worker
  * (or local thread) played what, even when workers die or answer garbage. */
 #include "test.h"
+#include "kingme/selfplay.h"
+#include "kingme/textio.h"
 #include "kingme/weights.h"
 #include "kingme/worker.h"
 #include "kingme/worker_proto.h"
@@ -377,7 +379,7 @@ TEST(workers_phase)
     const char *k = test_kingme();
     snprintf(cmd, sizeof cmd, "%s worker </dev/null", k);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
-    CHECK_MSG(strncmp(out, "worker kingme ", 14) == 0 && strstr(out, " protocol 1 2 3 4\n"), "%s", out);
+    CHECK_MSG(strncmp(out, "worker kingme ", 14) == 0 && strstr(out, " protocol 1 2 3 4 5\n"), "%s", out);
     /* the worker side: 148 values, a job with them plays the local game */
     WorkerState *st = worker_state_new();
     char line[4096];
@@ -438,4 +440,88 @@ TEST(workers_phase)
     remove(path);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd, out, sizeof out);
+}
+
+/* ---- self-play games (protocol 5) ---- */
+
+/* The worker's side: a selfplay line answered with the game's moves and
+ * scores, which the coordinator replays into the positions selfplay_game
+ * gives; a changed score, move or count is refused. */
+TEST(workers_selfplay_line)
+{
+    char err[KM_ERR_MAX];
+    SelfplayConfig c;
+    selfplay_config_default(&c);
+    c.nodes = 300;
+    c.random_plies = 4;
+    c.seed = 5;
+    c.hash_mb = 1;
+    WorkerState *st = worker_state_new();
+    uint64_t id = wproto_weights_id(&c.weights);
+    WprotoSelfplay j = {2, 4, id, c.seed, c.nodes, c.random_plies, c.margin, c.max_plies, c.hash_mb};
+    char *line = wproto_selfplay_line(&j);
+    char *ans = line ? worker_handle_line(st, line) : NULL;
+    CHECK_MSG(ans && strncmp(ans, "error 2 unknown vector ", 23) == 0, "%s", ans ? ans : "");
+    free(ans);
+    char wl[2048];
+    int at = snprintf(wl, sizeof wl, "weights %016llx", (unsigned long long)id);
+    for (int i = 0, n = wproto_vector_length(&c.weights); i < n; i++)
+        at += snprintf(wl + at, sizeof wl - (size_t)at, " %d", weights_at(&c.weights, i));
+    ans = worker_handle_line(st, wl);
+    CHECK_MSG(ans == NULL, "%s", ans);
+    free(ans);
+    ans = line ? worker_handle_line(st, line) : NULL;
+    free(line);
+    CHECK_MSG(ans && strncmp(ans, "played 2 ", 9) == 0, "%s", ans ? ans : "");
+    SelfplayData local = {0}, remote = {0};
+    CHECK_MSG(selfplay_game(&c, 4, &local, err) == 0, "%s", err);
+    char **tok = malloc((WPROTO_LINE_MAX / 2 + 2) * sizeof *tok);
+    char *copy = ans ? strdup(ans) : NULL;
+    if (ans && tok && copy) {
+        int nt = km_split(copy, tok, WPROTO_LINE_MAX / 2);
+        CHECK(nt > 5 + 2 * 20);
+        CHECK_MSG(selfplay_take_played(&c, 4, tok, nt, &remote, err) == 0, "%s", err);
+        CHECK_INT(remote.n, (long long)local.n);
+        CHECK_INT(remote.games, 1);
+        CHECK(memcmp(remote.wins, local.wins, sizeof local.wins) == 0);
+        CHECK(selfplay_records_checksum(&remote, 0) == selfplay_records_checksum(&local, 0));
+        /* the same words as another game's: its ballot makes the moves illegal */
+        size_t n0 = remote.n;
+        CHECK(selfplay_take_played(&c, 5, tok, nt, &remote, err) != 0);
+        CHECK_INT(remote.n, (long long)n0);
+        /* a score changed: the checksum */
+        char *s1 = tok[6], plus[16];
+        snprintf(plus, sizeof plus, "%d", atoi(s1) + 1);
+        tok[6] = plus;
+        CHECK(selfplay_take_played(&c, 4, tok, nt, &remote, err) != 0);
+        CHECK_MSG(strstr(err, "the checksum does not match"), "%s", err);
+        tok[6] = s1;
+        /* a move that is not one */
+        char *m5 = tok[5];
+        tok[5] = "1-5";
+        CHECK(selfplay_take_played(&c, 4, tok, nt, &remote, err) != 0);
+        CHECK_MSG(strstr(err, "move 1 '1-5'"), "%s", err);
+        tok[5] = m5;
+        /* the game cut short (its count and its words agree) */
+        char k2[16];
+        snprintf(k2, sizeof k2, "%d", atoi(tok[3]) - 1);
+        tok[3] = k2;
+        CHECK(selfplay_take_played(&c, 4, tok, nt - 2, &remote, err) != 0);
+        CHECK_MSG(strstr(err, "stops before its end"), "%s", err);
+        CHECK_INT(remote.n, (long long)n0);
+    }
+    free(copy);
+    free(tok);
+    free(ans);
+    selfplay_data_free(&local);
+    selfplay_data_free(&remote);
+    static const char unknown[] = "selfplay 1 2 0123456789abcdef seed 5 nodes 300 random 4 margin 100 plies "
+                                  "250 hash 1";
+    static const char *const bad[] = {"selfplay", "selfplay 1 2 3", unknown};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ans = worker_handle_line(st, bad[i]);
+        CHECK_MSG(ans && strncmp(ans, "error ", 6) == 0, "'%s' -> '%s'", bad[i], ans ? ans : "(none)");
+        free(ans);
+    }
+    worker_state_free(st);
 }

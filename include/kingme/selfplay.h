@@ -80,10 +80,36 @@ typedef void (*SelfplayProgressFn)(const SelfplayProgress *p, void *user);
 
 /* Play every game of c into dir (created when missing) with `threads`
  * threads, skipping the chunks already there. progress (may be NULL) is called
- * from the calling thread after each chunk. stop (may be NULL): set to end
- * early (the chunks in play are not written). Returns 0, or -1 with err. */
-int selfplay_run(const SelfplayConfig *c, const char *dir, int threads, SelfplayProgressFn progress, void *user,
-                 const atomic_bool *stop, char *err);
+ * after each chunk: from the calling thread, or with workers from the thread
+ * that finished it (never two calls at once). stop (may be NULL): set to end
+ * early (the chunks in play are not written). workers (NULL: none): the
+ * games are played by worker processes too (workers.h; threads may then be
+ * 0), one job a game, and the chunk files are those of a run without them;
+ * refused at once for weights with a pattern layer (the protocol carries the
+ * named weights only), with an endgame database, or beyond
+ * SELFPLAY_WORKER_MAX_PLIES. Returns 0, or -1 with err. */
+struct WorkerSet;
+int selfplay_run(const SelfplayConfig *c, const char *dir, int threads, struct WorkerSet *workers,
+                 SelfplayProgressFn progress, void *user, const atomic_bool *stop, char *err);
+
+/* The worker protocol's self-play games (worker_proto.h, version 5). A game
+ * travels as the moves after its ballot, each with its score: its line is at
+ * most some 60 KB below this many plies. */
+#define SELFPLAY_WORKER_MAX_PLIES 4000
+/* Play game i of c and give the worker's answer to job n, `played N RESULT K
+ * CHECKSUM M1 S1 ... MK SK` (malloc'd), or NULL with err. s: a searcher made
+ * with c's weights and table size, kept from game to game (the game does not
+ * depend on what it searched before), or NULL for one of its own. */
+struct Searcher;
+char *selfplay_played_line(struct Searcher *s, const SelfplayConfig *c, int n, int i, char *err);
+/* Such an answer's words (tok[0] "played") for game i of c: the moves
+ * replayed from the game's ballot (each legal, none after the game's end, the
+ * last one ending it), the result and the checksum checked; the game's
+ * positions are appended to out as selfplay_game does. 0, or -1 with err
+ * (out as it was). */
+int selfplay_take_played(const SelfplayConfig *c, int i, char **tok, int nt, SelfplayData *out, char *err);
+/* The FNV-1a 64 of positions first .. d->n - 1 as a chunk file stores them. */
+uint64_t selfplay_records_checksum(const SelfplayData *d, size_t first);
 
 /* Append the positions of one chunk file to d. The file must have been made
  * by the same configuration when key is not 0 (selfplay_config_key). Returns

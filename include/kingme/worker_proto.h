@@ -2,10 +2,10 @@
  * coordinator (workers.h) and `kingme worker` (worker.h) say to each other,
  * one line each way. Also what the tests and the fuzz targets check.
  *
- * The protocol (version 4; version 1 had 60 weights only, version 2 no phase,
- * version 3 no book positions):
- *   worker -> `worker kingme VERSION protocol 1 2 3` when it starts (the versions it
- *              speaks; a coordinator of version 1 looks for "protocol 1", one of
+ * The protocol (version 5; version 1 had 60 weights only, version 2 no phase,
+ * version 3 no book positions, version 4 no self-play games):
+ *   worker -> `worker kingme VERSION protocol 1 2 3 4 5` when it starts (the versions
+ *              it speaks; a coordinator of version 1 looks for "protocol 1", one of
  *              version 2 for "protocol 1 2")
  *   coord  -> `weights ID W1 ... W60`   a vector, once per worker (ID: 16 hex digits)
  *          or `weights ID W1 ... W74`   (version 2) a vector with the terms 61-74,
@@ -21,6 +21,14 @@
  *              to depth D - 1 with vector ID, a table of MB cleared first)
  *   worker -> `scored N K CODE1 SCORE1 ... CODEK SCOREK`   its K legal moves' book codes
  *              and scores, in the generator's order
+ *   coord  -> `selfplay N GAME ID seed X nodes K random R margin M plies P hash MB`
+ *              (version 5) game number GAME of a self-play run (selfplay.h) with
+ *              vector ID, seed X (16 hex digits), K nodes a move, R random plies
+ *              within M, a draw at P plies, a table of MB
+ *   worker -> `played N RESULT K CHECKSUM M1 S1 ... MK SK`   the game's K moves after
+ *              its ballot, each with the score of the position it was played in;
+ *              CHECKSUM: 16 hex digits, the FNV-1a 64 of the game's K records as a
+ *              chunk file stores them (selfplay_records_checksum)
  * RESULT is 1-0, 0-1 or 1/2-1/2; REASON the GameReason number; CHECKSUM 16
  * hex digits of the game's moves (wproto_moves_checksum). A job carries
  * everything its game depends on, so the same job gives the same game on any
@@ -35,7 +43,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define WPROTO_VERSION 4
+#define WPROTO_VERSION 5
 #define WPROTO_LINE_MAX 65536
 
 /* The ID of a weight vector: 16 hex digits of a hash of its values. */
@@ -90,5 +98,18 @@ char *wproto_scored_line(int n, int k, const uint16_t *codes, const int16_t *sco
  * codes and scores, checked (every legal move of b once, in the generator's
  * order, scores within +-BOOK_SCORE_MAX). Returns the count, or -1 with err. */
 int wproto_parse_scored(char **tok, int nt, const Board *b, uint16_t *codes, int16_t *scores, char *err);
+
+/* A self-play game to play (version 5). */
+typedef struct WprotoSelfplay {
+    int n, game;
+    uint64_t weights; /* the vector's ID */
+    uint64_t seed, nodes;
+    int random_plies, margin, max_plies, hash_mb;
+} WprotoSelfplay;
+
+/* Its line (no newline), or NULL when out of memory. */
+char *wproto_selfplay_line(const WprotoSelfplay *j);
+/* A selfplay line's words (tok[0] is "selfplay") into j. Returns 0, or -1 with err. */
+int wproto_parse_selfplay(char **tok, int nt, WprotoSelfplay *j, char *err);
 
 #endif

@@ -63,15 +63,15 @@ void workers_free(WorkerSet *ws);
  * under a lock of their own. */
 typedef struct WorkersJobs {
     int n;
-    bool terms, phase, book;  /* the jobs need workers that speak protocol 2, 3, 4 */
+    bool terms, phase, book, selfplay; /* the jobs need workers that speak protocol 2, 3, 4, 5 */
     void *ctx;
     /* the vectors job i needs (sent once to each worker before its line): how many (0 to 2) */
     int (*vectors)(void *ctx, int i, const Weights *v[2]);
     char *(*line)(void *ctx, int i); /* job i's line (malloc'd), NULL when out of memory */
     const char *answer;       /* the first word of a result line ("result", "scored") */
     /* the result line of job i (its words; tok[0] is `answer`, tok[1] is i):
-     * 0 when stored, or -1 with why (the worker then failed, the job goes
-     * to another) */
+     * 0 when stored, -1 with why (the worker then failed, the job goes to
+     * another), or -2 with why (the run fails: a file cannot be written) */
     int (*take)(void *ctx, int i, char **tok, int nt, char *why);
     /* job i on local thread number `thread` (0 .. threads - 1): 0 when
      * stored, 1 when stopped, -1 with err (the run fails) */

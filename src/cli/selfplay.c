@@ -59,7 +59,7 @@ static int run(const Opts *o)
             (unsigned long long)c.seed, db ? ", with the endgame database" : "");
     cli_catch_sigint(true, "stopping after the games in play (their chunks are not saved)");
     char err[KM_ERR_MAX] = "";
-    int rc = selfplay_run(&c, dir, (int)threads, on_progress, &sh, &cli_stop, err);
+    int rc = selfplay_run(&c, dir, (int)threads, NULL, on_progress, &sh, &cli_stop, err);
     cli_catch_sigint(false, NULL);
     if (sh.tty) fputc('\n', stderr);
     if (db) egdb_close(db);

@@ -21,7 +21,7 @@ static int run(const Opts *o)
         free(line);
         return cli_error("out of memory");
     }
-    printf("worker kingme %s protocol", KINGME_VERSION); /* every version it speaks: 1 2 3 4 */
+    printf("worker kingme %s protocol", KINGME_VERSION); /* every version it speaks: 1 2 3 4 5 */
     for (int v = 1; v <= WPROTO_VERSION; v++) printf(" %d", v);
     printf("\n");
     bool write_ok = fflush(stdout) == 0;
