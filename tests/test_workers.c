@@ -444,6 +444,19 @@ TEST(workers_phase)
 
 /* ---- self-play games (protocol 5) ---- */
 
+static bool same_chunks(const char *a, const char *b, int n)
+{
+    for (int k = 0; k < n; k++) {
+        char cmd[9000], out[256];
+        snprintf(cmd, sizeof cmd, "cmp -s %s/sp-%06d.kmsp %s/sp-%06d.kmsp", a, k, b, k);
+        if (test_run(cmd, out, sizeof out) != 0) {
+            CHECK_MSG(false, "chunk %d of %s is not that of %s", k, b, a);
+            return false;
+        }
+    }
+    return true;
+}
+
 /* The worker's side: a selfplay line answered with the game's moves and
  * scores, which the coordinator replays into the positions selfplay_game
  * gives; a changed score, move or count is refused. */
@@ -524,4 +537,78 @@ TEST(workers_selfplay_line)
         free(ans);
     }
     worker_state_free(st);
+}
+
+/* kingme selfplay --workers: the chunk files are byte for byte those of -j 1,
+ * with two workers alone, with one that exits after each first game and one
+ * that answers garbage beside a local thread, and after a lost chunk played
+ * again; an older worker and a pattern layer are refused with one line. */
+#define SPW_OPTS "--games 6 --chunk 3 --nodes 300 --random-plies 4 --seed 5 --no-egdb"
+TEST(workers_selfplay_same_chunks)
+{
+    char dir[] = "/tmp/kingme-spw-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *k = test_kingme();
+    char cmd[4096], out[4096], path[300];
+    snprintf(cmd, sizeof cmd, "%s selfplay " SPW_OPTS " -j 1 --out %s/a 2>/dev/null", k, dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    static const char *const files[] = {
+        "%s worker\n%s worker\n",
+        "head -n 3 | %s worker\n"
+        "sh -c 'echo worker kingme 0 protocol 1 2 3 4 5; while read l; do echo garbage; done' 2>/dev/null\n"
+        "%s worker\n",
+    };
+    for (int r = 0; r < 2; r++) {
+        snprintf(path, sizeof path, "%s/w%d.txt", dir, r);
+        FILE *fp = fopen(path, "w");
+        if (!fp) continue;
+        fprintf(fp, files[r], k, k);
+        fclose(fp);
+        snprintf(cmd, sizeof cmd, "%s selfplay " SPW_OPTS " --workers %s%s --out %s/%c 2>&1", k, path,
+                 r ? " -j 1" : "", dir, 'b' + r);
+        CHECK_INT(test_run(cmd, out, sizeof out), 0);
+        CHECK_MSG(strstr(out, r ? "3 workers and 1 local thread" : "2 workers (no local thread)"), "%s", out);
+        CHECK_MSG(strstr(out, "selfplay: 6 games, ") != NULL, "%s", out);
+        if (r) CHECK_MSG(strstr(out, "kingme: worker 2 answered garbage"), "%s", out);
+        snprintf(cmd, sizeof cmd, "%s/a", dir);
+        snprintf(path, sizeof path, "%s/%c", dir, 'b' + r);
+        CHECK(same_chunks(cmd, path, 2));
+    }
+    /* a lost chunk is played again by the workers, the same */
+    snprintf(path, sizeof path, "%s/b/sp-000001.kmsp", dir);
+    CHECK(unlink(path) == 0);
+    snprintf(cmd, sizeof cmd, "%s selfplay " SPW_OPTS " --workers %s/w0.txt --out %s/b 2>&1", k, dir, dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strstr(out, "workers: 3 games from 2 workers"), "%s", out);
+    snprintf(cmd, sizeof cmd, "%s/a", dir);
+    snprintf(path, sizeof path, "%s/b", dir);
+    CHECK(same_chunks(cmd, path, 2));
+    /* a worker of protocol 4 */
+    snprintf(path, sizeof path, "%s/old.txt", dir);
+    FILE *fp = fopen(path, "w");
+    if (fp) {
+        fputs("sh -c 'echo worker kingme 0.2.0 protocol 1 2 3 4; cat >/dev/null'\n", fp);
+        fclose(fp);
+    }
+    snprintf(cmd, sizeof cmd, "%s selfplay " SPW_OPTS " --workers %s --out %s/d 2>&1", k, path, dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 1);
+    CHECK_MSG(
+        strstr(out, "speaks protocol 4 (no self-play games): give it a kingme that speaks protocol 5\n"),
+        "%s", out);
+    /* a pattern layer, which the protocol does not carry */
+    snprintf(path, sizeof path, "%s/pat.w", dir);
+    fp = fopen(path, "w");
+    if (fp) {
+        fputs("own_men 1000\ntable man\n0: 1\n", fp);
+        fclose(fp);
+    }
+    snprintf(cmd, sizeof cmd, "%s selfplay " SPW_OPTS " -w %s --workers %s/w0.txt --out %s/e 2>&1", k, path,
+             dir, dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 2);
+    CHECK_MSG(strstr(out, "pat.w has a pattern layer, which workers cannot be sent; play on local threads"),
+              "%s", out);
+    snprintf(cmd, sizeof cmd, "test -e %s/e", dir);
+    CHECK(test_run(cmd, out, sizeof out) != 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    test_run(cmd, out, sizeof out);
 }

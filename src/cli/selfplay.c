@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "kingme/egdb.h"
 #include "kingme/selfplay.h"
+#include "kingme/workers.h"
 #include "longrun.h"
 
 #include <stdio.h>
@@ -48,20 +49,51 @@ static int run(const Opts *o)
     c.hash_mb = (int)opt_int(o, "--hash");
     c.seed = (uint64_t)opt_int(o, "--seed");
     if (!cli_weights(opt_str(o, "--weights"), &c.weights)) return 1;
+    bool workers = opt_given(o, "--workers");
+    if (workers && c.weights.pat) /* the protocol carries the named weights only */
+        return cli_usage_error("selfplay",
+                               "%s has a pattern layer, which workers cannot be sent; play on local "
+                               "threads (-j N)",
+                               opt_str(o, "--weights"));
+    if (workers && c.max_plies > SELFPLAY_WORKER_MAX_PLIES)
+        return cli_usage_error("selfplay",
+                               "with --workers, --max-plies is at most %d (a game travels on one line)",
+                               SELFPLAY_WORKER_MAX_PLIES);
+    /* the database beside the program by default, but not with workers,
+     * which cannot carry one (asked for, it is refused with a line) */
     struct Egdb *db = NULL;
-    if (!cli_egdb_auto(o, &db)) return 1;
+    if (!(workers ? cli_egdb(o, &db) : cli_egdb_auto(o, &db))) return 1;
+    if (workers && db) {
+        egdb_close(db);
+        return cli_usage_error("selfplay", "workers cannot use an endgame database yet (leave out --egdb)");
+    }
     c.egdb = db;
     long long threads = cli_concurrency(o);
+    WorkerSet *ws = NULL;
+    if (!cli_workers(o, &ws, &threads)) {
+        if (db) egdb_close(db);
+        return 1;
+    }
     const char *dir = opt_str(o, "--out");
     Show sh = {isatty(2) != 0, c.games, c.chunk};
-    fprintf(stderr, "selfplay: %d games into %s, %llu nodes a move, %d random plies, %lld thread%s, seed %llu%s\n",
-            c.games, dir, (unsigned long long)c.nodes, c.random_plies, threads, threads == 1 ? "" : "s",
-            (unsigned long long)c.seed, db ? ", with the endgame database" : "");
+    char who[128];
+    cli_threads_text(threads, ws, who, sizeof who);
+    fprintf(stderr, "selfplay: %d games into %s, %llu nodes a move, %d random plies, %s, seed %llu%s\n",
+            c.games, dir, (unsigned long long)c.nodes, c.random_plies, who, (unsigned long long)c.seed,
+            db ? ", with the endgame database" : "");
     cli_catch_sigint(true, "stopping after the games in play (their chunks are not saved)");
     char err[KM_ERR_MAX] = "";
-    int rc = selfplay_run(&c, dir, (int)threads, NULL, on_progress, &sh, &cli_stop, err);
+    int rc = selfplay_run(&c, dir, (int)threads, ws, on_progress, &sh, &cli_stop, err);
     cli_catch_sigint(false, NULL);
     if (sh.tty) fputc('\n', stderr);
+    if (ws) {
+        WorkerStats st;
+        workers_stats(ws, &st);
+        fprintf(stderr, "workers: %llu games from %d worker%s, %llu failure%s\n",
+                (unsigned long long)st.results, workers_count(ws), workers_count(ws) == 1 ? "" : "s",
+                (unsigned long long)st.failures, st.failures == 1 ? "" : "s");
+    }
+    workers_free(ws);
     if (db) egdb_close(db);
     if (rc) return cli_error("%s", err);
     if (atomic_load(&cli_stop)) return cli_error("selfplay: stopped; run the same command again to go on");
@@ -87,6 +119,7 @@ static const Opt options[] = {
     {"--weights", "-w", NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
     CLI_HASH_OPT("each game's table (0: none)"),
     CLI_CONCURRENCY_OPT("games played at once"),
+    WORKERS_OPTIONS,
     CLI_EGDB_OPTS,
     OPTS_END,
 };
@@ -99,7 +132,10 @@ const CliCommand cmd_selfplay = {
         "moves after each for variety; then --nodes nodes a move) and keeps every position with the "
         "search's score and the game's result, in chunk files of --chunk games under --out. The games "
         "follow from --seed alone; a run stopped by Ctrl-C or a kill goes on where it was when run "
-        "again with the same options (the chunks on disk are checked and kept).",
+        "again with the same options (the chunks on disk are checked and kept). With --workers FILE the "
+        "games are played by worker processes (`kingme worker`, docs/workers.md), one job a game, and "
+        "the chunk files are byte for byte those of a run without them; the endgame database is then "
+        "not used (--egdb is refused), nor weights with a pattern layer, and a game is at most 4000 plies.",
         options,
         "example: kingme selfplay --games 200 --out sp --nodes 5000  ->  selfplay: 200 games, ...",
     },

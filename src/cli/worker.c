@@ -54,9 +54,9 @@ const CliCommand cmd_worker = {
     &(const OptSpec){
         NULL, 0, 0,
         "Reads job lines on stdin and answers each with a result line on stdout (the worker protocol "
-        "in docs/workers.md). Started by `tune --workers FILE`, `match --workers FILE` or `book build "
-        "--workers FILE`, each line of FILE being a command that starts one worker: "
-        "`ssh node3 kingme worker`, `srun -N1 -n1 kingme worker`, `./kingme worker`.",
+        "in docs/workers.md). Started by `tune --workers FILE`, `match --workers FILE`, `book build "
+        "--workers FILE` or `selfplay --workers FILE`, each line of FILE being a command that starts "
+        "one worker: `ssh node3 kingme worker`, `srun -N1 -n1 kingme worker`, `./kingme worker`.",
         options,
         NULL,
     },
