@@ -450,6 +450,68 @@ static void print_summary(Tally *pt, const char *const names[2], int played, int
     }
 }
 
+/* What workers cannot be sent, refused before anything is opened: 0, or the
+ * status of the usage error said. */
+static int workers_refusal(const Opts *o, const MatchSide sides[2], const Weights w[2], const char *const names[2])
+{
+    if (!opt_given(o, "--workers")) return 0;
+    bool inprocess = !sides[0].command || !sides[1].command;
+    if (inprocess && opt_given(o, "--book") && strcmp(opt_str(o, "--book"), "none"))
+        return cli_usage_error("match", "workers cannot use an opening book yet (leave out --book)");
+    for (int k = 0; k < 2; k++)
+        if (!sides[k].command && w[k].pat) /* the protocol carries the named weights only */
+            return cli_usage_error("match", "%s has a pattern layer, which workers cannot be sent; play on local "
+                                   "threads (-j N)", names[k]);
+    return 0;
+}
+
+/* The coordinator's line after a match on workers. */
+static void print_worker_stats(WorkerSet *ws)
+{
+    WorkerStats st;
+    workers_stats(ws, &st);
+    char line[512];
+    snprintf(line, sizeof line,
+             "\nworkers: %llu %s from %d %s, %llu %s; coordinator CPU %.2f s (%.3f ms a game); %.0f bytes a "
+             "job, %.0f bytes a result",
+             (unsigned long long)st.results, cli_plural((long long)st.results, "game", "games"),
+             workers_count(ws), cli_plural(workers_count(ws), "worker", "workers"),
+             (unsigned long long)st.failures, cli_plural((long long)st.failures, "failure", "failures"), st.cpu,
+             st.results ? 1000 * st.cpu / (double)st.results : 0.0,
+             st.jobs ? (double)st.bytes_out / (double)st.jobs : 0.0,
+             st.results ? (double)st.bytes_in / (double)st.results : 0.0);
+    cli_wrap(stdout, line, 2);
+}
+
+/* After the games: the summary, where the games and the picture went, and
+ * the status (1: a file not written whole, 130: stopped by Ctrl-C). */
+static int finish(Tally *t, const char *const names[2], int played, int n, double secs, int engines, bool sprt,
+                  double tc_inc, const PdnOut *pdn, const char *path, bool saved)
+{
+    bool interrupted = played < n && t->decision == SPRT_CONTINUE;
+    print_summary(t, names, played, n, secs, engines, sprt, tc_inc);
+    if (pdn->games) {
+        char line[4200];
+        snprintf(line, sizeof line, "games written to %s", path);
+        cli_wrap(stdout, line, 2);
+    }
+    if (t->svg) {
+        char title[400];
+        svg_title(t, title, sizeof title);
+        write_svg(t, title);
+        if (!t->svg_failed && !km_is_stdout_name(t->svg)) {
+            char line[4200];
+            snprintf(line, sizeof line, "picture written to %s", t->svg);
+            cli_wrap(stdout, line, 2);
+        } else if (t->svg_failed) {
+            saved = false;
+        }
+    }
+    free(t->points);
+    if (!saved) return 1;
+    return interrupted ? 130 : 0;
+}
+
 static int run(const Opts *o)
 {
     const char *names[2] = {o->args[0], o->args[1]}, *openings = opt_str(o, "--openings");
@@ -484,6 +546,8 @@ static int run(const Opts *o)
     MatchSide sides[2];
     int engines = read_sides(names, w, sides);
     if (engines < 0) return -engines;
+    int refused = workers_refusal(o, sides, w, names);
+    if (refused) return refused;
     set.sides = sides;
     set.nsides = 2;
     set.engine_hash = hash_given;
@@ -509,15 +573,21 @@ static int run(const Opts *o)
         free(ops);
         return 1;
     }
-
+    /* from here every way out goes through done: */
     MatchGameSpec *specs = malloc((size_t)n * sizeof *specs);
     MatchOutcome *out = malloc((size_t)n * sizeof *out);
+    Egdb *db = NULL;
+    Book *bk = NULL;
+    WorkerSet *ws = NULL;
+    Tally t = {.tty = isatty(STDOUT_FILENO) != 0, .every = sprt ? 20 : n >= 20 ? n / 10 : 1,
+               .clock = set.tc_base > 0, .closest = INFINITY, .names = names, .specs = specs, .pdn = &pdn,
+               .sprt = sprt, .svg = opt_str(o, "--svg"), .total = n, .sprt_elo = {elo0, elo1}};
+    bool ran = false;
+    int r = 0, played = 0;
+    double secs = 0;
     if (!specs || !out) {
-        free(specs);
-        free(out);
-        free(ops);
-        pdn_close(&pdn);
-        return cli_error("out of memory");
+        cli_error("out of memory");
+        goto done;
     }
     for (int g = 0; g < n; g++) {
         int a_black = g % 2 == 0;
@@ -527,58 +597,16 @@ static int run(const Opts *o)
 
     /* the database beside the program by default, but not for workers,
      * which cannot carry one (asked for, it is refused with a line) */
-    Egdb *db;
-    if (!(opt_given(o, "--workers") ? cli_egdb(o, &db) : cli_egdb_auto(o, &db))) {
-        free(specs);
-        free(out);
-        free(ops);
-        pdn_close(&pdn);
-        return 1;
-    }
+    if (!(opt_given(o, "--workers") ? cli_egdb(o, &db) : cli_egdb_auto(o, &db))) goto done;
     set.egdb = db; /* both sides */
     /* the opening book of the in-process players (engines use their own);
      * worker processes cannot use one yet */
-    Book *bk = NULL;
     bool inprocess = !sides[0].command || !sides[1].command;
-    if (opt_given(o, "--workers") && inprocess && opt_given(o, "--book") && strcmp(opt_str(o, "--book"), "none")) {
-        egdb_close(db);
-        free(specs);
-        free(out);
-        free(ops);
-        pdn_close(&pdn);
-        return cli_usage_error("match", "workers cannot use an opening book yet (leave out --book)");
-    }
-    for (int k = 0; k < 2 && opt_given(o, "--workers"); k++)
-        if (!sides[k].command && w[k].pat) { /* the protocol carries the named weights only */
-            egdb_close(db);
-            free(specs);
-            free(out);
-            free(ops);
-            pdn_close(&pdn);
-            return cli_usage_error("match", "%s has a pattern layer, which workers cannot be sent; play on local "
-                                   "threads (-j N)", names[k]);
-        }
-    if (inprocess && !opt_given(o, "--workers") && !cli_book_auto(o, &bk)) {
-        egdb_close(db);
-        free(specs);
-        free(out);
-        free(ops);
-        pdn_close(&pdn);
-        return 1;
-    }
+    if (inprocess && !opt_given(o, "--workers") && !cli_book_auto(o, &bk)) goto done;
     set.book = bk;
     set.book_variety = opt_real(o, "--book-variety");
+    if (!cli_workers(o, &ws, &threads)) goto done;
 
-    WorkerSet *ws = NULL;
-    if (!cli_workers(o, &ws, &threads)) {
-        egdb_close(db);
-        book_close(bk);
-        free(specs);
-        free(out);
-        free(ops);
-        pdn_close(&pdn);
-        return 1;
-    }
     char who[96];
     cli_threads_text(threads, ws, who, sizeof who);
     print_header(&set, names, n, nops, what, who, seed, sprt);
@@ -587,24 +615,12 @@ static int run(const Opts *o)
         if (set.book_variety > 0) printf(", any move within %g men of its best", set.book_variety);
         printf("\n");
     }
-    Tally t = {.tty = isatty(STDOUT_FILENO) != 0, .every = sprt ? 20 : n >= 20 ? n / 10 : 1,
-               .clock = set.tc_base > 0, .closest = INFINITY, .names = names, .specs = specs, .pdn = &pdn,
-               .sprt = sprt, .svg = opt_str(o, "--svg"), .total = n, .sprt_elo = {elo0, elo1}};
     if (t.svg) { /* written now, so that a path that cannot be written stops the match at once */
         char title[400];
         svg_title(&t, title, sizeof title);
         if ((t.points = calloc((size_t)n, 1))) write_svg(&t, title);
-        if (!t.points || t.svg_failed) {
-            if (!t.points) cli_error("out of memory");
-            free(t.points);
-            book_close(bk);
-            egdb_close(db);
-            free(specs);
-            free(out);
-            free(ops);
-            pdn_close(&pdn);
-            return 1;
-        }
+        if (!t.points) cli_error("out of memory");
+        if (!t.points || t.svg_failed) goto done;
     }
     if (sprt) {
         sprt_init(&t.test, elo0, elo1, 0.05, 0.05);
@@ -615,60 +631,31 @@ static int run(const Opts *o)
 
     cli_catch_sigint(true, "stopping: the games finished so far are kept");
     double t0 = km_now();
-    int r = ws ? workers_run(ws, &set, specs, n, (int)threads, false, out, on_game, &t, &cli_stop, err)
-               : match_run(&set, specs, n, (int)threads, false, out, on_game, &t, &cli_stop, err);
+    r = ws ? workers_run(ws, &set, specs, n, (int)threads, false, out, on_game, &t, &cli_stop, err)
+           : match_run(&set, specs, n, (int)threads, false, out, on_game, &t, &cli_stop, err);
     if (r) cli_error("%s", err);
-    double secs = km_now() - t0;
-    if (ws) {
-        WorkerStats st;
-        workers_stats(ws, &st);
-        char line[512];
-        snprintf(line, sizeof line,
-                 "\nworkers: %llu %s from %d %s, %llu %s; coordinator CPU %.2f s (%.3f ms a game); %.0f bytes a "
-                 "job, %.0f bytes a result",
-                 (unsigned long long)st.results, cli_plural((long long)st.results, "game", "games"),
-                 workers_count(ws), cli_plural(workers_count(ws), "worker", "workers"),
-                 (unsigned long long)st.failures, cli_plural((long long)st.failures, "failure", "failures"), st.cpu,
-                 st.results ? 1000 * st.cpu / (double)st.results : 0.0,
-                 st.jobs ? (double)st.bytes_out / (double)st.jobs : 0.0,
-                 st.results ? (double)st.bytes_in / (double)st.results : 0.0);
-        cli_wrap(stdout, line, 2);
-    }
+    secs = km_now() - t0;
+    if (ws) print_worker_stats(ws);
+    cli_catch_sigint(false, NULL);
+    if (t.tty) printf("\n");
+    played = t.w + t.d + t.l;
+    match_outcomes_free(out, n);
+    ran = true;
+
+done:
     workers_free(ws);
     egdb_close(db);
     book_close(bk);
-    cli_catch_sigint(false, NULL);
-    if (t.tty) printf("\n");
-    int played = t.w + t.d + t.l;
-    match_outcomes_free(out, n);
-    free(specs);
     free(out);
+    free(specs);
     free(ops);
     bool saved = pdn_close(&pdn);
-    if (r) return 1;
+    if (!ran || r) {
+        free(t.points);
+        return 1;
+    }
 
-    bool interrupted = played < n && t.decision == SPRT_CONTINUE;
-    print_summary(&t, names, played, n, secs, engines, sprt, set.tc_inc);
-    if (pdn.games) {
-        char line[4200];
-        snprintf(line, sizeof line, "games written to %s", path);
-        cli_wrap(stdout, line, 2);
-    }
-    if (t.svg) {
-        char title[400];
-        svg_title(&t, title, sizeof title);
-        write_svg(&t, title);
-        if (!t.svg_failed && !km_is_stdout_name(t.svg)) {
-            char line[4200];
-            snprintf(line, sizeof line, "picture written to %s", t.svg);
-            cli_wrap(stdout, line, 2);
-        } else if (t.svg_failed) {
-            saved = false;
-        }
-    }
-    free(t.points);
-    if (!saved) return 1;
-    return interrupted ? 130 : 0;
+    return finish(&t, names, played, n, secs, engines, sprt, set.tc_inc, &pdn, path, saved);
 }
 
 static const Opt options[] = {
