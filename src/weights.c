@@ -44,6 +44,18 @@ typedef struct TableParse {
     int seen[2][PAT_NTABLES];
 } TableParse;
 
+/* Whether every cell of every table of p, in both phases, is 0. */
+static bool pat_all_zero(const EvalPatterns *p)
+{
+    for (int ph = 0; ph < 2; ph++)
+        for (int t = 0; t < PAT_NTABLES; t++) {
+            const int16_t *c = pat_cells_const(p, t, ph);
+            for (int i = 0; i < pat_tables[t].cells; i++)
+                if (c[i]) return false;
+        }
+    return true;
+}
+
 /* 1 when [s, e) was a table line (read into tp), 0 when it is not one, -1 on
  * error (message in err). */
 static int table_line(TableParse *tp, const char *s, const char *e, const char *where, int lineno, char *err)
@@ -237,6 +249,12 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
         /* every weight 0 is no evaluation at all: an empty or truncated file */
         free(hdr.s);
         return km_fail(err, "%s: no parameters (the file is empty or holds only comments)", where);
+    }
+    if (tp.pat && pat_all_zero(tp.pat)) {
+        /* every cell 0 (a "table NAME" line and no values, or rows of
+         * zeros) adds nothing: no layer, as weights_format writes it */
+        free(tp.pat);
+        tp.pat = NULL;
     }
     if (tp.pat) {
         r.pat = patterns_intern(tp.pat);

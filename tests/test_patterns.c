@@ -127,6 +127,16 @@ TEST(patterns_weights_file_round_trip)
         }
     }
     free(text);
+    /* a layer whose every cell is 0 adds nothing and is no layer, as
+     * weights_format writes it (fuzz_weights found "table  man" read back
+     * as other weights) */
+    CHECK_MSG(weights_parse(&r, "own_men 1000\ntable man\n", "z.w", NULL, err) == 0, "%s", err);
+    CHECK(r.pat == NULL && r.w[0] == 1000);
+    CHECK_MSG(weights_parse(&r, "own_men 1000\ntable end.man\n0: 0 0 0\nopp_men -1000\n", "z.w", NULL, err) == 0,
+              "%s", err);
+    CHECK(r.pat == NULL && r.w[2] == -1000);
+    CHECK_MSG(weights_parse(&r, "own_men 1000\ntable man\n0: 0 0 5\n", "z.w", NULL, err) == 0, "%s", err);
+    CHECK(r.pat != NULL);
 }
 
 TEST(patterns_weights_file_errors)
