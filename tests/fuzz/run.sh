@@ -6,7 +6,9 @@
 # runtime it says so on one line and exits 0: nothing to run. Exit 1 when a
 # target finds a crash or a broken invariant (the input is kept in
 # build/fuzz/crash-TARGET-*). Each target's line gives its executions, in
-# all and a second. Used by `make fuzz` and .ci/run.
+# all, a second, and a second of the CPU it used (on a loaded machine the
+# rate a second falls, the rate a CPU second does not). Used by `make fuzz`
+# and .ci/run.
 set -u
 cd "$(dirname "$0")/../.."
 SECONDS_EACH=${FUZZ_SECONDS:-30}
@@ -39,10 +41,12 @@ for t in "${TARGETS[@]}"; do
         { echo "fuzz $t: does not build"; status=1; continue; }
     mkdir -p "$OUT/corpus/$t"
     log="$OUT/fuzz_$t.log"
-    # stdin from /dev/null: a target never waits on a terminal
-    "$OUT/fuzz_$t" -max_total_time="$SECONDS_EACH" -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
+    # stdin from /dev/null: a target never waits on a terminal; bash's time
+    # gives the CPU seconds the target used (user + system, its threads too)
+    TIMEFORMAT='%3U %3S'
+    { time "$OUT/fuzz_$t" -max_total_time="$SECONDS_EACH" -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$OUT/crash-$t-" "$OUT/corpus/$t" "tests/fuzz/corpus/$t" \
-        < /dev/null > "$log" 2>&1
+        < /dev/null > "$log" 2>&1; } 2> "$OUT/cpu_$t"
     rc=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     cov=$(grep -a -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1)
@@ -50,8 +54,12 @@ for t in "${TARGETS[@]}"; do
     secs=$(grep -a -o 'Done [0-9]* runs in [0-9]* second' "$log" | tail -1 | awk '{print $5}')
     [ -n "$secs" ] && [ "$secs" -gt 0 ] || secs=$SECONDS_EACH
     rate=$(( ${runs:-0} / secs ))
+    # executions a second of CPU: the target's own speed, whatever else the
+    # machine runs (the rate a second of the clock falls with the load)
+    cpu=$(awk '{ printf "%.1f", $1 + $2 }' "$OUT/cpu_$t" 2>/dev/null)
+    cpu_rate=$(awk -v n="${runs:-0}" '{ c = $1 + $2; if (c > 0) printf "%d", n / c; else printf "?" }' "$OUT/cpu_$t" 2>/dev/null)
     if [ $rc -eq 0 ]; then
-        echo "fuzz $t: ${runs:-?} runs in ${secs} s (${rate} a second), ${cov:-cov: ?}: ok"
+        echo "fuzz $t: ${runs:-?} runs in ${secs} s (${rate} a second; ${cpu:-?} s of CPU, ${cpu_rate:-?} a CPU second), ${cov:-cov: ?}: ok"
     else
         echo "fuzz $t: FAILED after ${runs:-?} runs (${cov:-cov: ?}); input in $OUT/crash-$t-*, log $log:"
         grep -a -m1 -A12 'ERROR\|FUZZ_CHECK\|runtime error\|==ERROR' "$log" | head -20
