@@ -419,6 +419,16 @@ int32_t searcher_probcut_margin(Searcher *s)
     TT table, *game_table = s->tt;
     char err[KM_ERR_MAX];
     if (tt_init(&table, 1, err)) return s->probcut_margin;
+    /* the move ordering the searcher had, put back afterwards: a search
+     * must not depend on whether it was the one that measured the margin */
+    struct {
+        Move killers[SEARCH_MAX_PLY][2];
+        int32_t history[2][32][32];
+    } *kept = malloc(sizeof *kept);
+    if (kept) {
+        memcpy(kept->killers, s->killers, sizeof s->killers);
+        memcpy(kept->history, s->history, sizeof s->history);
+    }
     s->tt = &table;
     SearchLimits saved = s->limits;
     SearchSwitches saved_use = s->use;
@@ -451,7 +461,13 @@ int32_t searcher_probcut_margin(Searcher *s)
     s->egdb = saved_db;
     s->tt = game_table;
     tt_free(&table);
-    forget_ordering(s);
+    if (kept) {
+        memcpy(s->killers, kept->killers, sizeof s->killers);
+        memcpy(s->history, kept->history, sizeof s->history);
+        free(kept);
+    } else {
+        forget_ordering(s);
+    }
     if (n == 0) return s->probcut_margin;
     qsort(d, (size_t)n, sizeof *d, cmp_int32);
     int32_t m = d[n / 2] * 3 / 2;
