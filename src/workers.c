@@ -618,6 +618,15 @@ int workers_run_jobs(WorkerSet *ws, const WorkersJobs *jobs, int threads, const 
 {
     int n = jobs->n;
     if (n <= 0) return 0;
+    /* no line carries a pattern layer: a worker would search without it */
+    for (int i = 0; ws && ws->n > 0 && i < n; i++) {
+        const Weights *v[2] = {NULL, NULL};
+        int k = jobs->vectors(jobs->ctx, i, v);
+        for (int j = 0; j < k; j++)
+            if (v[j] && v[j]->pat)
+                return km_fail(err, "a vector with a pattern layer (table lines) cannot be sent to workers: "
+                               "the protocol carries the named weights only; use local threads (-j N)");
+    }
     Run r = {.ws = ws, .jobs = jobs, .stop = stop};
     atomic_init(&r.failed, false);
     r.requeue = malloc((size_t)n * sizeof *r.requeue);
