@@ -28,10 +28,12 @@ TEST(analyze_marks_a_man_given_away)
     Game g;
     CHECK(game_init(&g, NULL) == 0);
     CHECK(play_text(&g, "11-15 23-19 8-11 22-17 12-16 19x12"));
+    /* the named weights, whose man is 1000 units in every phase: the
+     * thresholds are in men */
     Weights w;
-    weights_default(&w);
-    Searcher s;
     char err[KM_ERR_MAX];
+    CHECK_MSG(weights_read(&w, "weights/named.w", NULL, err) == 0, "%s", err);
+    Searcher s;
     CHECK(searcher_init(&s, &w, 4, 1, err) == 0);
     SearchLimits lim;
     search_limits_default(&lim);

@@ -284,10 +284,13 @@ static void tiny_params(BookBuildParams *p, int target)
 }
 
 /* Build (or go on with) path; the data checksum, 0 on failure. */
+/* The tests' books are built with the default's named weights alone: the
+ * worker processes of book_build_on_workers are sent no pattern layer. */
 static uint32_t build(const char *path, int target, int threads, bool resume)
 {
     Weights w;
     weights_default(&w);
+    w.pat = NULL;
     char err[KM_ERR_MAX];
     BookBuild *bb;
     if (resume) {
@@ -351,6 +354,7 @@ TEST(book_build_tiny_real_positions)
      * position); the first positions from the start, breadth first */
     Weights w;
     weights_default(&w);
+    w.pat = NULL; /* as the tiny book was built */
     Searcher s;
     char err[KM_ERR_MAX];
     CHECK(searcher_init(&s, &w, 2, 1, err) == 0);
@@ -436,6 +440,7 @@ TEST(book_build_on_workers)
     workers_set_backoff(ws, 0.01);
     Weights w;
     weights_default(&w);
+    w.pat = NULL; /* workers are sent the named weights alone */
     BookBuildParams p;
     tiny_params(&p, 260);
     BookBuild *bb = book_build_new(&p, &w, "kingme book build (a test)", err);

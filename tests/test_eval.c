@@ -17,6 +17,7 @@
  * n-5, n-4 and n+3, n+4 (none beyond the a- or h-file). */
 #include "test.h"
 #include "kingme/eval.h"
+#include "kingme/patterns.h"
 #include "kingme/movegen.h"
 #include "kingme/pdn.h"
 #include "kingme/weights.h"
@@ -736,8 +737,11 @@ TEST(eval_score_equals_dot_product)
             CHECK_INT(eval_score(&b, side, &w), dot);
             int fa[EVAL_NTERMS]; /* the default weights have terms beyond the 60 */
             eval_features_all(&b, side, fa);
-            CHECK_INT(eval_score(&b, side, &def), eval_dot_all(fa, &def));
-            CHECK_INT(eval_score_table(&b, side, &tdef), eval_dot_all(fa, &def));
+            /* the default has a pattern layer: its score is added */
+            int32_t want = eval_dot_all(fa, &def) + (def.pat ? pat_eval(def.pat, &b, side) : 0);
+            CHECK(def.pat != NULL);
+            CHECK_INT(eval_score(&b, side, &def), want);
+            CHECK_INT(eval_score_table(&b, side, &tdef), want);
             CHECK_INT(eval_score_table(&b, side, &tw), dot);
             /* the search's view: negated when the other side is to move */
             int32_t s = eval_score(&b, side, &w);

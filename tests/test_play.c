@@ -385,7 +385,7 @@ TEST(play_engine_against_engine)
 {
     char pdn[256];
     tmp_name(pdn, sizeof pdn, "j.pdn");
-    CHECK_INT(play(NULL, "--black engine --white engine --depth 1 --seed 3", pdn), 0);
+    CHECK_INT(play(NULL, "--black engine --white engine --depth 1 --seed 3 --weights weights/named.w", pdn), 0);
     const char *over = strstr(out, "Game over: ");
     CHECK(over != NULL);
     CHECK(strstr(out, "> ") == NULL); /* never asked for input */
@@ -396,15 +396,16 @@ TEST(play_engine_against_engine)
         char tag[64];
         snprintf(tag, sizeof tag, "[Result \"%s\"]", res);
         CHECK_MSG(strstr(t, tag) != NULL, "the PDN lacks %s", tag);
-        CHECK(strstr(t, "[Black \"kingme (depth 1, default weights)\"]") != NULL);
+        CHECK(strstr(t, "[Black \"kingme (depth 1, weights/named.w)\"]") != NULL);
     }
     check_replays(pdn, -1);
     /* the same seed plays the same game; another seed (random choice among
-     * equal moves) another one */
+     * equal moves, which the named weights without a pattern layer leave
+     * plenty of at depth 1) another one */
     char *again = NULL, *other = NULL;
-    CHECK_INT(play(NULL, "--black engine --white engine --depth 1 --seed 3", pdn), 0);
+    CHECK_INT(play(NULL, "--black engine --white engine --depth 1 --seed 3 --weights weights/named.w", pdn), 0);
     again = test_slurp(pdn);
-    CHECK_INT(play(NULL, "--black engine --white engine --depth 1 --seed 4", pdn), 0);
+    CHECK_INT(play(NULL, "--black engine --white engine --depth 1 --seed 4 --weights weights/named.w", pdn), 0);
     other = test_slurp(pdn);
     CHECK(t && again && other);
     if (t && again && other) {
@@ -567,10 +568,11 @@ TEST(play_clock)
               strstr(out, "Game over: ") ? strstr(out, "Game over: ") : out);
     CHECK(strstr(out, "White: kingme, 12 men  0:03.0") != NULL);
     check_replays(pdn, -1);
-    /* a person who takes 0.5 s against a 0.12 s clock (0.002 minutes) loses
-     * on time with that move */
+    /* a person who takes 1.5 s against a 0.12 s clock (0.002 minutes) loses
+     * on time with that move (the sleep covers the program's start, slow on
+     * a loaded machine: the clock starts at the prompt) */
     tmp_name(in, sizeof in, "slow");
-    snprintf(cmd, sizeof cmd, "(sleep 0.5; echo 11-15) | %s play --no-color --clock 0.002+0 --out %s > %s 2>&1",
+    snprintf(cmd, sizeof cmd, "(sleep 1.5; echo 11-15) | %s play --no-color --clock 0.002+0 --out %s > %s 2>&1",
              test_kingme(), pdn, in);
     CHECK_INT(system(cmd), 0);
     char *t = test_slurp(in);

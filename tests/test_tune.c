@@ -553,8 +553,11 @@ TEST(tune_population_file_errors)
     c.nyard = 1;
     snprintf(c.yard[0].name, sizeof c.yard[0].name, "mat");
     weights_default(&c.yard[0].w);
+    c.yard[0].w.pat = NULL; /* a yardstick's layer needs its file (pat_file) */
     TuneSession a, b;
-    CHECK_INT(tune_new(&a, &c, err), 0);
+    int made = tune_new(&a, &c, err);
+    CHECK_MSG(made == 0, "%s", err);
+    if (made) return; /* nothing below can run */
     TuneGenStats st;
     CHECK_INT(tune_generation(&a, 1, NULL, NULL, NULL, &st, err), 0);
     char *good = tune_format(&a);

@@ -465,6 +465,7 @@ TEST(workers_selfplay_line)
     char err[KM_ERR_MAX];
     SelfplayConfig c;
     selfplay_config_default(&c);
+    c.weights.pat = NULL; /* workers are sent the named weights alone */
     c.nodes = 300;
     c.random_plies = 4;
     c.seed = 5;
@@ -543,7 +544,7 @@ TEST(workers_selfplay_line)
  * with two workers alone, with one that exits after each first game and one
  * that answers garbage beside a local thread, and after a lost chunk played
  * again; an older worker and a pattern layer are refused with one line. */
-#define SPW_OPTS "--games 6 --chunk 3 --nodes 300 --random-plies 4 --seed 5 --no-egdb"
+#define SPW_OPTS "--games 6 --chunk 3 --nodes 300 --random-plies 4 --seed 5 --no-egdb --weights weights/named.w"
 TEST(workers_selfplay_same_chunks)
 {
     char dir[] = "/tmp/kingme-spw-XXXXXX";

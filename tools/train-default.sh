@@ -19,13 +19,13 @@
 # already played are kept in WORK). Times: docs/evaluation.md.
 #
 # The environment can shrink it (make test runs it so, in a few seconds):
-#   GAMES (4000), NODES (20000), EPOCHS (300), WORK (build/train),
+#   GAMES (3800), NODES (20000), EPOCHS (300), WORK (build/train),
 #   KINGME (./kingme; when unset, `make` builds it and the database first),
 #   EGDB (egdb; "none" for no database).
 set -eu
 cd "$(dirname "$0")/.."
 OUT=${1:-weights/default.w}
-GAMES=${GAMES:-4000}
+GAMES=${GAMES:-3800}
 NODES=${NODES:-20000}
 EPOCHS=${EPOCHS:-300}
 WORK=${WORK:-build/train}
