@@ -1,4 +1,4 @@
-# made by: kingme fit build/train/selfplay --prior weights/named.w --out /work/data/new1.w --lambda 0.5 --epochs 300 --rate 4 --l2 1 --l2-pattern 10 \
+# made by: kingme fit build/train/selfplay --prior weights/named.w --out weights/default.w --lambda 0.5 --epochs 300 --rate 4 --l2 1 --l2-pattern 10 \
 #     --holdout 0.05 --min-pieces 5 --seed 1 -j 2
 # samples: 345360 quiet positions of 3800 games (19667 held out), score scale K 1001.5
 # loss: from 0.51487 to 0.49288; held out: from 0.51776 to 0.50355
