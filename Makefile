@@ -110,8 +110,8 @@ db: kingme
 # The opening book the repository ships (docs/book.md), built by kingme's
 # own search with the built-in weights: build it again when they change.
 # A build stopped goes on with: ./kingme book build --resume --out weights/default.book
-BOOK_POSITIONS ?= 6000
-BOOK_DEPTH     ?= 16
+BOOK_POSITIONS ?= 3000
+BOOK_DEPTH     ?= 12
 book: kingme
 	nice -n 10 ./kingme book build --positions $(BOOK_POSITIONS) --depth $(BOOK_DEPTH) --force --out weights/default.book
 

@@ -683,7 +683,7 @@ TEST(match_command_referee)
     /* --sprt: stops at the first game where the LLR of the games so far
      * crosses a bound (-j 1: in round order); default.w is far stronger than
      * material.w, so H1 */
-    snprintf(cmd, sizeof cmd, "%s match weights/default.w weights/material.w --depth 2 --sprt 0 10 --games 400 -j 1 "
+    snprintf(cmd, sizeof cmd, "%s match weights/default.w weights/material.w --depth 2 --sprt 0 10 --games 400 -j 1 --no-book "
              "--out %s/s.pdn", test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     int sw, sd, sl, after;

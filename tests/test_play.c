@@ -367,7 +367,7 @@ TEST(play_offers_the_analysis)
     char pdn[256], ana[300];
     tmp_name(pdn, sizeof pdn, "an.pdn");
     snprintf(ana, sizeof ana, "%.*s-analysis.pdn", (int)strlen(pdn) - 4, pdn);
-    CHECK_INT(play("11-15\n12-16\nresign\nanalyze\n", "--depth 3 --seed 1 --no-egdb", pdn), 0);
+    CHECK_INT(play("11-15\n12-16\nresign\nanalyze\n", "--depth 3 --seed 1 --no-egdb --no-book", pdn), 0);
     CHECK_MSG(strstr(out, "Type analyze for kingme's analysis of the game") != NULL, "%s", out);
     CHECK(strstr(out, "Black (human): 2 moves with a choice") != NULL);
     CHECK(strstr(out, "White (kingme (depth 3, default weights)): 1 move with a choice") != NULL);
