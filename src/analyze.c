@@ -83,7 +83,8 @@ static void judge(GameAnalysis *a)
         else if (p->loss >= ANALYZE_MISTAKE) p->mark = MARK_MISTAKE;
         int b = p->db_before, f = p->db_after;
         if (b != EGDB_UNKNOWN && f != EGDB_UNKNOWN) {
-            if ((b == EGDB_WIN && f != EGDB_WIN) || (b == EGDB_DRAW && f == EGDB_LOSS)) p->mark = MARK_BLUNDER;
+            if ((b == EGDB_WIN && f != EGDB_WIN) || (b == EGDB_DRAW && f == EGDB_LOSS))
+                p->mark = MARK_BLUNDER;
             else if (b == f && p->loss < ANALYZE_BLUNDER) p->mark = MARK_NONE; /* the result is kept */
         }
     }
@@ -217,15 +218,20 @@ static void line_text(const Move *pv, int n, KmBuf *b)
     km_buf_str(b, text);
 }
 
-static const char *mark_text(AnalyzeMark m) { return m == MARK_BLUNDER ? "??" : m == MARK_MISTAKE ? "?" : ""; }
+static const char *mark_text(AnalyzeMark m)
+{
+    return m == MARK_BLUNDER ? "??" : m == MARK_MISTAKE ? "?" : "";
+}
 
 char *analyze_summary(const GameAnalysis *a, const Game *g, int side, const char *who)
 {
     const AnalyzeSide *st = &a->side[side];
     KmBuf b = {0};
-    km_buf_printf(&b, "%s: %d move%s with a choice, average loss %.2f men a move, %d mistake%s (?), %d blunder%s (?\?)\n",
-                  who, st->moves, st->moves == 1 ? "" : "s", st->moves ? st->total_loss / st->moves : 0.0,
-                  st->mistakes, st->mistakes == 1 ? "" : "s", st->blunders, st->blunders == 1 ? "" : "s");
+    km_buf_printf(
+        &b,
+        "%s: %d move%s with a choice, average loss %.2f men a move, %d mistake%s (?), %d blunder%s (?\?)\n",
+        who, st->moves, st->moves == 1 ? "" : "s", st->moves ? st->total_loss / st->moves : 0.0, st->mistakes,
+        st->mistakes == 1 ? "" : "s", st->blunders, st->blunders == 1 ? "" : "s");
     for (int k = 0; k < 3 && st->worst[k] >= 0; k++) {
         int i = st->worst[k];
         const AnalyzedPly *p = &a->ply[i];
@@ -289,12 +295,11 @@ static const char *player_name(const PdnTag *tags, int ntags, const char *tag)
     return NULL;
 }
 
-char *analyze_format_pdn(const GameAnalysis *a, const Game *g, const PdnTag *tags, int ntags, const char *result,
-                         const char *how)
+char *analyze_format_pdn(const GameAnalysis *a, const Game *g, const PdnTag *tags, int ntags,
+                         const char *result, const char *how)
 {
     KmBuf head = {0};
-    km_buf_printf(&head,
-                  "kingme analyze: %s", how);
+    km_buf_printf(&head, "kingme analyze: %s", how);
     if (strncmp(how, "depth", 5) != 0) km_buf_printf(&head, ", depth %d to %d", a->min_depth, a->max_depth);
     km_buf_printf(&head,
                   "; scores in men for Black (1 man = %.0f points), capped at +-%.0f; '?' a move that lost "
@@ -316,8 +321,8 @@ char *analyze_format_pdn(const GameAnalysis *a, const Game *g, const PdnTag *tag
             for (int side = 0; side < 2; side++) {
                 const char *name = player_name(tags, ntags, side == KM_BLACK ? "Black" : "White");
                 char who[200];
-                snprintf(who, sizeof who, "%s%s%.160s%s", side == KM_BLACK ? "Black" : "White", name ? " (" : "",
-                         name ? name : "", name ? ")" : "");
+                snprintf(who, sizeof who, "%s%s%.160s%s", side == KM_BLACK ? "Black" : "White",
+                         name ? " (" : "", name ? name : "", name ? ")" : "");
                 char *sum = analyze_summary(a, g, side, who);
                 if (sum) km_buf_printf(&b, " || %s", sum);
                 free(sum);
@@ -356,7 +361,7 @@ void analyze_svg_chart(KmBuf *b, const GameAnalysis *a, const Game *g, const cha
     int n = a->nply + 1;
     double *x = calloc((size_t)n * 3, sizeof *x);
     const char **mk = calloc((size_t)n * 2, sizeof *mk);
-    char (*lab)[24] = calloc((size_t)n, sizeof *lab);
+    char(*lab)[24] = calloc((size_t)n, sizeof *lab);
     if (!x || !mk || !lab) {
         free(x);
         free(mk);
@@ -404,8 +409,19 @@ void analyze_svg_chart(KmBuf *b, const GameAnalysis *a, const Game *g, const cha
         char xl[96];
         if (a->min_depth == a->max_depth) snprintf(xl, sizeof xl, "move (depth %d a position)", a->max_depth);
         else snprintf(xl, sizeof xl, "move (depth %d to %d a position)", a->min_depth, a->max_depth);
-        SvgChart c = {title, xl, "men for Black", x[0], x[n - 1] > x[0] ? x[n - 1] : x[0] + 1,
-                      -ANALYZE_CAP - 0.2, ANALYZE_CAP + 0.2, true, 3, s, 2, hl, hll};
+        SvgChart c = {title,
+                      xl,
+                      "men for Black",
+                      x[0],
+                      x[n - 1] > x[0] ? x[n - 1] : x[0] + 1,
+                      -ANALYZE_CAP - 0.2,
+                      ANALYZE_CAP + 0.2,
+                      true,
+                      3,
+                      s,
+                      2,
+                      hl,
+                      hll};
         svg_chart(b, &c, 0, (double)k * CHART_H, CHART_W, CHART_H);
         free(yblack);
     }

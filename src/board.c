@@ -27,8 +27,8 @@ static int read_square(const char **pp, int *out, const char *fen, char *err)
 {
     const char *p = *pp;
     if (!isdigit((unsigned char)*p)) {
-        snprintf(err, KM_ERR_MAX, "bad FEN '%s': expected a square number at column %d",
-                 fen, (int)(p - fen) + 1);
+        snprintf(err, KM_ERR_MAX, "bad FEN '%s': expected a square number at column %d", fen,
+                 (int)(p - fen) + 1);
         return -1;
     }
     int v = 0;
@@ -59,8 +59,8 @@ int board_from_fen(Board *b, const char *fen, char *err)
         p = skip_ws(p + 1);
         c = (char)toupper((unsigned char)*p);
         if (c != 'B' && c != 'W') {
-            snprintf(err, KM_ERR_MAX, "bad FEN '%s': expected B or W after ':' at column %d",
-                     fen, (int)(p - fen) + 1);
+            snprintf(err, KM_ERR_MAX, "bad FEN '%s': expected B or W after ':' at column %d", fen,
+                     (int)(p - fen) + 1);
             return -1;
         }
         int side = c == 'B' ? KM_BLACK : KM_WHITE;
@@ -72,7 +72,10 @@ int board_from_fen(Board *b, const char *fen, char *err)
         p = skip_ws(p + 1);
         while (*p && *p != ':' && *p != '.' && *p != '"') {
             bool king = false;
-            if (*p == 'K' || *p == 'k') { king = true; p = skip_ws(p + 1); }
+            if (*p == 'K' || *p == 'k') {
+                king = true;
+                p = skip_ws(p + 1);
+            }
             int lo, hi;
             if (read_square(&p, &lo, fen, err)) return -1;
             hi = lo;
@@ -111,8 +114,7 @@ int board_from_fen(Board *b, const char *fen, char *err)
     if (*p == '.') p++;
     p = skip_ws(p);
     if (*p) {
-        snprintf(err, KM_ERR_MAX, "bad FEN '%s': unexpected '%c' at column %d", fen, *p,
-                 (int)(p - fen) + 1);
+        snprintf(err, KM_ERR_MAX, "bad FEN '%s': unexpected '%c' at column %d", fen, *p, (int)(p - fen) + 1);
         return -1;
     }
     if (!seen[0] && !seen[1]) {
@@ -130,8 +132,8 @@ int board_from_fen(Board *b, const char *fen, char *err)
         uint32_t bad = r.pieces[side] & ~r.kings & promo;
         if (bad) {
             snprintf(err, KM_ERR_MAX,
-                     "bad FEN '%s': %s man on square %d, its promotion row (it would be a king)",
-                     fen, name, lsb32(bad) + 1);
+                     "bad FEN '%s': %s man on square %d, its promotion row (it would be a king)", fen, name,
+                     lsb32(bad) + 1);
             return -1;
         }
     }
@@ -211,7 +213,7 @@ int square_from_coord(char file, char rank)
     int col = tolower((unsigned char)file) - 'a';
     int r = rank - '1';
     if (col < 0 || col > 7 || r < 0 || r > 7) return 0;
-    int row = 7 - r; /* row 0 is rank 8 */
+    int row = 7 - r;                    /* row 0 is rank 8 */
     if ((row + col) % 2 == 0) return 0; /* light square */
     return row * 4 + col / 2 + 1;
 }

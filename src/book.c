@@ -11,12 +11,12 @@
 #define HEADER_FIXED 104 /* the header's fields before the command text */
 
 struct Book {
-    uint8_t *data;      /* the whole file */
+    uint8_t *data; /* the whole file */
     size_t len;
     BookHeader h;
     int n;
     const uint8_t *keys, *counts, *moves;
-    uint32_t *first;    /* [n]: the index of each position's first move */
+    uint32_t *first; /* [n]: the index of each position's first move */
     char *path;
 };
 
@@ -125,7 +125,8 @@ static Book *parse(Book *bk, const char *where, char *err)
     if (n < 16) return fail(bk, err, "%s: truncated (%s)", where, "it ends inside the header");
     uint32_t version = get32(p + 8);
     if (version != BOOK_VERSION) {
-        km_fail(err, "%s: format version %u, this kingme reads version %d", where, (unsigned)version, BOOK_VERSION);
+        km_fail(err, "%s: format version %u, this kingme reads version %d", where, (unsigned)version,
+                BOOK_VERSION);
         book_close(bk);
         return NULL;
     }
@@ -133,7 +134,8 @@ static Book *parse(Book *bk, const char *where, char *err)
     if (hbytes < HEADER_FIXED || hbytes % 8 || hbytes > (1u << 20))
         return fail(bk, err, "%s: corrupt header (%s)", where, "its size");
     if (n < hbytes) return fail(bk, err, "%s: truncated (%s)", where, "it ends inside the header");
-    if (get32(p + 96) != header_crc(p, hbytes)) return fail(bk, err, "%s: corrupt header (%s)", where, "checksum mismatch");
+    if (get32(p + 96) != header_crc(p, hbytes))
+        return fail(bk, err, "%s: corrupt header (%s)", where, "checksum mismatch");
     BookHeader *h = &bk->h;
     h->version = version;
     h->positions = get32(p + 16);
@@ -154,7 +156,8 @@ static Book *parse(Book *bk, const char *where, char *err)
     uint32_t clen = get32(p + 88);
     h->data_crc = get32(p + 92);
     h->bytes = n;
-    if (HEADER_FIXED + (uint64_t)clen > hbytes) return fail(bk, err, "%s: corrupt header (%s)", where, "the command's length");
+    if (HEADER_FIXED + (uint64_t)clen > hbytes)
+        return fail(bk, err, "%s: corrupt header (%s)", where, "the command's length");
     h->command = malloc(clen + 1);
     if (!h->command) return fail(bk, err, "%s: %s", where, "out of memory");
     memcpy(h->command, p + HEADER_FIXED, clen);
@@ -183,7 +186,8 @@ static Book *parse(Book *bk, const char *where, char *err)
             return fail(bk, err, "%s: corrupt (%s)", where, "the keys are not in order");
     }
     bk->first[bk->n] = (uint32_t)total;
-    if (total != h->moves) return fail(bk, err, "%s: corrupt (%s)", where, "the move counts disagree with the header");
+    if (total != h->moves)
+        return fail(bk, err, "%s: corrupt (%s)", where, "the move counts disagree with the header");
     return bk;
 }
 

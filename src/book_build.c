@@ -46,20 +46,20 @@ struct BookBuild {
     uint64_t weights_id;
     int32_t man;
     char *command;
-    double seconds;          /* of earlier runs */
-    double save_every;       /* seconds between writes of the book */
+    double seconds;    /* of earlier runs */
+    double save_every; /* seconds between writes of the book */
     int rounds;
     /* the nodes */
     Node *node;
     int nnodes, cap;
-    int32_t *slot;           /* open addressing: node index + 1, 0 empty */
+    int32_t *slot; /* open addressing: node index + 1, 0 empty */
     size_t smask;
     /* their moves */
     uint16_t *code;
-    int16_t *raw;            /* the search's score (the score in use, after a resume) */
-    int16_t *eff;            /* the score in use this round */
-    uint64_t *ckey;          /* the position after the move */
-    uint8_t *irrev;          /* a man move or a capture */
+    int16_t *raw;   /* the search's score (the score in use, after a resume) */
+    int16_t *eff;   /* the score in use this round */
+    uint64_t *ckey; /* the position after the move */
+    uint8_t *irrev; /* a man move or a capture */
     uint32_t nmoves, mcap;
     /* the roots */
     Board root[BOOK_ROOTS];
@@ -209,7 +209,8 @@ void book_build_params_default(BookBuildParams *p)
 
 static int check_params(const BookBuildParams *p, char *err)
 {
-    if (p->depth < 2 || p->depth > SEARCH_MAX_PLY - 2) return km_fail(err, "depth %d: 2 to %d", p->depth, SEARCH_MAX_PLY - 2);
+    if (p->depth < 2 || p->depth > SEARCH_MAX_PLY - 2)
+        return km_fail(err, "depth %d: 2 to %d", p->depth, SEARCH_MAX_PLY - 2);
     if (p->target < 1 || p->target > 10000000) return km_fail(err, "positions %d: 1 to 10000000", p->target);
     if (p->start_plies < 0 || p->start_plies > 100 || p->ballot_plies < 0 || p->ballot_plies > 100)
         return km_fail(err, "main lines of 0 to 100 plies");
@@ -365,8 +366,8 @@ void book_build_set_save_every(BookBuild *bb, double seconds) { bb->save_every =
 BookBuild *book_build_resume(const Book *bk, const Weights *w, int target, char *err)
 {
     const BookHeader *h = book_header(bk);
-    BookBuildParams p = {h->depth, h->target, h->start_plies, h->ballot_plies, h->spread, h->own_spread, h->batch,
-                         h->hash_mb};
+    BookBuildParams p = {h->depth,  h->target,     h->start_plies, h->ballot_plies,
+                         h->spread, h->own_spread, h->batch,       h->hash_mb};
     if (target > 0) p.target = target;
     if (book_weights_id(w) != h->weights_id) {
         km_fail(err, "%s was built with other weights (ID %016llx); give those", book_path(bk),
@@ -392,7 +393,8 @@ BookBuild *book_build_resume(const Book *bk, const Weights *w, int target, char 
         BookEntry e;
         if (find_node(bb, bb->root_key[r]) >= 0 || !book_find(bk, bb->root_key[r], &e)) continue;
         queue[tail++] = bb->root[r];
-        for (int i = 0; i < e.nmoves; i++) codes[i] = (uint16_t)book_entry_code(&e, i), scores[i] = (int16_t)book_entry_score(&e, i);
+        for (int i = 0; i < e.nmoves; i++)
+            codes[i] = (uint16_t)book_entry_code(&e, i), scores[i] = (int16_t)book_entry_score(&e, i);
         if (add_node(bb, &bb->root[r], e.nmoves, codes, scores)) goto oom;
     }
     while (head < tail) {
@@ -424,7 +426,8 @@ BookBuild *book_build_resume(const Book *bk, const Weights *w, int target, char 
     }
     free(queue);
     if (bb->nnodes != n) {
-        km_fail(err, "%s: %d of its %d positions cannot be reached from the roots: not a book this kingme built",
+        km_fail(err,
+                "%s: %d of its %d positions cannot be reached from the roots: not a book this kingme built",
                 book_path(bk), n - bb->nnodes, n);
         book_build_free(bb);
         return NULL;
@@ -477,7 +480,8 @@ static uint32_t best_move(const BookBuild *bb, int k)
     const Node *nd = &bb->node[k];
     uint32_t best = nd->first;
     for (uint32_t j = nd->first + 1; j < nd->first + (uint32_t)nd->n; j++)
-        if (bb->eff[j] > bb->eff[best] || (bb->eff[j] == bb->eff[best] && bb->code[j] < bb->code[best])) best = j;
+        if (bb->eff[j] > bb->eff[best] || (bb->eff[j] == bb->eff[best] && bb->code[j] < bb->code[best]))
+            best = j;
     return best;
 }
 
@@ -636,7 +640,8 @@ static int leaf_picks(BookBuild *bb, Picks *ps, int room)
         for (int r = 0; r < BOOK_ROOTS; r++) {
             int k = find_node(bb, bb->root_key[r]);
             if (k < 0) {
-                if (count_moves(&bb->root[r]) && pick_add(&leaves, &bb->root[r], bb->root_key[r], 0)) goto done;
+                if (count_moves(&bb->root[r]) && pick_add(&leaves, &bb->root[r], bb->root_key[r], 0))
+                    goto done;
             } else if (dist[k] > 0) {
                 dist[k] = 0;
                 if (heap_push(&h, 0, k)) goto done;
@@ -709,7 +714,9 @@ int book_score_position(Searcher *s, const Board *b, int depth, const atomic_boo
         if (search_run(s, &c, NULL, 0, 0, &lim, &r, NULL, NULL)) return -1;
         if (stop && atomic_load(stop)) return 0;
         int32_t v = -r.score; /* a position without a move scores -SCORE_WIN: the mover won */
-        scores[i] = (int16_t)(v > BOOK_SCORE_MAX ? BOOK_SCORE_MAX : v < -BOOK_SCORE_MAX ? -BOOK_SCORE_MAX : v);
+        scores[i] = (int16_t)(v > BOOK_SCORE_MAX    ? BOOK_SCORE_MAX
+                              : v < -BOOK_SCORE_MAX ? -BOOK_SCORE_MAX
+                                                    : v);
     }
     return n;
 }
@@ -755,20 +762,20 @@ static int save(BookBuild *bb, const char *path, double seconds, bool finished, 
 
 typedef struct Job {
     Board b;
-    int n;           /* moves scored; 0: not done */
+    int n; /* moves scored; 0: not done */
     uint16_t codes[255];
     int16_t scores[255];
 } Job;
 
 typedef struct Pool {
     BookBuild *bb;
-    Searcher *s;     /* one per thread */
+    Searcher *s; /* one per thread */
     Job *jobs;
     int njobs;
     atomic_int next;
     const atomic_bool *stop;
     atomic_bool failed;
-    pthread_mutex_t mu;  /* the progress calls */
+    pthread_mutex_t mu; /* the progress calls */
     BookProgress *pr;
     BookProgressFn fn;
     void *user;
@@ -926,8 +933,17 @@ int book_build_run(BookBuild *bb, const char *path, int threads, struct WorkerSe
         for (int i = 0; i < ps.n; i++) P.jobs[i].b = ps.p[i].b;
         P.njobs = ps.n;
         if (workers) {
-            WorkersJobs jobs = {ps.n, wproto_vector_length(&bb->w) == EVAL_NTERMS, bb->w.phased != 0, true,
-                                false, &P, job_vectors, job_line, "scored", job_take, job_play};
+            WorkersJobs jobs = {ps.n,
+                                wproto_vector_length(&bb->w) == EVAL_NTERMS,
+                                bb->w.phased != 0,
+                                true,
+                                false,
+                                &P,
+                                job_vectors,
+                                job_line,
+                                "scored",
+                                job_take,
+                                job_play};
             if (workers_run_jobs(workers, &jobs, threads, stop, err)) goto done;
         } else if (run_round(&P, threads, err)) {
             goto done;

@@ -64,16 +64,16 @@ void chart_match(KmBuf *b, const char *title, const uint8_t *points, int n, int 
     char t1[160], t2[160];
     EloStats fin;
     elo_stats(w, d, l, &fin);
-    snprintf(t1, sizeof t1, "A's score after each game, with its 95%% interval: +%d =%d -%d of %d, %.1f%%", w, d, l,
-             m, 100 * fin.score);
+    snprintf(t1, sizeof t1, "A's score after each game, with its 95%% interval: +%d =%d -%d of %d, %.1f%%", w,
+             d, l, m, 100 * fin.score);
     SvgSeries s1 = {"score %", "#1f4e8c", m, x, sc, slo, shi, NULL, false, false, false};
     double half = 50;
     const char *half_label = "50%";
     SvgChart c1 = {t1, "games", "A's score (%)", 0, xmax, 0, 100, true, 1, &s1, 1, &half, &half_label};
     svg_chart(b, &c1, 0, 30, WIDTH, PH);
     if (isfinite(fin.elo))
-        snprintf(t2, sizeof t2, "Elo difference A - B with its 95%% interval: %+.1f (%+.1f .. %+.1f)", fin.elo,
-                 fin.elo_lo, fin.elo_hi);
+        snprintf(t2, sizeof t2, "Elo difference A - B with its 95%% interval: %+.1f (%+.1f .. %+.1f)",
+                 fin.elo, fin.elo_lo, fin.elo_hi);
     else
         snprintf(t2, sizeof t2, "Elo difference A - B with its 95%% interval (%s so far)",
                  m ? "no finite estimate" : "no game");
@@ -88,7 +88,8 @@ void chart_match(KmBuf *b, const char *title, const uint8_t *points, int n, int 
         const char *hls[2] = {hl0, hl1};
         snprintf(t3, sizeof t3, "SPRT: the log-likelihood ratio of H1 against H0 after each game");
         SvgSeries s3 = {"LLR", "#2ca02c", m, x, llr, NULL, NULL, NULL, false, false, false};
-        SvgChart c3 = {t3, "games", "LLR", 0, xmax, test.lower - 0.5, test.upper + 0.5, true, 1, &s3, 2, bounds, hls};
+        SvgChart c3 = {t3, "games", "LLR", 0,      xmax, test.lower - 0.5, test.upper + 0.5, true,
+                       1,  &s3,     2,     bounds, hls};
         svg_chart(b, &c3, 0, 30 + 2 * PH, WIDTH, PH);
     }
     free(llr);
@@ -133,7 +134,8 @@ void chart_yardstick(KmBuf *b, const char *title, const ChartYard *y)
             }
             double c = sc < clampl ? clampl : sc > clamph ? clamph : sc;
             double margin = 1.959963984540054 * sqrt(c * (1 - c) / ng);
-            double a = c - margin < clampl ? clampl : c - margin, z = c + margin > clamph ? clamph : c + margin;
+            double a = c - margin < clampl ? clampl : c - margin,
+                   z = c + margin > clamph ? clamph : c + margin;
             e[k] = elo_from_score(c);
             lo[k] = elo_from_score(a);
             hi[k] = elo_from_score(z);
@@ -142,7 +144,8 @@ void chart_yardstick(KmBuf *b, const char *title, const ChartYard *y)
     }
     char xl[64], ta[200], tb[200];
     snprintf(xl, sizeof xl, "time played (%s)", tunit == 3600 ? "hours" : "minutes");
-    snprintf(ta, sizeof ta, "the best so far against each reference, Elo with 95%% intervals (%d games each)", ng);
+    snprintf(ta, sizeof ta, "the best so far against each reference, Elo with 95%% intervals (%d games each)",
+             ng);
     snprintf(tb, sizeof tb, "the same against the games the session had played");
     double zero = 0;
     const char *zl = "even";
@@ -159,11 +162,11 @@ void chart_yardstick(KmBuf *b, const char *title, const ChartYard *y)
 /* ---- a weights file ------------------------------------------------------------- */
 
 /* The terms that depend on where a lone man or king stands. */
-static const int MAN_TERMS[] = {EP_own_men,        EP_own_men_edge,   EP_own_promotion_distance,
-                                EP_own_men_low,    EP_own_men_middle, EP_own_men_high,
-                                EP_own_man_in_corner, EP_own_back_men, EP_own_men_centre};
-static const int KING_TERMS[] = {EP_own_kings,        EP_own_kings_edge,  EP_own_kings_low,
-                                 EP_own_kings_middle, EP_own_kings_high,  EP_own_king_in_corner,
+static const int MAN_TERMS[] = {EP_own_men,           EP_own_men_edge,   EP_own_promotion_distance,
+                                EP_own_men_low,       EP_own_men_middle, EP_own_men_high,
+                                EP_own_man_in_corner, EP_own_back_men,   EP_own_men_centre};
+static const int KING_TERMS[] = {EP_own_kings,        EP_own_kings_edge,         EP_own_kings_low,
+                                 EP_own_kings_middle, EP_own_kings_high,         EP_own_king_in_corner,
                                  EP_own_kings_centre, EP_own_kings_double_corner};
 
 double chart_square_weight(const Weights *w, int sq, bool king, bool ending)
@@ -175,9 +178,11 @@ double chart_square_weight(const Weights *w, int sq, bool king, bool ending)
     int f[EVAL_NTERMS];
     eval_features_all(&bd, KM_BLACK, f);
     const int *terms = king ? KING_TERMS : MAN_TERMS;
-    int nt = king ? (int)(sizeof KING_TERMS / sizeof *KING_TERMS) : (int)(sizeof MAN_TERMS / sizeof *MAN_TERMS);
+    int nt =
+        king ? (int)(sizeof KING_TERMS / sizeof *KING_TERMS) : (int)(sizeof MAN_TERMS / sizeof *MAN_TERMS);
     double sum = 0;
-    for (int k = 0; k < nt; k++) sum += (double)f[terms[k]] * (ending && w->phased ? w->end[terms[k]] : w->w[terms[k]]);
+    for (int k = 0; k < nt; k++)
+        sum += (double)f[terms[k]] * (ending && w->phased ? w->end[terms[k]] : w->w[terms[k]]);
     return sum;
 }
 
@@ -246,9 +251,11 @@ void chart_weights(KmBuf *b, const char *title, const Weights *w, int nrows)
     int height = (int)(bars_top + nrows * ROW + 40);
     svg_open(b, WIDTH, height, title);
     svg_text(b, 12, 22, 14, "start", "#111111", title);
-    svg_textf(b, 12, 40, 11, "start", "#444444",
-              "A piece of the player's on each square (Black's view, Black at the top): the weights that depend on "
-              "where it stands, in men (1 man = |own_men| = %.0f)", unit);
+    svg_textf(
+        b, 12, 40, 11, "start", "#444444",
+        "A piece of the player's on each square (Black's view, Black at the top): the weights that depend on "
+        "where it stands, in men (1 man = |own_men| = %.0f)",
+        unit);
     for (int k = 0; k < board_rows; k++) {
         bool end = k == 1;
         char cap[96];
@@ -273,11 +280,13 @@ void chart_weights(KmBuf *b, const char *title, const Weights *w, int nrows)
         int wv = weights_at(w, i);
         double len = half * fabs((double)wv) / maxw;
         if (i % 2 == 0) svg_rect(b, 10, y, WIDTH - 20, ROW, "#f6f6f6", "none");
-        svg_textf(b, 14, y + 9.5, 9, "start", "#222222", "%2d %s%s", eval_params[term].nr, i >= EVAL_NTERMS ? "end." : "",
-                  eval_params[term].name);
-        if (wv) svg_rect(b, wv > 0 ? axis : axis - len, y + 2, len, ROW - 4, wv > 0 ? "#3a8f3a" : "#c0392b", "none");
-        svg_textf(b, wv >= 0 ? axis + len + 4 : axis - len - 4, y + 9.5, 8.5, wv >= 0 ? "start" : "end", "#333333",
-                  "%d", wv);
+        svg_textf(b, 14, y + 9.5, 9, "start", "#222222", "%2d %s%s", eval_params[term].nr,
+                  i >= EVAL_NTERMS ? "end." : "", eval_params[term].name);
+        if (wv)
+            svg_rect(b, wv > 0 ? axis : axis - len, y + 2, len, ROW - 4, wv > 0 ? "#3a8f3a" : "#c0392b",
+                     "none");
+        svg_textf(b, wv >= 0 ? axis + len + 4 : axis - len - 4, y + 9.5, 8.5, wv >= 0 ? "start" : "end",
+                  "#333333", "%d", wv);
     }
     svg_close(b);
 }

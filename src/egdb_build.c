@@ -23,8 +23,8 @@
  * move has been decided, at one more than the longest (a lost predecessor of
  * wins). */
 #include "egdb_impl.h"
-#include "kingme/textio.h"
 #include "kingme/bits.h"
+#include "kingme/textio.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -68,7 +68,7 @@ typedef struct BuildCtx {
     EgdbGeom geom[EGDB_NSLICE_IDS];
     /* progress of the workers */
     pthread_mutex_t lock;
-    EgdbProgress cur; /* last reported state of some worker */
+    EgdbProgress cur;                         /* last reported state of some worker */
     uint64_t positions_done, positions_total; /* of the pairs finished / to build */
     Pair *active;                             /* the group being built: its pairs' shares done */
     int nactive;
@@ -274,8 +274,7 @@ static int pass_values(BuildCtx *c, Pair *p)
                     int v = value_outside(c, &q);
                     if (v == ST_LOSS) win = true;
                     else if (v == ST_DRAW) draw = true;
-                } else
-                    open++;
+                } else open++;
             }
             uint8_t st = ST_OPEN;
             if (win) st = ST_WIN;
@@ -342,7 +341,8 @@ static int pass_distances(BuildCtx *c, Pair *p)
         Board b;
         bool real;
         for (uint64_t i = 0; egdb_scan_next(&sc, &b, &real); i++) {
-            if (i % REPORT_EVERY == 0) report(c, p, "distances", 0, before + SHARE_DSCAN * scan_share(p, k, i));
+            if (i % REPORT_EVERY == 0)
+                report(c, p, "distances", 0, before + SHARE_DSCAN * scan_share(p, k, i));
             p->dtc[k][i] = DTC_UNSET;
             uint8_t st = p->st[k][i];
             if (st != ST_WIN && st != ST_LOSS) continue;
@@ -431,8 +431,7 @@ static int pass_distances(BuildCtx *c, Pair *p)
                     return -2;
                 }
                 code = st == ST_WIN ? egdb_code_win(d) : egdb_code_loss(d);
-            } else
-                code = st == ST_DRAW ? EGDB_CODE_DRAW : EGDB_CODE_NONE;
+            } else code = st == ST_DRAW ? EGDB_CODE_DRAW : EGDB_CODE_NONE;
             p->st[k][i] = code;
         }
     return 0;
@@ -517,7 +516,8 @@ static void progress_now(BuildCtx *c, EgdbProgressFn fn, void *user)
      * share done of the pairs being built */
     double done = (double)c->positions_done;
     for (int i = 0; i < c->nactive; i++)
-        done += c->active[i].done * (double)(c->active[i].g[0].size + (c->active[i].n == 2 ? c->active[i].g[1].size : 0));
+        done += c->active[i].done *
+                (double)(c->active[i].g[0].size + (c->active[i].n == 2 ? c->active[i].g[1].size : 0));
     double building = c->build_start > 0 ? now_s() - c->build_start : 0;
     pr.eta = done > 0 && building > 1 ? building * ((double)c->positions_total - done) / done : -1;
     pthread_mutex_unlock(&c->lock);

@@ -36,11 +36,13 @@ typedef struct CheckTable {
 
 static uint32_t slot_of(const CheckTable *t, const Board *b)
 {
-    uint64_t h = km_mix64(((uint64_t)b->pieces[0] << 32 | b->pieces[1]) ^ km_mix64(b->kings * 2u + (uint32_t)b->stm));
+    uint64_t h =
+        km_mix64(((uint64_t)b->pieces[0] << 32 | b->pieces[1]) ^ km_mix64(b->kings * 2u + (uint32_t)b->stm));
     uint32_t i = (uint32_t)h & t->mask;
     for (;;) {
         const CheckPos *p = &t->pos[i];
-        if (!p->used || (p->b == b->pieces[0] && p->w == b->pieces[1] && p->k == b->kings && p->stm == b->stm))
+        if (!p->used ||
+            (p->b == b->pieces[0] && p->w == b->pieces[1] && p->k == b->kings && p->stm == b->stm))
             return i;
         i = (i + 1) & t->mask;
     }
@@ -59,10 +61,12 @@ static inline bool conversion(const Board *b, const Move *m)
     return m->captured || !(b->kings & (1u << m->from));
 }
 
-int egdb_check_component(const Egdb *db, const Board *start, uint32_t max_positions, EgdbCheck *out, char *err)
+int egdb_check_component(const Egdb *db, const Board *start, uint32_t max_positions, EgdbCheck *out,
+                         char *err)
 {
     memset(out, 0, sizeof *out);
-    if (egdb_probe(db, start, NULL) == EGDB_UNKNOWN) return km_fail(err, "the position is beyond the database");
+    if (egdb_probe(db, start, NULL) == EGDB_UNKNOWN)
+        return km_fail(err, "the position is beyond the database");
     uint32_t cap = 1024;
     while (cap < 2 * (uint64_t)max_positions) cap *= 2;
     CheckTable t = {calloc(cap, sizeof(CheckPos)), cap - 1, 0};
@@ -76,8 +80,12 @@ int egdb_check_component(const Egdb *db, const Board *start, uint32_t max_positi
     }
     /* the component, breadth first; each position's moves once */
     uint32_t s0 = slot_of(&t, start);
-    t.pos[s0] = (CheckPos){.b = start->pieces[0], .w = start->pieces[1], .k = start->kings, .stm = (uint8_t)start->stm,
-                           .used = 1, .dtc = 255};
+    t.pos[s0] = (CheckPos){.b = start->pieces[0],
+                           .w = start->pieces[1],
+                           .k = start->kings,
+                           .stm = (uint8_t)start->stm,
+                           .used = 1,
+                           .dtc = 255};
     order[t.count++] = s0;
     for (uint32_t q = 0; q < t.count; q++) {
         CheckPos *p = &t.pos[order[q]];
@@ -108,8 +116,12 @@ int egdb_check_component(const Egdb *db, const Board *start, uint32_t max_positi
                     rc = km_fail(err, "more than %u positions", (unsigned)max_positions);
                     goto done;
                 }
-                t.pos[s] = (CheckPos){.b = c.pieces[0], .w = c.pieces[1], .k = c.kings, .stm = (uint8_t)c.stm,
-                                      .used = 1, .dtc = 255};
+                t.pos[s] = (CheckPos){.b = c.pieces[0],
+                                      .w = c.pieces[1],
+                                      .k = c.kings,
+                                      .stm = (uint8_t)c.stm,
+                                      .used = 1,
+                                      .dtc = 255};
                 order[t.count++] = s;
             }
             if (nsucc == succ_cap) {
@@ -160,10 +172,8 @@ int egdb_check_component(const Egdb *db, const Board *start, uint32_t max_positi
                 int key = c->dtc != 255 && c->dtc < pass ? c->dtc : -1;
                 if (p->val == EGDB_WIN) {
                     if (c->val == EGDB_LOSS && key >= 0 && (best < 0 || key < best)) best = key;
-                } else if (key < 0)
-                    all = false;
-                else if (key > best)
-                    best = key;
+                } else if (key < 0) all = false;
+                else if (key > best) best = key;
             }
             if (p->val == EGDB_LOSS && p->nmoves > p->nsucc && best < 0) best = 0; /* conversions: 0 */
             if (p->val == EGDB_WIN ? best >= 0 : all) {

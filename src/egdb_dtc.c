@@ -35,7 +35,8 @@ static bool dtc_within(const Egdb *db, const Board *b, int v, int d, bool exact,
         bool cex;
         int cv = egdb_probe_code(db, &c, &cd, &cex);
         if (v == EGDB_WIN) {
-            if (cv == EGDB_LOSS && (is_conversion(b, m) || dtc_within(db, &c, cv, cd, cex, j - 1))) return true;
+            if (cv == EGDB_LOSS && (is_conversion(b, m) || dtc_within(db, &c, cv, cd, cex, j - 1)))
+                return true;
         } else if (!is_conversion(b, m) && (cv != EGDB_WIN || !dtc_within(db, &c, cv, cd, cex, j - 1)))
             return false;
     }
@@ -87,12 +88,9 @@ int egdb_best_move(const Egdb *db, const Board *b, Move *best, int *dist)
         bool cex;
         int cv = egdb_probe_code(db, &c, &cd, &cex);
         bool conv = is_conversion(b, m), pick;
-        if (v == EGDB_WIN)
-            pick = cv == EGDB_LOSS && (conv || dtc_within(db, &c, cv, cd, cex, d - 1));
-        else if (v == EGDB_DRAW)
-            pick = cv == EGDB_DRAW;
-        else
-            pick = d <= 1 || (!conv && !dtc_within(db, &c, cv, cd, cex, d - 2));
+        if (v == EGDB_WIN) pick = cv == EGDB_LOSS && (conv || dtc_within(db, &c, cv, cd, cex, d - 1));
+        else if (v == EGDB_DRAW) pick = cv == EGDB_DRAW;
+        else pick = d <= 1 || (!conv && !dtc_within(db, &c, cv, cd, cex, d - 2));
         if (pick) {
             *best = *m;
             return v;

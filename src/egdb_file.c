@@ -60,9 +60,9 @@
 #define VERSION 1         /* every DTC kept */
 #define VERSION_PARTIAL 2 /* the DTC of short wins and of losses left out */
 #define HEADER_BYTES 88
-#define BLOCK 1024       /* positions per block written (files say their own) */
-#define MAX_BLOCK 65536  /* the most a file may say */
-#define NRUN 13 /* run tokens: up to 2^13 - 1 repeats, more than a block */
+#define BLOCK 1024      /* positions per block written (files say their own) */
+#define MAX_BLOCK 65536 /* the most a file may say */
+#define NRUN 13         /* run tokens: up to 2^13 - 1 repeats, more than a block */
 #define NSYM (256 + NRUN)
 #define MAXLEN 15
 
@@ -118,8 +118,7 @@ void egdb_count_codes(const EgdbGeom *g, const uint8_t *codes, EgdbSliceInfo *in
         } else if (v == EGDB_LOSS) {
             info->losses++;
             if (d > info->max_loss_dtc) info->max_loss_dtc = d;
-        } else
-            info->draws++;
+        } else info->draws++;
     }
 }
 
@@ -425,7 +424,8 @@ int egdb_write_slice(const char *dir, const EgdbGeom *g, const uint8_t *codes, b
     Board pos;
     bool real;
     for (uint64_t i = 0; egdb_scan_next(&sc, &pos, &real); i++)
-        masked[i] = real && !mg_can_capture(&pos, KM_BLACK) ? egdb_code_stored(codes[i], partial) : EGDB_CODE_NONE;
+        masked[i] =
+            real && !mg_can_capture(&pos, KM_BLACK) ? egdb_code_stored(codes[i], partial) : EGDB_CODE_NONE;
     codes = masked;
 
     uint32_t nblocks = (uint32_t)((g->size + BLOCK - 1) / BLOCK);
@@ -514,7 +514,8 @@ static int slice_file_load(const char *path, const EgdbSlice *expect, SliceFile 
     n = (size_t)got;
     if (n < 8 || memcmp(h, MAGIC, 8) != 0) {
         close(fd);
-        if (n >= 6 && memcmp(h, MAGIC, 6) == 0 && n < 8) return km_fail(err, "%s: truncated (%zu bytes)", path, n);
+        if (n >= 6 && memcmp(h, MAGIC, 6) == 0 && n < 8)
+            return km_fail(err, "%s: truncated (%zu bytes)", path, n);
         return km_fail(err, "%s: not a kingme endgame database file", path);
     }
     if (n < HEADER_BYTES) {
@@ -591,7 +592,8 @@ static int slice_file_load(const char *path, const EgdbSlice *expect, SliceFile 
     sf->nblocks = nblocks;
     sf->block = block;
     for (uint32_t k = 0; k < nblocks; k++)
-        if (get32(sf->index + 4 * k) > get32(sf->index + 4 * (k + 1)) || get32(sf->index + 4 * (k + 1)) > data) {
+        if (get32(sf->index + 4 * k) > get32(sf->index + 4 * (k + 1)) ||
+            get32(sf->index + 4 * (k + 1)) > data) {
             km_fail(err, "%s: corrupt block index", path);
             goto out;
         }
@@ -770,7 +772,8 @@ Egdb *egdb_open(const char *dir, size_t cache_mb, char *err)
     /* Only complete piece counts are used: a slice needs all smaller ones. */
     for (int n = 1; n <= EGDB_MAX_PIECES; n++) {
         bool all = true;
-        for (int i = 0; i < egdb_slice_count(n); i++) all = all && db->slice[egdb_slice_id(egdb_slice_at(n, i))];
+        for (int i = 0; i < egdb_slice_count(n); i++)
+            all = all && db->slice[egdb_slice_id(egdb_slice_at(n, i))];
         if (!all) break;
         db->pieces = n;
     }

@@ -15,7 +15,7 @@
 typedef struct EgdbGeom {
     EgdbSlice s;
     uint32_t nbm, nwm, nbk, nwk;
-    uint64_t size; /* indices, holes included */
+    uint64_t size;          /* indices, holes included */
     uint64_t mwm, mbk, mwk; /* 2^64 / n rounded up, to divide by n by a multiplication */
 } EgdbGeom;
 
@@ -69,18 +69,24 @@ static inline uint8_t egdb_code_win(int d) { return (uint8_t)(2 * d - 1); }
 static inline uint8_t egdb_code_loss(int d) { return (uint8_t)(2 * d + 2); }
 static inline int egdb_code_value(uint8_t c)
 {
-    return c == EGDB_CODE_DRAW ? EGDB_DRAW : c == EGDB_CODE_NONE ? EGDB_UNKNOWN : (c & 1) ? EGDB_WIN : EGDB_LOSS;
+    return c == EGDB_CODE_DRAW   ? EGDB_DRAW
+           : c == EGDB_CODE_NONE ? EGDB_UNKNOWN
+           : (c & 1)             ? EGDB_WIN
+                                 : EGDB_LOSS;
 }
 /* Whether c carries its DTC (a draw counts 0). */
-static inline bool egdb_code_has_dist(uint8_t c) { return c != EGDB_CODE_WIN_SHORT && c != EGDB_CODE_LOSS_ANY; }
+static inline bool egdb_code_has_dist(uint8_t c)
+{
+    return c != EGDB_CODE_WIN_SHORT && c != EGDB_CODE_LOSS_ANY;
+}
 /* The DTC of c; for the codes without one a bound: EGDB_SHORT_DTC for a
  * short win, 0 for a loss. */
 static inline int egdb_code_dist(uint8_t c)
 {
     return c == EGDB_CODE_DRAW || c == EGDB_CODE_NONE || c == EGDB_CODE_LOSS_ANY ? 0
-           : c == EGDB_CODE_WIN_SHORT                                          ? EGDB_SHORT_DTC
-           : (c & 1)                                                           ? (c + 1) / 2
-                                                                               : (c - 2) / 2;
+           : c == EGDB_CODE_WIN_SHORT                                            ? EGDB_SHORT_DTC
+           : (c & 1)                                                             ? (c + 1) / 2
+                                                                                 : (c - 2) / 2;
 }
 /* The code a file stores for c: partial, one of version 2. */
 static inline uint8_t egdb_code_stored(uint8_t c, bool partial)
@@ -127,8 +133,7 @@ int egdb_dtc_exact(const Egdb *db, const Board *b, int v, int d, bool exact);
 int egdb_write_slice(const char *dir, const EgdbGeom *g, const uint8_t *codes, bool partial,
                      EgdbSliceInfo *info, char *err);
 /* Read and verify a slice file and decode it whole (malloc'd, g->size bytes). */
-int egdb_read_slice(const char *path, const EgdbGeom *g, uint8_t **codes, EgdbSliceInfo *info,
-                    char *err);
+int egdb_read_slice(const char *path, const EgdbGeom *g, uint8_t **codes, EgdbSliceInfo *info, char *err);
 /* The counts of a decoded slice. */
 void egdb_count_codes(const EgdbGeom *g, const uint8_t *codes, EgdbSliceInfo *info);
 

@@ -11,7 +11,8 @@ static uint8_t select8[256][8]; /* select8[byte][i]: the bit number of byte's i-
  * in increasing order). A colex rank does not depend on n, so one table per
  * k serves every slice: 4.6 MB for k up to 6, filled once. */
 static uint32_t unrank1[32], unrank2[496], unrank3[4960], unrank4[35960], unrank5[201376], unrank6[906192];
-static uint32_t *const unrank_tab[EGDB_MAX_PIECES + 1] = {NULL, unrank1, unrank2, unrank3, unrank4, unrank5, unrank6};
+static uint32_t *const unrank_tab[EGDB_MAX_PIECES + 1] = {NULL,    unrank1, unrank2, unrank3,
+                                                          unrank4, unrank5, unrank6};
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
 static void tables_fill(void)
@@ -95,7 +96,7 @@ uint64_t egdb_slice_positions(EgdbSlice s)
     /* Black men on 1-28, White men on 5-32: split by how many of each stand
      * on the shared squares 5-28 (24 of them). */
     uint64_t men = 0;
-    for (int a = 0; a <= s.bm; a++)      /* black men on 1-4 */
+    for (int a = 0; a <= s.bm; a++)       /* black men on 1-4 */
         for (int c = 0; c <= s.wm; c++) { /* white men on 29-32 */
             int bmid = s.bm - a, wmid = s.wm - c;
             if (bmid + wmid > 24) continue;
@@ -238,8 +239,7 @@ bool egdb_scan_next(EgdbScan *sc, Board *b, bool *real)
                 sc->rbm++;
             }
             scan_set_men(sc);
-        } else if (!sc->hole)
-            scan_set_kings(sc);
+        } else if (!sc->hole) scan_set_kings(sc);
     }
     return true;
 }

@@ -15,11 +15,11 @@
 
 struct Engine {
     Session *s;
-    int multipv;              /* the running search's: > 1, one info line per move */
+    int multipv; /* the running search's: > 1, one info line per move */
     const char *version;
     EngineWriter out;
     void *user;
-    pthread_mutex_t out_mu;   /* one line at a time */
+    pthread_mutex_t out_mu; /* one line at a time */
 };
 
 static void say(Engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -75,8 +75,9 @@ static void report(const SearchResult *r, void *user)
         for (int k = 0; k < r->nlines; k++) {
             const SearchLine *l = &r->lines[k];
             moves_to_text(l->pv, l->pv_len, pv, sizeof pv);
-            say(e, "info multipv %d depth %d score %" PRId32 " nodes %" PRIu64 " nps %" PRIu64 " time %" PRIu64
-                   " pv%s%s",
+            say(e,
+                "info multipv %d depth %d score %" PRId32 " nodes %" PRIu64 " nps %" PRIu64 " time %" PRIu64
+                " pv%s%s",
                 k + 1, l->depth, l->score, r->nodes, nps, ms, pv[0] ? " " : "", pv);
         }
         return;
@@ -127,7 +128,8 @@ static void cmd_position(Engine *e, char **tok, int n)
         size_t at = 0;
         fen[0] = '\0';
         for (i++; i < n && strcmp(tok[i], "moves") != 0; i++)
-            at += (size_t)snprintf(fen + at, at < sizeof fen ? sizeof fen - at : 0, "%s%s", at ? " " : "", tok[i]);
+            at += (size_t)snprintf(fen + at, at < sizeof fen ? sizeof fen - at : 0, "%s%s", at ? " " : "",
+                                   tok[i]);
         if (!at) {
             say(e, "error position fen: the FEN is missing");
             return;
@@ -156,13 +158,14 @@ static void cmd_position(Engine *e, char **tok, int n)
 static void cmd_go(Engine *e, char **tok, int n)
 {
     SessionGo lim = {0};
-    lim.start = km_now(); /* the clock runs from here, not from the thread's start */
+    lim.start = km_now();                /* the clock runs from here, not from the thread's start */
     double ms[5] = {-1, -1, -1, -1, -1}; /* btime wtime binc winc movetime */
     static const char *const msname[5] = {"btime", "wtime", "binc", "winc", "movetime"};
     for (int i = 1; i < n; i++) {
         long long v;
         int k;
-        for (k = 0; k < 5 && strcmp(tok[i], msname[k]) != 0; k++) {}
+        for (k = 0; k < 5 && strcmp(tok[i], msname[k]) != 0; k++) {
+        }
         if (k < 5) {
             if (!parse_count(i + 1 < n ? tok[i + 1] : NULL, 0, 1000LL * 3600 * 24 * 365, &v)) {
                 say(e, "error go: %s needs a whole number of milliseconds", tok[i]);
@@ -239,7 +242,8 @@ static void cmd_option(Engine *e, char **tok, int n)
     char err[KM_ERR_MAX];
     long long v;
     if (n < 3) {
-        say(e, "error option: expected 'option NAME VALUE' (hash, threads, weights, egdb, book, book-variety, seed, "
+        say(e, "error option: expected 'option NAME VALUE' (hash, threads, weights, egdb, book, "
+               "book-variety, seed, "
                "tiebreak, search, level)");
         return;
     }
@@ -256,7 +260,8 @@ static void cmd_option(Engine *e, char **tok, int n)
         if (session_set_hash(e->s, (size_t)v, err)) say(e, "error option hash: %s", err);
     } else if (strcmp(name, "threads") == 0) {
         if (!parse_count(val, 1, SEARCH_MAX_THREADS, &v)) {
-            say(e, "error option threads: a number of threads from 1 to %d, not '%s'", SEARCH_MAX_THREADS, val);
+            say(e, "error option threads: a number of threads from 1 to %d, not '%s'", SEARCH_MAX_THREADS,
+                val);
             return;
         }
         if (session_set_threads(e->s, (int)v, err)) say(e, "error option threads: %s", err);
@@ -266,7 +271,8 @@ static void cmd_option(Engine *e, char **tok, int n)
         size_t at = 0;
         path[0] = '\0';
         for (int i = 2; i < n; i++)
-            at += (size_t)snprintf(path + at, at < sizeof path ? sizeof path - at : 0, "%s%s", i > 2 ? " " : "", tok[i]);
+            at += (size_t)snprintf(path + at, at < sizeof path ? sizeof path - at : 0, "%s%s",
+                                   i > 2 ? " " : "", tok[i]);
         if (at >= sizeof path) {
             say(e, "error option weights: the path is too long");
             return;
@@ -287,7 +293,8 @@ static void cmd_option(Engine *e, char **tok, int n)
         size_t at = 0;
         path[0] = '\0';
         for (int i = 2; i < n; i++)
-            at += (size_t)snprintf(path + at, at < sizeof path ? sizeof path - at : 0, "%s%s", i > 2 ? " " : "", tok[i]);
+            at += (size_t)snprintf(path + at, at < sizeof path ? sizeof path - at : 0, "%s%s",
+                                   i > 2 ? " " : "", tok[i]);
         if (at >= sizeof path) {
             say(e, "error option book: the path is too long");
             return;
@@ -317,14 +324,17 @@ static void cmd_option(Engine *e, char **tok, int n)
         else say(e, "error option search: 'selective' or 'exact', not '%s'", val);
     } else if (strcmp(name, "level") == 0) {
         if (!parse_count(val, LEVEL_MIN, LEVEL_FULL, &v)) {
-            say(e, "error option level: a level from %d (a beginner) to %d (the full engine), not '%s'", LEVEL_MIN,
-                LEVEL_FULL, val);
+            say(e, "error option level: a level from %d (a beginner) to %d (the full engine), not '%s'",
+                LEVEL_MIN, LEVEL_FULL, val);
             return;
         }
         session_set_level(e->s, (int)v);
     } else {
-        say(e, "error option: unknown option '%s' (hash, threads, weights, egdb, book, book-variety, seed, tiebreak, "
-               "search, level)", name);
+        say(e,
+            "error option: unknown option '%s' (hash, threads, weights, egdb, book, book-variety, seed, "
+            "tiebreak, "
+            "search, level)",
+            name);
     }
 }
 

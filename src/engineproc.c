@@ -126,8 +126,9 @@ int proc_write(ProcChild *c, const char *buf, size_t n, double timeout, char *er
         ssize_t w = write_nosigpipe(c->to_fd, buf, n);
         if (w < 0) {
             if (errno == EINTR || errno == EAGAIN) continue;
-            return km_fail(err, errno == EPIPE ? "the process closed its input" : "cannot write to the process: %s",
-                           strerror(errno));
+            return km_fail(
+                err, errno == EPIPE ? "the process closed its input" : "cannot write to the process: %s",
+                strerror(errno));
         }
         buf += w;
         n -= (size_t)w;
@@ -290,8 +291,7 @@ int proc_start(EngineProc *e, const char *command, const char *const *option_lin
     memset(e, 0, sizeof *e);
     if (proc_spawn(&e->child, command, err)) return -1;
     char line[256], last[256] = "";
-    if (proc_send(e, PROC_START_TIMEOUT, err, "hello"))
-        return start_failed(e, PROC_EOF, "hello", NULL, err);
+    if (proc_send(e, PROC_START_TIMEOUT, err, "hello")) return start_failed(e, PROC_EOF, "hello", NULL, err);
     double end = km_now() + PROC_START_TIMEOUT;
     for (;;) {
         int c = proc_read_line(e, end, NULL, line, sizeof line);

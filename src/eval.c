@@ -54,27 +54,88 @@ int eval_term_partner(int i)
 
 /* The list must be in the documents' order: EP_x is the index of number nr. */
 #define PARAM_ORDER(nr, name, q, role, desc) \
-    _Static_assert(EP_##name == (nr) - 1, "EVAL_PARAM_LIST: " #name " is not number " #nr);
+    _Static_assert(EP_##name == (nr)-1, "EVAL_PARAM_LIST: " #name " is not number " #nr);
 EVAL_TERM_LIST(PARAM_ORDER)
 #undef PARAM_ORDER
 
 /* Measured by the test eval_typical_values (six per line: 1-6, 7-12, ...;
  * then 61-74). */
 const double eval_typical_value[EVAL_NTERMS] = {
-    7.6822, 0.2248, 7.8093, 0.2410, 2.1313, 0.0270,
-    2.0979, 0.0282, 5.4557, 0.2232, 5.6415, 0.2392,
-    6.1084, 7.1873, 0.2663, 0.3186, 0.2949, 0.1400,
-    0.1507, 0.1581, 42.3783, 42.2119, 1.7249, 1.6564,
-    4.2150, 0.0061, 4.0894, 0.0071, 1.3701, 0.0444,
-    1.5518, 0.0481, 0.2168, 0.1625, 0.3170, 0.1730,
-    1.3928, 0.1366, 1.5086, 0.1372, 0.4556, 0.0103,
-    0.0010, 0.4383, 0.0108, 0.0010, 0.3184, 0.3231,
-    0.4252, 0.0135, 0.2990, 0.3038, 0.4064, 0.0144,
-    3.9804, 3.6897, 2.5201, 3.9486, 3.6245, 2.5330,
+    7.6822,
+    0.2248,
+    7.8093,
+    0.2410,
+    2.1313,
+    0.0270,
+    2.0979,
+    0.0282,
+    5.4557,
+    0.2232,
+    5.6415,
+    0.2392,
+    6.1084,
+    7.1873,
+    0.2663,
+    0.3186,
+    0.2949,
+    0.1400,
+    0.1507,
+    0.1581,
+    42.3783,
+    42.2119,
+    1.7249,
+    1.6564,
+    4.2150,
+    0.0061,
+    4.0894,
+    0.0071,
+    1.3701,
+    0.0444,
+    1.5518,
+    0.0481,
+    0.2168,
+    0.1625,
+    0.3170,
+    0.1730,
+    1.3928,
+    0.1366,
+    1.5086,
+    0.1372,
+    0.4556,
+    0.0103,
+    0.0010,
+    0.4383,
+    0.0108,
+    0.0010,
+    0.3184,
+    0.3231,
+    0.4252,
+    0.0135,
+    0.2990,
+    0.3038,
+    0.4064,
+    0.0144,
+    3.9804,
+    3.6897,
+    2.5201,
+    3.9486,
+    3.6245,
+    2.5330,
     /* 61-74 */
-    0.1106, 0.1097, 2.2652, 2.1999, 1.6436, 1.8072,
-    0.0732, 0.0788, 0.0202, 0.0214, 0.0352, 0.0479,
-    0.5292, 1.6148,
+    0.1106,
+    0.1097,
+    2.2652,
+    2.1999,
+    1.6436,
+    1.8072,
+    0.0732,
+    0.0788,
+    0.0202,
+    0.0214,
+    0.0352,
+    0.0479,
+    0.5292,
+    1.6148,
 };
 
 /* ---- geometry ------------------------------------------------------------- */
@@ -102,12 +163,10 @@ static const uint32_t DOG_HOLD[2] = {SQ(32), SQ(1)}; /* held by this enemy man *
  * index is set on rows with that bit, so three popcounts do it. */
 static inline int row_sum(uint32_t m)
 {
-    return popcount32(m & 0xF0F0F0F0u) + 2 * popcount32(m & 0xFF00FF00u) +
-           4 * popcount32(m & 0xFFFF0000u);
+    return popcount32(m & 0xF0F0F0F0u) + 2 * popcount32(m & 0xFF00FF00u) + 4 * popcount32(m & 0xFFFF0000u);
 }
 
 static inline int has_all(uint32_t set, uint32_t pattern) { return (set & pattern) == pattern; }
-
 
 /* Capture moves of side (count and most pieces taken by one), from the move
  * generator; only called when a capture exists. */
@@ -135,7 +194,7 @@ enum {
 #undef QUANTITY
 #undef QUANTITY_OWN
 #undef QUANTITY_OPP
-    NQ
+        NQ
 };
 _Static_assert(2 * NQ == EVAL_NTERMS, "every quantity has an OWN and an OPP parameter");
 static const int8_t QIDX[2][NQ] = {
@@ -191,18 +250,19 @@ KM_INLINE void colour_feat(const Board *b, const Shared *sh, int s, int role, in
                            int64_t *acc)
 {
 #define IDX(q) QIDX[role][q]
-#define WANT(q) (mode == FEAT || (mode == TABLE ? cw[IDX(q)] != 0 : w[IDX(q)] || (mode == PHASED && we[IDX(q)])))
-#define PUT(q, v)                                                                          \
-    do {                                                                                   \
-        if (mode == FEAT) {                                                                \
-            f[IDX(q)] = (v);                                                               \
-        } else if (mode == TABLE) {                                                        \
-            *acc += (int64_t)(v) * cw[IDX(q)];                                             \
-        } else {                                                                           \
-            int32_t v_ = (v);                                                              \
-            sum[0] += v_ * w[IDX(q)];                                                      \
-            if (mode == PHASED) sum[1] += v_ * we[IDX(q)];                                 \
-        }                                                                                  \
+#define WANT(q) \
+    (mode == FEAT || (mode == TABLE ? cw[IDX(q)] != 0 : w[IDX(q)] || (mode == PHASED && we[IDX(q)])))
+#define PUT(q, v)                                          \
+    do {                                                   \
+        if (mode == FEAT) {                                \
+            f[IDX(q)] = (v);                               \
+        } else if (mode == TABLE) {                        \
+            *acc += (int64_t)(v)*cw[IDX(q)];               \
+        } else {                                           \
+            int32_t v_ = (v);                              \
+            sum[0] += v_ * w[IDX(q)];                      \
+            if (mode == PHASED) sum[1] += v_ * we[IDX(q)]; \
+        }                                                  \
     } while (0)
 
     uint32_t own = b->pieces[s], opp = b->pieces[s ^ 1];
@@ -342,10 +402,8 @@ KM_INLINE int32_t extract(const Board *b, int side, int mode, int extra, const W
  * colour's masks and directions are constants. */
 void eval_features_all(const Board *b, int side, int f[EVAL_NTERMS])
 {
-    if (side == KM_BLACK)
-        extract(b, KM_BLACK, FEAT, 1, NULL, NULL, f);
-    else
-        extract(b, KM_WHITE, FEAT, 1, NULL, NULL, f);
+    if (side == KM_BLACK) extract(b, KM_BLACK, FEAT, 1, NULL, NULL, f);
+    else extract(b, KM_WHITE, FEAT, 1, NULL, NULL, f);
 }
 
 void eval_features(const Board *b, int side, int f[EVAL_NPARAMS])
@@ -401,7 +459,8 @@ void eval_table_init(EvalTable *t, const Weights *w)
     t->extra = has_extra(w->w) || (t->phased && has_extra(w->end));
     for (int p = 0; p <= EVAL_PHASE_SPAN; p++)
         for (int i = 0; i < EVAL_NTERMS; i++)
-            t->cw[p][i] = t->phased ? (int32_t)w->w[i] * p + (int32_t)w->end[i] * (EVAL_PHASE_SPAN - p) : w->w[i];
+            t->cw[p][i] =
+                t->phased ? (int32_t)w->w[i] * p + (int32_t)w->end[i] * (EVAL_PHASE_SPAN - p) : w->w[i];
     t->pat = w->pat;
 }
 

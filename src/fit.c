@@ -101,9 +101,12 @@ static double score(const Model *m, const Sample *s)
         double p = 0;
         for (int side = 0; side < 2; side++) {
             double q = 0;
-            for (int r = 0; r < PAT_NREGIONS; r++) q += th[table_at[ph][PAT_REGION_TABLE(r)] + s->reg[side][r]];
-            for (int i = 0; i < s->nmen[side]; i++) q += th[table_at[ph][PAT_MAN_TABLE] + s->men[side][i] - 1];
-            for (int i = 0; i < s->nkings[side]; i++) q += th[table_at[ph][PAT_KING_TABLE] + s->kings[side][i] - 1];
+            for (int r = 0; r < PAT_NREGIONS; r++)
+                q += th[table_at[ph][PAT_REGION_TABLE(r)] + s->reg[side][r]];
+            for (int i = 0; i < s->nmen[side]; i++)
+                q += th[table_at[ph][PAT_MAN_TABLE] + s->men[side][i] - 1];
+            for (int i = 0; i < s->nkings[side]; i++)
+                q += th[table_at[ph][PAT_KING_TABLE] + s->kings[side][i] - 1];
             p += side ? -q : q;
         }
         v += p * (ph ? we : wo);
@@ -124,8 +127,10 @@ static void add_gradient(const Model *m, const Sample *s, double g, double *grad
         double gp = g * (ph ? we : wo);
         for (int side = 0; side < 2; side++) {
             double gs = side ? -gp : gp;
-            for (int r = 0; r < PAT_NREGIONS; r++) grad[table_at[ph][PAT_REGION_TABLE(r)] + s->reg[side][r]] += gs;
-            for (int i = 0; i < s->nmen[side]; i++) grad[table_at[ph][PAT_MAN_TABLE] + s->men[side][i] - 1] += gs;
+            for (int r = 0; r < PAT_NREGIONS; r++)
+                grad[table_at[ph][PAT_REGION_TABLE(r)] + s->reg[side][r]] += gs;
+            for (int i = 0; i < s->nmen[side]; i++)
+                grad[table_at[ph][PAT_MAN_TABLE] + s->men[side][i] - 1] += gs;
             for (int i = 0; i < s->nkings[side]; i++)
                 grad[table_at[ph][PAT_KING_TABLE] + s->kings[side][i] - 1] += gs;
         }
@@ -164,7 +169,8 @@ static void *pass_thread(void *arg)
 
 /* The mean loss over s[0..n) and, when grad is not NULL, the mean gradient
  * added to it; partial sums of fixed shares, added in thread order. */
-static int pass(const Model *m, const Sample *s, size_t n, int threads, double **tgrad, double *grad, double *loss)
+static int pass(const Model *m, const Sample *s, size_t n, int threads, double **tgrad, double *grad,
+                double *loss)
 {
     if (n == 0) {
         *loss = -1;
@@ -176,17 +182,19 @@ static int pass(const Model *m, const Sample *s, size_t n, int threads, double *
     if (threads > 64) threads = 64;
     if ((size_t)threads > n) threads = (int)n;
     for (int t = 0; t < threads; t++) {
-        p[t] = (Pass){m, s, n * (size_t)t / (size_t)threads, n * (size_t)(t + 1) / (size_t)threads,
-                      grad ? tgrad[t] : NULL, 0};
+        p[t] = (Pass){m,
+                      s,
+                      n * (size_t)t / (size_t)threads,
+                      n * (size_t)(t + 1) / (size_t)threads,
+                      grad ? tgrad[t] : NULL,
+                      0};
         if (grad) memset(tgrad[t], 0, sizeof(double) * (size_t)nparams);
         if (t > 0) started[t] = pthread_create(&tid[t], NULL, pass_thread, &p[t]) == 0;
     }
     pass_thread(&p[0]);
     for (int t = 1; t < threads; t++) {
-        if (started[t])
-            pthread_join(tid[t], NULL);
-        else
-            pass_thread(&p[t]); /* no thread: the same share, here */
+        if (started[t]) pthread_join(tid[t], NULL);
+        else pass_thread(&p[t]); /* no thread: the same share, here */
     }
     double l = 0;
     for (int t = 0; t < threads; t++) {
@@ -215,10 +223,8 @@ static double fit_scale(const SelfplayData *d, const bool *use)
                 if (use[i] && d->pos[i].score != SELFPLAY_NO_SCORE)
                     f[j] += cross_entropy(sigmoid(d->pos[i].score / k[j]), d->pos[i].result / 2.0);
         fa = f[0], fb = f[1];
-        if (fa < fb)
-            hi = b, b = a, a = hi - gr * (hi - lo);
-        else
-            lo = a, a = b, b = lo + gr * (hi - lo);
+        if (fa < fb) hi = b, b = a, a = hi - gr * (hi - lo);
+        else lo = a, a = b, b = lo + gr * (hi - lo);
     }
     (void)fa, (void)fb;
     return exp((lo + hi) / 2);
@@ -263,8 +269,8 @@ int fit_run(const FitConfig *c, const SelfplayData *data, const Weights *prior, 
     rep->games = game;
     if (nuse - nheld == 0) {
         free(use), free(held);
-        return km_fail(err, "no position to fit (%zu positions, none quiet with more than %d pieces)", data->n,
-                       c->min_pieces);
+        return km_fail(err, "no position to fit (%zu positions, none quiet with more than %d pieces)",
+                       data->n, c->min_pieces);
     }
     double scale = fit_scale(data, use);
     Sample *s = malloc(nuse * sizeof *s);
@@ -274,7 +280,8 @@ int fit_run(const FitConfig *c, const SelfplayData *data, const Weights *prior, 
     double *am = calloc((size_t)nparams, sizeof *am), *av = calloc((size_t)nparams, sizeof *av);
     double *tgrad[64] = {0};
     int ok = s && theta && prior_theta && grad && am && av;
-    for (int t = 0; ok && t < threads; t++) ok = (tgrad[t] = malloc(sizeof(double) * (size_t)nparams)) != NULL;
+    for (int t = 0; ok && t < threads; t++)
+        ok = (tgrad[t] = malloc(sizeof(double) * (size_t)nparams)) != NULL;
     int rc = -1;
     if (!ok) {
         km_fail(err, "out of memory (%zu samples, %d weights)", nuse, nparams);
@@ -321,18 +328,21 @@ int fit_run(const FitConfig *c, const SelfplayData *data, const Weights *prior, 
     for (int e = 1; e <= c->epochs; e++) {
         memset(grad, 0, sizeof(double) * (size_t)nparams);
         pass(&m, s, ntrain, threads, tgrad, grad, &loss);
-        double lr = c->rate * (0.1 + 0.9 * 0.5 * (1 + cos(3.14159265358979 * (e - 1) / c->epochs))); /* cosine to a tenth */
+        double lr =
+            c->rate *
+            (0.1 + 0.9 * 0.5 * (1 + cos(3.14159265358979 * (e - 1) / c->epochs))); /* cosine to a tenth */
         double c1 = 1 - pow(b1, e), c2 = 1 - pow(b2, e);
         for (int i = from; i < to; i++) {
             double g = grad[i];
-            if (i < NNAMED)
-                g += 2e-6 * c->l2 * (theta[i] - prior_theta[i]) / (double)ntrain;
-            else
-                g += 2e-6 * c->l2_pattern * theta[i] / (double)ntrain;
+            if (i < NNAMED) g += 2e-6 * c->l2 * (theta[i] - prior_theta[i]) / (double)ntrain;
+            else g += 2e-6 * c->l2_pattern * theta[i] / (double)ntrain;
             am[i] = b1 * am[i] + (1 - b1) * g;
             av[i] = b2 * av[i] + (1 - b2) * g * g;
             theta[i] -= lr * (am[i] / c1) / (sqrt(av[i] / c2) + eps);
-            if (i >= NNAMED) theta[i] = theta[i] > PAT_WEIGHT_MAX ? PAT_WEIGHT_MAX : theta[i] < -PAT_WEIGHT_MAX ? -PAT_WEIGHT_MAX : theta[i];
+            if (i >= NNAMED)
+                theta[i] = theta[i] > PAT_WEIGHT_MAX    ? PAT_WEIGHT_MAX
+                           : theta[i] < -PAT_WEIGHT_MAX ? -PAT_WEIGHT_MAX
+                                                        : theta[i];
         }
         pass(&m, s + ntrain, nheld, threads, NULL, NULL, &hloss);
         rep->train = loss;

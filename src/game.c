@@ -105,21 +105,31 @@ void game_update_result(Game *g)
 const char *game_result_text(GameResult r)
 {
     switch (r) {
-    case GAME_BLACK_WINS: return "1-0";
-    case GAME_WHITE_WINS: return "0-1";
-    case GAME_DRAW: return "1/2-1/2";
-    default: return "*";
+    case GAME_BLACK_WINS:
+        return "1-0";
+    case GAME_WHITE_WINS:
+        return "0-1";
+    case GAME_DRAW:
+        return "1/2-1/2";
+    default:
+        return "*";
     }
 }
 
 const char *game_reason_text(GameReason r)
 {
     switch (r) {
-    case REASON_NO_MOVES: return "no legal moves";
-    case REASON_REPETITION: return "threefold repetition";
-    case REASON_FORTY_MOVES: return "40 moves each without a capture or a man move";
-    case REASON_PLY_CAP: return "ply cap reached";
-    case REASON_ADJUDICATED: return "adjudicated";
-    default: return "";
+    case REASON_NO_MOVES:
+        return "no legal moves";
+    case REASON_REPETITION:
+        return "threefold repetition";
+    case REASON_FORTY_MOVES:
+        return "40 moves each without a capture or a man move";
+    case REASON_PLY_CAP:
+        return "ply cap reached";
+    case REASON_ADJUDICATED:
+        return "adjudicated";
+    default:
+        return "";
     }
 }

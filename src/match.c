@@ -78,14 +78,19 @@ static void *worker(void *arg)
     return NULL;
 }
 
-int match_run(const MatchSettings *set, const MatchGameSpec *specs, int n, int threads,
-              bool keep_games, MatchOutcome *out, MatchProgress progress, void *user,
-              const atomic_bool *stop, char *err)
+int match_run(const MatchSettings *set, const MatchGameSpec *specs, int n, int threads, bool keep_games,
+              MatchOutcome *out, MatchProgress progress, void *user, const atomic_bool *stop, char *err)
 {
     memset(out, 0, (size_t)(n > 0 ? n : 0) * sizeof *out);
     if (n <= 0) return 0;
-    Pool p = {.set = set, .specs = specs, .n = n, .keep = keep_games, .out = out,
-              .progress = progress, .user = user, .stop = stop};
+    Pool p = {.set = set,
+              .specs = specs,
+              .n = n,
+              .keep = keep_games,
+              .out = out,
+              .progress = progress,
+              .user = user,
+              .stop = stop};
     atomic_init(&p.next, 0);
     atomic_init(&p.failed, false);
     if (threads > n) threads = n;

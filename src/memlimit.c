@@ -61,7 +61,8 @@ static void find_memory_limit(void)
         if (strncmp(line, "0::", 3) == 0 && n < 2)
             snprintf(paths[n++], sizeof paths[0], "/sys/fs/cgroup%s/memory.max", line + 3);
         const char *m = strstr(line, ":memory:");
-        if (m && n < 2) snprintf(paths[n++], sizeof paths[0], "/sys/fs/cgroup/memory%s/memory.limit_in_bytes", m + 8);
+        if (m && n < 2)
+            snprintf(paths[n++], sizeof paths[0], "/sys/fs/cgroup/memory%s/memory.limit_in_bytes", m + 8);
         line = nl ? nl + 1 : NULL;
     }
     free(self);

@@ -13,22 +13,21 @@
  * Generated from the geometry: square i is on row i/4, column 2*(i%4)+1 on
  * even rows and 2*(i%4) on odd rows. Directions: DL, DR, UL, UR. */
 const int8_t mg_neighbour[32][4] = {
-    {4, 5, -1, -1}, {5, 6, -1, -1}, {6, 7, -1, -1}, {7, -1, -1, -1},
-    {-1, 8, -1, 0}, {8, 9, 0, 1}, {9, 10, 1, 2}, {10, 11, 2, 3},
-    {12, 13, 4, 5}, {13, 14, 5, 6}, {14, 15, 6, 7}, {15, -1, 7, -1},
-    {-1, 16, -1, 8}, {16, 17, 8, 9}, {17, 18, 9, 10}, {18, 19, 10, 11},
-    {20, 21, 12, 13}, {21, 22, 13, 14}, {22, 23, 14, 15}, {23, -1, 15, -1},
-    {-1, 24, -1, 16}, {24, 25, 16, 17}, {25, 26, 17, 18}, {26, 27, 18, 19},
-    {28, 29, 20, 21}, {29, 30, 21, 22}, {30, 31, 22, 23}, {31, -1, 23, -1},
-    {-1, -1, -1, 24}, {-1, -1, 24, 25}, {-1, -1, 25, 26}, {-1, -1, 26, 27},
+    {4, 5, -1, -1},   {5, 6, -1, -1},   {6, 7, -1, -1},   {7, -1, -1, -1},  {-1, 8, -1, 0},
+    {8, 9, 0, 1},     {9, 10, 1, 2},    {10, 11, 2, 3},   {12, 13, 4, 5},   {13, 14, 5, 6},
+    {14, 15, 6, 7},   {15, -1, 7, -1},  {-1, 16, -1, 8},  {16, 17, 8, 9},   {17, 18, 9, 10},
+    {18, 19, 10, 11}, {20, 21, 12, 13}, {21, 22, 13, 14}, {22, 23, 14, 15}, {23, -1, 15, -1},
+    {-1, 24, -1, 16}, {24, 25, 16, 17}, {25, 26, 17, 18}, {26, 27, 18, 19}, {28, 29, 20, 21},
+    {29, 30, 21, 22}, {30, 31, 22, 23}, {31, -1, 23, -1}, {-1, -1, -1, 24}, {-1, -1, 24, 25},
+    {-1, -1, 25, 26}, {-1, -1, 26, 27},
 };
 
 typedef struct JumpCtx {
     MoveList *ml;
-    uint32_t opp;     /* enemy pieces (captured ones stay until the move ends) */
-    uint32_t empty;   /* empty squares, the mover's origin included */
-    uint32_t promo;   /* promotion row of a man, 0 for a king */
-    bool down, up;    /* directions the piece may jump in */
+    uint32_t opp;   /* enemy pieces (captured ones stay until the move ends) */
+    uint32_t empty; /* empty squares, the mover's origin included */
+    uint32_t promo; /* promotion row of a man, 0 for a king */
+    bool down, up;  /* directions the piece may jump in */
     Move cur;
 } JumpCtx;
 
@@ -49,20 +48,26 @@ static void jump_gen(JumpCtx *c, uint32_t p, int depth)
 {
     uint32_t opp = c->opp & ~c->cur.captured;
     bool extended = false;
-#define TRY_DIR(STEP)                                                        \
-    do {                                                                     \
-        uint32_t o = STEP(p) & opp, l;                                       \
-        if (o && (l = STEP(o) & c->empty)) {                                 \
-            extended = true;                                                 \
-            c->cur.captured |= o;                                            \
-            c->cur.path[depth] = (uint8_t)lsb32(l);                          \
+#define TRY_DIR(STEP)                                                         \
+    do {                                                                      \
+        uint32_t o = STEP(p) & opp, l;                                        \
+        if (o && (l = STEP(o) & c->empty)) {                                  \
+            extended = true;                                                  \
+            c->cur.captured |= o;                                             \
+            c->cur.path[depth] = (uint8_t)lsb32(l);                           \
             if (l & c->promo) emit_jump(c, l, depth + 1); /* crowned: stop */ \
-            else jump_gen(c, l, depth + 1);                                  \
-            c->cur.captured &= ~o;                                           \
-        }                                                                    \
+            else jump_gen(c, l, depth + 1);                                   \
+            c->cur.captured &= ~o;                                            \
+        }                                                                     \
     } while (0)
-    if (c->down) { TRY_DIR(mg_dl); TRY_DIR(mg_dr); }
-    if (c->up) { TRY_DIR(mg_ul); TRY_DIR(mg_ur); }
+    if (c->down) {
+        TRY_DIR(mg_dl);
+        TRY_DIR(mg_dr);
+    }
+    if (c->up) {
+        TRY_DIR(mg_ul);
+        TRY_DIR(mg_ur);
+    }
 #undef TRY_DIR
     if (!extended && depth > 0) emit_jump(c, p, depth);
 }
@@ -72,14 +77,20 @@ static void jump_gen(JumpCtx *c, uint32_t p, int depth)
 static int jump_count(uint32_t p, uint32_t opp, uint32_t empty, uint32_t promo, bool down, bool up)
 {
     int n = 0;
-#define COUNT_DIR(STEP)                                                      \
-    do {                                                                     \
-        uint32_t o = STEP(p) & opp, l;                                       \
-        if (o && (l = STEP(o) & empty))                                      \
+#define COUNT_DIR(STEP)                                                             \
+    do {                                                                            \
+        uint32_t o = STEP(p) & opp, l;                                              \
+        if (o && (l = STEP(o) & empty))                                             \
             n += (l & promo) ? 1 : jump_count(l, opp & ~o, empty, promo, down, up); \
     } while (0)
-    if (down) { COUNT_DIR(mg_dl); COUNT_DIR(mg_dr); }
-    if (up) { COUNT_DIR(mg_ul); COUNT_DIR(mg_ur); }
+    if (down) {
+        COUNT_DIR(mg_dl);
+        COUNT_DIR(mg_dr);
+    }
+    if (up) {
+        COUNT_DIR(mg_ul);
+        COUNT_DIR(mg_ur);
+    }
 #undef COUNT_DIR
     return n ? n : 1;
 }
@@ -207,8 +218,8 @@ static inline uint64_t perft_child(const Board *c, int depth)
 
 /* Quiet moves of one direction class, played straight from the bitboards:
  * no Move is built (perft spends most of its time here). */
-static inline uint64_t perft_quiet(const Board *b, uint32_t dests, int back, uint32_t promo,
-                                   bool kings, int depth)
+static inline uint64_t perft_quiet(const Board *b, uint32_t dests, int back, uint32_t promo, bool kings,
+                                   int depth)
 {
     uint64_t n = 0;
     int s = b->stm;

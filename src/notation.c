@@ -153,8 +153,7 @@ int parse_move(const Board *b, const char *text, Move *out, char *err)
     } else if (!(b->pieces[side] & fm)) {
         if (b->pieces[side ^ 1] & fm)
             snprintf(err, KM_ERR_MAX, "'%s': the piece on %d is not %s's", text, sq[0] + 1, who);
-        else
-            snprintf(err, KM_ERR_MAX, "'%s': there is no piece on %d", text, sq[0] + 1);
+        else snprintf(err, KM_ERR_MAX, "'%s': there is no piece on %d", text, sq[0] + 1);
     } else if (ml.moves[0].njumps > 0) {
         list_moves(&ml, NULL, ml.count, list, sizeof list);
         snprintf(err, KM_ERR_MAX, "'%s' is illegal: a capture is compulsory (%s)", text, list);
@@ -164,16 +163,15 @@ int parse_move(const Board *b, const char *text, Move *out, char *err)
         square_rc(sq[1], &r1, &c1);
         bool man = !(b->kings & fm), forward = side == KM_BLACK ? r1 > r0 : r1 < r0;
         bool step = abs(r1 - r0) == 1 && abs(c1 - c0) == 1, jump = abs(r1 - r0) == 2 && abs(c1 - c0) == 2;
-        if (!step && !jump)
-            snprintf(err, KM_ERR_MAX, "'%s' is not a diagonal step", text);
+        if (!step && !jump) snprintf(err, KM_ERR_MAX, "'%s' is not a diagonal step", text);
         else if (jump)
-            snprintf(err, KM_ERR_MAX, "'%s' is illegal for the piece on %d: there is nothing to jump", text, sq[0] + 1);
+            snprintf(err, KM_ERR_MAX, "'%s' is illegal for the piece on %d: there is nothing to jump", text,
+                     sq[0] + 1);
         else if (man && !forward)
             snprintf(err, KM_ERR_MAX, "'%s' is illegal: a man moves forward only", text);
         else if (board_occupied(b) & (1u << sq[1]))
             snprintf(err, KM_ERR_MAX, "'%s' is illegal: %d is occupied", text, sq[1] + 1);
-        else
-            snprintf(err, KM_ERR_MAX, "'%s' is illegal for the piece on %d", text, sq[0] + 1);
+        else snprintf(err, KM_ERR_MAX, "'%s' is illegal for the piece on %d", text, sq[0] + 1);
     } else {
         snprintf(err, KM_ERR_MAX, "'%s' is illegal for the piece on %d", text, sq[0] + 1);
     }

@@ -13,16 +13,19 @@
 const char *ballot_status_text(BallotStatus s)
 {
     switch (s) {
-    case BALLOT_CROSSBOARD: return "crossboard";
-    case BALLOT_MAILPLAY: return "mailplay";
-    default: return "barred";
+    case BALLOT_CROSSBOARD:
+        return "crossboard";
+    case BALLOT_MAILPLAY:
+        return "mailplay";
+    default:
+        return "barred";
     }
 }
 
 void ballot_line(const Ballot *b, char *buf, size_t len)
 {
-    snprintf(buf, len, "%d\t%s%s\t%s%s%s", b->number, ballot_status_text(b->status),
-             b->ctd ? ",ctd" : "", b->moves, b->name[0] ? "\t" : "", b->name);
+    snprintf(buf, len, "%d\t%s%s\t%s%s%s", b->number, ballot_status_text(b->status), b->ctd ? ",ctd" : "",
+             b->moves, b->name[0] ? "\t" : "", b->name);
 }
 
 /* ---- openings ------------------------------------------------------------------ */

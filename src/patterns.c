@@ -15,11 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REGION_(r, c) {"r" #r "c" #c, PAT_REGION_CELLS}
+#define REGION_(r, c)                   \
+    {                                   \
+        "r" #r "c" #c, PAT_REGION_CELLS \
+    }
 const PatTableInfo pat_tables[PAT_NTABLES] = {
-    {"man", 32},     {"king", 32},    REGION_(0, 0), REGION_(0, 2), REGION_(0, 4), REGION_(1, 0),
-    REGION_(1, 2),   REGION_(1, 4),   REGION_(2, 0), REGION_(2, 2), REGION_(2, 4), REGION_(3, 0),
-    REGION_(3, 2),   REGION_(3, 4),   REGION_(4, 0), REGION_(4, 2), REGION_(4, 4),
+    {"man", 32},   {"king", 32},  REGION_(0, 0), REGION_(0, 2), REGION_(0, 4), REGION_(1, 0),
+    REGION_(1, 2), REGION_(1, 4), REGION_(2, 0), REGION_(2, 2), REGION_(2, 4), REGION_(3, 0),
+    REGION_(3, 2), REGION_(3, 4), REGION_(4, 0), REGION_(4, 2), REGION_(4, 4),
 };
 #undef REGION_
 
@@ -29,8 +32,8 @@ const PatTableInfo pat_tables[PAT_NTABLES] = {
 const uint8_t pat_region_shift[PAT_NREGIONS] = {0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 16, 17, 18};
 
 /* pat_base3[m]: the bits of m as base-3 digits (sum of 3^j over the set bits j). */
-#define B3_1(m) (((m) & 1) + ((m) >> 1 & 1) * 3 + ((m) >> 2 & 1) * 9 + ((m) >> 3 & 1) * 27)
-#define B3(m) (B3_1((m) & 15) + 81 * B3_1((m) >> 4))
+#define B3_1(m) (((m)&1) + ((m) >> 1 & 1) * 3 + ((m) >> 2 & 1) * 9 + ((m) >> 3 & 1) * 27)
+#define B3(m) (B3_1((m)&15) + 81 * B3_1((m) >> 4))
 #define B3_4(m) B3(m), B3(m + 1), B3(m + 2), B3(m + 3)
 #define B3_16(m) B3_4(m), B3_4(m + 4), B3_4(m + 8), B3_4(m + 12)
 #define B3_64(m) B3_16(m), B3_16(m + 16), B3_16(m + 32), B3_16(m + 48)
@@ -41,7 +44,7 @@ const uint16_t pat_base3[256] = {B3_64(0), B3_64(64), B3_64(128), B3_64(192)};
 #undef B3
 #undef B3_1
 
-#define D_(m, j) (((m) >> (j) & 1) + 2 * ((m) >> (4 + (j)) & 1))
+#define D_(m, j) (((m) >> (j)&1) + 2 * ((m) >> (4 + (j)) & 1))
 #define LANE_(m, k) ((uint64_t)(D_(m, k) + 3 * D_(m, (k) + 1)) << 16 * (k))
 #define RC(m) (LANE_(m, 0) | LANE_(m, 1) | LANE_(m, 2))
 #define RC4(m) RC(m), RC(m + 1), RC(m + 2), RC(m + 3)
@@ -74,7 +77,10 @@ int16_t *pat_cells(EvalPatterns *p, int t, int ph)
     return t == PAT_MAN_TABLE ? p->man[ph] : t == PAT_KING_TABLE ? p->king[ph] : p->region[ph][t - 2];
 }
 
-const int16_t *pat_cells_const(const EvalPatterns *p, int t, int ph) { return pat_cells((EvalPatterns *)p, t, ph); }
+const int16_t *pat_cells_const(const EvalPatterns *p, int t, int ph)
+{
+    return pat_cells((EvalPatterns *)p, t, ph);
+}
 
 EvalPatterns *patterns_new(void) { return calloc(1, sizeof(EvalPatterns)); }
 
@@ -85,7 +91,8 @@ static int turned_cell(int cell)
 {
     int d[PAT_REGION_SQUARES], out = 0;
     for (int j = 0; j < PAT_REGION_SQUARES; j++, cell /= 3) d[j] = cell % 3;
-    for (int j = PAT_REGION_SQUARES - 1; j >= 0; j--) out = out * 3 + (d[PAT_REGION_SQUARES - 1 - j] ? 3 - d[PAT_REGION_SQUARES - 1 - j] : 0);
+    for (int j = PAT_REGION_SQUARES - 1; j >= 0; j--)
+        out = out * 3 + (d[PAT_REGION_SQUARES - 1 - j] ? 3 - d[PAT_REGION_SQUARES - 1 - j] : 0);
     return out;
 }
 
@@ -127,7 +134,8 @@ void patterns_finish(EvalPatterns *p)
         for (int t = 0; t < PAT_NTABLES; t++) {
             const int16_t *c = pat_cells(p, t, ph);
             for (int i = 0; i < pat_tables[t].cells; i++)
-                if (c[i]) h = km_mix64(h ^ (uint16_t)c[i] ^ ((uint64_t)i << 16) ^ ((uint64_t)(t * 2 + ph) << 40));
+                if (c[i])
+                    h = km_mix64(h ^ (uint16_t)c[i] ^ ((uint64_t)i << 16) ^ ((uint64_t)(t * 2 + ph) << 40));
         }
     p->key = h;
     for (int r = 0; r < PAT_NREGIONS; r++) {
@@ -215,7 +223,7 @@ static pthread_mutex_t interned_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct Interned {
     EvalPatterns *p;
     struct Interned *next;
-} *interned;
+} * interned;
 
 static bool same_weights(const EvalPatterns *a, const EvalPatterns *b)
 {

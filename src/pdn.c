@@ -44,8 +44,7 @@ static char *dup_range(const char *s, size_t n)
 static void quote(char out[48], const char *s, size_t n)
 {
     size_t k = 0;
-    for (size_t i = 0; i < n && k < 40; i++)
-        out[k++] = isprint((unsigned char)s[i]) ? s[i] : '?';
+    for (size_t i = 0; i < n && k < 40; i++) out[k++] = isprint((unsigned char)s[i]) ? s[i] : '?';
     if (n > 40) {
         memcpy(out + k, "...", 3);
         k += 3;
@@ -299,7 +298,6 @@ static bool is_delim(char c)
            c == ']' || c == '{' || c == '}' || c == '(' || c == ')' || c == ';' || c == '$';
 }
 
-
 /* Length of the move text at the start of w: squares (numbers or a1-h8)
  * joined by '-', 'x' or ':'. */
 static size_t move_prefix(const char *w, size_t n)
@@ -387,8 +385,7 @@ static void read_word(Parser *P)
     play_word(P, w, n, line);
 }
 
-static int parse(const char *text, size_t len, const char *where, PdnGame **games, int *ngames,
-                 char *err)
+static int parse(const char *text, size_t len, const char *where, PdnGame **games, int *ngames, char *err)
 {
     const char *body = km_skip_bom(text); /* an editor's byte order mark is not PDN */
     len -= (size_t)(body - text);
@@ -422,7 +419,9 @@ static int parse(const char *text, size_t len, const char *where, PdnGame **game
     if (!P.oom && P.cur >= 0) end_game(&P, NULL, 0, P.line);
     if (P.oom) {
         pdn_free_games(P.games, P.n);
-        if (P.too_many) return km_fail(err, "%s:%d: more than %d games (split the file)", where, P.too_many, PDN_MAX_GAMES);
+        if (P.too_many)
+            return km_fail(err, "%s:%d: more than %d games (split the file)", where, P.too_many,
+                           PDN_MAX_GAMES);
         return km_fail(err, "%s: out of memory", where);
     }
     if (P.n == 0) {
@@ -642,8 +641,8 @@ int pdn_save_text(const char *path, const char *text, bool append, char *err)
     return r;
 }
 
-int pdn_save_game(const char *path, const Game *g, const PdnTag *tags, int ntags,
-                  const char *result, bool append, char *err)
+int pdn_save_game(const char *path, const Game *g, const PdnTag *tags, int ntags, const char *result,
+                  bool append, char *err)
 {
     char *text = pdn_format_game(g, tags, ntags, result);
     if (!text) return km_fail(err, "%s: out of memory", path);

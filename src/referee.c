@@ -27,12 +27,18 @@ void match_settings_default(MatchSettings *s)
 const char *match_forfeit_text(MatchForfeit f)
 {
     switch (f) {
-    case FORFEIT_TIME: return "time forfeit";
-    case FORFEIT_ILLEGAL: return "illegal move";
-    case FORFEIT_CRASH: return "crash";
-    case FORFEIT_PROTOCOL: return "protocol error";
-    case FORFEIT_HANG: return "hang";
-    default: return "";
+    case FORFEIT_TIME:
+        return "time forfeit";
+    case FORFEIT_ILLEGAL:
+        return "illegal move";
+    case FORFEIT_CRASH:
+        return "crash";
+    case FORFEIT_PROTOCOL:
+        return "protocol error";
+    case FORFEIT_HANG:
+        return "hang";
+    default:
+        return "";
     }
 }
 
@@ -50,11 +56,11 @@ static bool stopped(const atomic_bool *stop)
  * players, and a process per engine side of the settings. */
 struct MatchPlayers {
     Searcher s[2];
-    TT shared;          /* with share_table: the table of both Searchers */
-    bool shared_dirty;  /* written since it was allocated (calloc: zero until then) */
+    TT shared;         /* with share_table: the table of both Searchers */
+    bool shared_dirty; /* written since it was allocated (calloc: zero until then) */
     int nsides;
-    EngineProc *eng;    /* [nsides]; child.pid 0 when not running (or not an engine side) */
-    bool *restart;      /* [nsides]: misbehaved, kill and restart before the next game */
+    EngineProc *eng; /* [nsides]; child.pid 0 when not running (or not an engine side) */
+    bool *restart;   /* [nsides]: misbehaved, kill and restart before the next game */
 };
 
 static const char *const colour_name[2] = {"Black", "White"};
@@ -151,8 +157,8 @@ typedef struct Referee {
     MatchPlayers *P;
     MatchOutcome *o;
     Game *g;
-    int side[2];          /* side index per colour, -1 without sides */
-    double left[2];       /* clocks, seconds */
+    int side[2];    /* side index per colour, -1 without sides */
+    double left[2]; /* clocks, seconds */
     const atomic_bool *stop;
     uint64_t book_rng[2]; /* per colour: the choices among book moves */
 } Referee;
@@ -300,7 +306,8 @@ static int engine_move(Referee *R, int colour, Move *m, double *elapsed)
     if (set->tc_base > 0) {
         long long inc = llround(set->tc_inc * 1000);
         snprintf(go, sizeof go, "go btime %lld wtime %lld binc %lld winc %lld",
-                 (long long)floor(R->left[KM_BLACK] * 1000), (long long)floor(R->left[KM_WHITE] * 1000), inc, inc);
+                 (long long)floor(R->left[KM_BLACK] * 1000), (long long)floor(R->left[KM_WHITE] * 1000), inc,
+                 inc);
     } else if (set->limits.seconds > 0) {
         snprintf(go, sizeof go, "go movetime %lld", llround(set->limits.seconds * 1000));
     } else if (set->limits.depth > 0) {
@@ -309,7 +316,8 @@ static int engine_move(Referee *R, int colour, Move *m, double *elapsed)
         snprintf(go, sizeof go, "go nodes %llu", (unsigned long long)set->limits.nodes);
     }
     if (set->tc_base <= 0 && set->limits.nodes && (set->limits.depth > 0 || set->limits.seconds > 0))
-        snprintf(go + strlen(go), sizeof go - strlen(go), " nodes %llu", (unsigned long long)set->limits.nodes);
+        snprintf(go + strlen(go), sizeof go - strlen(go), " nodes %llu",
+                 (unsigned long long)set->limits.nodes);
     char why[KM_ERR_MAX];
     int sent = proc_send(e, 1.0, why, "%s", pos);
     free(pos);
@@ -369,7 +377,8 @@ static int inprocess_move(Referee *R, int colour, Move *m, double *elapsed, char
 {
     const Book *bk = R->side[colour] >= 0 ? R->set->book : NULL;
     BookMove bm;
-    if (bk && book_choose(bk, &R->g->cur, book_margin(bk, R->set->book_variety), &R->book_rng[colour], &bm, NULL)) {
+    if (bk &&
+        book_choose(bk, &R->g->cur, book_margin(bk, R->set->book_variety), &R->book_rng[colour], &bm, NULL)) {
         *m = bm.move;
         *elapsed = 0;
         return 0;

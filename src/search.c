@@ -4,9 +4,9 @@
  * late-move reductions, ProbCut, futility pruning near the leaves and
  * enhanced transposition cutoffs (all off with search_switches_exact). */
 #include "kingme/search.h"
-#include "kingme/egdb.h"
 #include "kingme/base.h"
 #include "kingme/bits.h"
+#include "kingme/egdb.h"
 #include "kingme/game.h"
 #include "kingme/timeman.h"
 
@@ -43,22 +43,25 @@ void searcher_set_tiebreak(Searcher *s, int tiebreak) { s->tiebreak = tiebreak; 
 /* ProbCut (~+52 Elo, 88 games at 0.05 s, c13c743, 2026-11-22), and what
  * each of its refinements measured against the search before it (the
  * technique table of docs/devlog.md has the intervals): */
-#define PROBCUT_DEPTH 5   /* the shallowest node it is tried at */
-#define PROBCUT_MAX_DEPTH 10 /* the deepest (~+53 Elo, 400 games at 0.1 s, cdae4c3,
-                              * 2026-11-26; +6.9 at 0.02 s): the scores of depths
-                              * d and d/2 disagree by more as d grows (over 100
-                              * Tinsley positions the 90th percentile of the gap
-                              * is about 100 at d 4-6, 230-285 at d 8-11, 536 at
-                              * 12), so a deep node's shallow search misjudges
-                              * more often */
-#define PROBCUT_MARGIN 100 /* evaluation units beyond the window (a man is about 1000),
-                            * until searcher_probcut_margin has measured the weights */
-#define PROBCUT_PIECES 6   /* not in endings of this many pieces or fewer (6 instead
-                            * of 8: ~+18 Elo, 1200 games at 0.02 s, 3c6c2a9,
-                            * 2026-11-25; 4 instead of 6: -5): there the
-                            * evaluation says little about the result and the
-                            * shallow search would hide the wins (8 was better
-                            * until the margin was measured for each vector) */
+#define PROBCUT_DEPTH 5 /* the shallowest node it is tried at */
+#define PROBCUT_MAX_DEPTH                                     \
+    10 /* the deepest (~+53 Elo, 400 games at 0.1 s, cdae4c3, \
+        * 2026-11-26; +6.9 at 0.02 s): the scores of depths   \
+        * d and d/2 disagree by more as d grows (over 100     \
+        * Tinsley positions the 90th percentile of the gap    \
+        * is about 100 at d 4-6, 230-285 at d 8-11, 536 at    \
+        * 12), so a deep node's shallow search misjudges      \
+        * more often */
+#define PROBCUT_MARGIN                                               \
+    100 /* evaluation units beyond the window (a man is about 1000), \
+         * until searcher_probcut_margin has measured the weights */
+#define PROBCUT_PIECES                                          \
+    6 /* not in endings of this many pieces or fewer (6 instead \
+       * of 8: ~+18 Elo, 1200 games at 0.02 s, 3c6c2a9,         \
+       * 2026-11-25; 4 instead of 6: -5): there the             \
+       * evaluation says little about the result and the        \
+       * shallow search would hide the wins (8 was better       \
+       * until the margin was measured for each vector) */
 
 /* Late-move reductions (~+21 Elo, 200 games at 0.05 s, 1ebbd6e, 2026-11-22):
  * they grow with the logarithms of the depth and of the move's place in the
@@ -251,7 +254,8 @@ static void score_moves(const Searcher *s, const Board *b, const MoveList *ml, i
         const Move *m = &ml->moves[i];
         int32_t v;
         if (i == tt_move) v = 2000000000;
-        else if (m->njumps) v = 1000000000 + 1000 * popcount32(m->captured) + popcount32(m->captured & b->kings);
+        else if (m->njumps)
+            v = 1000000000 + 1000 * popcount32(m->captured) + popcount32(m->captured & b->kings);
         else if (same_move(m, k0)) v = 900000000;
         else if (same_move(m, k1)) v = 800000000;
         else v = s->history[b->stm][m->from][m->to];
@@ -485,7 +489,8 @@ int32_t searcher_probcut_margin(Searcher *s)
  * overlap and the searches that follow find their buckets cached (the same
  * tree, 8% faster: ~+18 Elo, 400 games at 0.02 s, cbd6f47, 2026-11-25); ck
  * gets the children's table keys. */
-static void prefetch_children(const Searcher *s, const Board *b, const MoveList *ml, uint64_t key, uint64_t *ck)
+static void prefetch_children(const Searcher *s, const Board *b, const MoveList *ml, uint64_t key,
+                              uint64_t *ck)
 {
     for (int i = 0; i < ml->count; i++) {
         ck[i] = move_key_after(b, &ml->moves[i], key) ^ s->salt;
@@ -628,8 +633,7 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
     int32_t dv;
     if (!capture && database_score(s, b, ply, &dv)) return dv;
     if (ply >= SEARCH_MAX_PLY - 1) return eval_for_search(b, s->root_side, &s->etab);
-    if (depth <= 0 && !(capture && s->use.quiescence))
-        return eval_for_search(b, s->root_side, &s->etab);
+    if (depth <= 0 && !(capture && s->use.quiescence)) return eval_for_search(b, s->root_side, &s->etab);
     if (ml.count == 1 && s->use.extensions && depth > 0) depth++; /* a forced move is free */
 
     /* the table (not for quiescence nodes) */
@@ -707,8 +711,10 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
     }
     if (use_tt)
         tt_store(s->tt, tkey, score_to_tt(best, ply), depth,
-                 best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER, best_i,
-                 ml.moves[best_i].to + 1);
+                 best >= beta    ? TT_LOWER
+                 : best > alpha0 ? TT_EXACT
+                                 : TT_UPPER,
+                 best_i, ml.moves[best_i].to + 1);
     return best;
 }
 
@@ -749,7 +755,7 @@ static int search_setup(Searcher *s, const Board *b, const uint64_t *history, in
     s->ponder_hard = tb->hard;
     s->deadline = *timed && !s->pondering ? s->start + tb->hard : 0;
     if (s->pondering && ponder_poll(s)) s->pondering = false; /* hit before it began */
-    if (s->tt && !s->helper_id) tt_new_search(s->tt); /* once, by the searcher whose search it is */
+    if (s->tt && !s->helper_id) tt_new_search(s->tt);         /* once, by the searcher whose search it is */
 
     if (nhistory > reversible) {
         history += nhistory - reversible;
@@ -777,9 +783,9 @@ typedef struct RootTies {
 
 /* Multi-PV: the lines of the iteration under way and of the last one. */
 typedef struct RootLines {
-    int k;              /* lines wanted (1 to the number of moves) */
-    SearchLine *res;    /* the result: the last iteration's lines, nres of them */
-    SearchLine *cur;    /* this iteration's moves with exact scores, best first */
+    int k;           /* lines wanted (1 to the number of moves) */
+    SearchLine *res; /* the result: the last iteration's lines, nres of them */
+    SearchLine *cur; /* this iteration's moves with exact scores, best first */
     SearchLine *spare;
     int nres, ncur;
     int32_t prev[MAX_MOVES]; /* each move's exact score at the last iteration, or -SCORE_INF */
@@ -1034,10 +1040,12 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
     /* the database's move at the root (not with multi-PV: every move is
      * searched, the database answering at the nodes below) */
     if (s->egdb && !rl && root_database(s, b, out, report, user)) return 0;
-    int maxdepth = limits->depth > 0 && limits->depth < SEARCH_MAX_PLY - 1 && !limits->infinite && !s->pondering
-                       ? limits->depth : SEARCH_MAX_PLY - 2;
+    int maxdepth =
+        limits->depth > 0 && limits->depth < SEARCH_MAX_PLY - 1 && !limits->infinite && !s->pondering
+            ? limits->depth
+            : SEARCH_MAX_PLY - 2;
     bool pondering = s->pondering; /* until the iteration after the hit */
-    int changes[3] = {0, 0, 0}; /* did the best move change in the last three iterations */
+    int changes[3] = {0, 0, 0};    /* did the best move change in the last three iterations */
     int order[MAX_MOVES];
     for (int i = 0; i < ml.count; i++) order[i] = i;
     RootTies *t = malloc(sizeof *t);
@@ -1093,7 +1101,7 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
             if (limits->depth > 0 && depth >= limits->depth) break;
         }
         if (ml.count == 1 && timed) break; /* on the clock: nothing to choose */
-        if (proven) break; /* proven: deeper cannot change it */
+        if (proven) break;                 /* proven: deeper cannot change it */
         changes[depth % 3] = changed;
         /* on a game clock, no new iteration after the soft limit, which is
          * shorter while the best move is stable; a fixed time is used up */

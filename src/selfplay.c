@@ -206,7 +206,10 @@ static void put32(uint8_t *p, uint32_t v)
     for (int k = 0; k < 4; k++) p[k] = (uint8_t)(v >> 8 * k);
 }
 static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)v), put32(p + 4, (uint32_t)(v >> 32)); }
-static uint32_t get32(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint32_t get32(const uint8_t *p)
+{
+    return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
 static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
 
 static uint64_t fnv1a(const uint8_t *p, size_t n)
@@ -274,7 +277,8 @@ static bool sound(const Board *b)
 
 int selfplay_read_chunk(const char *path, uint64_t key, SelfplayData *d, char *err)
 {
-    static const KmReadOpts opts = {.max_bytes = CHUNK_FILE_MAX, .too_large = "too large for a self-play file"};
+    static const KmReadOpts opts = {.max_bytes = CHUNK_FILE_MAX,
+                                    .too_large = "too large for a self-play file"};
     size_t n;
     uint8_t *buf = (uint8_t *)km_read_text(path, &opts, &n, err);
     if (!buf) return -1;
@@ -339,7 +343,8 @@ int selfplay_read_dir(const char *dir, SelfplayData *d, char *err)
     struct dirent *e;
     while ((e = readdir(dp))) {
         size_t len = strlen(e->d_name);
-        if (len < 9 || strncmp(e->d_name, "sp-", 3) != 0 || strcmp(e->d_name + len - 5, ".kmsp") != 0) continue;
+        if (len < 9 || strncmp(e->d_name, "sp-", 3) != 0 || strcmp(e->d_name + len - 5, ".kmsp") != 0)
+            continue;
         if (n == cap) {
             char **q = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof *q);
             if (!q) {
@@ -620,7 +625,8 @@ static char *wrun_line(void *ctx, int i)
 {
     WRun *W = ctx;
     const SelfplayConfig *c = W->c;
-    WprotoSelfplay j = {i, W->game[i], wproto_weights_id(&c->weights), c->seed, c->nodes, c->random_plies,
+    WprotoSelfplay j = {i,         W->game[i],   wproto_weights_id(&c->weights),
+                        c->seed,   c->nodes,     c->random_plies,
                         c->margin, c->max_plies, c->hash_mb};
     return wproto_selfplay_line(&j);
 }
@@ -708,8 +714,8 @@ static int run_on_workers(const SelfplayConfig *c, const char *dir, uint64_t key
     pthread_mutex_init(&W.lock, NULL);
     wrun_progress(&W);
     bool terms = wproto_vector_length(&c->weights) == EVAL_NTERMS, phase = c->weights.phased != 0;
-    WorkersJobs jobs = {n, terms, phase, false, true, &W, wrun_vectors, wrun_line, "played", wrun_take,
-                        wrun_play};
+    WorkersJobs jobs = {n,         terms,    phase,     false,    true, &W, wrun_vectors,
+                        wrun_line, "played", wrun_take, wrun_play};
     int rc = workers_run_jobs(workers, &jobs, threads, stop, err);
     for (int k = 0; k < nchunks; k++) /* the chunks not whole (a stop) are not written */
         if (W.chunks[k]) {
@@ -733,7 +739,8 @@ int selfplay_run(const SelfplayConfig *c, const char *dir, int threads, struct W
     if (c->games < 1 || c->chunk < 1 || threads < (workers ? 0 : 1))
         return km_fail(err, "selfplay: nothing to do");
     if (workers && workers_can_play(c, err)) return -1;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) return km_fail(err, "%s: cannot create: %s", dir, strerror(errno));
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return km_fail(err, "%s: cannot create: %s", dir, strerror(errno));
     Run r = {.c = c, .dir = dir, .key = selfplay_config_key(c)};
     r.nchunks = (c->games + c->chunk - 1) / c->chunk;
     bool *have = calloc((size_t)r.nchunks, 1);
@@ -747,7 +754,8 @@ int selfplay_run(const SelfplayConfig *c, const char *dir, int threads, struct W
         SelfplayData d = {0};
         int games = (k + 1) * c->chunk > c->games ? c->games - k * c->chunk : c->chunk;
         if (selfplay_read_chunk(path, r.key, &d, err) || d.games != games) {
-            if (d.games != games && err[0] == '\0') km_fail(err, "%s: holds %d games, not %d", path, d.games, games);
+            if (d.games != games && err[0] == '\0')
+                km_fail(err, "%s: holds %d games, not %d", path, d.games, games);
             selfplay_data_free(&d);
             free(have);
             return -1;
@@ -783,8 +791,12 @@ int selfplay_run(const SelfplayConfig *c, const char *dir, int threads, struct W
     int reported = -1;
     for (;;) {
         if (r.done != reported && progress) {
-            SelfplayProgress p = {.chunks_done = found + r.done, .chunks = r.nchunks, .games_done = r.games,
-                                  .positions = r.positions, .elapsed = km_now() - t0, .eta = -1};
+            SelfplayProgress p = {.chunks_done = found + r.done,
+                                  .chunks = r.nchunks,
+                                  .games_done = r.games,
+                                  .positions = r.positions,
+                                  .elapsed = km_now() - t0,
+                                  .eta = -1};
             int left = r.nchunks - found - r.done;
             if (r.done) p.eta = p.elapsed / r.done * left / 1.0;
             pthread_mutex_unlock(&r.lock);

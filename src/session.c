@@ -18,27 +18,27 @@ struct Session {
     Searcher s;
     size_t hash_mb;
     int tiebreak;
-    bool exact;               /* no reduction or pruning */
-    int level;                /* LEVEL_FULL: the full engine */
-    uint64_t level_rng;       /* a level's draws */
-    Egdb *egdb;               /* NULL: none */
-    Book *book;               /* NULL: none */
-    double variety;           /* men: the book's moves within this of its best */
-    uint64_t book_rng;        /* the choices among them */
-    uint64_t node_budget;     /* session_set_node_budget: the most nodes a search (0: no cap) */
+    bool exact;           /* no reduction or pruning */
+    int level;            /* LEVEL_FULL: the full engine */
+    uint64_t level_rng;   /* a level's draws */
+    Egdb *egdb;           /* NULL: none */
+    Book *book;           /* NULL: none */
+    double variety;       /* men: the book's moves within this of its best */
+    uint64_t book_rng;    /* the choices among them */
+    uint64_t node_budget; /* session_set_node_budget: the most nodes a search (0: no cap) */
     Game g;
     /* the search thread */
     pthread_t th;
-    bool searching;           /* a thread was started and not yet joined */
+    bool searching; /* a thread was started and not yet joined */
     SearchLimits lim;
     SearchReport report;
     SessionDone done;
     void *user;
-    atomic_bool stop;         /* session_stop: end the search (and an infinite wait) */
-    atomic_bool finished;     /* the search has its result (the thread is ending) */
-    bool ponder;              /* the search is a ponder search */
-    atomic_llong ponderhit;   /* its hit (km_now() in microseconds), 0: not yet */
-    pthread_mutex_t mu;       /* with cv: session_wait, and an infinite search waiting */
+    atomic_bool stop;       /* session_stop: end the search (and an infinite wait) */
+    atomic_bool finished;   /* the search has its result (the thread is ending) */
+    bool ponder;            /* the search is a ponder search */
+    atomic_llong ponderhit; /* its hit (km_now() in microseconds), 0: not yet */
+    pthread_mutex_t mu;     /* with cv: session_wait, and an infinite search waiting */
     pthread_cond_t cv;
 };
 
@@ -297,9 +297,8 @@ static void *search_main(void *arg)
 {
     Session *s = arg;
     SearchResult r;
-    int rc = s->level < LEVEL_FULL
-                 ? level_search(&s->s, &s->g, &s->lim, s->level, &s->level_rng, &r, NULL)
-                 : search_game(&s->s, &s->g, &s->lim, &r, s->report, s->user);
+    int rc = s->level < LEVEL_FULL ? level_search(&s->s, &s->g, &s->lim, s->level, &s->level_rng, &r, NULL)
+                                   : search_game(&s->s, &s->g, &s->lim, &r, s->report, s->user);
     if (!rc && s->level < LEVEL_FULL && s->report) s->report(&r, s->user); /* the move chosen */
     pthread_mutex_lock(&s->mu);
     if (s->lim.infinite) /* the result waits for session_stop */
@@ -316,8 +315,7 @@ static void *search_main(void *arg)
     return NULL;
 }
 
-int session_go(Session *s, const SessionGo *go, SearchReport report, SessionDone done, void *user,
-               char *err)
+int session_go(Session *s, const SessionGo *go, SearchReport report, SessionDone done, void *user, char *err)
 {
     if (session_busy(s)) return km_fail(err, "a search is running");
     searcher_set_exact(&s->s, s->exact);
@@ -332,8 +330,7 @@ int session_go(Session *s, const SessionGo *go, SearchReport report, SessionDone
     lim.time_left = go->time_left;
     lim.increment = go->increment;
     lim.movestogo = go->movestogo;
-    lim.infinite = go->infinite ||
-                   !(go->depth || go->nodes || go->movetime > 0 || go->time_left > 0);
+    lim.infinite = go->infinite || !(go->depth || go->nodes || go->movetime > 0 || go->time_left > 0);
     if (s->node_budget && (!lim.nodes || lim.nodes > s->node_budget)) lim.nodes = s->node_budget;
     budget_margin(s);
     lim.abort = &s->stop;

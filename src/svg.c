@@ -60,32 +60,35 @@ void svg_close(KmBuf *b) { km_buf_str(b, "</svg>\n"); }
 
 void svg_rect(KmBuf *b, double x, double y, double w, double h, const char *fill, const char *stroke)
 {
-    km_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" stroke=\"%s\"/>\n", x,
-                  y, w < 0 ? 0 : w, h < 0 ? 0 : h, fill, stroke);
+    km_buf_printf(b,
+                  "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" stroke=\"%s\"/>\n",
+                  x, y, w < 0 ? 0 : w, h < 0 ? 0 : h, fill, stroke);
 }
 
 void svg_circle(KmBuf *b, double cx, double cy, double r, const char *fill, const char *stroke)
 {
-    km_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" stroke=\"%s\"/>\n", cx, cy, r, fill,
-                  stroke);
+    km_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" stroke=\"%s\"/>\n", cx, cy, r,
+                  fill, stroke);
 }
 
 void svg_line(KmBuf *b, double x1, double y1, double x2, double y2, const char *stroke, double width)
 {
-    km_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.2g\"/>\n",
-                  x1, y1, x2, y2, stroke, width);
+    km_buf_printf(
+        b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.2g\"/>\n",
+        x1, y1, x2, y2, stroke, width);
 }
 
-void svg_text(KmBuf *b, double x, double y, double size, const char *anchor, const char *color, const char *text)
+void svg_text(KmBuf *b, double x, double y, double size, const char *anchor, const char *color,
+              const char *text)
 {
-    km_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.3g\" text-anchor=\"%s\" fill=\"%s\">", x, y, size,
-                  anchor, color);
+    km_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.3g\" text-anchor=\"%s\" fill=\"%s\">", x, y,
+                  size, anchor, color);
     svg_escape(b, text);
     km_buf_str(b, "</text>\n");
 }
 
-void svg_textf(KmBuf *b, double x, double y, double size, const char *anchor, const char *color, const char *fmt,
-               ...)
+void svg_textf(KmBuf *b, double x, double y, double size, const char *anchor, const char *color,
+               const char *fmt, ...)
 {
     char t[512];
     va_list ap;
@@ -194,14 +197,17 @@ static void axes(KmBuf *b, const SvgChart *c, const Frame *f)
                       f->px, y, f->px + f->pw, y);
         /* the label at the left, above the line (below it for a line under zero) */
         if (c->hline_label && c->hline_label[k])
-            svg_text(b, f->px + 4, c->hline[k] < 0 ? y + 11 : y - 3, 10, "start", "#555555", c->hline_label[k]);
+            svg_text(b, f->px + 4, c->hline[k] < 0 ? y + 11 : y - 3, 10, "start", "#555555",
+                     c->hline_label[k]);
     }
     if (c->title) svg_text(b, f->px, f->py - 8, 13, "start", "#111111", c->title);
     if (c->xlabel) svg_text(b, f->px + f->pw / 2, f->py + f->ph + 32, 11, "middle", "#333333", c->xlabel);
     if (c->ylabel) {
         double x = f->px - 46, y = f->py + f->ph / 2;
-        km_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\" fill=\"#333333\" "
-                         "transform=\"rotate(-90 %.1f %.1f)\">", x, y, x, y);
+        km_buf_printf(b,
+                      "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\" fill=\"#333333\" "
+                      "transform=\"rotate(-90 %.1f %.1f)\">",
+                      x, y, x, y);
         svg_escape(b, c->ylabel);
         km_buf_str(b, "</text>\n");
     }
@@ -227,7 +233,8 @@ static void band(KmBuf *b, const Frame *f, const SvgSeries *r, const char *color
 
 static void series_path(KmBuf *b, const Frame *f, const SvgSeries *r, const char *color)
 {
-    km_buf_printf(b, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" stroke-linejoin=\"round\" d=\"", color);
+    km_buf_printf(b, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" stroke-linejoin=\"round\" d=\"",
+                  color);
     bool pen = false;
     for (int i = 0; i < r->n; i++) {
         if (!isfinite(r->y[i]) || !isfinite(r->x[i])) {
@@ -251,8 +258,9 @@ void svg_chart(KmBuf *b, const SvgChart *c, double x, double y, double w, double
     /* the data, clipped to the plotting area */
     char id[32];
     snprintf(id, sizeof id, "clip%zu", b->len);
-    km_buf_printf(b, "<clipPath id=\"%s\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/></clipPath>\n",
-                  id, f.px, f.py, f.pw, f.ph);
+    km_buf_printf(
+        b, "<clipPath id=\"%s\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/></clipPath>\n",
+        id, f.px, f.py, f.pw, f.ph);
     km_buf_printf(b, "<g clip-path=\"url(#%s)\">\n", id);
     for (int s = 0; s < c->nseries; s++) {
         const SvgSeries *r = &c->series[s];
@@ -265,7 +273,8 @@ void svg_chart(KmBuf *b, const SvgChart *c, double x, double y, double w, double
         for (int i = 0; i < r->n; i++) {
             if (!isfinite(r->y[i]) || !isfinite(r->x[i])) continue;
             bool marked = r->mark && r->mark[i] && r->mark[i][0];
-            if (r->dots || marked) svg_circle(b, fx(&f, r->x[i]), fy(&f, r->y[i]), marked ? 3.5 : 2.2, col, "none");
+            if (r->dots || marked)
+                svg_circle(b, fx(&f, r->x[i]), fy(&f, r->y[i]), marked ? 3.5 : 2.2, col, "none");
         }
     }
     km_buf_str(b, "</g>\n");
@@ -291,8 +300,9 @@ void svg_chart(KmBuf *b, const SvgChart *c, double x, double y, double w, double
                 if (tw > lw) lw = tw;
             }
         double lx = f.px + f.pw - lw - 42, ly = f.py + 8; /* top right */
-        km_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#ffffff\" "
-                         "fill-opacity=\"0.85\" stroke=\"#cccccc\"/>\n",
+        km_buf_printf(b,
+                      "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#ffffff\" "
+                      "fill-opacity=\"0.85\" stroke=\"#cccccc\"/>\n",
                       lx, ly, lw + 34, 16.0 * named + 6);
         int k = 0;
         for (int s = 0; s < c->nseries; s++) {

@@ -91,8 +91,11 @@ char *km_buf_done(KmBuf *b)
 /* What a file that is not a regular one is, for the message. */
 static const char *kind_of(mode_t m)
 {
-    return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
-         : S_ISSOCK(m) ? "a socket" : "not a regular file";
+    return S_ISFIFO(m)   ? "a FIFO"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISSOCK(m) ? "a socket"
+                         : "not a regular file";
 }
 
 int km_open_regular(const char *path, const char *cannot_open, uint64_t *size, char *err)
@@ -219,10 +222,7 @@ char *km_read_text(const char *path, const KmReadOpts *opts, size_t *len, char *
     return s;
 }
 
-const char *km_skip_bom(const char *text)
-{
-    return strncmp(text, "\xEF\xBB\xBF", 3) == 0 ? text + 3 : text;
-}
+const char *km_skip_bom(const char *text) { return strncmp(text, "\xEF\xBB\xBF", 3) == 0 ? text + 3 : text; }
 
 /* ---- showing untrusted text --------------------------------------------------------- */
 
@@ -351,7 +351,8 @@ int km_make_dirs(const char *dir, char *err)
         struct stat st;
         if (p[-1] != '/' && mkdir(buf, 0777) != 0 &&
             !(errno == EEXIST && stat(buf, &st) == 0 && S_ISDIR(st.st_mode))) {
-            r = km_fail(err, "%s: cannot create the folder: %s", buf, strerror(errno == EEXIST ? ENOTDIR : errno));
+            r = km_fail(err, "%s: cannot create the folder: %s", buf,
+                        strerror(errno == EEXIST ? ENOTDIR : errno));
             break;
         }
         *p = c;
@@ -369,9 +370,9 @@ static int make_parent(const char *path, char *err)
     if (!dir) return km_fail(err, "%s: out of memory", path);
     dir_of(path, dir, n);
     struct stat st;
-    int r = stat(dir, &st) != 0 ? km_make_dirs(dir, err)
-          : S_ISDIR(st.st_mode) ? 0
-                                : km_fail(err, "%s: cannot create the folder: %s", dir, strerror(ENOTDIR));
+    int r = stat(dir, &st) != 0   ? km_make_dirs(dir, err)
+            : S_ISDIR(st.st_mode) ? 0
+                                  : km_fail(err, "%s: cannot create the folder: %s", dir, strerror(ENOTDIR));
     free(dir);
     return r;
 }
@@ -499,7 +500,8 @@ int km_open_append(const char *path, bool *created, char *err)
         /* an existing file, or the file an existing link names */
         int fd = open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
         if (fd >= 0) return fd;
-        if (errno != ENOENT && errno != ENOTDIR) return km_fail(err, "%s: cannot write: %s", path, strerror(errno));
+        if (errno != ENOENT && errno != ENOTDIR)
+            return km_fail(err, "%s: cannot write: %s", path, strerror(errno));
         struct stat lst;
         if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
             return km_fail(err, "%s: cannot write: a symbolic link to a missing file", path);

@@ -155,7 +155,8 @@ int tune_continue(TuneSession *s, const TuneSession *from, const TuneControls *c
         return km_fail(err, "population %d: the saved population has %d individuals", c->population,
                        from->c.population);
     if (c->nweights != from->c.nweights)
-        return km_fail(err, "vectors of %d weights: the saved population's have %d", c->nweights, from->c.nweights);
+        return km_fail(err, "vectors of %d weights: the saved population's have %d", c->nweights,
+                       from->c.nweights);
     if (c->pat != from->c.pat || c->norm != from->c.norm)
         return km_fail(err, "the saved population's pattern layer and norm go on with it");
     if (tune_new(s, c, err)) return -1;
@@ -302,7 +303,8 @@ static void breed_learn(const TuneSession *s, uint64_t *rng, TuneIndividual *nex
         if (nw > 64) bits[1] = km_rng_next(rng);
         if (nw > 128) bits[2] = km_rng_next(rng);
         for (int i = 0; i < nw; i++)
-            *weights_ref(&next[k].w, i) = (bits[i / 64] >> (i % 64) & 1) ? weights_at(&b->w, i) : weights_at(&a->w, i);
+            *weights_ref(&next[k].w, i) =
+                (bits[i / 64] >> (i % 64) & 1) ? weights_at(&b->w, i) : weights_at(&a->w, i);
         double step = sqrt(a->step * b->step) * exp(0.2 * rng_gauss(rng));
         step = step < TUNE_STEP_MIN ? TUNE_STEP_MIN : step > TUNE_STEP_MAX ? TUNE_STEP_MAX : step;
         next[k].step = step;
@@ -322,8 +324,8 @@ static void breed_learn(const TuneSession *s, uint64_t *rng, TuneIndividual *nex
 }
 
 typedef struct Pair {
-    int a, b;     /* a drew b (in round robin a < b) */
-    int opening;  /* index into the ballots, -1: the initial position */
+    int a, b;    /* a drew b (in round robin a < b) */
+    int opening; /* index into the ballots, -1: the initial position */
 } Pair;
 
 typedef struct ProgressCtx {
@@ -338,8 +340,8 @@ static void on_game(int done, int total, int job, const MatchOutcome *o, void *u
     (void)job;
     (void)o;
     const ProgressCtx *p = user;
-    TuneEvent e = {.kind = TUNE_EVENT_GAME, .generation = p->generation, .done = p->offset + done,
-                   .total = p->total};
+    TuneEvent e = {
+        .kind = TUNE_EVENT_GAME, .generation = p->generation, .done = p->offset + done, .total = p->total};
     p->cb(&e, p->user);
 }
 
@@ -438,7 +440,8 @@ static void duel_result(const MatchOutcome out[2], TuneGenStats *st)
 /* The games on the worker processes when there are some (the local threads
  * beside them), else on the threads here. */
 static int run_games(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *specs, int n, int threads,
-                     MatchOutcome *out, MatchProgress progress, void *user, const atomic_bool *stop, char *err)
+                     MatchOutcome *out, MatchProgress progress, void *user, const atomic_bool *stop,
+                     char *err)
 {
     if (ws) return workers_run(ws, set, specs, n, threads, false, out, progress, user, stop, err);
     return match_run(set, specs, n, threads, false, out, progress, user, stop, err);
@@ -473,7 +476,8 @@ static int gladiator(const TuneSession *s, const Weights *champ, const Opening *
         const Opening *op = nops ? &ops[rng_below(rng, nops)] : NULL;
         duel_specs(champ, &s->best, op, gseed, first_index, specs);
         pc->offset = first_index;
-        if (run_games(s->workers, set, specs, 2, threads, out, pc->cb ? on_game : NULL, pc, stop, err)) return -1;
+        if (run_games(s->workers, set, specs, 2, threads, out, pc->cb ? on_game : NULL, pc, stop, err))
+            return -1;
         if (!all_played(out, 2)) return 1;
         duel_result(out, st);
         st->duel_games = 2;
@@ -494,7 +498,8 @@ static int gladiator(const TuneSession *s, const Weights *champ, const Opening *
             duel_specs(champ, &s->best, op, gseed, first_index + played + g, &specs[g]);
         }
         pc->offset = first_index + played;
-        if (run_games(s->workers, set, specs, GLADIATOR_BATCH, threads, out, pc->cb ? on_game : NULL, pc, stop, err))
+        if (run_games(s->workers, set, specs, GLADIATOR_BATCH, threads, out, pc->cb ? on_game : NULL, pc,
+                      stop, err))
             return -1;
         if (!all_played(out, GLADIATOR_BATCH)) return 1;
         for (int g = 0; g < GLADIATOR_BATCH; g += 2) {
@@ -520,8 +525,8 @@ static int gladiator(const TuneSession *s, const Weights *champ, const Opening *
     return 0;
 }
 
-int tune_generation(TuneSession *s, int threads, TuneCallback cb, void *user,
-                    const atomic_bool *stop, TuneGenStats *st, char *err)
+int tune_generation(TuneSession *s, int threads, TuneCallback cb, void *user, const atomic_bool *stop,
+                    TuneGenStats *st, char *err)
 {
     const TuneControls *c = &s->c;
     int n = c->population;
@@ -560,8 +565,8 @@ int tune_generation(TuneSession *s, int threads, TuneCallback cb, void *user,
 
     uint64_t gseed = match_game_seed(c->seed, (uint64_t)s->generation);
     for (int k = 0; k < npairs; k++)
-        duel_specs(&next[pairs[k].a].w, &next[pairs[k].b].w, pairs[k].opening >= 0 ? &ops[pairs[k].opening] : NULL,
-                   gseed, 2 * k, &specs[2 * k]);
+        duel_specs(&next[pairs[k].a].w, &next[pairs[k].b].w,
+                   pairs[k].opening >= 0 ? &ops[pairs[k].opening] : NULL, gseed, 2 * k, &specs[2 * k]);
     MatchSettings set;
     match_settings_default(&set);
     set.limits.depth = c->depth;
@@ -650,8 +655,8 @@ int tune_yardstick(const TuneControls *c, const Weights *w, int threads, const a
             const Opening *op = &ops[(int)((long long)b * nops / nb)];
             uint64_t seed = match_game_seed(YARD_SEED, (uint64_t)(2 * b));
             specs[k * per + 2 * b] = (MatchGameSpec){w, &c->yard[k].w, op, seed, {0, 0}};
-            specs[k * per + 2 * b + 1] =
-                (MatchGameSpec){&c->yard[k].w, w, op, match_game_seed(YARD_SEED, (uint64_t)(2 * b + 1)), {0, 0}};
+            specs[k * per + 2 * b + 1] = (MatchGameSpec){
+                &c->yard[k].w, w, op, match_game_seed(YARD_SEED, (uint64_t)(2 * b + 1)), {0, 0}};
         }
     MatchSettings set;
     match_settings_default(&set);
@@ -734,14 +739,15 @@ static int csv_append(const char *path, const TuneSession *s, const TuneGenStats
     if (fstat(fd, &sb) == 0 && sb.st_size == 0) {
         km_buf_str(&b, TUNE_CSV_HEADER);
         if (c->nyard) km_buf_str(&b, ",yard_games,yard_score,yard_elo");
-        for (int k = 0; k < c->nyard; k++) km_buf_printf(&b, ",score_%s,elo_%s", c->yard[k].name, c->yard[k].name);
+        for (int k = 0; k < c->nyard; k++)
+            km_buf_printf(&b, ",score_%s,elo_%s", c->yard[k].name, c->yard[k].name);
         km_buf_str(&b, "\n");
     }
     char duel[32] = "-";
     if (st->duel_played) snprintf(duel, sizeof duel, "%d-%d", st->duel_points[0], st->duel_points[1]);
-    km_buf_printf(&b, "%d,%.3f,%.3f,%d,%.2f,%d,%.3f,%d,%s,%d", st->generation, s->elapsed, st->seconds, st->games,
-                  st->seconds > 0 ? st->games / st->seconds : 0.0, st->best_score, st->mean_score, st->max_score,
-                  duel, st->best_changed ? 1 : 0);
+    km_buf_printf(&b, "%d,%.3f,%.3f,%d,%.2f,%d,%.3f,%d,%s,%d", st->generation, s->elapsed, st->seconds,
+                  st->games, st->seconds > 0 ? st->games / st->seconds : 0.0, st->best_score, st->mean_score,
+                  st->max_score, duel, st->best_changed ? 1 : 0);
     if (c->nyard && st->yard_played) {
         const TuneYardResult *y = &st->yard;
         km_buf_printf(&b, ",%d,%.2f,%.1f", y->games, 100 * y->total_score, y->elo);
@@ -828,8 +834,8 @@ int tune_run(TuneSession *s, const TuneFiles *files, int threads, TuneCallback c
         if (f->csv_path && csv_append(f->csv_path, s, &st, err)) return -1;
         if (save_state(s, f, err)) return -1;
         if (cb) {
-            TuneEvent e = {.kind = TUNE_EVENT_GENERATION, .generation = st.generation, .stats = &st,
-                           .session = s};
+            TuneEvent e = {
+                .kind = TUNE_EVENT_GENERATION, .generation = st.generation, .stats = &st, .session = s};
             cb(&e, user);
         }
     }

@@ -22,7 +22,8 @@ double tune_control_get(const TuneControls *c, int i)
 {
     switch (i) {
 #define TUNE_CONTROL_GET_(field, ...) \
-    case TUNE_C_##field: return (double)c->field;
+    case TUNE_C_##field:              \
+        return (double)c->field;
         TUNE_CONTROL_LIST(TUNE_CONTROL_GET_)
 #undef TUNE_CONTROL_GET_
     }
@@ -38,7 +39,9 @@ void tune_control_set(TuneControls *c, int i, double v)
 {
     switch (i) {
 #define TUNE_CONTROL_SET_(field, kind, ...) \
-    case TUNE_C_##field: c->field = TUNE_FROM_##kind(v); break;
+    case TUNE_C_##field:                    \
+        c->field = TUNE_FROM_##kind(v);     \
+        break;
         TUNE_CONTROL_LIST(TUNE_CONTROL_SET_)
 #undef TUNE_CONTROL_SET_
     }
@@ -119,8 +122,12 @@ void tune_control_text(const TuneControls *c, int i, char *buf, size_t len)
 {
     double v = tune_control_get(c, i);
     switch (tune_control_info[i].kind) {
-    case TUNE_KIND_INT: snprintf(buf, len, "%.0f", v); break;
-    case TUNE_KIND_CHOICE: tune_control_word(i, (int)v, buf, len); break;
+    case TUNE_KIND_INT:
+        snprintf(buf, len, "%.0f", v);
+        break;
+    case TUNE_KIND_CHOICE:
+        tune_control_word(i, (int)v, buf, len);
+        break;
     case TUNE_KIND_REAL:
         /* the shortest that reads back as the same double, so that a resumed
          * session uses exactly the controls it was given */
@@ -138,9 +145,11 @@ void tune_control_text(const TuneControls *c, int i, char *buf, size_t len)
 static void defaults(TuneControls *c, bool thesis)
 {
     memset(c, 0, sizeof *c);
-#define TUNE_CONTROL_DEFAULT_(field, kind, key, option, arg, lo, hi, multiple, learn, thesis_, who, since, help) \
-    tune_control_set(c, TUNE_C_##field,                                                                        \
-                     thesis ? TUNE_DEFAULT_##kind(TUNE_C_##field, thesis_) : TUNE_DEFAULT_##kind(TUNE_C_##field, learn));
+#define TUNE_CONTROL_DEFAULT_(field, kind, key, option, arg, lo, hi, multiple, learn, thesis_, who, since, \
+                              help)                                                                        \
+    tune_control_set(c, TUNE_C_##field,                                                                    \
+                     thesis ? TUNE_DEFAULT_##kind(TUNE_C_##field, thesis_)                                 \
+                            : TUNE_DEFAULT_##kind(TUNE_C_##field, learn));
     TUNE_CONTROL_LIST(TUNE_CONTROL_DEFAULT_)
 #undef TUNE_CONTROL_DEFAULT_
     c->stop = TUNE_STOP_GENERATIONS;
@@ -158,9 +167,11 @@ void tune_controls_thesis(TuneControls *c) { defaults(c, true); }
 int tune_controls_check(const TuneControls *c, char *err)
 {
     if (c->nweights != EVAL_NPARAMS && c->nweights != EVAL_NTERMS && c->nweights != TUNE_NWEIGHTS_PHASE)
-        return km_fail(err, "a vector of %d weights: the tuner breeds %d (the documents' parameters), %d (with the "
-                       "terms 61-%d) or %d (with a phase)", c->nweights, EVAL_NPARAMS, EVAL_NTERMS, EVAL_NTERMS,
-                       TUNE_NWEIGHTS_PHASE);
+        return km_fail(
+            err,
+            "a vector of %d weights: the tuner breeds %d (the documents' parameters), %d (with the "
+            "terms 61-%d) or %d (with a phase)",
+            c->nweights, EVAL_NPARAMS, EVAL_NTERMS, EVAL_NTERMS, TUNE_NWEIGHTS_PHASE);
     /* every listed control within its range (the learn-only ones too: a
      * thesis session keeps them unused) */
     for (int i = 0; i < TUNE_NCONTROLS; i++)
@@ -168,8 +179,10 @@ int tune_controls_check(const TuneControls *c, char *err)
     /* what the list cannot say: one control bounded by another */
     bool thesis = c->algorithm == TUNE_ALG_THESIS;
     if (thesis && c->population % 4)
-        return km_fail(err, "population %d is not a multiple of 4 (the next generation is half "
-                       "children, a quarter parents, a quarter fresh)", c->population);
+        return km_fail(err,
+                       "population %d is not a multiple of 4 (the next generation is half "
+                       "children, a quarter parents, a quarter fresh)",
+                       c->population);
     if (c->openings == TUNE_OPENINGS_BALLOTS && c->ballots > BALLOT_CROSSBOARD_COUNT)
         return km_fail(err, "ballots %d: there are %d", c->ballots, BALLOT_CROSSBOARD_COUNT);
     if (!thesis && c->elite + c->fresh > c->population - 2)
@@ -201,7 +214,7 @@ int tune_controls_check(const TuneControls *c, char *err)
         return km_fail(err, "norm %d is outside %d..%d", c->norm, TUNE_NORM_MIN, TUNE_NORM_MAX);
     if (c->pat && thesis)
         return km_fail(err, "the thesis algorithm breeds 16-bit vectors without a norm, which would swamp a "
-                       "pattern layer: use --algorithm learn");
+                            "pattern layer: use --algorithm learn");
     if (c->pat && !tune_layer_path_ok(c->pat_file, err)) return -1;
     return 0;
 }
@@ -211,11 +224,13 @@ bool tune_layer_path_ok(const char *path, char *err)
     size_t n = strlen(path);
     if (n == 0) return km_fail(err, "a pattern layer without the path of its weights file"), false;
     if (n >= TUNE_PATH_MAX)
-        return km_fail(err, "%.60s...: a pattern layer's file is recorded by its path, at most %d characters", path,
-                       TUNE_PATH_MAX - 1), false;
+        return km_fail(err, "%.60s...: a pattern layer's file is recorded by its path, at most %d characters",
+                       path, TUNE_PATH_MAX - 1),
+               false;
     if (strpbrk(path, " \t\r\n"))
         return km_fail(err, "'%s': a pattern layer's file is recorded by its path, which cannot hold blanks",
-                       path), false;
+                       path),
+               false;
     return true;
 }
 

@@ -1,8 +1,8 @@
 /* tune_file.c - population files (the format in tune.h): write, read,
  * parse, and the one-paragraph description of a session. */
-#include "kingme/tune.h"
 #include "kingme/patterns.h"
 #include "kingme/textio.h"
+#include "kingme/tune.h"
 #include "kingme/weights.h"
 
 #include <errno.h>
@@ -58,17 +58,21 @@ char *tune_describe(const TuneSession *s)
     KmBuf b = {0};
     describe_controls(&b, c);
     if (c->nweights == TUNE_NWEIGHTS_PHASE)
-        km_buf_printf(&b, "vectors of %d weights: a phase, the opening's %d (the documents' 60 and the terms 61-%d) "
-                      "and the ending's %d\n", c->nweights, EVAL_NTERMS, EVAL_NTERMS, EVAL_NTERMS);
+        km_buf_printf(
+            &b,
+            "vectors of %d weights: a phase, the opening's %d (the documents' 60 and the terms 61-%d) "
+            "and the ending's %d\n",
+            c->nweights, EVAL_NTERMS, EVAL_NTERMS, EVAL_NTERMS);
     else if (c->nweights != EVAL_NPARAMS)
-        km_buf_printf(&b, "vectors of %d weights: the documents' 60 and the terms 61-%d\n", c->nweights, c->nweights);
+        km_buf_printf(&b, "vectors of %d weights: the documents' 60 and the terms 61-%d\n", c->nweights,
+                      c->nweights);
     if (c->pat)
-        km_buf_printf(&b, "over the fixed pattern layer of %s (key %016llx); vectors at norm %d\n", c->pat_file,
-                      (unsigned long long)c->pat->key, c->norm);
+        km_buf_printf(&b, "over the fixed pattern layer of %s (key %016llx); vectors at norm %d\n",
+                      c->pat_file, (unsigned long long)c->pat->key, c->norm);
     const char *unit = c->stop == TUNE_STOP_GENERATIONS ? "generation" : "second";
     km_buf_printf(&b, "stop after %s %s%s; %d generation%s done, %.1f s of play, %lld game%s\n", lim, unit,
-                  c->limit == 1 ? "" : "s", s->generation, s->generation == 1 ? "" : "s", s->elapsed, s->games,
-                  s->games == 1 ? "" : "s");
+                  c->limit == 1 ? "" : "s", s->generation, s->generation == 1 ? "" : "s", s->elapsed,
+                  s->games, s->games == 1 ? "" : "s");
     if (c->nyard) {
         if (c->yard_every == 1)
             km_buf_printf(&b, "yardstick: every generation, %d games against each of", c->yard_games);
@@ -81,8 +85,7 @@ char *tune_describe(const TuneSession *s)
     if (s->has_best && s->best_generation)
         km_buf_printf(&b, "best so far: from generation %d, score %d of %d\n", s->best_generation,
                       s->best_score, tune_max_score(c));
-    else if (s->has_best)
-        km_buf_printf(&b, "best so far: carried over from the continued population\n");
+    else if (s->has_best) km_buf_printf(&b, "best so far: carried over from the continued population\n");
     return km_buf_done(&b);
 }
 
@@ -136,7 +139,8 @@ char *tune_format(const TuneSession *s)
         char v[40];
         tune_control_text(c, i, v, sizeof v);
         km_buf_printf(&b, "%s %s\n", tune_control_info[i].key, v);
-        if (i == TUNE_C_algorithm) km_buf_printf(&b, "weights %d\n", c->nweights); /* the algorithm's, first */
+        if (i == TUNE_C_algorithm)
+            km_buf_printf(&b, "weights %d\n", c->nweights); /* the algorithm's, first */
     }
     km_buf_printf(&b, "stop %s %s\n", c->stop == TUNE_STOP_GENERATIONS ? "generations" : "seconds", lim);
     km_buf_printf(&b, "seed %llu\n", (unsigned long long)c->seed);
@@ -155,8 +159,8 @@ char *tune_format(const TuneSession *s)
         else km_buf_printf(&b, "patterns none\n");
         km_buf_printf(&b, "norm %d\n", c->norm);
     }
-    km_buf_printf(&b, "generation %d\nelapsed %.3f\ngames %lld\nrng %016llx\n", s->generation, s->elapsed, s->games,
-                  (unsigned long long)s->rng);
+    km_buf_printf(&b, "generation %d\nelapsed %.3f\ngames %lld\nrng %016llx\n", s->generation, s->elapsed,
+                  s->games, (unsigned long long)s->rng);
     km_buf_printf(&b, "best_generation %d\n", s->best_generation);
     if (s->has_best) format_vector(&b, "best", s->best_score, -1, &s->best, c->nweights);
     else km_buf_printf(&b, "best none\n");
@@ -177,19 +181,36 @@ int tune_write(const TuneSession *s, const char *path, char *err)
 
 /* The keys: the listed controls' (0 .. TUNE_NCONTROLS - 1), then these. */
 enum {
-    K_STOP = TUNE_NCONTROLS, K_SEED, K_GENERATION, K_ELAPSED, K_GAMES, K_RNG, K_BEST_GENERATION, K_BEST,
-    K_WEIGHTS, K_PATTERNS, K_NORM, NKEYS
+    K_STOP = TUNE_NCONTROLS,
+    K_SEED,
+    K_GENERATION,
+    K_ELAPSED,
+    K_GAMES,
+    K_RNG,
+    K_BEST_GENERATION,
+    K_BEST,
+    K_WEIGHTS,
+    K_PATTERNS,
+    K_NORM,
+    NKEYS
 };
 static const char *const other_keys[NKEYS - TUNE_NCONTROLS] = {
-    "stop", "seed", "generation", "elapsed", "games", "rng", "best_generation", "best", "weights", "patterns", "norm",
+    "stop", "seed",    "generation", "elapsed", "games", "rng", "best_generation",
+    "best", "weights", "patterns",   "norm",
 };
 /* The format version that brought each of them: older files must not have
  * it (and get its default), newer ones must. */
 static const int other_since[NKEYS - TUNE_NCONTROLS] = {1, 1, 1, 1, 1, 1, 1, 1, 4, 7, 7};
 
-static const char *key_name(int k) { return k < TUNE_NCONTROLS ? tune_control_info[k].key : other_keys[k - TUNE_NCONTROLS]; }
+static const char *key_name(int k)
+{
+    return k < TUNE_NCONTROLS ? tune_control_info[k].key : other_keys[k - TUNE_NCONTROLS];
+}
 
-static int key_since(int k) { return k < TUNE_NCONTROLS ? tune_control_info[k].since : other_since[k - TUNE_NCONTROLS]; }
+static int key_since(int k)
+{
+    return k < TUNE_NCONTROLS ? tune_control_info[k].since : other_since[k - TUNE_NCONTROLS];
+}
 
 #define MAX_TOKENS (TUNE_NWEIGHTS_PHASE + 8)
 
@@ -197,9 +218,9 @@ typedef struct Parse {
     const char *where;
     int line;
     char *err;
-    int version;   /* of the file, once its first line is read */
-    int nweights;  /* the weights of a best or individual line: the 'weights' key's
-                    * (found before the lines are parsed), else 60 */
+    int version;  /* of the file, once its first line is read */
+    int nweights; /* the weights of a best or individual line: the 'weights' key's
+                   * (found before the lines are parsed), else 60 */
 } Parse;
 
 static int perr(const Parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -330,7 +351,8 @@ static int parse_key(const Parse *p, int k, char **tok, TuneSession *t)
         t->c.seed = u;
         break;
     case K_GENERATION:
-        if (!km_parse_ll(v, 0, 1000000000, &n)) r = perr(p, "generation '%s' is not a whole number from 0", v);
+        if (!km_parse_ll(v, 0, 1000000000, &n))
+            r = perr(p, "generation '%s' is not a whole number from 0", v);
         t->generation = (int)n;
         break;
     case K_ELAPSED:
@@ -347,7 +369,8 @@ static int parse_key(const Parse *p, int k, char **tok, TuneSession *t)
         t->rng = u;
         break;
     case K_BEST_GENERATION:
-        if (!km_parse_ll(v, 0, 1000000000, &n)) r = perr(p, "best_generation '%s' is not a whole number from 0", v);
+        if (!km_parse_ll(v, 0, 1000000000, &n))
+            r = perr(p, "best_generation '%s' is not a whole number from 0", v);
         t->best_generation = (int)n;
         break;
     case K_NORM:
@@ -356,11 +379,13 @@ static int parse_key(const Parse *p, int k, char **tok, TuneSession *t)
         t->c.norm = (int)n;
         break;
     case K_WEIGHTS:
-        if (!km_parse_ll(v, 0, 1000, &n) || (n != EVAL_NPARAMS && n != EVAL_NTERMS && n != TUNE_NWEIGHTS_PHASE))
+        if (!km_parse_ll(v, 0, 1000, &n) ||
+            (n != EVAL_NPARAMS && n != EVAL_NTERMS && n != TUNE_NWEIGHTS_PHASE))
             r = perr(p, "weights '%s': the vector length is %d or %d, or %d with a phase", v, EVAL_NPARAMS,
                      EVAL_NTERMS, TUNE_NWEIGHTS_PHASE);
         else if (n == TUNE_NWEIGHTS_PHASE && p->version < 6)
-            r = perr(p, "weights %s (a phase) is not part of population file format %d (6 on)", v, p->version);
+            r = perr(p, "weights %s (a phase) is not part of population file format %d (6 on)", v,
+                     p->version);
         t->c.nweights = (int)n;
         break;
     }
@@ -380,7 +405,8 @@ static long long max_games(const TuneControls *c)
 /* The whole file's checks once every line is read: every key present, as
  * many individuals as the population, consistent progress and controls (and
  * counters no greater than the session can have reached). */
-static int check_parsed(Parse *p, const TuneSession *t, const int seen[NKEYS], int nind, bool header, bool ended)
+static int check_parsed(Parse *p, const TuneSession *t, const int seen[NKEYS], int nind, bool header,
+                        bool ended)
 {
     if (!header) {
         p->line = p->line ? p->line : 1;
@@ -408,7 +434,8 @@ static int check_parsed(Parse *p, const TuneSession *t, const int seen[NKEYS], i
         p->line = seen[TUNE_C_population];
         return perr(p, "%s", msg);
     }
-    if (nind != t->c.population) return perr(p, "%d individuals, but population is %d", nind, t->c.population);
+    if (nind != t->c.population)
+        return perr(p, "%d individuals, but population is %d", nind, t->c.population);
     if (t->games > t->generation * max_games(&t->c)) {
         /* more than the session can have played (and adding the next
          * generation's games must not overflow) */
@@ -434,13 +461,16 @@ static int add_individual(const Parse *p, char **tok, int ntok, TuneIndividual *
     x->step = -1; /* format 1 and 2: the session's step, set at the end */
     if (p->version < 3) {
         if (ntok != 2 + EVAL_NPARAMS)
-            return perr(p, "'individual' needs a score and %d weights, found %d numbers", EVAL_NPARAMS, ntok - 1);
+            return perr(p, "'individual' needs a score and %d weights, found %d numbers", EVAL_NPARAMS,
+                        ntok - 1);
         return parse_vector(p, tok, ntok, &x->score, &x->w);
     }
     if (ntok != 3 + p->nweights)
-        return perr(p, "'individual' needs a score, a step and %d weights, found %d numbers", p->nweights, ntok - 1);
+        return perr(p, "'individual' needs a score, a step and %d weights, found %d numbers", p->nweights,
+                    ntok - 1);
     if (!parse_real(tok[2], TUNE_STEP_MIN, TUNE_STEP_MAX, &x->step))
-        return perr(p, "individual step '%s' is not a number from %g to %g", tok[2], TUNE_STEP_MIN, TUNE_STEP_MAX);
+        return perr(p, "individual step '%s' is not a number from %g to %g", tok[2], TUNE_STEP_MIN,
+                    TUNE_STEP_MAX);
     char *vt[2 + TUNE_NWEIGHTS_PHASE];
     vt[0] = tok[0];
     vt[1] = tok[1];
@@ -457,7 +487,8 @@ static int parse_yardstick(const Parse *p, char **tok, int ntok, TuneControls *c
     if (ntok != 2 + EVAL_NPARAMS && (p->version < 4 || ntok != 2 + EVAL_NTERMS) &&
         (p->version < 6 || ntok != 2 + TUNE_NWEIGHTS_PHASE)) {
         if (p->version < 4)
-            return perr(p, "'yardstick' needs a name and %d weights, found %d fields", EVAL_NPARAMS, ntok - 1);
+            return perr(p, "'yardstick' needs a name and %d weights, found %d fields", EVAL_NPARAMS,
+                        ntok - 1);
         if (p->version < 6)
             return perr(p, "'yardstick' needs a name and %d or %d weights, found %d fields", EVAL_NPARAMS,
                         EVAL_NTERMS, ntok - 1);
@@ -483,18 +514,22 @@ static int parse_yardstick(const Parse *p, char **tok, int ntok, TuneControls *c
 /* The pattern layer of the weights file at path ('default': the built-in
  * weights) into *out; its key must be `key`. what names the layer in
  * messages ("the session's pattern layer"). */
-static int load_layer(const Parse *p, const char *what, const char *path, uint64_t key, const EvalPatterns **out)
+static int load_layer(const Parse *p, const char *what, const char *path, uint64_t key,
+                      const EvalPatterns **out)
 {
     Weights w;
     char e[KM_ERR_MAX];
     if (strcmp(path, "default") == 0) weights_default(&w);
     else if (weights_read(&w, path, NULL, e)) return perr(p, "%s: %s", what, e);
-    if (!w.pat) return perr(p, "%s: %s has no pattern layer (the session's had key %016llx)", what, path,
-                            (unsigned long long)key);
-    if (w.pat->key != key)
-        return perr(p, "%s: the layer of %s has changed since the session began (key %016llx, recorded %016llx): "
-                    "put the file back, or start a new session", what, path, (unsigned long long)w.pat->key,
+    if (!w.pat)
+        return perr(p, "%s: %s has no pattern layer (the session's had key %016llx)", what, path,
                     (unsigned long long)key);
+    if (w.pat->key != key)
+        return perr(
+            p,
+            "%s: the layer of %s has changed since the session began (key %016llx, recorded %016llx): "
+            "put the file back, or start a new session",
+            what, path, (unsigned long long)w.pat->key, (unsigned long long)key);
     *out = w.pat;
     return 0;
 }
@@ -526,7 +561,8 @@ static int parse_yard_layer(const Parse *p, char **tok, int ntok, YardLayers *yl
     if (ntok != 4) return perr(p, "'yardstick_patterns' needs a reference's name, a key and a file");
     for (int j = 0; j < yl->n; j++)
         if (strcmp(yl->y[j].name, tok[1]) == 0)
-            return perr(p, "the yardstick '%s' has two pattern layers (first on line %d)", tok[1], yl->line[j]);
+            return perr(p, "the yardstick '%s' has two pattern layers (first on line %d)", tok[1],
+                        yl->line[j]);
     if (yl->n >= TUNE_MAX_YARDSTICKS) return perr(p, "more than %d yardsticks", TUNE_MAX_YARDSTICKS);
     if (strlen(tok[1]) >= TUNE_YARD_NAME_MAX) return perr(p, "no yardstick is named '%s'", tok[1]);
     TuneYardstick *y = &yl->y[yl->n];
@@ -601,7 +637,7 @@ int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
     int seen[NKEYS] = {0}; /* line of each key, 0 = not yet */
     TuneSession t;
     memset(&t, 0, sizeof t);
-    tune_controls_thesis(&t.c); /* what older formats leave out: they were the thesis algorithm */
+    tune_controls_thesis(&t.c);   /* what older formats leave out: they were the thesis algorithm */
     t.c.init = TUNE_INIT_UNIFORM; /* and learn before format 5: uniform, not symmetric, no relative step */
     t.c.symmetric = false;
     t.c.rel_step = 0;
@@ -629,7 +665,8 @@ int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
         if (ntok > MAX_TOKENS) r = perr(&p, "too many fields");
         else if (ended) r = perr(&p, "'%s' after 'end'", tok[0]);
         else if (!header) r = parse_header(&p, tok, ntok), header = true;
-        else if (strcmp(tok[0], "end") == 0) r = ntok != 1 ? perr(&p, "'end' takes no value") : 0, ended = true;
+        else if (strcmp(tok[0], "end") == 0)
+            r = ntok != 1 ? perr(&p, "'end' takes no value") : 0, ended = true;
         else if (strcmp(tok[0], "individual") == 0) r = add_individual(&p, tok, ntok, &ind, &nind, &cap);
         else if (strcmp(tok[0], "yardstick_patterns") == 0) r = parse_yard_layer(&p, tok, ntok, &yl);
         else r = parse_line(&p, tok, ntok, seen, &t);
@@ -670,4 +707,3 @@ int tune_read(TuneSession *s, const char *path, char *err)
     free(text);
     return r;
 }
-

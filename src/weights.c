@@ -70,7 +70,8 @@ static int table_line(TableParse *tp, const char *s, const char *e, const char *
         const char *bare = n;
         if (ne - n > 4 && memcmp(n, "end.", 4) == 0) ph = 1, bare += 4;
         int t = pat_table_find(bare, (size_t)(ne - bare));
-        if (t < 0) return km_fail(err, "%s:%d: unknown table '%s'", where, lineno, clip(n, (size_t)(ne - n), nm));
+        if (t < 0)
+            return km_fail(err, "%s:%d: unknown table '%s'", where, lineno, clip(n, (size_t)(ne - n), nm));
         if (ne != e) return km_fail(err, "%s:%d: unexpected text after the table's name", where, lineno);
         if (tp->seen[ph][t])
             return km_fail(err, "%s:%d: duplicate table '%s' (first given on line %d)", where, lineno,
@@ -94,7 +95,8 @@ static int table_line(TableParse *tp, const char *s, const char *e, const char *
     long cell = 0;
     while (p < e && *p >= '0' && *p <= '9' && cell <= cells) cell = cell * 10 + (*p++ - '0');
     if (p == e || *p != ':')
-        return km_fail(err, "%s:%d: expected 'CELL: values' in table '%s'", where, lineno, pat_tables[t].name);
+        return km_fail(err, "%s:%d: expected 'CELL: values' in table '%s'", where, lineno,
+                       pat_tables[t].name);
     p++;
     int16_t *c = pat_cells(tp->pat, t, tp->phase);
     for (;;) {
@@ -195,8 +197,8 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
         if (seen[slot]) {
             free(hdr.s);
             free(tp.pat);
-            return km_fail(err, "%s:%d: duplicate parameter '%s' (first given on line %d)", where,
-                           lineno, nm, seen[slot]);
+            return km_fail(err, "%s:%d: duplicate parameter '%s' (first given on line %d)", where, lineno, nm,
+                           seen[slot]);
         }
         seen[slot] = lineno;
         const char *v = ne;
@@ -235,8 +237,8 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
         if ((ve - v) > 30 || errno == ERANGE || val < -32768 || val > 32767) {
             free(hdr.s);
             free(tp.pat);
-            return km_fail(err, "%s:%d: value %s of '%s' is out of range -32768..32767", where,
-                           lineno, num, nm);
+            return km_fail(err, "%s:%d: value %s of '%s' is out of range -32768..32767", where, lineno, num,
+                           nm);
         }
         if (ending) {
             r.end[idx] = (int16_t)val;
@@ -266,10 +268,8 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
     char *h = km_buf_done(&hdr);
     if (!h) return km_fail(err, "%s: out of memory", where);
     *w = r;
-    if (comments)
-        *comments = h;
-    else
-        free(h);
+    if (comments) *comments = h;
+    else free(h);
     return 0;
 }
 

@@ -67,14 +67,16 @@ static char *answer(const char *fmt, ...)
 static char *handle_weights(WorkerState *ws, char **tok, int nt)
 {
     uint64_t id;
-    if ((nt != 2 + EVAL_NPARAMS && nt != 2 + EVAL_NTERMS && nt != 2 + EVAL_NWEIGHTS_PHASE) || !wproto_parse_hex64(tok[1], &id))
-        return answer("error - a weights line is 'weights ID' and %d, %d or %d values", EVAL_NPARAMS, EVAL_NTERMS,
-                      EVAL_NWEIGHTS_PHASE);
+    if ((nt != 2 + EVAL_NPARAMS && nt != 2 + EVAL_NTERMS && nt != 2 + EVAL_NWEIGHTS_PHASE) ||
+        !wproto_parse_hex64(tok[1], &id))
+        return answer("error - a weights line is 'weights ID' and %d, %d or %d values", EVAL_NPARAMS,
+                      EVAL_NTERMS, EVAL_NWEIGHTS_PHASE);
     Weights w = {0};
     for (int i = 0; i < nt - 2; i++) {
         long long v;
         if (!km_parse_ll(tok[2 + i], -32768, 32767, &v))
-            return answer("error - weight %d '%.20s' is not a number from -32768 to 32767", i + 1, tok[2 + i]);
+            return answer("error - weight %d '%.20s' is not a number from -32768 to 32767", i + 1,
+                          tok[2 + i]);
         *weights_ref(&w, i) = (int16_t)v;
     }
     w.phased = nt == 2 + EVAL_NWEIGHTS_PHASE;

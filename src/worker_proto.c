@@ -75,12 +75,14 @@ char *wproto_job_line(int n, const MatchSettings *set, const MatchGameSpec *spec
     if (spec->opening) start = spec->opening->start;
     else board_init(&start);
     board_to_fen(&start, fen, sizeof fen);
-    km_buf_printf(&b, "job %d %016llx %016llx depth %d time %.17g nodes %llu cap %d hash %zu share %d tiebreak %s flags %u seed %llu keep %d fen %s",
+    km_buf_printf(&b,
+                  "job %d %016llx %016llx depth %d time %.17g nodes %llu cap %d hash %zu share %d tiebreak "
+                  "%s flags %u seed %llu keep %d fen %s",
                   n, (unsigned long long)wproto_weights_id(wproto_spec_weights(set, spec, KM_BLACK)),
-                  (unsigned long long)wproto_weights_id(wproto_spec_weights(set, spec, KM_WHITE)), l->depth, l->seconds,
-                  (unsigned long long)l->nodes, set->ply_cap, set->hash_mb, set->share_table ? 1 : 0,
-                  set->tiebreak == TIEBREAK_FIRST ? "first" : "random", switch_flags(&set->use),
-                  (unsigned long long)spec->seed, keep ? 1 : 0, fen);
+                  (unsigned long long)wproto_weights_id(wproto_spec_weights(set, spec, KM_WHITE)), l->depth,
+                  l->seconds, (unsigned long long)l->nodes, set->ply_cap, set->hash_mb,
+                  set->share_table ? 1 : 0, set->tiebreak == TIEBREAK_FIRST ? "first" : "random",
+                  switch_flags(&set->use), (unsigned long long)spec->seed, keep ? 1 : 0, fen);
     if (spec->opening && spec->opening->nply) {
         km_buf_str(&b, " moves");
         for (int i = 0; i < spec->opening->nply; i++) {
@@ -132,11 +134,13 @@ int wproto_parse_job(char **tok, int nt, WprotoJob *j, char *err)
     match_settings_default(&j->set);
     int i = 4;
     bool have_fen = false;
-    static const char *const keys[] = {"depth", "time", "nodes", "cap", "hash", "tiebreak", "flags", "seed", "keep", "fen", "share"};
+    static const char *const keys[] = {"depth", "time", "nodes", "cap", "hash", "tiebreak",
+                                       "flags", "seed", "keep",  "fen", "share"};
     static const int order[] = {0, 1, 2, 3, 4, 10, 5, 6, 7, 8, 9};
     for (int kk = 0; kk < 11; kk++, i += 2) {
         int k = order[kk];
-        if (i + 1 >= nt || strcmp(tok[i], keys[k]) != 0) return km_fail(err, "expected '%s' in the job", keys[k]);
+        if (i + 1 >= nt || strcmp(tok[i], keys[k]) != 0)
+            return km_fail(err, "expected '%s' in the job", keys[k]);
         const char *t = tok[i + 1];
         switch (k) {
         case 0:
@@ -200,7 +204,8 @@ int wproto_parse_job(char **tok, int nt, WprotoJob *j, char *err)
         if (strcmp(tok[i], "moves") != 0) return km_fail(err, "expected 'moves', not '%.20s'", tok[i]);
         Board b = j->opening.start;
         for (i++; i < nt; i++) {
-            if (j->opening.nply == OPENING_MAX_PLY) return km_fail(err, "more than %d opening moves", OPENING_MAX_PLY);
+            if (j->opening.nply == OPENING_MAX_PLY)
+                return km_fail(err, "more than %d opening moves", OPENING_MAX_PLY);
             char e2[KM_ERR_MAX];
             Move m;
             if (parse_move(&b, tok[i], &m, e2)) return km_fail(err, "opening move '%.20s': %s", tok[i], e2);
@@ -218,8 +223,8 @@ char *wproto_score_line(const WprotoScore *j)
     char fen[128];
     board_to_fen(&j->b, fen, sizeof fen);
     KmBuf b = {0};
-    km_buf_printf(&b, "score %d %016llx depth %d hash %d fen %s", j->n, (unsigned long long)j->weights, j->depth,
-                  j->hash_mb, fen);
+    km_buf_printf(&b, "score %d %016llx depth %d hash %d fen %s", j->n, (unsigned long long)j->weights,
+                  j->depth, j->hash_mb, fen);
     return km_buf_done(&b);
 }
 

@@ -27,14 +27,14 @@ typedef struct Worker {
     char *buf;
     size_t len;
     int inflight[WORKER_INFLIGHT], ninflight;
-    double deadline;     /* of the hello, or of the oldest job in flight */
-    bool terms;          /* it speaks protocol 2 (vectors with the terms 61-74) */
-    bool phase;          /* it speaks protocol 3 (vectors with a phase) */
-    bool book;           /* it speaks protocol 4 (book positions to score) */
-    bool selfplay;       /* it speaks protocol 5 (self-play games) */
-    uint64_t *sent;      /* vectors it has */
+    double deadline; /* of the hello, or of the oldest job in flight */
+    bool terms;      /* it speaks protocol 2 (vectors with the terms 61-74) */
+    bool phase;      /* it speaks protocol 3 (vectors with a phase) */
+    bool book;       /* it speaks protocol 4 (book positions to score) */
+    bool selfplay;   /* it speaks protocol 5 (self-play games) */
+    uint64_t *sent;  /* vectors it has */
     int nsent, capsent;
-    int failures;        /* in a row */
+    int failures; /* in a row */
     double restart_at;
 } Worker;
 
@@ -161,7 +161,8 @@ static bool send_line(WorkerSet *ws, Worker *w, const char *s)
     size_t n = strlen(s);
     ws->stats.bytes_out += n + 1;
     char err[KM_ERR_MAX];
-    return proc_write(&w->proc, s, n, ws->timeout, err) == 0 && proc_write(&w->proc, "\n", 1, ws->timeout, err) == 0;
+    return proc_write(&w->proc, s, n, ws->timeout, err) == 0 &&
+           proc_write(&w->proc, "\n", 1, ws->timeout, err) == 0;
 }
 
 typedef struct Run {
@@ -169,10 +170,10 @@ typedef struct Run {
     const WorkersJobs *jobs;
     const atomic_bool *stop;
     pthread_mutex_t lock;
-    int done;                 /* under lock */
-    int *requeue, nrequeue;   /* under lock */
-    int next;                 /* under lock */
-    int nthreads;             /* local threads started (their ids: 0 ..) */
+    int done;               /* under lock */
+    int *requeue, nrequeue; /* under lock */
+    int next;               /* under lock */
+    int nthreads;           /* local threads started (their ids: 0 ..) */
     atomic_int thread_ids;
     atomic_bool failed;
     char err[KM_ERR_MAX];
@@ -295,23 +296,31 @@ static void feed(Run *r, int k)
     Worker *w = &r->ws->w[k];
     if (r->jobs->terms && !w->terms) { /* an older kingme: it would refuse the vectors */
         char msg[KM_ERR_MAX];
-        snprintf(msg, sizeof msg, "worker %d (%.60s) speaks protocol 1 (60 weights); this run's vectors have "
-                 "terms 61-74: give it a kingme that speaks protocol 2", k + 1, w->cmd);
+        snprintf(msg, sizeof msg,
+                 "worker %d (%.60s) speaks protocol 1 (60 weights); this run's vectors have "
+                 "terms 61-74: give it a kingme that speaks protocol 2",
+                 k + 1, w->cmd);
         run_fail(r, msg);
         return;
     }
     if (r->jobs->phase && !w->phase) {
         char msg[KM_ERR_MAX];
-        snprintf(msg, sizeof msg, "worker %d (%.60s) speaks protocol %s (no phase); this run's vectors have a "
-                 "phase (end. weights): give it a kingme that speaks protocol 3", k + 1, w->cmd,
-                 w->terms ? "2" : "1");
+        snprintf(msg, sizeof msg,
+                 "worker %d (%.60s) speaks protocol %s (no phase); this run's vectors have a "
+                 "phase (end. weights): give it a kingme that speaks protocol 3",
+                 k + 1, w->cmd, w->terms ? "2" : "1");
         run_fail(r, msg);
         return;
     }
     if (r->jobs->book && !w->book) {
         char msg[KM_ERR_MAX];
-        snprintf(msg, sizeof msg, "worker %d (%.60s) speaks protocol %s (no book positions): give it a kingme "
-                 "that speaks protocol 4", k + 1, w->cmd, w->phase ? "3" : w->terms ? "2" : "1");
+        snprintf(msg, sizeof msg,
+                 "worker %d (%.60s) speaks protocol %s (no book positions): give it a kingme "
+                 "that speaks protocol 4",
+                 k + 1, w->cmd,
+                 w->phase   ? "3"
+                 : w->terms ? "2"
+                            : "1");
         run_fail(r, msg);
         return;
     }
@@ -320,7 +329,11 @@ static void feed(Run *r, int k)
         snprintf(msg, sizeof msg,
                  "worker %d (%.60s) speaks protocol %s (no self-play games): give it a kingme "
                  "that speaks protocol 5",
-                 k + 1, w->cmd, w->book ? "4" : w->phase ? "3" : w->terms ? "2" : "1");
+                 k + 1, w->cmd,
+                 w->book    ? "4"
+                 : w->phase ? "3"
+                 : w->terms ? "2"
+                            : "1");
         run_fail(r, msg);
         return;
     }
@@ -452,8 +465,10 @@ static bool limits_travel(const MatchSettings *set, char *err)
     for (int i = 0; set->sides && i < set->nsides; i++) engines |= set->sides[i].command != NULL;
     if (engines || set->tc_base > 0)
         return km_fail(err, "workers play games between weight vectors at a depth, a time or a node count "
-                            "a move (no engine:COMMAND players, no --tc)"), false;
-    if (set->egdb) return km_fail(err, "workers cannot use an endgame database yet (leave out --egdb)"), false;
+                            "a move (no engine:COMMAND players, no --tc)"),
+               false;
+    if (set->egdb)
+        return km_fail(err, "workers cannot use an endgame database yet (leave out --egdb)"), false;
     if (set->book) return km_fail(err, "workers cannot use an opening book yet (leave out --book)"), false;
     /* everything the game depends on must be in the job line: decode it
      * again and compare */
@@ -490,7 +505,7 @@ typedef struct GameJobs {
     MatchOutcome *out;
     MatchProgress progress;
     void *user;
-    pthread_mutex_t lock;    /* the outcomes and the progress calls */
+    pthread_mutex_t lock; /* the outcomes and the progress calls */
     int done;
 } GameJobs;
 
@@ -525,7 +540,8 @@ static int game_vectors(void *ctx, int i, const Weights *v[2])
 static char *game_line(void *ctx, int i)
 {
     GameJobs *G = ctx;
-    return wproto_job_line(i, G->set, &G->specs[i], true); /* the moves: checked, and the progress shows them */
+    return wproto_job_line(i, G->set, &G->specs[i],
+                           true); /* the moves: checked, and the progress shows them */
 }
 
 /* `result N RESULT REASON PLIES CHECKSUM moves M1 ...`: the moves replayed
@@ -538,13 +554,15 @@ static int game_take(void *ctx, int n, char **tok, int nt, char *why)
     if (nt < 6 || !km_parse_ll(tok[3], 0, 100, &reason) || !km_parse_ll(tok[4], 0, 100000, &nply) ||
         !wproto_parse_hex64(tok[5], &sum))
         return km_fail(why, "answered garbage: '%.60s'", tok[0]);
-    GameResult res = strcmp(tok[2], "1-0") == 0 ? GAME_BLACK_WINS : strcmp(tok[2], "0-1") == 0 ? GAME_WHITE_WINS
-                     : strcmp(tok[2], "1/2-1/2") == 0                                    ? GAME_DRAW
-                                                                                           : GAME_ONGOING;
+    GameResult res = strcmp(tok[2], "1-0") == 0       ? GAME_BLACK_WINS
+                     : strcmp(tok[2], "0-1") == 0     ? GAME_WHITE_WINS
+                     : strcmp(tok[2], "1/2-1/2") == 0 ? GAME_DRAW
+                                                      : GAME_ONGOING;
     if (res == GAME_ONGOING) return km_fail(why, "answered garbage: a result for a game it was not playing");
     const MatchGameSpec *sp = &G->specs[n];
     Game g;
-    if (nt != 7 + nply || strcmp(tok[6], "moves") != 0 || game_init(&g, sp->opening ? &sp->opening->start : NULL))
+    if (nt != 7 + nply || strcmp(tok[6], "moves") != 0 ||
+        game_init(&g, sp->opening ? &sp->opening->start : NULL))
         return km_fail(why, "answered garbage: the moves of game %d are missing", n);
     char e2[KM_ERR_MAX];
     for (int i = 0; i < nply; i++) {
@@ -599,14 +617,20 @@ int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *sp
             phase |= v && v->phased;
             /* no line carries a pattern layer: a worker would play without it */
             if (v && v->pat)
-                return km_fail(err, "a vector with a pattern layer (table lines) cannot be sent to workers: "
+                return km_fail(err,
+                               "a vector with a pattern layer (table lines) cannot be sent to workers: "
                                "the protocol carries the named weights only; play on local threads (-j N)");
         }
-    GameJobs G = {.set = set, .specs = specs, .n = n, .keep = keep_games, .out = out, .progress = progress,
+    GameJobs G = {.set = set,
+                  .specs = specs,
+                  .n = n,
+                  .keep = keep_games,
+                  .out = out,
+                  .progress = progress,
                   .user = user};
     pthread_mutex_init(&G.lock, NULL);
-    WorkersJobs jobs = {n, terms, phase, false, false, &G, game_vectors, game_line, "result", game_take,
-                        run_game};
+    WorkersJobs jobs = {n,         terms,    phase,     false,   false, &G, game_vectors,
+                        game_line, "result", game_take, run_game};
     int rc = workers_run_jobs(ws, &jobs, threads, stop, err);
     pthread_mutex_destroy(&G.lock);
     return rc;
@@ -625,7 +649,7 @@ int workers_run_jobs(WorkerSet *ws, const WorkersJobs *jobs, int threads, const 
         for (int j = 0; j < k; j++)
             if (v[j] && v[j]->pat)
                 return km_fail(err, "a vector with a pattern layer (table lines) cannot be sent to workers: "
-                               "the protocol carries the named weights only; use local threads (-j N)");
+                                    "the protocol carries the named weights only; use local threads (-j N)");
     }
     Run r = {.ws = ws, .jobs = jobs, .stop = stop};
     atomic_init(&r.failed, false);
@@ -660,7 +684,8 @@ int workers_run_jobs(WorkerSet *ws, const WorkersJobs *jobs, int threads, const 
             }
             if (w->st == W_READY) feed(&r, k);
             if ((w->st == W_STARTING || (w->st == W_READY && w->ninflight)) && now > w->deadline)
-                fail_worker(&r, k, w->st == W_STARTING ? "did not say hello in time" : "did not answer in time");
+                fail_worker(&r, k,
+                            w->st == W_STARTING ? "did not say hello in time" : "did not answer in time");
             if (w->st != W_DROPPED) alive++;
             if (w->st == W_STARTING || w->st == W_READY) {
                 pf[np].fd = w->proc.from_fd;

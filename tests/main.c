@@ -7,7 +7,10 @@
 #include <time.h>
 
 #define MAX_TESTS 1024
-static struct { const char *name; test_fn fn; } tests[MAX_TESTS];
+static struct {
+    const char *name;
+    test_fn fn;
+} tests[MAX_TESTS];
 static int ntests;
 static int cur_failures;
 static char cur_skip[256]; /* why the running test was skipped ("" if not) */
@@ -78,7 +81,10 @@ int test_run(const char *cmd, char *out, size_t len)
     if (len) out[0] = '\0';
     int c;
     while ((c = fgetc(p)) != EOF)
-        if (n + 1 < len) { out[n++] = (char)c; out[n] = '\0'; }
+        if (n + 1 < len) {
+            out[n++] = (char)c;
+            out[n] = '\0';
+        }
     int st = pclose(p);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }

@@ -86,11 +86,11 @@ void ref_to_board(const RefPos *p, Board *b)
 /* ---- generation ------------------------------------------------------------ */
 
 typedef struct Search {
-    char cell[8][8];        /* the position, with the moving piece lifted off */
-    bool taken[8][8];       /* pieces jumped so far (still on the board) */
-    int side;               /* the mover's colour */
-    bool king;              /* the mover is a king */
-    RefMove cur;            /* the move being built */
+    char cell[8][8];  /* the position, with the moving piece lifted off */
+    bool taken[8][8]; /* pieces jumped so far (still on the board) */
+    int side;         /* the mover's colour */
+    bool king;        /* the mover is a king */
+    RefMove cur;      /* the move being built */
     RefMoves *out;
 } Search;
 
@@ -126,7 +126,7 @@ static void jump_from(Search *s, int row, int col, int depth)
             if (!inside(lrow, lcol)) continue;
             int victim = colour_of(s->cell[orow][ocol]);
             if (victim < 0 || victim == s->side) continue; /* not an enemy */
-            if (s->taken[orow][ocol]) continue;           /* never jumped twice */
+            if (s->taken[orow][ocol]) continue;            /* never jumped twice */
             /* Jumped pieces stay until the move ends, so only a truly empty
              * cell will do (the start cell was emptied when the piece left). */
             if (s->cell[lrow][lcol] != RC_EMPTY) continue;
@@ -135,8 +135,7 @@ static void jump_from(Search *s, int row, int col, int depth)
             s->cur.path[depth] = ref_rc_square(lrow, lcol);
             if (!s->king && lrow == crown_row(s->side))
                 record(s, depth + 1); /* crowned: the move ends here */
-            else
-                jump_from(s, lrow, lcol, depth + 1);
+            else jump_from(s, lrow, lcol, depth + 1);
             s->taken[orow][ocol] = false;
         }
     }
@@ -216,7 +215,8 @@ bool ref_can_capture(const RefPos *p, int side)
 void ref_make(RefPos *p, const RefMove *m)
 {
     int fr, fc, tr, tc;
-    if (!ref_square_rc(m->from, &fr, &fc) || !ref_square_rc(ref_move_to(m), &tr, &tc)) return; /* not a move */
+    if (!ref_square_rc(m->from, &fr, &fc) || !ref_square_rc(ref_move_to(m), &tr, &tc))
+        return; /* not a move */
     char piece = p->cell[fr][fc];
     int side = colour_of(piece);
     p->cell[fr][fc] = RC_EMPTY;
@@ -224,8 +224,7 @@ void ref_make(RefPos *p, const RefMove *m)
         int r, c;
         if (ref_square_rc(m->captured[i], &r, &c)) p->cell[r][c] = RC_EMPTY;
     }
-    if (!is_king(piece) && tr == crown_row(side))
-        piece = side == KM_BLACK ? RC_BLACK_KING : RC_WHITE_KING;
+    if (!is_king(piece) && tr == crown_row(side)) piece = side == KM_BLACK ? RC_BLACK_KING : RC_WHITE_KING;
     p->cell[tr][tc] = piece;
     p->stm = 1 - p->stm;
 }
@@ -357,7 +356,10 @@ void ref_stream_next(RefStream *s, Board *out)
         }
     }
     *out = s->b;
-    if (!s->buf) { s->left = 0; return; }
+    if (!s->buf) {
+        s->left = 0;
+        return;
+    }
     RefPos p;
     ref_from_board(&s->b, &p);
     ref_gen(&p, s->buf);

@@ -24,7 +24,7 @@ typedef struct RefPos {
     int stm;         /* KM_BLACK or KM_WHITE */
 } RefPos;
 
-#define REF_MAX_JUMPS 16  /* more than the 12 pieces that can be taken */
+#define REF_MAX_JUMPS 16   /* more than the 12 pieces that can be taken */
 #define REF_MAX_MOVES 2048 /* far more than MAX_MOVES, to notice an overflow */
 
 typedef struct RefMove {
@@ -66,7 +66,9 @@ uint64_t ref_perft(const RefPos *p, int depth);
 /* ---- helpers for the random tests ----------------------------------------- */
 
 /* splitmix64: a small, fixed-seed PRNG. */
-typedef struct RefRng { uint64_t s; } RefRng;
+typedef struct RefRng {
+    uint64_t s;
+} RefRng;
 uint64_t ref_rand(RefRng *r);
 int ref_rand_below(RefRng *r, int n); /* 0..n-1 */
 
@@ -86,8 +88,8 @@ void ref_random_jumpy_board(RefRng *r, Board *b);
 typedef struct RefStream {
     RefRng rng;
     Board b;
-    int left;   /* plies still to play from b */
-    int games;  /* games started so far */
+    int left;  /* plies still to play from b */
+    int games; /* games started so far */
     RefMoves *buf;
 } RefStream;
 void ref_stream_init(RefStream *s, uint64_t seed);

@@ -12,8 +12,7 @@
 
 typedef void (*test_fn)(void);
 void test_register(const char *name, test_fn fn);
-void test_fail(const char *file, int line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 extern long test_checks;
 /* The running test cannot run here: why is printed, and the test is counted
  * neither passed nor failed. The test should return at once. */
@@ -43,42 +42,35 @@ bool test_xml_well_formed(const char *text, const char *root, char *why, size_t 
 extern const char *const test_black_loop[6];
 extern const char *const test_white_loop[8];
 
-#define TEST(name)                                                           \
-    static void name(void);                                                  \
-    __attribute__((constructor)) static void register_##name(void)           \
-    {                                                                        \
-        test_register(#name, name);                                          \
-    }                                                                        \
+#define TEST(name)                                                                                 \
+    static void name(void);                                                                        \
+    __attribute__((constructor)) static void register_##name(void) { test_register(#name, name); } \
     static void name(void)
 
-#define CHECK(cond)                                                          \
-    do {                                                                     \
-        test_checks++;                                                       \
-        if (!(cond)) test_fail(__FILE__, __LINE__, "CHECK(%s)", #cond);      \
+#define CHECK(cond)                                                     \
+    do {                                                                \
+        test_checks++;                                                  \
+        if (!(cond)) test_fail(__FILE__, __LINE__, "CHECK(%s)", #cond); \
     } while (0)
 
-#define CHECK_MSG(cond, ...)                                                 \
-    do {                                                                     \
-        test_checks++;                                                       \
-        if (!(cond)) test_fail(__FILE__, __LINE__, __VA_ARGS__);             \
+#define CHECK_MSG(cond, ...)                                     \
+    do {                                                         \
+        test_checks++;                                           \
+        if (!(cond)) test_fail(__FILE__, __LINE__, __VA_ARGS__); \
     } while (0)
 
-#define CHECK_INT(a, b)                                                      \
-    do {                                                                     \
-        long long a_ = (long long)(a), b_ = (long long)(b);                  \
-        test_checks++;                                                       \
-        if (a_ != b_)                                                        \
-            test_fail(__FILE__, __LINE__, "%s == %lld, expected %s == %lld", \
-                      #a, a_, #b, b_);                                       \
+#define CHECK_INT(a, b)                                                                                 \
+    do {                                                                                                \
+        long long a_ = (long long)(a), b_ = (long long)(b);                                             \
+        test_checks++;                                                                                  \
+        if (a_ != b_) test_fail(__FILE__, __LINE__, "%s == %lld, expected %s == %lld", #a, a_, #b, b_); \
     } while (0)
 
-#define CHECK_STR(a, b)                                                      \
-    do {                                                                     \
-        const char *a_ = (a), *b_ = (b);                                     \
-        test_checks++;                                                       \
-        if (strcmp(a_, b_) != 0)                                             \
-            test_fail(__FILE__, __LINE__, "%s == \"%s\", expected \"%s\"",   \
-                      #a, a_, b_);                                           \
+#define CHECK_STR(a, b)                                                                                      \
+    do {                                                                                                     \
+        const char *a_ = (a), *b_ = (b);                                                                     \
+        test_checks++;                                                                                       \
+        if (strcmp(a_, b_) != 0) test_fail(__FILE__, __LINE__, "%s == \"%s\", expected \"%s\"", #a, a_, b_); \
     } while (0)
 
 #endif

@@ -1,12 +1,12 @@
 /* test_analyze.c - game analysis: a known blunder is found and marked, a
  * win thrown away by the database's verdict is '??', and the annotated PDN
  * and the curve read back. */
-#include "test.h"
 #include "kingme/analyze.h"
 #include "kingme/egdb.h"
 #include "kingme/notation.h"
 #include "kingme/svg.h"
 #include "kingme/weights.h"
+#include "test.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -73,7 +73,8 @@ TEST(analyze_marks_a_man_given_away)
         CHECK_INT(n, 1);
         CHECK(games[0].error == NULL);
         CHECK_INT(games[0].game.nply, 6);
-        for (int i = 0; i < 6 && games[0].game.nply == 6; i++) CHECK(move_equal(&games[0].game.moves[i], &g.moves[i]));
+        for (int i = 0; i < 6 && games[0].game.nply == 6; i++)
+            CHECK(move_equal(&games[0].game.moves[i], &g.moves[i]));
         pdn_free_games(games, n);
         free(text);
     }
@@ -171,8 +172,8 @@ TEST(analyze_command_writes_pdn_and_svg)
     }
     char args[1024];
     snprintf(args, sizeof args,
-             "analyze tests/data/tinsley.pdn --game 3 --depth 4 --no-egdb --out %s/a.pdn --svg %s/a.svg 2>&1", dir,
-             dir);
+             "analyze tests/data/tinsley.pdn --game 3 --depth 4 --no-egdb --out %s/a.pdn --svg %s/a.svg 2>&1",
+             dir, dir);
     CHECK_INT(kingme(args), 0);
     CHECK_MSG(strstr(out, "game 3: E Fuller - MF Tinsley, 1-0, 27 plies") != NULL, "%s", out);
     CHECK(strstr(out, "Black (E Fuller): 13 moves with a choice") != NULL);
@@ -180,8 +181,9 @@ TEST(analyze_command_writes_pdn_and_svg)
     CHECK(strstr(out, "1 annotated game written to") != NULL);
     snprintf(args, sizeof args, "pdn %s/a.pdn -v", dir);
     CHECK_INT(kingme(args), 0);
-    CHECK_MSG(strstr(out, "E Fuller - MF Tinsley, 1-0, 27 plies") && strstr(out, "1 game, 27 moves, 0 errors"), "%s",
-              out);
+    CHECK_MSG(strstr(out, "E Fuller - MF Tinsley, 1-0, 27 plies") &&
+                  strstr(out, "1 game, 27 moves, 0 errors"),
+              "%s", out);
     char path[256];
     snprintf(path, sizeof path, "%s/a.svg", dir);
     char *svg = test_slurp(path), why[256];
@@ -197,7 +199,8 @@ TEST(analyze_command_writes_pdn_and_svg)
     snprintf(args, sizeof args, "analyze tests/data/tinsley.pdn --game 999 --out %s/b.pdn 2>&1", dir);
     CHECK_INT(kingme(args), 1);
     CHECK_MSG(strstr(out, "there is no game 999 (the file has 724 games)") != NULL, "%s", out);
-    snprintf(args, sizeof args, "analyze tests/data/tinsley.pdn --game 541 --depth 2 --out %s/b.pdn 2>&1", dir);
+    snprintf(args, sizeof args, "analyze tests/data/tinsley.pdn --game 541 --depth 2 --out %s/b.pdn 2>&1",
+             dir);
     CHECK_INT(kingme(args), 1);
     CHECK_MSG(strstr(out, "move 62 (Black): '32-28': there is no piece on 32") != NULL, "%s", out);
     CHECK_INT(kingme("analyze tests/data/tinsley.pdn --depth 3 --time 1 2>&1"), 2);

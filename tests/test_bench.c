@@ -24,9 +24,11 @@ TEST(bench_node_count_is_the_recorded_one)
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     const char *b = strstr(out, "bench: ");
     unsigned long long nodes = b ? strtoull(b + 7, NULL, 10) : 0;
-    CHECK_MSG(nodes == recorded,
-              "./kingme bench: %llu nodes, tests/bench.txt says %llu: if the search or the evaluation changed on "
-              "purpose, write the new count there (and in the commit message)", nodes, recorded);
+    CHECK_MSG(
+        nodes == recorded,
+        "./kingme bench: %llu nodes, tests/bench.txt says %llu: if the search or the evaluation changed on "
+        "purpose, write the new count there (and in the commit message)",
+        nodes, recorded);
 }
 
 /* The tactics suite (tests/data/tactics.txt, made by tools/gen_tactics): at
@@ -65,7 +67,8 @@ TEST(bench_tactics_suite)
     fclose(f);
     snprintf(cmd, sizeof cmd, "%s bench --tactics --suite %s", test_kingme(), path);
     CHECK_INT(test_run(cmd, out, sizeof out), 1);
-    CHECK_MSG(strncmp(out, "kingme: build/test_tactics_bad.txt:2: ", 38) == 0 && strchr(out, '\n') == out + strlen(out) - 1,
+    CHECK_MSG(strncmp(out, "kingme: build/test_tactics_bad.txt:2: ", 38) == 0 &&
+                  strchr(out, '\n') == out + strlen(out) - 1,
               "%s", out);
     remove(path);
 }

@@ -1,7 +1,7 @@
 /* test_board.c - FEN reading and writing, coordinates, the diagram, hashing. */
-#include "test.h"
-#include "refgen.h"
 #include "kingme/board.h"
+#include "refgen.h"
+#include "test.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +42,8 @@ static void check_bad_fen(const char *fen, const char *want, int line)
         return;
     }
     test_checks++;
-    if (!strstr(err, want)) test_fail(__FILE__, line, "\"%s\": message \"%s\" does not say \"%s\"", fen, err, want);
+    if (!strstr(err, want))
+        test_fail(__FILE__, line, "\"%s\": message \"%s\" does not say \"%s\"", fen, err, want);
     test_checks++;
     if (!*err || strchr(err, '\n') || strlen(err) >= KM_ERR_MAX)
         test_fail(__FILE__, line, "\"%s\": message \"%s\" is not one line", fen, err);
@@ -66,11 +67,11 @@ TEST(board_fen_variants)
           init.stm == KM_BLACK);
     /* every variant of the initial position in docs/rules.md */
     CHECK_FEN(INIT_FEN, b12, w12, 0, KM_BLACK);
-    CHECK_FEN("B:W21-32:B1-12", b12, w12, 0, KM_BLACK);                 /* ranges */
-    CHECK_FEN("B:B1-12:W21-32", b12, w12, 0, KM_BLACK);                 /* sections swapped */
+    CHECK_FEN("B:W21-32:B1-12", b12, w12, 0, KM_BLACK); /* ranges */
+    CHECK_FEN("B:B1-12:W21-32", b12, w12, 0, KM_BLACK); /* sections swapped */
     CHECK_FEN("B:B1,2,3,4,5,6,7,8,9,10,11,12:W21-24,25-32", b12, w12, 0, KM_BLACK);
-    CHECK_FEN("B:W21-32:B1-12.", b12, w12, 0, KM_BLACK);                /* trailing '.' */
-    CHECK_FEN("B:W21-32:B1-12\r\n", b12, w12, 0, KM_BLACK);             /* CRLF */
+    CHECK_FEN("B:W21-32:B1-12.", b12, w12, 0, KM_BLACK);    /* trailing '.' */
+    CHECK_FEN("B:W21-32:B1-12\r\n", b12, w12, 0, KM_BLACK); /* CRLF */
     CHECK_FEN("B:W21-32:B1-12.\r\n", b12, w12, 0, KM_BLACK);
     CHECK_FEN(" B : W21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32 : B1 - 12 ", b12, w12, 0, KM_BLACK);
     CHECK_FEN("W:W21-32:B1-12", b12, w12, 0, KM_WHITE);
@@ -101,7 +102,9 @@ TEST(board_fen_round_trip)
     /* the longest text fits: 24 pieces, all kings, with two-digit squares */
     CHECK(board_from_fen(&c, "W:WK9-20:BK21-32", err) == 0);
     board_to_fen(&c, buf, sizeof buf);
-    CHECK_STR(buf, "W:WK9,K10,K11,K12,K13,K14,K15,K16,K17,K18,K19,K20:BK21,K22,K23,K24,K25,K26,K27,K28,K29,K30,K31,K32");
+    CHECK_STR(
+        buf,
+        "W:WK9,K10,K11,K12,K13,K14,K15,K16,K17,K18,K19,K20:BK21,K22,K23,K24,K25,K26,K27,K28,K29,K30,K31,K32");
 
     /* random positions: write, read back, the same board */
     RefRng r = {0x5EED0005u};

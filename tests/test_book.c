@@ -4,7 +4,6 @@
  * book with any number of threads, on worker processes and after a resume
  * (also after kill -9),
  * and the book in kingme book, play, engine and match. */
-#include "test.h"
 #include "kingme/book.h"
 #include "kingme/notation.h"
 #include "kingme/search.h"
@@ -13,6 +12,7 @@
 #include "kingme/worker.h"
 #include "kingme/worker_proto.h"
 #include "kingme/workers.h"
+#include "test.h"
 
 #include <signal.h>
 #include <stdarg.h>
@@ -135,10 +135,12 @@ static uint8_t *small_book(size_t *len)
     Board a = after(""), b = after("11-15");
     MoveList ml;
     gen_moves(&a, &ml);
-    for (int i = 0; i < ml.count; i++) c0[i] = (uint16_t)book_move_code(&a, &ml.moves[i]), s0[i] = (int16_t)(10 * i - 30);
+    for (int i = 0; i < ml.count; i++)
+        c0[i] = (uint16_t)book_move_code(&a, &ml.moves[i]), s0[i] = (int16_t)(10 * i - 30);
     int n0 = ml.count;
     gen_moves(&b, &ml);
-    for (int i = 0; i < ml.count; i++) c1[i] = (uint16_t)book_move_code(&b, &ml.moves[i]), s1[i] = (int16_t)(-5 * i);
+    for (int i = 0; i < ml.count; i++)
+        c1[i] = (uint16_t)book_move_code(&b, &ml.moves[i]), s1[i] = (int16_t)(-5 * i);
     BookOutPos pos[2] = {{book_key(&a), n0, c0, s0}, {book_key(&b), ml.count, c1, s1}};
     BookHeader h;
     memset(&h, 0, sizeof h);
@@ -198,7 +200,8 @@ TEST(book_file_refused_with_one_line)
         Book *bk = book_from_bytes(bytes, n, "t.book", err);
         CHECK_MSG(bk == NULL, "a book of %zu of its %zu bytes was read", n, len);
         book_close(bk);
-        bool said = strstr(err, "t.book: truncated") || (n == 0 && strstr(err, "t.book: not a kingme opening book"));
+        bool said =
+            strstr(err, "t.book: truncated") || (n == 0 && strstr(err, "t.book: not a kingme opening book"));
         CHECK_MSG(said && !strchr(err, '\n'), "%zu bytes: %s", n, err);
     }
     /* a byte changed anywhere after the magic number */
@@ -263,7 +266,8 @@ TEST(book_choose_variety)
         count[move_equal(&m.move, &mv[0].move) ? 0 : 1]++;
         CHECK(move_equal(&m.move, &mv[0].move) || move_equal(&m.move, &mv[1].move));
     }
-    CHECK_MSG(count[1] > 40 && count[1] < 170, "the second move %d times in 1200 (expected about 100)", count[1]);
+    CHECK_MSG(count[1] > 40 && count[1] < 170, "the second move %d times in 1200 (expected about 100)",
+              count[1]);
     CHECK_INT(book_margin(bk, 0.05), 50);
     Board c = after("11-15 23-19");
     CHECK(!book_choose(bk, &c, 10, &rng, &m, NULL));
@@ -465,7 +469,8 @@ TEST(book_build_on_workers)
     CHECK_MSG(ans && strcmp(ans, "error 3 unknown vector 0000000000000001") == 0, "%s", ans ? ans : "");
     free(ans);
     int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)id);
-    for (int i = 0, n = wproto_vector_length(&w); i < n; i++) at += snprintf(line + at, sizeof line - (size_t)at, " %d", weights_at(&w, i));
+    for (int i = 0, n = wproto_vector_length(&w); i < n; i++)
+        at += snprintf(line + at, sizeof line - (size_t)at, " %d", weights_at(&w, i));
     ans = worker_handle_line(wst, line);
     CHECK(ans == NULL);
     snprintf(line, sizeof line, "score 3 %016llx depth 4 hash 1 fen B:W21-32:B1-12", (unsigned long long)id);
@@ -497,7 +502,8 @@ TEST(book_command_build_kill9_resume_info)
     snprintf(ref, sizeof ref, "%s/ref.book", dir());
     const char *ctl = "--depth 5 --positions 400 --start-plies 4 --ballot-plies 1 --batch 16 --hash 2 -j 2";
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "exec %s book build %s --save-every 0 --out %s >/dev/null 2>&1", test_kingme(), ctl, path);
+    snprintf(cmd, sizeof cmd, "exec %s book build %s --save-every 0 --out %s >/dev/null 2>&1", test_kingme(),
+             ctl, path);
     fflush(stdout);
     pid_t pid = fork();
     if (pid == 0) {
@@ -533,8 +539,9 @@ TEST(book_command_build_kill9_resume_info)
         char *semi = strstr(book_header(bk)->command, "; kingme book build --resume --out ");
         CHECK_MSG(semi && strncmp(book_header(bk)->command, "kingme book build --depth 5 ", 28) == 0, "%s",
                   book_header(bk)->command);
-        const char *want = "kingme book build --depth 5 --positions 400 --start-plies 4 --ballot-plies 1 --batch 16 "
-                           "--hash 2 -j 2 --out ";
+        const char *want =
+            "kingme book build --depth 5 --positions 400 --start-plies 4 --ballot-plies 1 --batch 16 "
+            "--hash 2 -j 2 --out ";
         CHECK_MSG(strncmp(book_header(rk)->command, want, strlen(want)) == 0, "%s", book_header(rk)->command);
     }
     book_close(bk);
@@ -550,7 +557,8 @@ TEST(book_command_build_kill9_resume_info)
     snprintf(cmd, sizeof cmd, "head -c 3000 %s > %s", ref, trunc);
     CHECK(system(cmd) == 0);
     CHECK_INT(kingme(out, sizeof out, "book info --book %s", trunc), 1);
-    CHECK_MSG(strstr(out, "truncated (3000 bytes, the header says ") && strchr(out, '\n') == out + strlen(out) - 1,
+    CHECK_MSG(strstr(out, "truncated (3000 bytes, the header says ") &&
+                  strchr(out, '\n') == out + strlen(out) - 1,
               "%s", out);
     CHECK_INT(kingme(out, sizeof out, "book show --book %s", trunc), 1);
     CHECK_MSG(strstr(out, "truncated") && strchr(out, '\n') == out + strlen(out) - 1, "%s", out);
@@ -562,7 +570,8 @@ TEST(book_command_show_probe)
     if (!bk) return;
     book_close(bk);
     CHECK_INT(kingme(out, sizeof out, "book show --book %s", tiny_path), 0);
-    CHECK_MSG(strstr(out, "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12: 7 moves"), "%s", out);
+    CHECK_MSG(strstr(out, "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12: 7 moves"),
+              "%s", out);
     CHECK_MSG(strstr(out, "into the book") && strstr(out, "main line ("), "%s", out);
     CHECK_INT(kingme(out, sizeof out, "book probe --book %s --moves '9-13 22-18 6-9'", tiny_path), 0);
     CHECK_MSG(strncmp(out, "book move ", 10) == 0, "%s", out);
@@ -580,12 +589,18 @@ TEST(book_used_by_play_engine_match)
     char t[MOVE_TEXT_MAX], want[256];
     move_to_text(&best.move, t);
     /* play: the engine (Black) says its move came from the book */
-    CHECK_INT(kingme(out, sizeof out, "play --book %s --engine-first --depth 1 --seed 1 --book-variety 0 --no-color "
-                     "--out /dev/null < /dev/null", tiny_path), 0);
+    CHECK_INT(kingme(out, sizeof out,
+                     "play --book %s --engine-first --depth 1 --seed 1 --book-variety 0 --no-color "
+                     "--out /dev/null < /dev/null",
+                     tiny_path),
+              0);
     snprintf(want, sizeof want, "Black played %s   (kingme: opening book)", t);
     CHECK_MSG(strstr(out, want), "%s", out);
-    CHECK_INT(kingme(out, sizeof out, "play --book %s --no-book --engine-first --depth 1 --seed 1 --no-color "
-                     "--out /dev/null < /dev/null", tiny_path), 0);
+    CHECK_INT(kingme(out, sizeof out,
+                     "play --book %s --no-book --engine-first --depth 1 --seed 1 --no-color "
+                     "--out /dev/null < /dev/null",
+                     tiny_path),
+              0);
     CHECK_MSG(!strstr(out, "opening book") && strstr(out, "(kingme: depth 1"), "%s", out);
     /* a book named that cannot be read: one line, status 1 */
     char trunc[200], cmd[1024];
@@ -597,12 +612,16 @@ TEST(book_used_by_play_engine_match)
     CHECK_INT(kingme(out, sizeof out, "engine --book %s < /dev/null", trunc), 1);
     CHECK_MSG(strstr(out, "truncated"), "%s", out);
     /* engine: the book answers go, option book none turns it off */
-    snprintf(cmd, sizeof cmd, "printf 'position start\\ngo depth 3\\noption book none\\ngo depth 1\\nquit\\n' | "
-             "%s engine --book %s --no-egdb", test_kingme(), tiny_path);
+    snprintf(cmd, sizeof cmd,
+             "printf 'position start\\ngo depth 3\\noption book none\\ngo depth 1\\nquit\\n' | "
+             "%s engine --book %s --no-egdb",
+             test_kingme(), tiny_path);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
-    snprintf(want, sizeof want, "info book score %d pv %s\nbestmove %s\ninfo depth 1 ", (int)best.score, t, t);
+    snprintf(want, sizeof want, "info book score %d pv %s\nbestmove %s\ninfo depth 1 ", (int)best.score, t,
+             t);
     CHECK_MSG(strncmp(out, want, strlen(want)) == 0, "%s", out);
-    snprintf(cmd, sizeof cmd, "printf 'option book %s\\nposition start\\ngo movetime 50\\nquit\\n' | %s engine --no-book",
+    snprintf(cmd, sizeof cmd,
+             "printf 'option book %s\\nposition start\\ngo movetime 50\\nquit\\n' | %s engine --no-book",
              tiny_path, test_kingme());
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(strstr(out, "info book score"), "%s", out);
@@ -610,8 +629,11 @@ TEST(book_used_by_play_engine_match)
      * from the start) */
     char pdn[200];
     snprintf(pdn, sizeof pdn, "%s/m.pdn", dir());
-    CHECK_INT(kingme(out, sizeof out, "match default default --games 2 --depth 1 -j 1 --openings start --book %s "
-                     "--out %s", tiny_path, pdn), 0);
+    CHECK_INT(kingme(out, sizeof out,
+                     "match default default --games 2 --depth 1 -j 1 --openings start --book %s "
+                     "--out %s",
+                     tiny_path, pdn),
+              0);
     CHECK_MSG(strstr(out, "opening book ") && strstr(out, " for A and B\n"), "%s", out);
     char *games = test_slurp(pdn);
     CHECK(games != NULL);
@@ -628,7 +650,8 @@ TEST(book_used_by_play_engine_match)
         ply++;
     }
     CHECK(ply == 4);
-    CHECK_MSG(games && strstr(games, line), "the game does not start with %s:\n%.400s", line, games ? games : "");
+    CHECK_MSG(games && strstr(games, line), "the game does not start with %s:\n%.400s", line,
+              games ? games : "");
     free(games);
     book_close(bk);
 }

@@ -4,7 +4,6 @@
  * a whole game of the engine against itself with every move checked legal;
  * and that the DLL's sources still compile for Windows (make dll-check).
  * The real DLL under Wine: make test-dll (tests/cb/). */
-#include "test.h"
 #include "../src/cb/cb.h"
 #include "kingme/book.h"
 #include "kingme/egdb.h"
@@ -12,6 +11,7 @@
 #include "kingme/movegen.h"
 #include "kingme/notation.h"
 #include "kingme/session.h"
+#include "test.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -65,7 +65,8 @@ static bool cbmove_is(const struct CBmove *mv, const Board *b, const Move *m)
     coor_of(m->to + 1, &x, &y);
     if (mv->to.x != x || mv->to.y != y) return false;
     if (mv->jumps != m->njumps) return false;
-    if (mv->oldpiece != piece_on(before, m->from + 1) || mv->newpiece != piece_on(after, m->to + 1)) return false;
+    if (mv->oldpiece != piece_on(before, m->from + 1) || mv->newpiece != piece_on(after, m->to + 1))
+        return false;
     if (m->njumps == 0) return mv->path[1].x == x && mv->path[1].y == y && mv->del[0].x == -1;
     uint32_t taken = 0;
     for (int i = 0; i < m->njumps; i++) {
@@ -93,7 +94,8 @@ static void ask(Asked *a, const Board *b, double maxtime, int info, int moreinfo
     to_cb(b, a->board);
     strcpy(a->status, "untouched");
     memset(&mv, 0x55, sizeof mv);
-    a->result = getmove(a->board, color_of(b), maxtime, a->status, playnow ? playnow : &zero, info, moreinfo, &mv);
+    a->result =
+        getmove(a->board, color_of(b), maxtime, a->status, playnow ? playnow : &zero, info, moreinfo, &mv);
     gen_moves(b, &a->ml);
     a->move = -1;
     for (int i = 0; i < a->ml.count && a->move < 0; i++) {
@@ -178,7 +180,8 @@ TEST(cb_commands)
     CHECK_INT(cmd("frobnicate now", r), 0);
     CHECK_STR(r, "kingme does not support 'frobnicate'");
     CHECK_INT(cmd("", r), 0);
-    CHECK_INT(cmd("staticevaluation B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12", r), 1);
+    CHECK_INT(cmd("staticevaluation B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12", r),
+              1);
     CHECK_MSG(strncmp(r, "kingme's static evaluation: ", 28) == 0 && strstr(r, " for Black"), "%s", r);
     CHECK_INT(cmd("staticevaluation B:W99", r), 0);
     CHECK_MSG(strncmp(r, "staticevaluation: ", 18) == 0, "%s", r);
@@ -207,8 +210,9 @@ TEST(cb_time_arguments)
     for (int mode = 1; mode <= 3; mode++) {
         memset(&go, 0, sizeof go);
         cb_time_limits(9.0, mode << CB_INCR_TIME_SHIFT, (int)(60000u << 16 | 250u), &go);
-        CHECK_MSG(go.movetime == 0 && go.time_left > 60000 * unit[mode] * 0.999 && go.time_left < 60000 * unit[mode] * 1.001 &&
-                      go.increment > 250 * unit[mode] * 0.999 && go.increment < 250 * unit[mode] * 1.001,
+        CHECK_MSG(go.movetime == 0 && go.time_left > 60000 * unit[mode] * 0.999 &&
+                      go.time_left < 60000 * unit[mode] * 1.001 && go.increment > 250 * unit[mode] * 0.999 &&
+                      go.increment < 250 * unit[mode] * 1.001,
                   "mode %d: left %g inc %g", mode, go.time_left, go.increment);
     }
     /* a clock at zero still gives the search something to run on */
@@ -360,7 +364,8 @@ TEST(cb_gamehist_repetition)
     Board b = fen("B:WK29,K31,K32:BK1,K3");
     Asked a;
     ask(&a, &b, 0.2, 0, 0, NULL);
-    CHECK_MSG(a.move >= 0 && strncmp(a.status, "1-5: ", 5) == 0 && strstr(a.status, "score 0 "), "%s", a.status);
+    CHECK_MSG(a.move >= 0 && strncmp(a.status, "1-5: ", 5) == 0 && strstr(a.status, "score 0 "), "%s",
+              a.status);
     /* the history names another game: this position alone */
     CHECK_INT(cmd("set gamehist B:WK29,K31,K32:BK1,K3", r), 1);
     CHECK_STR(r, "gamehist: 0 moves");
@@ -428,7 +433,8 @@ TEST(cb_database)
     Asked a;
     Board win = fen("W:WK30,K31:BK1"), loss = fen("B:WK30,K31:BK1"), draw = fen("B:WK30:BK1");
     ask(&a, &win, 0.05, 0, 0, NULL);
-    CHECK_MSG(a.move >= 0 && a.result == CB_WIN && strstr(a.status, "score db win"), "%d %s", a.result, a.status);
+    CHECK_MSG(a.move >= 0 && a.result == CB_WIN && strstr(a.status, "score db win"), "%d %s", a.result,
+              a.status);
     ask(&a, &loss, 0.05, 0, 0, NULL);
     CHECK_MSG(a.move >= 0 && a.result == CB_LOSS, "%d %s", a.result, a.status);
     ask(&a, &draw, 0.05, 0, 0, NULL);
@@ -452,7 +458,9 @@ TEST(cb_database)
 static void send_gamehist_start(void)
 {
     char r[CB_REPLY_SIZE];
-    CHECK_INT(enginecommand("set gamehist B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12", r), 1);
+    CHECK_INT(
+        enginecommand("set gamehist B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12", r),
+        1);
 }
 
 /* ---- the opening book ---- */
@@ -504,7 +512,8 @@ TEST(cb_opening_book)
     send_gamehist_start();
     Asked a;
     ask(&a, &start, 5.0, 0, 0, NULL);
-    CHECK_MSG(a.move == best && strcmp(a.status, "10-14: from the opening book, score 50") == 0, "%s", a.status);
+    CHECK_MSG(a.move == best && strcmp(a.status, "10-14: from the opening book, score 50") == 0, "%s",
+              a.status);
     /* no book: the search */
     CHECK_INT(cmd("set book 0", r), 1);
     CHECK_STR(r, "book 0: no book");
@@ -557,8 +566,8 @@ TEST(cb_plays_a_whole_game_against_itself)
         Board before = g.cur;
         ask(&a, &before, 0.01, 0, 0, NULL);
         if (a.move < 0) {
-            test_fail(__FILE__, __LINE__, "ply %d: the board and move from getmove are no legal move (%s)", g.nply + 1,
-                      a.status);
+            test_fail(__FILE__, __LINE__, "ply %d: the board and move from getmove are no legal move (%s)",
+                      g.nply + 1, a.status);
             break;
         }
         const Move *m = &a.ml.moves[a.move];

@@ -1,9 +1,9 @@
 /* test_charts.c - the pictures of the commands (charts.h): well-formed
  * whatever the data, the square weights as the evaluation defines them, and
  * the commands' --svg files. */
-#include "test.h"
 #include "kingme/charts.h"
 #include "kingme/weights.h"
+#include "test.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -12,7 +12,8 @@
 static void well_formed(KmBuf *b, const char *what)
 {
     char *t = km_buf_done(b), why[256];
-    CHECK_MSG(t && test_xml_well_formed(t, "svg", why, sizeof why), "%s: %s", what, t ? why : "out of memory");
+    CHECK_MSG(t && test_xml_well_formed(t, "svg", why, sizeof why), "%s: %s", what,
+              t ? why : "out of memory");
     free(t);
 }
 
@@ -97,7 +98,8 @@ TEST(charts_commands_write_svg)
     CHECK(t && strstr(t, "end.own_men") && strstr(t, ">crowns</text>"));
     free(t);
     snprintf(cmd, sizeof cmd,
-             "%s match default weights/handset.w --games 6 --depth 2 -j 1 --out %s/m.pdn --svg %s/m.svg --sprt 0 50",
+             "%s match default weights/handset.w --games 6 --depth 2 -j 1 --out %s/m.pdn --svg %s/m.svg "
+             "--sprt 0 50",
              test_kingme(), dir, dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(strstr(out, "picture written to"), "%s", out);
@@ -108,10 +110,13 @@ TEST(charts_commands_write_svg)
     free(t);
     /* a picture that cannot be written (its folder would be under a file)
      * stops the match before its first game */
-    snprintf(cmd, sizeof cmd, "%s match default weights/handset.w --games 2 --depth 2 --out %s/n.pdn --svg Makefile/m.svg 2>&1",
-             test_kingme(), dir);
+    snprintf(
+        cmd, sizeof cmd,
+        "%s match default weights/handset.w --games 2 --depth 2 --out %s/n.pdn --svg Makefile/m.svg 2>&1",
+        test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 1);
-    CHECK_MSG(strstr(out, "Makefile: cannot create the folder: Not a directory") && !strstr(out, "game 1/2"), "%s", out);
+    CHECK_MSG(strstr(out, "Makefile: cannot create the folder: Not a directory") && !strstr(out, "game 1/2"),
+              "%s", out);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK(system(cmd) == 0);
 }

@@ -1,8 +1,8 @@
 /* test_cli.c - the foundation's command line: perft, moves, help, version,
  * and the exit codes (0 success, 1 failure, 2 usage error). */
-#include "test.h"
-#include "refgen.h"
 #include "../src/cli/cli.h"
+#include "refgen.h"
+#include "test.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +67,8 @@ TEST(cli_perft)
     CHECK_INT(kingme("perft 3 --hash=0"), 0); /* 0 MB, as everywhere: no table */
     CHECK_MSG(strstr(out, "perft 3: 302 leaves") && strstr(out, "(no table)"), "%s", out);
     CHECK_INT(kingme("perft 3 --hash=-1"), 2);
-    CHECK_STR(out, "kingme perft: --hash '-1' is not a whole number from 0 to 65536\nsee: kingme help perft\n");
+    CHECK_STR(out,
+              "kingme perft: --hash '-1' is not a whole number from 0 to 65536\nsee: kingme help perft\n");
     CHECK_INT(kingme("perft 3 4"), 2);
     CHECK_STR(out, "kingme perft: unexpected argument '4'\nsee: kingme help perft\n");
     /* a bad FEN is a failure (1) with one "kingme: " line */
@@ -90,8 +91,8 @@ TEST(cli_moves)
     CHECK_STR(out, "");
     /* bad FEN: exit 1, exactly one line "kingme: ..." */
     CHECK_INT(kingme("moves --fen 'B:W21,21:B1'"), 1);
-    CHECK_MSG(strncmp(out, "kingme: ", 8) == 0 && count_lines(out) == 1 && strstr(out, "given twice"),
-              "%s", out);
+    CHECK_MSG(strncmp(out, "kingme: ", 8) == 0 && count_lines(out) == 1 && strstr(out, "given twice"), "%s",
+              out);
     CHECK_INT(kingme("moves --fen ''"), 1);
     CHECK_MSG(strncmp(out, "kingme: ", 8) == 0 && count_lines(out) == 1, "%s", out);
     /* usage errors */
@@ -136,9 +137,12 @@ TEST(cli_help_version_and_unknown_commands)
     CHECK_INT(kingme("--version"), 0);
     CHECK_STR(out, "kingme " KINGME_VERSION "\n");
     CHECK_INT(kingme("help perft"), 0);
-    CHECK_MSG(strstr(out, "usage: kingme perft DEPTH [OPTIONS]") != NULL && strstr(out, "--fen") != NULL, "%s", out);
+    CHECK_MSG(strstr(out, "usage: kingme perft DEPTH [OPTIONS]") != NULL && strstr(out, "--fen") != NULL,
+              "%s", out);
     /* every option with its default; the old spellings listed */
-    CHECK_MSG(strstr(out, "--hash MB") && strstr(out, "[default: 16]") && strstr(out, "--nohash (= --no-hash)"), "%s", out);
+    CHECK_MSG(strstr(out, "--hash MB") && strstr(out, "[default: 16]") &&
+                  strstr(out, "--nohash (= --no-hash)"),
+              "%s", out);
     CHECK_INT(kingme("help help"), 0);
     CHECK_MSG(strstr(out, "usage: kingme help [COMMAND]") != NULL, "%s", out);
     CHECK_INT(kingme("help moves"), 0);
@@ -185,20 +189,23 @@ TEST(cli_same_option_same_spelling_and_default)
     char h[2048];
     const char *hash[] = {"search", "play", "engine", "analyze", "match", "perft", "selfplay"};
     for (size_t i = 0; i < sizeof hash / sizeof *hash; i++)
-        CHECK_MSG(option_help(hash[i], "--hash", h, sizeof h) && strstr(h, "--hash MB") && strstr(h, "[default: 16]"),
+        CHECK_MSG(option_help(hash[i], "--hash", h, sizeof h) && strstr(h, "--hash MB") &&
+                      strstr(h, "[default: 16]"),
                   "%s --hash: %s", hash[i], h);
     const char *seed[] = {"search", "play", "match", "tune", "egdb"};
     for (size_t i = 0; i < sizeof seed / sizeof *seed; i++)
-        CHECK_MSG(option_help(seed[i], "--seed", h, sizeof h) && strstr(h, "[default: 1]"), "%s --seed: %s", seed[i], h);
+        CHECK_MSG(option_help(seed[i], "--seed", h, sizeof h) && strstr(h, "[default: 1]"), "%s --seed: %s",
+                  seed[i], h);
     const char *egdb[] = {"search", "play", "engine", "analyze", "match", "bench", "tune"};
     for (size_t i = 0; i < sizeof egdb / sizeof *egdb; i++)
         CHECK_MSG(option_help(egdb[i], "--no-egdb", h, sizeof h), "%s: no --no-egdb", egdb[i]);
     const char *game[] = {"play", "match"};
     for (size_t i = 0; i < 2; i++) {
-        CHECK_MSG(option_help(game[i], "--tc", h, sizeof h) && strstr(h, "--tc M+I") && strstr(h, "M minutes each"),
+        CHECK_MSG(option_help(game[i], "--tc", h, sizeof h) && strstr(h, "--tc M+I") &&
+                      strstr(h, "M minutes each"),
                   "%s --tc: %s", game[i], h);
-        CHECK_MSG(option_help(game[i], "--max-plies", h, sizeof h) && strstr(h, "[default: 0]"), "%s --max-plies: %s",
-                  game[i], h);
+        CHECK_MSG(option_help(game[i], "--max-plies", h, sizeof h) && strstr(h, "[default: 0]"),
+                  "%s --max-plies: %s", game[i], h);
         char args[128];
         /* the old spellings: the same option, the same message */
         const char *players = i ? " default default" : "";

@@ -2,12 +2,12 @@
  * (3 under the sanitizers) checked against a solver written only for these
  * tests, consistency on random positions, known endings, resuming, and
  * files refused. */
-#include "test.h"
+#include "../src/egdb_impl.h"
 #include "kingme/bits.h"
 #include "kingme/egdb.h"
 #include "kingme/search.h"
 #include "kingme/weights.h"
-#include "../src/egdb_impl.h"
+#include "test.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -80,8 +80,10 @@ TEST(egdb_index_round_trips)
             if (!egdb_unindex(&g, i, &b)) continue;
             real++;
             EgdbSlice s = egdb_slice_of(&b);
-            CHECK(s.bm == slices[k].bm && s.bk == slices[k].bk && s.wm == slices[k].wm && s.wk == slices[k].wk);
-            CHECK(!(board_men(&b, KM_BLACK) & BLACK_PROMO_ROW) && !(board_men(&b, KM_WHITE) & WHITE_PROMO_ROW));
+            CHECK(s.bm == slices[k].bm && s.bk == slices[k].bk && s.wm == slices[k].wm &&
+                  s.wk == slices[k].wk);
+            CHECK(!(board_men(&b, KM_BLACK) & BLACK_PROMO_ROW) &&
+                  !(board_men(&b, KM_WHITE) & WHITE_PROMO_ROW));
             if (egdb_index(&g, &b) != i) {
                 CHECK_INT(egdb_index(&g, &b), i);
                 break;
@@ -136,11 +138,13 @@ static SolvePos *solve_tab;
 
 static uint32_t solve_slot(const Board *b)
 {
-    uint64_t h = km_mix64(((uint64_t)b->pieces[0] << 32 | b->pieces[1]) ^ km_mix64(b->kings * 2u + (uint32_t)b->stm));
+    uint64_t h =
+        km_mix64(((uint64_t)b->pieces[0] << 32 | b->pieces[1]) ^ km_mix64(b->kings * 2u + (uint32_t)b->stm));
     uint32_t i = (uint32_t)(h >> (64 - SOLVE_BITS));
     for (;;) {
         SolvePos *p = &solve_tab[i];
-        if (!p->used || (p->b == b->pieces[0] && p->w == b->pieces[1] && p->k == b->kings && p->stm == b->stm))
+        if (!p->used ||
+            (p->b == b->pieces[0] && p->w == b->pieces[1] && p->k == b->kings && p->stm == b->stm))
             return i;
         i = (i + 1) & ((1u << SOLVE_BITS) - 1);
     }
@@ -331,13 +335,14 @@ TEST(egdb_every_value_is_consistent_on_random_positions)
             }
             bool ok;
             if (v == EGDB_WIN) ok = loss_children > 0 && d == best + 1;
-            else if (v == EGDB_LOSS) ok = loss_children == 0 && draw_children == 0 && d == (nm ? best + 1 : 0);
+            else if (v == EGDB_LOSS)
+                ok = loss_children == 0 && draw_children == 0 && d == (nm ? best + 1 : 0);
             else ok = v == EGDB_DRAW && loss_children == 0 && draw_children > 0;
             if (!ok) {
                 char fen[128];
                 board_to_fen(&b, fen, sizeof fen);
-                test_fail(__FILE__, __LINE__, "%s: value %d dtc %d, children: %d lost, %d drawn, best %d", fen,
-                          v, d, loss_children, draw_children, best);
+                test_fail(__FILE__, __LINE__, "%s: value %d dtc %d, children: %d lost, %d drawn, best %d",
+                          fen, v, d, loss_children, draw_children, best);
                 bad++;
             }
         }
@@ -394,7 +399,8 @@ TEST(egdb_known_endings)
     CHECK_INT(d, 1);
     /* no piece: lost; no move: lost */
     CHECK_INT(probe_fen(db, "B:WK18:B", &d), EGDB_LOSS);
-    CHECK_INT(probe_fen(db, "B:W9,K14:B5", &d), EGDB_LOSS); /* 5 is blocked by 9, 9 cannot be jumped (14 behind) */
+    CHECK_INT(probe_fen(db, "B:W9,K14:B5", &d),
+              EGDB_LOSS); /* 5 is blocked by 9, 9 cannot be jumped (14 behind) */
     CHECK_INT(d, 0);
     /* beyond the database */
     Board start;
@@ -500,7 +506,8 @@ TEST(egdb_partial_files_answer_as_the_full_ones)
                 Move m1 = {0}, m2 = {0};
                 int b1 = egdb_best_move(full, &b, &m1, NULL), b2 = egdb_best_move(part, &b, &m2, NULL);
                 /* the fast probe: the kept distance, else the bound */
-                bool one_colour = !b.pieces[0] || !b.pieces[1], capture = !one_colour && mg_can_capture(&b, b.stm);
+                bool one_colour = !b.pieces[0] || !b.pieces[1],
+                     capture = !one_colour && mg_can_capture(&b, b.stm);
                 bool short_win = v2 == EGDB_WIN && d2 <= EGDB_SHORT_DTC && !capture && !one_colour;
                 bool loss = v2 == EGDB_LOSS && !capture && !one_colour;
                 int fast_want = short_win ? EGDB_SHORT_DTC : loss ? 0 : d2;
@@ -511,8 +518,8 @@ TEST(egdb_partial_files_answer_as_the_full_ones)
                     m1.to != m2.to || m1.captured != m2.captured || !egdb_consistent(part, &b)) {
                     char fen[128];
                     board_to_fen(&b, fen, sizeof fen);
-                    test_fail(__FILE__, __LINE__, "%s: full %d dtc %d, partial %d dtc %d (fast %d dtc %d)", fen, v1,
-                              d1, v2, d2, vf, df);
+                    test_fail(__FILE__, __LINE__, "%s: full %d dtc %d, partial %d dtc %d (fast %d dtc %d)",
+                              fen, v1, d1, v2, d2, vf, df);
                     bad++;
                 }
             }
@@ -538,7 +545,8 @@ TEST(egdb_independent_check_finds_a_wrong_value)
         CHECK(board_from_fen(&b, fens[k], err) == 0);
         EgdbCheck ck;
         CHECK_MSG(egdb_check_component(db, &b, 1000000, &ck, err) == 0, "%s", err);
-        CHECK_MSG(ck.mismatches == 0, "%s: %llu positions differ", fens[k], (unsigned long long)ck.mismatches);
+        CHECK_MSG(ck.mismatches == 0, "%s: %llu positions differ", fens[k],
+                  (unsigned long long)ck.mismatches);
         CHECK(ck.wins > 0 && ck.losses > 0 && ck.draws > 0);
         total += ck.positions;
     }
@@ -732,7 +740,8 @@ TEST(egdb_agrees_with_the_searchs_proven_results)
             proven++;
             char fen[128];
             board_to_fen(&b, fen, sizeof fen);
-            CHECK_MSG(v == (r.score > 0 ? EGDB_WIN : EGDB_LOSS), "%s: search %d, database %d", fen, r.score, v);
+            CHECK_MSG(v == (r.score > 0 ? EGDB_WIN : EGDB_LOSS), "%s: search %d, database %d", fen, r.score,
+                      v);
         }
         /* with the database: its verdict at the root, a move that keeps it */
         searcher_set_egdb(&s, db);
@@ -1076,9 +1085,10 @@ TEST(egdb_info_checks_what_probe_checks)
     CHECK_STR(err, want);
     /* a search through it goes on without those positions, and says so */
     CHECK_INT(kingme_in(out, sizeof out, "search --egdb %s --depth 3 --fen %s", dir, fen), 0);
-    CHECK_MSG(strstr(out, "corrupt block 0: the positions it holds were searched as if not in the database\n") &&
-                  strstr(out, "bestmove "),
-              "%s", out);
+    CHECK_MSG(
+        strstr(out, "corrupt block 0: the positions it holds were searched as if not in the database\n") &&
+            strstr(out, "bestmove "),
+        "%s", out);
 
     /* the header's longest win lowered to 1: the codes of longer wins are
      * then codes this slice cannot hold */

@@ -1,11 +1,11 @@
 /* test_engine.c - kingme engine driven through pipes, as a GUI or a match
  * referee drives it: a whole game, stop during go infinite, errors, the
  * game's history (repetition, the forty-move rule). */
-#include "test.h"
 #include "kingme/game.h"
 #include "kingme/notation.h"
 #include "kingme/search.h"
 #include "kingme/weights.h"
+#include "test.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -18,7 +18,7 @@
 
 typedef struct Pipe {
     pid_t pid;
-    int to, from;     /* write commands to `to`, read answers from `from` */
+    int to, from; /* write commands to `to`, read answers from `from` */
     char buf[65536];
     size_t len;
 } Pipe;
@@ -35,7 +35,10 @@ static bool pipe_open(Pipe *p, const char *args)
     if (p->pid == 0) {
         dup2(in[0], 0);
         dup2(out[1], 1);
-        close(in[0]); close(in[1]); close(out[0]); close(out[1]);
+        close(in[0]);
+        close(in[1]);
+        close(out[0]);
+        close(out[1]);
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
         _exit(127);
     }
@@ -112,7 +115,8 @@ static int pipe_close(Pipe *p)
 {
     close(p->to);
     char l[8192];
-    while (pipe_line(p, l, sizeof l, 10)) {}
+    while (pipe_line(p, l, sizeof l, 10)) {
+    }
     close(p->from);
     int st = 0;
     waitpid(p->pid, &st, 0);
@@ -219,10 +223,8 @@ TEST(engine_stop_during_go_infinite)
         if (dt < wall) wall = dt;
         CHECK_MSG(strcmp(line, "bestmove none") != 0, "%s", line);
     }
-    if (cpu)
-        CHECK_MSG(best < 0.050, "the engine worked %.1f ms of CPU after stop at best", best * 1000);
-    else
-        CHECK_MSG(wall < 0.050, "stop answered after %.1f ms at best", wall * 1000);
+    if (cpu) CHECK_MSG(best < 0.050, "the engine worked %.1f ms of CPU after stop at best", best * 1000);
+    else CHECK_MSG(wall < 0.050, "stop answered after %.1f ms at best", wall * 1000);
     /* an infinite search that ended by itself (a proven result) still waits for stop */
     pipe_send(&p, "position fen W:WK32:BK1,K2");
     pipe_send(&p, "go infinite");
@@ -280,7 +282,8 @@ TEST(engine_exact_search_is_the_librarys)
     unsigned long long opt = engine_nodes("--hash 16 --no-egdb --no-book", "option search exact", 10);
     unsigned long long sel = engine_nodes("--hash 16 --no-egdb --no-book", "option search selective", 10);
     CHECK_MSG(flag == r.nodes, "engine --exact %llu nodes, library %llu", flag, (unsigned long long)r.nodes);
-    CHECK_MSG(opt == r.nodes, "option search exact %llu nodes, library %llu", opt, (unsigned long long)r.nodes);
+    CHECK_MSG(opt == r.nodes, "option search exact %llu nodes, library %llu", opt,
+              (unsigned long long)r.nodes);
     CHECK_MSG(sel > 0 && sel < r.nodes, "selective %llu nodes, exact %llu", sel, (unsigned long long)r.nodes);
 }
 
@@ -416,10 +419,12 @@ TEST(search_command_sees_the_moves_history)
     char cmd[512];
     snprintf(cmd, sizeof cmd,
              "%s search --depth 6 --tiebreak first --fen W:WK29,K31,K32:BK5,K3 "
-             "--moves '29-25 5-1 25-29 1-5 29-25 5-1 25-29'", test_kingme());
+             "--moves '29-25 5-1 25-29 1-5 29-25 5-1 25-29'",
+             test_kingme());
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(strstr(out, "depth  6  score        0 ") && strstr(out, "bestmove 1-5\n"), "%s", out);
-    snprintf(cmd, sizeof cmd, "%s search --depth 6 --tiebreak first --fen B:WK29,K31,K32:BK1,K3", test_kingme());
+    snprintf(cmd, sizeof cmd, "%s search --depth 6 --tiebreak first --fen B:WK29,K31,K32:BK1,K3",
+             test_kingme());
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(strstr(out, "depth  6  score    -") != NULL, "%s", out);
     /* a move that is not legal there: one line, exit 1 */
@@ -469,43 +474,59 @@ TEST(engine_egdb_beside_the_program)
     char dir[128], cmd[2048];
     static char out[65536];
     snprintf(dir, sizeof dir, "/tmp/kingme-beside-%d", (int)getpid());
-    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir %s && cp %s %s/kingme && %s/kingme egdb build --pieces 3 --dir %s/egdb",
-             dir, dir, test_kingme(), dir, dir, dir);
+    snprintf(cmd, sizeof cmd,
+             "rm -rf %s && mkdir %s && cp %s %s/kingme && %s/kingme egdb build --pieces 3 --dir %s/egdb", dir,
+             dir, test_kingme(), dir, dir, dir);
     CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
     const char *go = "printf 'position fen W:WK32:BK1,K2\\ngo depth 2\\nquit\\n'";
     /* beside the program: a database loss for White */
-    snprintf(cmd, sizeof cmd, "%s | env -u KINGME_EGDB %s/kingme engine --hash 1 | grep '^info' | tail -1", go, dir);
+    snprintf(cmd, sizeof cmd, "%s | env -u KINGME_EGDB %s/kingme engine --hash 1 | grep '^info' | tail -1",
+             go, dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     long sc = info_score(out);
     CHECK_MSG(sc < -400000000 && sc > -500000000, "%s", out);
     /* --no-egdb, KINGME_EGDB=none: the evaluation's score */
-    snprintf(cmd, sizeof cmd, "%s | env -u KINGME_EGDB %s/kingme engine --hash 1 --no-egdb | grep '^info' | tail -1", go, dir);
+    snprintf(cmd, sizeof cmd,
+             "%s | env -u KINGME_EGDB %s/kingme engine --hash 1 --no-egdb | grep '^info' | tail -1", go, dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     sc = info_score(out);
     CHECK_MSG(sc > -100000 && sc < 0, "--no-egdb: %s", out);
-    snprintf(cmd, sizeof cmd, "%s | KINGME_EGDB=none %s/kingme engine --hash 1 | grep '^info' | tail -1", go, dir);
+    snprintf(cmd, sizeof cmd, "%s | KINGME_EGDB=none %s/kingme engine --hash 1 | grep '^info' | tail -1", go,
+             dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     sc = info_score(out);
     CHECK_MSG(sc > -100000 && sc < 0, "KINGME_EGDB=none: %s", out);
     /* play says what the database knows of the position */
-    snprintf(cmd, sizeof cmd, "printf 'quit\\n' | env -u KINGME_EGDB %s/kingme play --fen W:WK32:BK1,K2 --no-color --out %s/game.pdn | grep 'Endgame database'", dir, dir);
+    snprintf(cmd, sizeof cmd,
+             "printf 'quit\\n' | env -u KINGME_EGDB %s/kingme play --fen W:WK32:BK1,K2 --no-color --out "
+             "%s/game.pdn | grep 'Endgame database'",
+             dir, dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(strstr(out, "Endgame database: White, to move, loses") != NULL, "%s", out);
     /* every command that searches does the same: search, match */
-    snprintf(cmd, sizeof cmd, "env -u KINGME_EGDB %s/kingme search --fen W:WK32:BK1,K2 --depth 2 --hash 1", dir);
+    snprintf(cmd, sizeof cmd, "env -u KINGME_EGDB %s/kingme search --fen W:WK32:BK1,K2 --depth 2 --hash 1",
+             dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(strstr(out, "score  db loss") != NULL, "search: %s", out);
-    snprintf(cmd, sizeof cmd, "env -u KINGME_EGDB %s/kingme search --fen W:WK32:BK1,K2 --depth 2 --hash 1 --no-egdb", dir);
+    snprintf(cmd, sizeof cmd,
+             "env -u KINGME_EGDB %s/kingme search --fen W:WK32:BK1,K2 --depth 2 --hash 1 --no-egdb", dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(strstr(out, "db loss") == NULL, "search --no-egdb: %s", out);
-    snprintf(cmd, sizeof cmd, "env -u KINGME_EGDB %s/kingme match default default --games 2 --depth 1 -j 1 --out /dev/null", dir);
+    snprintf(cmd, sizeof cmd,
+             "env -u KINGME_EGDB %s/kingme match default default --games 2 --depth 1 -j 1 --out /dev/null",
+             dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(strstr(out, "seed 1, endgame database\n") != NULL, "match: %s", out);
-    snprintf(cmd, sizeof cmd, "env -u KINGME_EGDB %s/kingme match default default --games 2 --depth 1 -j 1 --out /dev/null --no-egdb", dir);
+    snprintf(cmd, sizeof cmd,
+             "env -u KINGME_EGDB %s/kingme match default default --games 2 --depth 1 -j 1 --out /dev/null "
+             "--no-egdb",
+             dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(strstr(out, "seed 1\n") != NULL, "match --no-egdb: %s", out);
     /* a damaged slice: one warning line, and the engine plays on without it */
-    snprintf(cmd, sizeof cmd, "truncate -s 100 %s/egdb/b0k2w0k1.kdb && %s | env -u KINGME_EGDB %s/kingme engine --hash 1 2>&1 | grep -c -e '^kingme: .*going on without the endgame database$' -e '^bestmove '",
+    snprintf(cmd, sizeof cmd,
+             "truncate -s 100 %s/egdb/b0k2w0k1.kdb && %s | env -u KINGME_EGDB %s/kingme engine --hash 1 2>&1 "
+             "| grep -c -e '^kingme: .*going on without the endgame database$' -e '^bestmove '",
              dir, go, dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(strcmp(out, "2\n") == 0, "%s", out);

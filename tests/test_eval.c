@@ -15,12 +15,12 @@
  * On rows starting at b (1-4, 9-12, ...) the neighbours of n are n-4, n-3
  * (up) and n+4, n+5 (down); on rows starting at a (5-8, 13-16, ...) they are
  * n-5, n-4 and n+3, n+4 (none beyond the a- or h-file). */
-#include "test.h"
 #include "kingme/eval.h"
-#include "kingme/patterns.h"
 #include "kingme/movegen.h"
+#include "kingme/patterns.h"
 #include "kingme/pdn.h"
 #include "kingme/weights.h"
+#include "test.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -40,7 +40,7 @@ static void feats(const char *fen, int side, int f[EVAL_NPARAMS])
 }
 
 /* parameter number nr (1..60) of f */
-#define P(f, nr) ((f)[(nr) - 1])
+#define P(f, nr) ((f)[(nr)-1])
 
 TEST(eval_param_table)
 {
@@ -63,14 +63,14 @@ TEST(eval_material_edges_rows)
     const char *fen = "B:W12,21,30,K4,K13:B1,5,14,22,K20,K29";
     int f[EVAL_NPARAMS];
     feats(fen, KM_BLACK, f);
-    CHECK_INT(P(f, 1), 4);  /* Black men 1, 5, 14, 22 */
-    CHECK_INT(P(f, 2), 2);  /* Black kings 20, 29 */
-    CHECK_INT(P(f, 3), 3);  /* White men 12, 21, 30 */
-    CHECK_INT(P(f, 4), 2);  /* White kings 4, 13 */
-    CHECK_INT(P(f, 5), 1);  /* walls 4,5,12,13,20,21,28,29: Black man 5 */
-    CHECK_INT(P(f, 6), 2);  /* Black kings 20 and 29 are both on walls */
-    CHECK_INT(P(f, 7), 2);  /* White men 12, 21 */
-    CHECK_INT(P(f, 8), 2);  /* White kings 4, 13 */
+    CHECK_INT(P(f, 1), 4); /* Black men 1, 5, 14, 22 */
+    CHECK_INT(P(f, 2), 2); /* Black kings 20, 29 */
+    CHECK_INT(P(f, 3), 3); /* White men 12, 21, 30 */
+    CHECK_INT(P(f, 4), 2); /* White kings 4, 13 */
+    CHECK_INT(P(f, 5), 1); /* walls 4,5,12,13,20,21,28,29: Black man 5 */
+    CHECK_INT(P(f, 6), 2); /* Black kings 20 and 29 are both on walls */
+    CHECK_INT(P(f, 7), 2); /* White men 12, 21 */
+    CHECK_INT(P(f, 8), 2); /* White kings 4, 13 */
     /* Black man on board row r (1-4 is r=0) is on its row r+1: 8-(r+1) to go:
      * 1 -> 7, 5 -> 6, 14 -> 4, 22 -> 2 */
     CHECK_INT(P(f, 21), 19);
@@ -349,8 +349,8 @@ TEST(eval_initial_position)
     int f[EVAL_NPARAMS];
     feats("B:W21-32:B1-12", KM_BLACK, f);
     CHECK_INT(P(f, 1), 12);
-    CHECK_INT(P(f, 5), 3);   /* men on the walls 4, 5, 12 */
-    CHECK_INT(P(f, 9), 4);   /* 9, 10, 11, 12 */
+    CHECK_INT(P(f, 5), 3); /* men on the walls 4, 5, 12 */
+    CHECK_INT(P(f, 9), 4); /* 9, 10, 11, 12 */
     CHECK_INT(P(f, 13), 7);
     CHECK_INT(P(f, 14), 7);
     CHECK_INT(P(f, 21), 72); /* 4 x (7 + 6 + 5) */
@@ -358,8 +358,8 @@ TEST(eval_initial_position)
     CHECK_INT(P(f, 47), 1);
     CHECK_INT(P(f, 48), 1);
     CHECK_INT(P(f, 49), 1);
-    CHECK_INT(P(f, 41), 1);  /* man on 4 */
-    CHECK_INT(P(f, 44), 1);  /* White man on 29 */
+    CHECK_INT(P(f, 41), 1); /* man on 4 */
+    CHECK_INT(P(f, 44), 1); /* White man on 29 */
     /* blockers: the 8 men on 1-8 each have an own man ahead; 9-12 do not */
     CHECK_INT(P(f, 55), 8);
 }
@@ -423,7 +423,7 @@ static void ref_colour(const Board *b, int c, int q[30])
     q[22] = owner(piece(b, 3)) == c && owner(piece(b, 28)) == c;
     for (int i = 0; i < 32; i++)
         if (own_row(i, c) == 8 && piece(b, i) == 0) q[11]++;
-    /* patterns: Black's squares, turned round for White */
+            /* patterns: Black's squares, turned round for White */
 #define MAN(s) (piece(b, (c == KM_BLACK ? (s) : 33 - (s)) - 1) == 1 + c)
 #define ENEMY_MAN(s) (piece(b, (c == KM_BLACK ? (s) : 33 - (s)) - 1) == 2 - c)
     q[23] = MAN(1) && MAN(2) && MAN(6);
@@ -464,9 +464,9 @@ static void ref_colour(const Board *b, int c, int q[30])
 }
 
 /* The reference's quantity order mapped to parameter numbers (own, opp). */
-static const int ref_own[30] = {1, 2, 5, 6, 9, 10, 13, 15, 16, 17, 21, 23, 25, 26, 29,
+static const int ref_own[30] = {1,  2,  5,  6,  9,  10, 13, 15, 16, 17, 21, 23, 25, 26, 29,
                                 30, 33, 34, 37, 38, 41, 42, 43, 47, 48, 49, 50, 55, 56, 57};
-static const int ref_opp[30] = {3, 4, 7, 8, 11, 12, 14, 18, 19, 20, 22, 24, 27, 28, 31,
+static const int ref_opp[30] = {3,  4,  7,  8,  11, 12, 14, 18, 19, 20, 22, 24, 27, 28, 31,
                                 32, 35, 36, 39, 40, 44, 45, 46, 51, 52, 53, 54, 58, 59, 60};
 
 static void ref_features(const Board *b, int side, int f[EVAL_NPARAMS])
@@ -551,8 +551,7 @@ static void random_board(uint64_t *rng, Board *b)
             int i = (int)(rng_next(rng) % 32);
             uint32_t m = 1u << i;
             if (board_occupied(b) & m) continue;
-            bool king = rng_next(rng) % 4 == 0 ||
-                        (m & (c == KM_BLACK ? BLACK_PROMO_ROW : WHITE_PROMO_ROW));
+            bool king = rng_next(rng) % 4 == 0 || (m & (c == KM_BLACK ? BLACK_PROMO_ROW : WHITE_PROMO_ROW));
             b->pieces[c] |= m;
             if (king) b->kings |= m;
         }
@@ -627,15 +626,15 @@ TEST(eval_extra_terms_by_hand)
     CHECK(board_from_fen(&b, fen, err) == 0);
     int f[EVAL_NTERMS];
     eval_features_all(&b, KM_BLACK, f);
-    CHECK_INT(f[EP_own_runaway_men], 1);   /* 24 */
-    CHECK_INT(f[EP_opp_runaway_men], 0);   /* 10: Black's 2 is in its cone, 26: 9, 29: 24 */
-    CHECK_INT(f[EP_own_back_men], 1);      /* 2 */
-    CHECK_INT(f[EP_opp_back_men], 1);      /* 29 */
+    CHECK_INT(f[EP_own_runaway_men], 1); /* 24 */
+    CHECK_INT(f[EP_opp_runaway_men], 0); /* 10: Black's 2 is in its cone, 26: 9, 29: 24 */
+    CHECK_INT(f[EP_own_back_men], 1);    /* 2 */
+    CHECK_INT(f[EP_opp_back_men], 1);    /* 29 */
     CHECK_INT(f[EP_own_men_centre], 0);
-    CHECK_INT(f[EP_opp_men_centre], 1);    /* 10 */
-    CHECK_INT(f[EP_own_kings_centre], 1);  /* 15 */
+    CHECK_INT(f[EP_opp_men_centre], 1);          /* 10 */
+    CHECK_INT(f[EP_own_kings_centre], 1);        /* 15 */
     CHECK_INT(f[EP_own_kings_double_corner], 1); /* 5 */
-    CHECK_INT(f[EP_own_sole_kings], 2);    /* White has no king */
+    CHECK_INT(f[EP_own_sole_kings], 2);          /* White has no king */
     CHECK_INT(f[EP_opp_sole_kings], 0);
     CHECK_INT(f[EP_own_trade_lead], 2 * 16); /* 5 against 3, 8 on the board */
     CHECK_INT(f[EP_opp_trade_lead], 0);
@@ -668,8 +667,8 @@ TEST(eval_mirror_symmetry)
                 char fen[128];
                 fen_of(&b, fen);
                 for (int i = 0; i < EVAL_NPARAMS; i++)
-                    CHECK_MSG(fb[i] == fm[i], "%s: parameter %d differs in the mirror (%d, %d)",
-                              fen, i + 1, fb[i], fm[i]);
+                    CHECK_MSG(fb[i] == fm[i], "%s: parameter %d differs in the mirror (%d, %d)", fen, i + 1,
+                              fb[i], fm[i]);
                 return;
             }
         }
@@ -837,8 +836,9 @@ TEST(eval_typical_values)
     CHECK_INT(negative, 0); /* so w x mean(value) is the mean |value x weight| with w's sign */
     CHECK_INT(count, EVAL_TYPICAL_POSITIONS);
     for (int j = 0; j < EVAL_NTERMS; j++)
-        CHECK_MSG(fabs(sum[j] / (double)count - eval_typical_value[j]) < 0.00005, "%s: %.4f, the table says %.4f",
-                  eval_params[j].name, sum[j] / (double)count, eval_typical_value[j]);
+        CHECK_MSG(fabs(sum[j] / (double)count - eval_typical_value[j]) < 0.00005,
+                  "%s: %.4f, the table says %.4f", eval_params[j].name, sum[j] / (double)count,
+                  eval_typical_value[j]);
 }
 
 TEST(eval_cli_show)
@@ -853,17 +853,18 @@ TEST(eval_cli_show)
     CHECK(strstr(out, "32651") && strstr(out, "21768") && strstr(out, "10884"));
     CHECK(row_has(out, "own_men", "-27848") && row_has(out, "own_men", "high negative"));
     CHECK(row_has(out, "opp_men", "high positive"));
-    CHECK(row_has(out, "own_moves", "medium positive"));       /* 21613 < 21768 */
-    CHECK(row_has(out, "opp_lone_kings", "medium positive"));  /* 11132 */
+    CHECK(row_has(out, "own_moves", "medium positive"));           /* 21613 < 21768 */
+    CHECK(row_has(out, "opp_lone_kings", "medium positive"));      /* 11132 */
     CHECK(row_has(out, "opp_longest_capture", "medium negative")); /* -13876 */
-    CHECK(row_has(out, "own_oreo", "low"));                    /* 1326 */
-    CHECK(row_has(out, "own_kings", "unused"));                /* 0 */
+    CHECK(row_has(out, "own_oreo", "low"));                        /* 1326 */
+    CHECK(row_has(out, "own_kings", "unused"));                    /* 0 */
     /* typical contributions in men (|own_men| = 27848): opp_promotion_distance
      * -24871 x 42.2119 / 27848 = -37.699; own_oreo 1326 x 0.3231 / 27848 */
     CHECK(row_has(out, "opp_promotion_distance", "-37.699") && row_has(out, "own_oreo", "+0.015"));
     CHECK(row_has(out, "own_kings", " - "));
-    CHECK(strstr(out, "typ: in men, 1 man = |own_men| = 27848 points") && strstr(out, "Triangle men on 1 2 6"));
-    CHECK(row_has(out, "opp_blockers", "high positive"));      /* 32446 */
+    CHECK(strstr(out, "typ: in men, 1 man = |own_men| = 27848 points") &&
+          strstr(out, "Triangle men on 1 2 6"));
+    CHECK(row_has(out, "opp_blockers", "high positive")); /* 32446 */
 
     /* sorted: the largest weight first, the most negative last */
     snprintf(cmd, sizeof cmd, "%s show --sort weight weights/thesis.w", test_kingme());
@@ -875,7 +876,8 @@ TEST(eval_cli_show)
      * own_men (-7.68), opp_men (+6.31); unused weights last, in number order */
     snprintf(cmd, sizeof cmd, "%s show --sort typical --no-legend weights/thesis.w", test_kingme());
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
-    CHECK_MSG(strncmp(strchr(out, '\n') + 1 + strcspn(strchr(out, '\n') + 1, "\n") + 1, "22  opp_promotion_distance", 26) == 0,
+    CHECK_MSG(strncmp(strchr(out, '\n') + 1 + strcspn(strchr(out, '\n') + 1, "\n") + 1,
+                      "22  opp_promotion_distance", 26) == 0,
               "%s", out);
     a = strstr(out, "own_men "), z = strstr(out, "opp_men ");
     CHECK(a && z && a < z && strstr(out, "Triangle men on") == NULL);
@@ -893,8 +895,10 @@ TEST(eval_cli_show)
      * opp_men. */
     snprintf(cmd, sizeof cmd, "%s show weights/thesis.w weights/material.w", test_kingme());
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
-    CHECK_MSG(strstr(out, "30 of 60 weights differ; 29 differ in class (marked *), 2 change sign (marked !)") != NULL,
-              "%s", out);
+    CHECK_MSG(
+        strstr(out, "30 of 60 weights differ; 29 differ in class (marked *), 2 change sign (marked !)") !=
+            NULL,
+        "%s", out);
     CHECK(row_has(out, "own_men", "*!") && row_has(out, "own_men", "+28848"));
     CHECK(!row_has(out, "opp_kings", "*"));
     CHECK(row_has(out, "own_oreo", "*"));
@@ -954,7 +958,7 @@ TEST(eval_cli_eval)
             next++;
             lines++;
             sum += contrib;
-            if (nr == 20) CHECK_INT(value, 2); /* opp_longest_capture: 6x15x22 */
+            if (nr == 20) CHECK_INT(value, 2);          /* opp_longest_capture: 6x15x22 */
             if (nr == 3) CHECK_INT(contrib, 2 * 22520); /* opp_men: 2 Black men */
         } else if (sscanf(p, "total %ld", &total) == 1) {
             have_total = true;

@@ -3,11 +3,11 @@
  * FIFO or device is written in place, "-" is standard output; directories,
  * empty and oversized input are refused with one line; a full or closed
  * standard output is reported. */
-#include "test.h"
 #include "kingme/board.h"
 #include "kingme/pdn.h"
 #include "kingme/textio.h"
 #include "kingme/weights.h"
+#include "test.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -145,7 +145,8 @@ TEST(files_write_through_a_symlink_updates_its_target)
     CHECK(!exists(missing));
     CHECK(lstat(dangling, &st) == 0 && S_ISLNK(st.st_mode));
     /* the command: play --out LINK */
-    CHECK_INT(kingme("play --black engine --white engine --depth 1 --seed 1 --max-plies 4 --out %s", link), 0);
+    CHECK_INT(kingme("play --black engine --white engine --depth 1 --seed 1 --max-plies 4 --out %s", link),
+              0);
     CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
     t = test_slurp(target);
     CHECK_MSG(t && strstr(t, "[Event \"kingme play\"]"), "target holds '%s'", t ? t : "(nothing)");
@@ -242,10 +243,11 @@ TEST(files_write_to_standard_output)
 TEST(files_stdout_write_errors_are_reported)
 {
     const char *cmds[] = {"moves", "perft 3 --divide", "help", "show weights/default.w", "version",
-                          "eval", "search --depth 3"};
+                          "eval",  "search --depth 3"};
     for (size_t k = 0; k < sizeof cmds / sizeof *cmds; k++) {
         CHECK_INT(kingme("%s > /dev/full", cmds[k]), 1);
-        CHECK_MSG(strcmp(out, "kingme: write error: No space left on device\n") == 0, "%s: '%s'", cmds[k], out);
+        CHECK_MSG(strcmp(out, "kingme: write error: No space left on device\n") == 0, "%s: '%s'", cmds[k],
+                  out);
     }
     /* stdout closed */
     CHECK_INT(kingme("moves >&-"), 1);
@@ -292,7 +294,8 @@ TEST(files_empty_weights_file_refused)
     CHECK(put_file(path, ""));
     CHECK_INT(kingme("show %s", path), 1);
     char want[400];
-    snprintf(want, sizeof want, "kingme: %s: no parameters (the file is empty or holds only comments)\n", path);
+    snprintf(want, sizeof want, "kingme: %s: no parameters (the file is empty or holds only comments)\n",
+             path);
     CHECK_STR(out, want);
     CHECK(put_file(path, "# a header and nothing else\n"));
     CHECK_INT(kingme("search --depth 1 --weights %s", path), 1);
@@ -353,7 +356,8 @@ TEST(files_play_reads_crlf_input)
     tmp_name(in, sizeof in, "crlf.in");
     CHECK(put_file(in, "11-15\r\n\r\nmoves\r\nquit\r\n"));
     CHECK_INT(kingme("play --no-color --depth 1 --seed 1 --out %s < %s", pdn, in), 0);
-    CHECK_MSG(strstr(out, "is not a move") == NULL && strstr(out, "Quit: the game is left unfinished.") != NULL,
+    CHECK_MSG(strstr(out, "is not a move") == NULL &&
+                  strstr(out, "Quit: the game is left unfinished.") != NULL,
               "%s", out);
     char *t = test_slurp(pdn);
     CHECK_MSG(t && strstr(t, "1. 11-15 "), "'%s'", t ? t : "(nothing)");
@@ -389,7 +393,8 @@ TEST(files_play_engine_game_saved_after_every_move)
     remove(pdn);
     /* (other tests may have left SIGPIPE ignored, which play would inherit) */
     void (*was)(int) = signal(SIGPIPE, SIG_DFL);
-    kingme("play --no-color --black engine --white engine --depth 4 --seed 5 --out %s | head -c 6000 > /dev/null",
+    kingme("play --no-color --black engine --white engine --depth 4 --seed 5 --out %s | head -c 6000 > "
+           "/dev/null",
            pdn);
     signal(SIGPIPE, was);
     PdnGame *g;
@@ -426,7 +431,8 @@ TEST(files_one_search_limit)
  * read back the same. Such characters now read as spaces. */
 TEST(files_pdn_tag_control_characters_round_trip)
 {
-    const char text[] = "[Event \"a\tb\x15" "c\"]\n[Site \"x\\\"y\"]\n1. 11-15 *\n";
+    const char text[] = "[Event \"a\tb\x15"
+                        "c\"]\n[Site \"x\\\"y\"]\n1. 11-15 *\n";
     PdnGame *g, *h;
     int n, nh;
     char err[KM_ERR_MAX];
@@ -519,7 +525,9 @@ TEST(files_play_write_failure_keeps_the_last_saved_game)
     tmp_name(wname, sizeof wname, wlong);
     CHECK(copy_file("weights/default.w", wname));
     CHECK(put_file(in, "1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\nquit\n"));
-    CHECK_INT(kingme_limited(1, "play --no-color --depth 1 --seed 2 --weights %s --out %s < %s", wname, pdn, in), 1);
+    CHECK_INT(
+        kingme_limited(1, "play --no-color --depth 1 --seed 2 --weights %s --out %s < %s", wname, pdn, in),
+        1);
     CHECK_MSG(strstr(out, "cannot save the game: ") && strstr(out, "File too large"), "%s", out);
     CHECK_INT(temps_of(pdn), 0);
     /* what is on disk is the last game that could be saved, whole */
@@ -536,7 +544,9 @@ TEST(files_play_write_failure_keeps_the_last_saved_game)
     struct stat st;
     CHECK(stat(pdn, &st) == 0 && st.st_size <= 512);
     /* an engine game too */
-    CHECK_INT(kingme_limited(1, "play --no-color --black engine --white engine --depth 1 --seed 2 --out %s", pdn), 1);
+    CHECK_INT(
+        kingme_limited(1, "play --no-color --black engine --white engine --depth 1 --seed 2 --out %s", pdn),
+        1);
     CHECK_MSG(pdn_read_file(pdn, &g, &n, err) == 0, "%s", err);
     if (n >= 1) {
         CHECK(g[0].error == NULL && g[0].game.nply >= 2);
@@ -556,9 +566,10 @@ TEST(files_tune_resume_refuses_unreachable_counters)
     char dir[256], pop[300];
     tmp_name(dir, sizeof dir, "counters");
     snprintf(pop, sizeof pop, "%s/population/c.pop", dir);
-    CHECK_INT(kingme("tune --population 8 --depth 1 --seed 1 --yardstick none --name c --generations 1 --dir %s",
-                     dir),
-              0);
+    CHECK_INT(
+        kingme("tune --population 8 --depth 1 --seed 1 --yardstick none --name c --generations 1 --dir %s",
+               dir),
+        0);
     char *t = test_slurp(pop);
     char *g = t ? strstr(t, "\ngames ") : NULL;
     CHECK(g != NULL);
@@ -573,8 +584,8 @@ TEST(files_tune_resume_refuses_unreachable_counters)
         char want[400];
         snprintf(want, sizeof want, "kingme: %s:%d: games 9223372036854775807 is more than 1 generation", pop,
                  line);
-        CHECK_MSG(strncmp(out, want, strlen(want)) == 0 && count_lines(out) == 1, "'%s', expected '%s...'", out,
-                  want);
+        CHECK_MSG(strncmp(out, want, strlen(want)) == 0 && count_lines(out) == 1, "'%s', expected '%s...'",
+                  out, want);
     }
     free(t);
     char cmd[400];

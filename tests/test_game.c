@@ -1,9 +1,9 @@
 /* test_game.c - the game record: the end of the game (no moves, threefold
  * repetition, the 40-move rule) and taking moves back. Positions are worked
  * out by hand on the numbered board of docs/rules.md. */
-#include "test.h"
 #include "kingme/game.h"
 #include "kingme/notation.h"
+#include "test.h"
 
 static bool start(Game *g, const char *fen)
 {
@@ -104,8 +104,7 @@ TEST(game_threefold_repetition)
  * moves each (48 plies), the third time only after 96 plies: no threefold
  * repetition within the 80 plies of the forty-move rule. */
 const char *const test_black_loop[6] = {"1-6", "6-10", "10-14", "14-9", "9-5", "5-1"};
-const char *const test_white_loop[8] = {"32-27", "27-23", "23-19", "4-8",
-                                          "19-24", "24-28", "28-32", "8-4"};
+const char *const test_white_loop[8] = {"32-27", "27-23", "23-19", "4-8", "19-24", "24-28", "28-32", "8-4"};
 
 /* Play n plies of the loops; bi, wi: each side's place in its loop. Each
  * ply is checked to leave the game going and to count one more reversible ply. */

@@ -1,11 +1,11 @@
 /* test_level.c - strength levels: never a move that hangs a piece to a
  * shot when a safe one exists, a wider choice the lower the level, the same
  * moves from the same seed. */
-#include "test.h"
 #include "kingme/game.h"
 #include "kingme/level.h"
 #include "kingme/notation.h"
 #include "kingme/weights.h"
+#include "test.h"
 
 #include <stdlib.h>
 
@@ -46,7 +46,8 @@ TEST(level_never_falls_for_a_shot)
             Move m = level_move(&s, fen, level, seed * 7919, &in);
             char t[MOVE_TEXT_MAX];
             move_to_text(&m, t);
-            CHECK_MSG(strcmp(t, "9-14") && strcmp(t, "6-10"), "level %d seed %d played %s", level, (int)seed, t);
+            CHECK_MSG(strcmp(t, "9-14") && strcmp(t, "6-10"), "level %d seed %d played %s", level, (int)seed,
+                      t);
             CHECK(in.unsafe >= 2);
             chosen |= 1u << m.from;
             tries++;

@@ -1,11 +1,11 @@
 /* test_match.c - the ballot table, openings, engine games, the game pool,
  * Elo statistics, and the `kingme match` command. */
-#include "test.h"
 #include "kingme/elo.h"
 #include "kingme/match.h"
 #include "kingme/notation.h"
 #include "kingme/pdn.h"
 #include "kingme/weights.h"
+#include "test.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -86,8 +86,8 @@ TEST(match_elo_known_numbers)
     CHECK(isinf(elo_from_score(0.0)) && elo_from_score(0.0) < 0);
     CHECK(fabs(elo_los(10, 10) - 0.5) < 1e-12);
     CHECK(fabs(elo_los(0, 0) - 0.5) < 1e-12);
-    CHECK(fabs(elo_los(60, 40) - 0.977250) < 1e-5);  /* Phi(2) */
-    CHECK(fabs(elo_los(30, 20) - 0.921350) < 1e-5);  /* Phi(10 / sqrt(50)) */
+    CHECK(fabs(elo_los(60, 40) - 0.977250) < 1e-5); /* Phi(2) */
+    CHECK(fabs(elo_los(30, 20) - 0.921350) < 1e-5); /* Phi(10 / sqrt(50)) */
     CHECK(fabs(elo_los(20, 30) - (1 - 0.921350)) < 1e-5);
 
     EloStats e;
@@ -112,7 +112,8 @@ TEST(match_elo_known_numbers)
     /* lopsided, few games: both bounds finite (the normal approximation's
      * upper bound was +inf for 3-1) */
     elo_stats(3, 0, 1, &e);
-    CHECK(fabs(e.elo - 190.8485) < 1e-3 && fabs(e.elo_lo + 146.6601) < 1e-3 && fabs(e.elo_hi - 528.3571) < 1e-3);
+    CHECK(fabs(e.elo - 190.8485) < 1e-3 && fabs(e.elo_lo + 146.6601) < 1e-3 &&
+          fabs(e.elo_hi - 528.3571) < 1e-3);
     elo_stats(0, 100, 0, &e); /* all draws: a narrow interval round 0 */
     CHECK(fabs(e.elo_lo + 12.8587) < 1e-3 && fabs(e.elo_hi - 12.8587) < 1e-3);
 }
@@ -216,7 +217,8 @@ TEST(match_pool_threads)
     enum { N = 8 };
     MatchGameSpec specs[N];
     for (int g = 0; g < N; g++)
-        specs[g] = (MatchGameSpec){&w[g % 2], &w[1 - g % 2], &ops[(g / 2) * 37 % nops], match_game_seed(5, g), {0, 0}};
+        specs[g] = (MatchGameSpec){
+            &w[g % 2], &w[1 - g % 2], &ops[(g / 2) * 37 % nops], match_game_seed(5, g), {0, 0}};
     MatchSettings set;
     match_settings_default(&set);
     set.limits.depth = test_sanitized() ? 1 : 2;
@@ -320,8 +322,10 @@ TEST(match_command)
     test_run(cmd, out, sizeof out);
     int depth = test_sanitized() ? 1 : 2;
     for (int j = 1; j <= 2; j++) {
-        snprintf(cmd, sizeof cmd, "%s match weights/default.w weights/thesis.w --games 6 --depth %d -j %d "
-                 "--seed 3 --pdn %s/m%d.pdn", test_kingme(), depth, j, dir, j);
+        snprintf(cmd, sizeof cmd,
+                 "%s match weights/default.w weights/thesis.w --games 6 --depth %d -j %d "
+                 "--seed 3 --pdn %s/m%d.pdn",
+                 test_kingme(), depth, j, dir, j);
         CHECK_INT(test_run(cmd, out, sizeof out), 0);
         CHECK_MSG(strstr(out, "Elo difference") && strstr(out, "LOS"), "output: %s", out);
     }
@@ -360,20 +364,26 @@ TEST(match_command)
     pdn_free_games(g, n);
 
     /* openings from the start position and from a PDN file */
-    snprintf(cmd, sizeof cmd, "%s match weights/default.w weights/default.w --games 2 --depth 1 "
-             "--openings start --pdn %s/s.pdn", test_kingme(), dir);
+    snprintf(cmd, sizeof cmd,
+             "%s match weights/default.w weights/default.w --games 2 --depth 1 "
+             "--openings start --pdn %s/s.pdn",
+             test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
-    snprintf(cmd, sizeof cmd, "%s match weights/default.w weights/material.w --depth 1 "
-             "--openings tests/data/no-such.pdn --pdn %s/s.pdn", test_kingme(), dir);
+    snprintf(cmd, sizeof cmd,
+             "%s match weights/default.w weights/material.w --depth 1 "
+             "--openings tests/data/no-such.pdn --pdn %s/s.pdn",
+             test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 1);
 
     /* --max-plies: 12 plies end every game (the ballot's 3 included); none
      * by default, the rules ending every game */
-    snprintf(cmd, sizeof cmd, "%s match weights/default.w weights/material.w --games 4 --depth 1 -j 1 "
-             "--max-plies 12 --pdn %s/c.pdn", test_kingme(), dir);
+    snprintf(cmd, sizeof cmd,
+             "%s match weights/default.w weights/material.w --games 4 --depth 1 -j 1 "
+             "--max-plies 12 --pdn %s/c.pdn",
+             test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
-    CHECK_MSG(strstr(out, "depth 1, at most 12 plies,") && strstr(out, "A: 0 wins, 4 draws, 0 losses"), "output: %s",
-              out);
+    CHECK_MSG(strstr(out, "depth 1, at most 12 plies,") && strstr(out, "A: 0 wins, 4 draws, 0 losses"),
+              "output: %s", out);
     snprintf(path, sizeof path, "%s/c.pdn", dir);
     CHECK_MSG(pdn_read_file(path, &g, &n, err) == 0, "%s", err);
     CHECK_INT(n, 4);
@@ -382,19 +392,22 @@ TEST(match_command)
         CHECK_INT(g[i].game.nply, 12);
     }
     pdn_free_games(g, n);
-    snprintf(cmd, sizeof cmd, "%s match weights/default.w weights/material.w --games 4 --depth 1 -j 1 "
-             "--pdn %s/c.pdn", test_kingme(), dir);
+    snprintf(cmd, sizeof cmd,
+             "%s match weights/default.w weights/material.w --games 4 --depth 1 -j 1 "
+             "--pdn %s/c.pdn",
+             test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(strstr(out, "depth 1, 1 thread,"), "output: %s", out);
     CHECK_MSG(pdn_read_file(path, &g, &n, err) == 0, "%s", err);
     CHECK_INT(n, 4);
-    for (int i = 0; i < n; i++) CHECK_MSG(strcmp(pdn_tag(&g[i], "Termination"), "ply cap reached") != 0, "game %d", i);
+    for (int i = 0; i < n; i++)
+        CHECK_MSG(strcmp(pdn_tag(&g[i], "Termination"), "ply cap reached") != 0, "game %d", i);
     pdn_free_games(g, n);
 
     /* bad flags: usage, status 2 */
-    const char *bad[] = {"weights/default.w", "a.w b.w --games 3", "a.w b.w --depth x", "a.w b.w --bogus",
-                         "a.w b.w --depth 2 --time 1", "a.w b.w --openings nonsense", "a.w b.w c.w",
-                         "a.w b.w --ply-cap -1", "a.w b.w --ply-cap 100000"};
+    const char *bad[] = {"weights/default.w", "a.w b.w --games 3",          "a.w b.w --depth x",
+                         "a.w b.w --bogus",   "a.w b.w --depth 2 --time 1", "a.w b.w --openings nonsense",
+                         "a.w b.w c.w",       "a.w b.w --ply-cap -1",       "a.w b.w --ply-cap 100000"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         snprintf(cmd, sizeof cmd, "%s match %s", test_kingme(), bad[i]);
         CHECK_MSG(test_run(cmd, out, sizeof out) == 2, "'%s' should exit 2: %s", bad[i], out);
@@ -545,7 +558,8 @@ TEST(match_referee_forfeits)
         set.nsides = 2;
         MatchGameSpec specs[2] = {{NULL, NULL, &op, 1, {0, 1}}, {NULL, NULL, &op, 2, {1, 0}}};
         MatchOutcome out[2];
-        CHECK_MSG(match_run(&set, specs, 2, 1, true, out, NULL, NULL, NULL, err) == 0, "%s: %s", cases[k].mode, err);
+        CHECK_MSG(match_run(&set, specs, 2, 1, true, out, NULL, NULL, NULL, err) == 0, "%s: %s",
+                  cases[k].mode, err);
         CHECK_INT(out[0].forfeit, cases[k].why);
         CHECK_INT(out[0].forfeit_side, KM_BLACK);
         CHECK_INT(out[0].result, GAME_WHITE_WINS);
@@ -595,7 +609,7 @@ TEST(match_referee_clock)
     MatchSettings set;
     match_settings_default(&set);
     set.hash_mb = 1;
-    set.tc_base = 0.1;  /* 0.3 s is too long */
+    set.tc_base = 0.1; /* 0.3 s is too long */
     set.tc_inc = 0;
     set.sides = sides;
     set.nsides = 2;
@@ -651,10 +665,13 @@ TEST(match_command_referee)
     snprintf(dir, sizeof dir, "/tmp/kingme-referee-cli-%d", (int)getpid());
     snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
-    snprintf(cmd, sizeof cmd, "%s match engine:\"sh tests/data/engines/broken.sh garbage\" weights/material.w "
-             "--games 4 --depth 2 -j 2 --pdn %s/g.pdn", test_kingme(), dir);
+    snprintf(cmd, sizeof cmd,
+             "%s match engine:\"sh tests/data/engines/broken.sh garbage\" weights/material.w "
+             "--games 4 --depth 2 -j 2 --pdn %s/g.pdn",
+             test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
-    CHECK_MSG(strstr(out, "A: 0 wins, 0 draws, 4 losses") && strstr(out, "forfeits: 4; A 4 (protocol error 4)"),
+    CHECK_MSG(strstr(out, "A: 0 wins, 0 draws, 4 losses") &&
+                  strstr(out, "forfeits: 4; A 4 (protocol error 4)"),
               "output: %s", out);
     char path[128], err[KM_ERR_MAX];
     snprintf(path, sizeof path, "%s/g.pdn", dir);
@@ -672,7 +689,8 @@ TEST(match_command_referee)
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
 
     /* against kingme's own engine process: the games are legal and replay */
-    snprintf(cmd, sizeof cmd, "%s match engine:\"%s engine\" weights/material.w --games 4 --depth 2 --out %s/e.pdn",
+    snprintf(cmd, sizeof cmd,
+             "%s match engine:\"%s engine\" weights/material.w --games 4 --depth 2 --out %s/e.pdn",
              test_kingme(), test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(strstr(out, "forfeits: none") && strstr(out, "4 games in"), "output: %s", out);
@@ -683,14 +701,17 @@ TEST(match_command_referee)
     /* --sprt: stops at the first game where the LLR of the games so far
      * crosses a bound (-j 1: in round order); default.w is far stronger than
      * material.w, so H1 */
-    snprintf(cmd, sizeof cmd, "%s match weights/default.w weights/material.w --depth 2 --sprt 0 10 --games 400 -j 1 --no-book "
-             "--out %s/s.pdn", test_kingme(), dir);
+    snprintf(cmd, sizeof cmd,
+             "%s match weights/default.w weights/material.w --depth 2 --sprt 0 10 --games 400 -j 1 --no-book "
+             "--out %s/s.pdn",
+             test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     int sw, sd, sl, after;
     double llr;
     const char *sp = strstr(out, "SPRT: H1 accepted, LLR ");
-    CHECK_MSG(wdl(out, &sw, &sd, &sl) && sp && sscanf(sp, "SPRT: H1 accepted, LLR %lf (bounds -2.94 .. 2.94) after %d",
-                                                       &llr, &after) == 2, "output: %s", out);
+    CHECK_MSG(wdl(out, &sw, &sd, &sl) && sp &&
+                  sscanf(sp, "SPRT: H1 accepted, LLR %lf (bounds -2.94 .. 2.94) after %d", &llr, &after) == 2,
+              "output: %s", out);
     if (sp) {
         Sprt t;
         sprt_init(&t, 0, 10, 0.05, 0.05);
@@ -711,19 +732,23 @@ TEST(match_command_referee)
 
     /* refused before any game, one line each */
     const char *bad[][2] = {
-        {"engine:'exit 7' weights/material.w --depth 1", "the engine exited with status 7 before answering hello"},
-        {"weights/material.w weights/material.w --pdn tests/data/engines/broken.sh/x.pdn", "cannot create the folder"},
+        {"engine:'exit 7' weights/material.w --depth 1",
+         "the engine exited with status 7 before answering hello"},
+        {"weights/material.w weights/material.w --pdn tests/data/engines/broken.sh/x.pdn",
+         "cannot create the folder"},
         {"weights/material.w weights/material.w --hash 65536 -j 64", "MB of tables, more than the"},
     };
     snprintf(path, sizeof path, "%s/bad.pdn", dir);
     write_file(path, "old games\n");
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         /* stderr only */
-        snprintf(cmd, sizeof cmd, "{ %s match %s --games 2 --pdn %s/bad.pdn >/dev/null; } 2>&1", test_kingme(),
-                 bad[i][0], dir);
-        if (i == 1) snprintf(cmd, sizeof cmd, "{ %s match %s --games 2 >/dev/null; } 2>&1", test_kingme(), bad[i][0]);
+        snprintf(cmd, sizeof cmd, "{ %s match %s --games 2 --pdn %s/bad.pdn >/dev/null; } 2>&1",
+                 test_kingme(), bad[i][0], dir);
+        if (i == 1)
+            snprintf(cmd, sizeof cmd, "{ %s match %s --games 2 >/dev/null; } 2>&1", test_kingme(), bad[i][0]);
         CHECK_INT(test_run(cmd, out, sizeof out), 1);
-        CHECK_MSG(strstr(out, bad[i][1]) && strchr(out, '\n') == out + strlen(out) - 1, "'%s': %s", bad[i][0], out);
+        CHECK_MSG(strstr(out, bad[i][1]) && strchr(out, '\n') == out + strlen(out) - 1, "'%s': %s", bad[i][0],
+                  out);
     }
     /* nothing played: a file that was there is left as it was */
     char *kept = test_slurp(path);
@@ -731,8 +756,10 @@ TEST(match_command_referee)
     free(kept);
 
     /* a device is written to, not replaced */
-    snprintf(cmd, sizeof cmd, "%s match weights/material.w weights/material.w --games 2 --depth 1 --pdn /dev/null "
-             "&& test -c /dev/null", test_kingme());
+    snprintf(cmd, sizeof cmd,
+             "%s match weights/material.w weights/material.w --games 2 --depth 1 --pdn /dev/null "
+             "&& test -c /dev/null",
+             test_kingme());
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
 
     /* kill -9 after the first game: that game is in the file. The engine
@@ -741,10 +768,13 @@ TEST(match_command_referee)
              "%s match engine:\"sh tests/data/engines/broken.sh once %s/log\" weights/material.w --games 4 "
              "--depth 2 -j 1 --timeout 30 --pdn %s/k.pdn >/dev/null 2>&1 & pid=$!; "
              "for i in $(seq 400); do test -s %s/log.sleep && break; sleep 0.05; done; "
-             "kill -9 $pid; wait $pid 2>/dev/null; kill $(sed -n 's/start //p' %s/log) $(cat %s/log.sleep) 2>/dev/null; "
-             "%s pdn %s/k.pdn", test_kingme(), dir, dir, dir, dir, dir, test_kingme(), dir);
+             "kill -9 $pid; wait $pid 2>/dev/null; kill $(sed -n 's/start //p' %s/log) $(cat %s/log.sleep) "
+             "2>/dev/null; "
+             "%s pdn %s/k.pdn",
+             test_kingme(), dir, dir, dir, dir, dir, test_kingme(), dir);
     test_run(cmd, out, sizeof out);
-    CHECK_MSG(strncmp(out, "1 game, 4 moves, 0 errors", 25) == 0 || strstr(out, "\n1 game, 4 moves, 0 errors"),
+    CHECK_MSG(strncmp(out, "1 game, 4 moves, 0 errors", 25) == 0 ||
+                  strstr(out, "\n1 game, 4 moves, 0 errors"),
               "after kill -9: %s", out);
 
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
@@ -757,10 +787,12 @@ TEST(match_out_dash_is_standard_output)
      * stdout wherever an output file is named); no file called '-' */
     static char out[1 << 16];
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "cd /tmp && %s/%s match %s/weights/material.w default --depth 2 --games 4 --out - -j 1",
+    snprintf(cmd, sizeof cmd,
+             "cd /tmp && %s/%s match %s/weights/material.w default --depth 2 --games 4 --out - -j 1",
              getcwd((char[1024]){0}, 1024), test_kingme(), getcwd((char[1024]){0}, 1024));
     if (test_kingme()[0] == '/')
-        snprintf(cmd, sizeof cmd, "cd /tmp && %s match %s/weights/material.w default --depth 2 --games 4 --out - -j 1",
+        snprintf(cmd, sizeof cmd,
+                 "cd /tmp && %s match %s/weights/material.w default --depth 2 --games 4 --out - -j 1",
                  test_kingme(), getcwd((char[1024]){0}, 1024));
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     int events = 0;

@@ -1,11 +1,11 @@
 /* test_movegen.c - the move generator against the reference generator
  * (tests/refgen.c) on many random positions, and against moves worked out by
  * hand on positions built for one rule each. */
-#include "test.h"
-#include "refgen.h"
 #include "kingme/bits.h"
 #include "kingme/movegen.h"
 #include "kingme/notation.h"
+#include "refgen.h"
+#include "test.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,14 +44,17 @@ typedef struct Keyed {
     int index;
 } Keyed;
 
-static int by_key(const void *a, const void *b) { return strcmp(((const Keyed *)a)->key, ((const Keyed *)b)->key); }
+static int by_key(const void *a, const void *b)
+{
+    return strcmp(((const Keyed *)a)->key, ((const Keyed *)b)->key);
+}
 
 static RefMoves refml; /* large: kept out of the stack */
 static Keyed real_keys[REF_MAX_MOVES], ref_keys[REF_MAX_MOVES];
 
 typedef struct Stats {
-    long positions, with_kings, with_captures, with_multi, with_loops, crowning_captures,
-        no_moves, most_moves;
+    long positions, with_kings, with_captures, with_multi, with_loops, crowning_captures, no_moves,
+        most_moves;
 } Stats;
 
 /* "a, b, c" of the first keys, for failure messages. */
@@ -121,8 +124,8 @@ static bool compare_position(const Board *b, Stats *st)
         /* internal consistency of the real move */
         if (m->njumps) {
             CHECK_MSG(m->to == m->path[m->njumps - 1] && popcount32(m->captured) == m->njumps,
-                      "%s: inconsistent move %s (to %d, %d jumps)", fen, real_keys[i].key,
-                      m->to + 1, m->njumps);
+                      "%s: inconsistent move %s (to %d, %d jumps)", fen, real_keys[i].key, m->to + 1,
+                      m->njumps);
         } else {
             CHECK_MSG(m->captured == 0, "%s: simple move %s captures", fen, real_keys[i].key);
         }
@@ -149,8 +152,8 @@ static bool compare_position(const Board *b, Stats *st)
             char fc[128], fd[128];
             board_to_fen(&c, fc, sizeof fc);
             board_to_fen(&d, fd, sizeof fd);
-            CHECK_MSG(false, "%s: after %s make_move gives %s, the reference %s", fen,
-                      real_keys[i].key, fc, fd);
+            CHECK_MSG(false, "%s: after %s make_move gives %s, the reference %s", fen, real_keys[i].key, fc,
+                      fd);
             return false;
         }
     }
@@ -334,7 +337,10 @@ typedef struct Expect {
     const char *captured; /* "10,19", "" for none */
 } Expect;
 
-static int by_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+static int by_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
 
 /* The moves of fen must be exactly the n expected ones (both generators),
  * and count_moves must agree. */
@@ -377,13 +383,14 @@ static void check_moves(const char *fen, const Expect *e, int n, int line)
         if (strcmp(real_keys[i].key, wantp[i]) != 0)
             test_fail(__FILE__, line, "%s: gen_moves has %s, expected %s", fen, real_keys[i].key, wantp[i]);
         if (strcmp(ref_keys[i].key, wantp[i]) != 0)
-            test_fail(__FILE__, line, "%s: the reference has %s, expected %s", fen, ref_keys[i].key, wantp[i]);
+            test_fail(__FILE__, line, "%s: the reference has %s, expected %s", fen, ref_keys[i].key,
+                      wantp[i]);
     }
 }
-#define CHECK_MOVES(fen, ...)                                                          \
-    do {                                                                               \
-        static const Expect e_[] = {__VA_ARGS__};                                      \
-        check_moves(fen, e_, (int)(sizeof e_ / sizeof e_[0]), __LINE__);               \
+#define CHECK_MOVES(fen, ...)                                            \
+    do {                                                                 \
+        static const Expect e_[] = {__VA_ARGS__};                        \
+        check_moves(fen, e_, (int)(sizeof e_ / sizeof e_[0]), __LINE__); \
     } while (0)
 
 /* The position after playing text on fen must be after (by hand). */
@@ -413,16 +420,16 @@ TEST(movegen_hand_simple_moves)
 {
     /* The initial position: Black's front men 9-12 step down, 9 to 13 or 14,
      * 10 to 14 or 15, 11 to 15 or 16, and 12 (h-file) only to 16. */
-    CHECK_MOVES("B:W21-32:B1-12", {"9-13", ""}, {"9-14", ""}, {"10-14", ""}, {"10-15", ""},
-                {"11-15", ""}, {"11-16", ""}, {"12-16", ""});
+    CHECK_MOVES("B:W21-32:B1-12", {"9-13", ""}, {"9-14", ""}, {"10-14", ""}, {"10-15", ""}, {"11-15", ""},
+                {"11-16", ""}, {"12-16", ""});
     /* White to move there: 21 (a-file) to 17; 22 to 17, 18; 23 to 18, 19; 24 to 19, 20. */
-    CHECK_MOVES("W:W21-32:B1-12", {"21-17", ""}, {"22-17", ""}, {"22-18", ""}, {"23-18", ""},
-                {"23-19", ""}, {"24-19", ""}, {"24-20", ""});
+    CHECK_MOVES("W:W21-32:B1-12", {"21-17", ""}, {"22-17", ""}, {"22-18", ""}, {"23-18", ""}, {"23-19", ""},
+                {"24-19", ""}, {"24-20", ""});
     /* A king steps all four ways, a man only forward: Black king on 18 (d4)
      * to 14, 15 above and 22, 23 below; the Black man on 1 (b8) to 5 and 6.
      * The White man on 27 is not next to anything. */
-    CHECK_MOVES("B:W27:BK18,1", {"18-14", ""}, {"18-15", ""}, {"18-22", ""}, {"18-23", ""},
-                {"1-5", ""}, {"1-6", ""});
+    CHECK_MOVES("B:W27:BK18,1", {"18-14", ""}, {"18-15", ""}, {"18-22", ""}, {"18-23", ""}, {"1-5", ""},
+                {"1-6", ""});
     /* A king in the single corner 29 (a1) has one neighbour, 25 (b2). A Black
      * man on 28 (h2) can only go to 32 (g1), where it is crowned. */
     CHECK_MOVES("B:BK29,28:W12", {"29-25", ""}, {"28-32", ""});
@@ -467,13 +474,11 @@ TEST(movegen_hand_king_loop)
      * way: 10 over 14 to 17, over 22 to 26, over 23 to 19, over 15 to 10. Back
      * on 10, 14 and 15 are still on the board but already taken, so it stops.
      * Two distinct paths: two moves, both taking all four. */
-    CHECK_MOVES("B:W14,15,22,23:BK10", {"10x19x26x17x10", "14,15,22,23"},
-                {"10x17x26x19x10", "14,15,22,23"});
+    CHECK_MOVES("B:W14,15,22,23:BK10", {"10x19x26x17x10", "14,15,22,23"}, {"10x17x26x19x10", "14,15,22,23"});
     CHECK_AFTER("B:W14,15,22,23:BK10", "10x19x26x17x10", "W:W:BK10");
     /* The same with the colours swapped (men may stand anywhere but on their
      * own last row). */
-    CHECK_MOVES("W:B14,15,22,23:WK10", {"10x19x26x17x10", "14,15,22,23"},
-                {"10x17x26x19x10", "14,15,22,23"});
+    CHECK_MOVES("W:B14,15,22,23:WK10", {"10x19x26x17x10", "14,15,22,23"}, {"10x17x26x19x10", "14,15,22,23"});
     /* Add a White man on 6, above-left of 10: the king may take it at once
      * (10 over 6 to 1, b8, where nothing more can be taken), or go round the
      * loop and, passing its start square again, go on over 6 to 1. */

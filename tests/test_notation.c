@@ -1,9 +1,9 @@
 /* test_notation.c - move text: move_to_text and parse_move, by hand and on
  * every move of many random positions. */
-#include "test.h"
-#include "refgen.h"
 #include "kingme/movegen.h"
 #include "kingme/notation.h"
+#include "refgen.h"
+#include "test.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -19,8 +19,8 @@ static bool load(Board *b, const char *fen)
 
 /* text must parse on fen to the move with that full path and captured set
  * ("6,15" or ""). */
-static void check_parse(const char *fen, const char *text, const char *want_path,
-                        const char *want_captured, int line)
+static void check_parse(const char *fen, const char *text, const char *want_path, const char *want_captured,
+                        int line)
 {
     Board b;
     if (!load(&b, fen)) return;
@@ -65,8 +65,8 @@ static void check_refused(const char *fen, const char *text, int line, ...)
     while ((want = va_arg(ap, const char *)) != NULL) {
         test_checks++;
         if (!strstr(err, want))
-            test_fail(__FILE__, line, "%s: '%s' refused with \"%s\", which does not say \"%s\"", fen,
-                      text, err, want);
+            test_fail(__FILE__, line, "%s: '%s' refused with \"%s\", which does not say \"%s\"", fen, text,
+                      err, want);
     }
     va_end(ap);
     test_checks++;
@@ -237,8 +237,7 @@ TEST(notation_round_trip_on_random_positions)
             moves++;
             /* the full path, with numbers */
             if (parse_move(&b, text, &got, err) != 0 || !move_equal(&got, m)) {
-                if (bad_num++ < 3)
-                    CHECK_MSG(false, "%s: '%s' does not read back: %s", fen, text, err);
+                if (bad_num++ < 3) CHECK_MSG(false, "%s: '%s' does not read back: %s", fen, text, err);
             }
             /* the full path, with coordinates */
             coord(m->from + 1, ctext);
@@ -292,8 +291,8 @@ TEST(notation_round_trip_on_random_positions)
     CHECK_INT(bad_num, 0);
     CHECK_INT(bad_coord, 0);
     CHECK_INT(bad_short, 0);
-    CHECK_MSG(moves > 5 * n && shorts > n / 20 && ambiguous > 0,
-              "%ld moves, %ld short forms, %ld ambiguous", moves, shorts, ambiguous);
+    CHECK_MSG(moves > 5 * n && shorts > n / 20 && ambiguous > 0, "%ld moves, %ld short forms, %ld ambiguous",
+              moves, shorts, ambiguous);
 }
 
 TEST(notation_move_onto_an_occupied_square_says_so)

@@ -2,12 +2,12 @@
  * board's coordinates, the evaluation's combined tables against the tables
  * as written, square by square, its symmetry, the weights file's tables, and
  * the search with a pattern layer. */
-#include "test.h"
 #include "kingme/eval.h"
 #include "kingme/patterns.h"
 #include "kingme/search.h"
 #include "kingme/weights.h"
 #include "refgen.h"
+#include "test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,12 +21,15 @@ TEST(patterns_region_geometry)
     for (int r = 0; r < PAT_NREGIONS; r++) {
         int sq[PAT_REGION_SQUARES];
         pat_region_squares(r, sq);
-        int top = pat_tables[PAT_REGION_TABLE(r)].name[1] - '0', left = pat_tables[PAT_REGION_TABLE(r)].name[3] - '0';
+        int top = pat_tables[PAT_REGION_TABLE(r)].name[1] - '0',
+            left = pat_tables[PAT_REGION_TABLE(r)].name[3] - '0';
         int k = 0;
         for (int row = top; row < top + 4; row++)
             for (int col = left; col < left + 4; col++) {
                 int s = square_from_coord((char)('a' + col), (char)('8' - row));
-                if (s) CHECK_MSG(k < 8 && sq[k++] == s, "region %s: square %d", pat_tables[PAT_REGION_TABLE(r)].name, s);
+                if (s)
+                    CHECK_MSG(k < 8 && sq[k++] == s, "region %s: square %d",
+                              pat_tables[PAT_REGION_TABLE(r)].name, s);
             }
         CHECK_INT(k, 8);
         /* one piece on each square gives its digit at its place */
@@ -138,7 +141,8 @@ TEST(patterns_weights_file_round_trip)
      * as other weights) */
     CHECK_MSG(weights_parse(&r, "own_men 1000\ntable man\n", "z.w", NULL, err) == 0, "%s", err);
     CHECK(r.pat == NULL && r.w[0] == 1000);
-    CHECK_MSG(weights_parse(&r, "own_men 1000\ntable end.man\n0: 0 0 0\nopp_men -1000\n", "z.w", NULL, err) == 0,
+    CHECK_MSG(weights_parse(&r, "own_men 1000\ntable end.man\n0: 0 0 0\nopp_men -1000\n", "z.w", NULL, err) ==
+                  0,
               "%s", err);
     CHECK(r.pat == NULL && r.w[2] == -1000);
     CHECK_MSG(weights_parse(&r, "own_men 1000\ntable man\n0: 0 0 5\n", "z.w", NULL, err) == 0, "%s", err);
@@ -153,11 +157,14 @@ TEST(patterns_weights_file_errors)
         {"own_men 1000\ntable nope\n0: 1\n", "t.w:2: unknown table 'nope'"},
         {"own_men 1000\n0: 1 2\n", "t.w:2: cell values outside a table"},
         {"own_men 1000\ntable man\n30: 1 2 3\n", "t.w:3: table 'man' has cells 0..31 only"},
-        {"own_men 1000\ntable r0c0\n0: 1 9000\n", "t.w:3: value 9000 in table 'r0c0' is out of range -6000..6000"},
+        {"own_men 1000\ntable r0c0\n0: 1 9000\n",
+         "t.w:3: value 9000 in table 'r0c0' is out of range -6000..6000"},
         {"own_men 1000\ntable king\n0 1 2\n", "t.w:3: expected 'CELL: values' in table 'king'"},
         {"own_men 1000\ntable king\n0: 1 x2\n", "t.w:3: value 'x2' in table 'king' is not an integer"},
-        {"own_men 1000\ntable king\n0: 1\ntable king\n", "t.w:4: duplicate table 'king' (first given on line 2)"},
-        {"own_men 1000\ntable king\n0: 1\nown_men 5\n", "t.w:4: duplicate parameter 'own_men' (first given on line 1)"},
+        {"own_men 1000\ntable king\n0: 1\ntable king\n",
+         "t.w:4: duplicate table 'king' (first given on line 2)"},
+        {"own_men 1000\ntable king\n0: 1\nown_men 5\n",
+         "t.w:4: duplicate parameter 'own_men' (first given on line 1)"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         Weights w;
@@ -168,8 +175,8 @@ TEST(patterns_weights_file_errors)
     /* a table after the named weights, then named weights again: both read */
     Weights w;
     char err[KM_ERR_MAX];
-    CHECK_MSG(weights_parse(&w, "own_men 1000\ntable king\n4: 7 -7\nopp_men -1000\n", "t.w", NULL, err) == 0, "%s",
-              err);
+    CHECK_MSG(weights_parse(&w, "own_men 1000\ntable king\n4: 7 -7\nopp_men -1000\n", "t.w", NULL, err) == 0,
+              "%s", err);
     CHECK(w.pat && w.pat->king[0][4] == 7 && w.pat->king[0][5] == -7 && w.w[EP_opp_men] == -1000);
 }
 
@@ -202,7 +209,8 @@ TEST(patterns_eval_and_show_commands)
         CHECK_INT(test_run(cmd, out, sizeof out), 0);
         long total = 0, named = 0, pat = 0;
         const char *t = strstr(out, "\ntotal ");
-        CHECK_MSG(t && sscanf(t, "\ntotal %ld (named %ld + patterns %ld)", &total, &named, &pat) == 3, "%s", out);
+        CHECK_MSG(t && sscanf(t, "\ntotal %ld (named %ld + patterns %ld)", &total, &named, &pat) == 3, "%s",
+                  out);
         CHECK_INT(total, eval_score(&b, side, &w));
         CHECK_INT(pat, pat_eval(w.pat, &b, side));
         CHECK(strstr(out, "  r2c2 ") != NULL && strstr(out, "  king ") != NULL);

@@ -1,10 +1,10 @@
 /* test_pdn.c - PDN reading and writing, against the reference games
  * (tests/data/tinsley.pdn, tests/data/11_man_english.pdn) and hand-made
  * texts, plus the `kingme pdn` command. */
-#include "test.h"
 #include "kingme/bits.h"
 #include "kingme/notation.h"
 #include "kingme/pdn.h"
+#include "test.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -121,7 +121,7 @@ TEST(pdn_tinsley_replays_every_game)
         CHECK_INT(g[0].game.nply, 56);
         char t[MOVE_TEXT_MAX];
         move_to_text(&g[0].game.moves[55], t);
-        CHECK_STR(t, "24x15x6"); /* the last move, a double jump */
+        CHECK_STR(t, "24x15x6");  /* the last move, a double jump */
         CHECK_INT(g[1].line, 12); /* lines of the [Event] tags, found with grep */
         CHECK_INT(g[TINSLEY_GAMES - 1].line, 7481);
         CHECK_STR(pdn_tag(&g[TINSLEY_GAMES - 1], "Event"), "Boston 1994, game 6");
@@ -179,8 +179,7 @@ TEST(pdn_eleven_man_positions)
                 b->kings == 0 && b->stm == KM_BLACK && g[i].line == i + 1;
         /* all 2400 are different positions (checked in the file with a script) */
         bool dup = false;
-        for (int j = 0; j < i && !dup; j++)
-            dup = board_equal(b, &g[j].game.start);
+        for (int j = 0; j < i && !dup; j++) dup = board_equal(b, &g[j].game.start);
         distinct += !dup;
     }
     CHECK_INT(good, 2400);
@@ -197,18 +196,17 @@ TEST(pdn_eleven_man_positions)
 TEST(pdn_comments_variations_nags_crlf)
 {
     const char *plain = "11-15 23-18 8-11 27-23 4-8 23-19 10x14 19x10 14x23 26x19";
-    const char *text =
-        "; a line comment 1. 9-13\r\n"
-        "%escape line 1. 9-13\r\n"
-        "[Event \"features\"]\r\n"
-        "[Black\t\"B\"]   \r\n"
-        "[White \"W\"]\r\n"
-        "\r\n"
-        "1. 11-15 {the usual; a { is text here (23-19?)} 23-18!\r\n"
-        "2.\t8-11 $1 (2. 9-14 (2. 10-14 {x)} 18x9) 18x9 ; nested\r\n"
-        " 5x14) 27-23!? 3. 4-8 23-19 $14\r\n"
-        "3... 10x14?? !  4. 19x10 14x23\r\n"
-        "5.26x19 {end} 1/2-1/2\r\n";
+    const char *text = "; a line comment 1. 9-13\r\n"
+                       "%escape line 1. 9-13\r\n"
+                       "[Event \"features\"]\r\n"
+                       "[Black\t\"B\"]   \r\n"
+                       "[White \"W\"]\r\n"
+                       "\r\n"
+                       "1. 11-15 {the usual; a { is text here (23-19?)} 23-18!\r\n"
+                       "2.\t8-11 $1 (2. 9-14 (2. 10-14 {x)} 18x9) 18x9 ; nested\r\n"
+                       " 5x14) 27-23!? 3. 4-8 23-19 $14\r\n"
+                       "3... 10x14?? !  4. 19x10 14x23\r\n"
+                       "5.26x19 {end} 1/2-1/2\r\n";
     Board want;
     int nply;
     CHECK(replay_plain(NULL, plain, &want, &nply));
@@ -246,8 +244,7 @@ TEST(pdn_fen_start_and_move_numbers)
     pdn_free_games(g, 1);
     /* a bad move here is numbered as the file numbers it: White's move 3 */
     expect_error("[FEN \"W:WK3,19,22,25:B12,K28,9\"]\n1... 22-18 2. 9-14 18x9 3. 12-16 19-15 *",
-                 "game 1 (line 2): move 3 (White): '19-15' is illegal: a capture is compulsory",
-                 NULL);
+                 "game 1 (line 2): move 3 (White): '19-15' is illegal: a capture is compulsory", NULL);
     /* a FEN tag that is not a position */
     expect_error("[FEN \"B:W40:B1\"]\n1. 1-6 *", "game 1 (line 2): [FEN]: bad FEN", NULL);
 }
@@ -297,8 +294,10 @@ TEST(pdn_bad_move_is_located)
     CHECK_INT(g[1].game.nply, 5); /* the moves before the bad one */
     CHECK_STR(g[1].result, "*");
     pdn_free_games(g, 3);
-    expect_error("1. 11-15 22-18 2. 9-13 *", "move 2 (Black): '9-13' is illegal: a capture is "
-                                             "compulsory (15x22)", NULL);
+    expect_error("1. 11-15 22-18 2. 9-13 *",
+                 "move 2 (Black): '9-13' is illegal: a capture is "
+                 "compulsory (15x22)",
+                 NULL);
     expect_error("1. 11-15 24-20 2. 23-19 *", "move 2 (Black): '23-19': the piece on 23 is not Black's",
                  NULL);
     expect_error("1. 11-15 33-29 *", "move 1 (White): '33-29': there is no square 33", NULL);
@@ -306,14 +305,11 @@ TEST(pdn_bad_move_is_located)
 
 TEST(pdn_garbage_and_broken_text)
 {
-    expect_error("hello world", "t.pdn: game 1 (line 1): 'hello' is not a move, move number or result",
-                 NULL);
-    expect_error("1. 11-15 23-18 2. 8-11 27-23 3. wat 1-0", "game 1 (line 1): 'wat' is not a move",
-                 NULL);
+    expect_error("hello world", "t.pdn: game 1 (line 1): 'hello' is not a move, move number or result", NULL);
+    expect_error("1. 11-15 23-18 2. 8-11 27-23 3. wat 1-0", "game 1 (line 1): 'wat' is not a move", NULL);
     expect_error("[Event \"x\"]\n1. 11-15 {unterminated 23-18 *\n[Event \"y\"]\n1. 9-14 *",
                  "game 1 (line 2): unterminated comment", NULL);
-    expect_error("[Event \"open quote]\n1. 11-15 *", "game 1 (line 1): tag 'Event' is not closed",
-                 NULL);
+    expect_error("[Event \"open quote]\n1. 11-15 *", "game 1 (line 1): tag 'Event' is not closed", NULL);
     expect_error("[Event \"x\"\n1. 11-15 *", "tag 'Event' is not closed", NULL);
     expect_error("[ \"no name\"]\n1. 11-15 *", "bad tag '[ \"no name\"]'", NULL);
     expect_error("1. 11-15 (1... 23-18 (1... 22-18) 2. 8-11\n 23-19 *",
@@ -456,7 +452,9 @@ TEST(pdn_long_values_and_words)
         CHECK_INT(g[0].game.nply, 2);
         /* the line count went through the comment's 142 newlines */
         CHECK(g[1].error && strstr(g[1].error, "(line 145)"));
-        CHECK(g[1].error && strstr(g[1].error, "move 1 (Black): '0123456789012345678901234567890123456789...' is too long for a move"));
+        CHECK(g[1].error &&
+              strstr(g[1].error,
+                     "move 1 (Black): '0123456789012345678901234567890123456789...' is too long for a move"));
         CHECK(g[2].error && strstr(g[2].error, "is not a move"));
         pdn_free_games(g, 3);
     }
@@ -531,8 +529,8 @@ static void check_round_trip(const Game *g, const PdnTag *tags, int ntags)
 
 TEST(pdn_format_round_trip)
 {
-    PdnTag tags[] = {{"Event", "round \"trip\" \\ test"}, {"Black", "kingme"},
-                     {"White", "kingme"}, {"FEN", "ignored"}};
+    PdnTag tags[] = {
+        {"Event", "round \"trip\" \\ test"}, {"Black", "kingme"}, {"White", "kingme"}, {"FEN", "ignored"}};
     int jumps = 0, n = test_sanitized() ? 10 : 60;
     for (int s = 0; s < n; s++) {
         Game g;
@@ -675,12 +673,14 @@ TEST(pdn_cli)
 
     /* several files: a line each, then the total; one unreadable file is
      * said and counted, the others are still read */
-    snprintf(cmd, sizeof cmd, "(%s pdn tests/data/11_man_english.pdn tests/data/pdn_bad.pdn 2>/dev/null)", test_kingme());
+    snprintf(cmd, sizeof cmd, "(%s pdn tests/data/11_man_english.pdn tests/data/pdn_bad.pdn 2>/dev/null)",
+             test_kingme());
     CHECK_INT(test_run(cmd, out, sizeof out), 1);
     CHECK_STR(out, "tests/data/11_man_english.pdn: 2400 games, 0 moves, 0 errors\n"
                    "tests/data/pdn_bad.pdn: 3 games, 7 moves, 1 error\n"
                    "all: 2403 games, 7 moves, 1 error\n");
-    snprintf(cmd, sizeof cmd, "%s pdn tests/data/11_man_english.pdn tests/data/11_man_english.pdn", test_kingme());
+    snprintf(cmd, sizeof cmd, "%s pdn tests/data/11_man_english.pdn tests/data/11_man_english.pdn",
+             test_kingme());
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(strstr(out, "all: 4800 games, 0 moves, 0 errors\n") != NULL, "%s", out);
     snprintf(cmd, sizeof cmd, "%s pdn tests/data/no-such.pdn tests/data/11_man_english.pdn", test_kingme());

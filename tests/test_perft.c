@@ -1,7 +1,7 @@
 /* test_perft.c - the generator against published perft figures
  * (tests/data/perft.txt; where it comes from: tests/data/SOURCES.md). */
-#include "test.h"
 #include "kingme/movegen.h"
+#include "test.h"
 
 #include <stdlib.h>
 
@@ -18,8 +18,8 @@ TEST(perft_initial_position_to_depth_10)
         int d;
         unsigned long long n;
         if (line[0] == '#' || sscanf(line, "%d %llu", &d, &n) != 2 || d > maxd) continue;
-        CHECK_MSG(perft(&b, d) == n, "perft %d: got %llu, expected %llu", d,
-                  (unsigned long long)perft(&b, d), n);
+        CHECK_MSG(perft(&b, d) == n, "perft %d: got %llu, expected %llu", d, (unsigned long long)perft(&b, d),
+                  n);
         checked++;
     }
     fclose(f);

@@ -11,7 +11,6 @@
 
 static char out[1 << 20];
 
-
 /* A temp file name unique to this run: /tmp/kingme-play-PID-TAG */
 static void tmp_name(char *buf, size_t len, const char *tag)
 {
@@ -161,7 +160,9 @@ TEST(play_bad_entries_change_nothing)
     CHECK(strstr(out, "Black> 12-17\n'12-17' is not a diagonal step\nBlack> ") != NULL);
     CHECK(strstr(out, "Black> 21-17\n'21-17': the piece on 21 is not Black's\nBlack> ") != NULL);
     CHECK(strstr(out, "Black> 13-17\n'13-17': there is no piece on 13\nBlack> ") != NULL);
-    CHECK(strstr(out, "Black> 99\nthere is no move 99 in the list: choose 1 to 7 (moves shows them)\nBlack> ") != NULL);
+    CHECK(strstr(out,
+                 "Black> 99\nthere is no move 99 in the list: choose 1 to 7 (moves shows them)\nBlack> ") !=
+          NULL);
     CHECK(strstr(out, "Black> dance\nunknown command 'dance' (type help for the commands)\nBlack> ") != NULL);
     CHECK(strstr(out, "Black> undo\nnothing to undo: no move played yet\nBlack> ") != NULL);
     CHECK(strstr(out, "Black> fen 3\n'fen' takes nothing after it\nBlack> ") != NULL);
@@ -183,8 +184,11 @@ TEST(play_forced_capture_message)
     char pdn[256];
     tmp_name(pdn, sizeof pdn, "e.pdn");
     /* White to move must take 18x11 */
-    CHECK_INT(play("22-17\n3\n", "--black engine --white human --depth 1 --seed 1 "
-                                 "--fen W:W18,22:B15,3", pdn), 0);
+    CHECK_INT(play("22-17\n3\n",
+                   "--black engine --white human --depth 1 --seed 1 "
+                   "--fen W:W18,22:B15,3",
+                   pdn),
+              0);
     CHECK(strstr(out, "White> 22-17\n'22-17' is illegal: a capture is compulsory (18x11)\nWhite> ") != NULL);
     CHECK(strstr(out, "there is no move 3 in the list: the only move is 1) 18x11") != NULL);
     remove(pdn);
@@ -231,7 +235,7 @@ TEST(play_hint_does_not_play)
     char fen[256];
     CHECK(nth_fen(0, fen, sizeof fen));
     CHECK_STR(fen, INITIAL_FEN);
-    CHECK_INT(count(out, "1) 9-13"), 2); /* the list, and again for "moves" */
+    CHECK_INT(count(out, "1) 9-13"), 2);       /* the list, and again for "moves" */
     CHECK(strstr(out, "save [FILE]") != NULL); /* help */
     CHECK(strstr(out, "Black played") == NULL && strstr(out, "White played") == NULL);
     remove(pdn);
@@ -314,13 +318,17 @@ TEST(play_scores_readable)
     char pdn[256];
     tmp_name(pdn, sizeof pdn, "sc.pdn");
     CHECK_INT(play("hint\n11-15\nquit\n", "--depth 4 --seed 1 --no-book", pdn), 0);
-    CHECK_MSG(strstr(out, " men for you (kingme searching for Black, with Black's weights)\n") != NULL, "%s", out);
-    CHECK_MSG(strstr(out, " men for you (kingme searching for White, with White's weights)\n") != NULL, "%s", out);
+    CHECK_MSG(strstr(out, " men for you (kingme searching for Black, with Black's weights)\n") != NULL, "%s",
+              out);
+    CHECK_MSG(strstr(out, " men for you (kingme searching for White, with White's weights)\n") != NULL, "%s",
+              out);
     CHECK_INT(play(NULL, "--black engine --white engine --depth 2 --seed 1 --max-plies 2 --no-book", pdn), 0);
-    CHECK_MSG(strstr(out, " men for Black (kingme searching for White, with White's weights)\n") != NULL, "%s", out);
+    CHECK_MSG(strstr(out, " men for Black (kingme searching for White, with White's weights)\n") != NULL,
+              "%s", out);
     /* the thesis weights: own_men is negative, a man is still |own_men| */
     CHECK_INT(play("11-15\nquit\n", "--depth 2 --seed 1 --white-weights weights/thesis.w --no-book", pdn), 0);
-    CHECK_MSG(strstr(out, " men for you (kingme searching for White") != NULL, "%s", out); /* |own_men| 27848 */
+    CHECK_MSG(strstr(out, " men for you (kingme searching for White") != NULL, "%s",
+              out); /* |own_men| 27848 */
     remove(pdn);
 }
 
@@ -338,7 +346,8 @@ TEST(play_resign)
     tmp_name(pdn2, sizeof pdn2, "i2.pdn");
     snprintf(args, sizeof args, "--depth 1 --pdn %s", pdn);
     CHECK_INT(play("fen\nquit\n", args, pdn2), 1);
-    snprintf(want, sizeof want, "kingme: %s: game 1 is already over (0-1, by resignation, time or agreement)\n", pdn);
+    snprintf(want, sizeof want,
+             "kingme: %s: game 1 is already over (0-1, by resignation, time or agreement)\n", pdn);
     CHECK_STR(out, want);
     remove(pdn);
     remove(pdn2);
@@ -351,7 +360,9 @@ TEST(play_score_men_in_an_ending)
 {
     char pdn[256];
     tmp_name(pdn, sizeof pdn, "men.pdn");
-    CHECK_INT(play(NULL, "--black engine --white engine --depth 3 --seed 1 --max-plies 1 --fen B:W27:B6,10", pdn), 0);
+    CHECK_INT(
+        play(NULL, "--black engine --white engine --depth 3 --seed 1 --max-plies 1 --fen B:W27:B6,10", pdn),
+        0);
     const char *s = strstr(out, "  score +");
     double men = 0;
     CHECK_MSG(s && sscanf(s, "  score %lf men for Black", &men) == 1, "%s", out);
@@ -385,7 +396,8 @@ TEST(play_engine_against_engine)
 {
     char pdn[256];
     tmp_name(pdn, sizeof pdn, "j.pdn");
-    CHECK_INT(play(NULL, "--black engine --white engine --depth 1 --seed 3 --weights weights/named.w", pdn), 0);
+    CHECK_INT(play(NULL, "--black engine --white engine --depth 1 --seed 3 --weights weights/named.w", pdn),
+              0);
     const char *over = strstr(out, "Game over: ");
     CHECK(over != NULL);
     CHECK(strstr(out, "> ") == NULL); /* never asked for input */
@@ -403,9 +415,11 @@ TEST(play_engine_against_engine)
      * equal moves, which the named weights without a pattern layer leave
      * plenty of at depth 1) another one */
     char *again = NULL, *other = NULL;
-    CHECK_INT(play(NULL, "--black engine --white engine --depth 1 --seed 3 --weights weights/named.w", pdn), 0);
+    CHECK_INT(play(NULL, "--black engine --white engine --depth 1 --seed 3 --weights weights/named.w", pdn),
+              0);
     again = test_slurp(pdn);
-    CHECK_INT(play(NULL, "--black engine --white engine --depth 1 --seed 4 --weights weights/named.w", pdn), 0);
+    CHECK_INT(play(NULL, "--black engine --white engine --depth 1 --seed 4 --weights weights/named.w", pdn),
+              0);
     other = test_slurp(pdn);
     CHECK(t && again && other);
     if (t && again && other) {
@@ -489,12 +503,13 @@ TEST(play_orientation_and_flip)
     tmp_name(pdn, sizeof pdn, "m.pdn");
     /* the person's Black men at the bottom: rank 8 last, files h..a */
     CHECK_INT(play("flip\nquit\n", "--depth 1", pdn), 0);
-    const char *black_bottom = "  8  b     b     b     b        Black: you, 12 men\n     h  g  f  e  d  c  b  a\n";
+    const char *black_bottom =
+        "  8  b     b     b     b        Black: you, 12 men\n     h  g  f  e  d  c  b  a\n";
     const char *white_bottom = "  1  w     w     w     w        White: kingme, 12 men\n"
                                "     a  b  c  d  e  f  g  h\n";
     const char *a = strstr(out, black_bottom), *b = strstr(out, white_bottom);
     CHECK(a != NULL);
-    CHECK(b != NULL && a && b > a); /* flip turned it */
+    CHECK(b != NULL && a && b > a);                                        /* flip turned it */
     CHECK(strstr(out, "  1     w     w     w     w     White: ") != NULL); /* square 32 top left */
     CHECK_INT(play("quit\n", "--depth 1 --flip", pdn), 0);
     CHECK(strstr(out, white_bottom) != NULL && strstr(out, black_bottom) == NULL);
@@ -535,7 +550,8 @@ TEST(play_bad_options)
     CHECK_INT(play(NULL, "--pdn /nonexistent/x.pdn", pdn), 1);
     CHECK(access(pdn, F_OK) != 0); /* nothing written for a refused start */
     CHECK_INT(play("quit\n", "--depth 1", "Makefile/x.pdn"), 1);
-    CHECK_MSG(strstr(out, "kingme: Makefile: cannot create the folder: Not a directory\n") != NULL, "%s", out);
+    CHECK_MSG(strstr(out, "kingme: Makefile: cannot create the folder: Not a directory\n") != NULL, "%s",
+              out);
     remove(pdn);
 }
 
@@ -572,11 +588,13 @@ TEST(play_clock)
      * on time with that move (the sleep covers the program's start, slow on
      * a loaded machine: the clock starts at the prompt) */
     tmp_name(in, sizeof in, "slow");
-    snprintf(cmd, sizeof cmd, "(sleep 1.5; echo 11-15) | %s play --no-color --clock 0.002+0 --out %s > %s 2>&1",
-             test_kingme(), pdn, in);
+    snprintf(cmd, sizeof cmd,
+             "(sleep 1.5; echo 11-15) | %s play --no-color --clock 0.002+0 --out %s > %s 2>&1", test_kingme(),
+             pdn, in);
     CHECK_INT(system(cmd), 0);
     char *t = test_slurp(in);
-    CHECK_MSG(t && strstr(t, "Game over: White wins, 0-1 (Black lost on time). kingme wins."), "%s", t ? t : "");
+    CHECK_MSG(t && strstr(t, "Game over: White wins, 0-1 (Black lost on time). kingme wins."), "%s",
+              t ? t : "");
     free(t);
     remove(in);
     /* --clock sets the time: not with --time or --depth; a bad clock */
@@ -625,7 +643,8 @@ static bool talk_open(Talk *t, const char *args)
 static void talk_send(Talk *t, const char *line)
 {
     size_t n = strlen(line);
-    if (write(t->to, line, n) != (ssize_t)n || write(t->to, "\n", 1) != 1) test_fail(__FILE__, __LINE__, "write");
+    if (write(t->to, line, n) != (ssize_t)n || write(t->to, "\n", 1) != 1)
+        test_fail(__FILE__, __LINE__, "write");
 }
 
 /* Read until the output holds needle (searched from *at); the text after it
@@ -683,7 +702,8 @@ TEST(play_thinks_on_the_persons_time)
             /* the list: "a   2) b   3) c ..." */
             for (char *q = rest; *q && !other[0];) {
                 char mv[32];
-                if (sscanf(q, "%31s", mv) == 1 && strcmp(mv, reply) != 0) snprintf(other, sizeof other, "%s", mv);
+                if (sscanf(q, "%31s", mv) == 1 && strcmp(mv, reply) != 0)
+                    snprintf(other, sizeof other, "%s", mv);
                 q = strstr(q, ") ");
                 if (!q) break;
                 q += 2;
@@ -699,7 +719,8 @@ TEST(play_thinks_on_the_persons_time)
         CHECK_MSG(done, "mode %d: no position with a choice", mode);
         talk_send(&t, "quit");
         close(t.to);
-        while (talk_until(&t, &at, "\n", rest, sizeof rest, 10)) {}
+        while (talk_until(&t, &at, "\n", rest, sizeof rest, 10)) {
+        }
         close(t.from);
         int st;
         waitpid(t.pid, &st, 0);

@@ -164,10 +164,7 @@ static int check_file(const char *file)
     return nexamples;
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 TEST(readme_and_docs_console_examples_are_real_output)
 {

@@ -7,17 +7,17 @@
  * is accepted, transposition tables are bounded by the memory, the headers
  * say who plays with --workers, and an engine session keeps to a node
  * budget. The endgame database's files are tested in test_egdb.c. */
-#include "test.h"
 #include "kingme/base.h"
-#include "kingme/memlimit.h"
 #include "kingme/egdb.h"
 #include "kingme/engine.h"
+#include "kingme/memlimit.h"
 #include "kingme/pdn.h"
 #include "kingme/session.h"
 #include "kingme/textio.h"
 #include "kingme/tt.h"
 #include "kingme/tune.h"
 #include "kingme/weights.h"
+#include "test.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -98,7 +98,8 @@ static int temps_in(const char *dir)
         size_t len = strlen(s);
         bool temp = len > 11 && strcmp(s + len - 4, ".tmp") == 0 && s[len - 11] == '.';
         for (size_t i = len - 10; temp && i < len - 4; i++)
-            temp = (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9');
+            temp =
+                (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9');
         n += temp;
     }
     closedir(d);
@@ -140,9 +141,10 @@ TEST(reliability_a_planted_temporary_link_is_not_followed)
     CHECK_INT(temps_in(dir), 0);
 
     /* play --out: the game goes to the file, not through the link */
-    CHECK_INT(kingme("play --no-color --black engine --white engine --depth 1 --seed 1 --max-plies 4 --out %s",
-                     target),
-              0);
+    CHECK_INT(
+        kingme("play --no-color --black engine --white engine --depth 1 --seed 1 --max-plies 4 --out %s",
+               target),
+        0);
     CHECK(holds(victim, "precious\n"));
     char *t = test_slurp(target);
     CHECK_MSG(t && strncmp(t, "[Event \"kingme play\"]", 21) == 0, "%s", t ? t : "(nothing)");
@@ -190,12 +192,14 @@ TEST(reliability_a_link_to_a_missing_file_is_refused_by_every_writer)
     snprintf(link, sizeof link, "%s/out.pdn", dir);
     snprintf(missing, sizeof missing, "%s/elsewhere/created.pdn", dir);
     CHECK(symlink(missing, link) == 0);
-    CHECK_INT(kingme("match weights/material.w weights/material.w --games 2 --depth 1 -j 1 --out %s", link), 1);
+    CHECK_INT(kingme("match weights/material.w weights/material.w --games 2 --depth 1 -j 1 --out %s", link),
+              1);
     char want[600];
     snprintf(want, sizeof want, "kingme: %s: cannot write: a symbolic link to a missing file\n", link);
     CHECK_STR(out, want);
     CHECK(access(missing, F_OK) != 0);
-    CHECK_INT(kingme("play --no-color --black engine --white engine --depth 1 --max-plies 2 --out %s", link), 1);
+    CHECK_INT(kingme("play --no-color --black engine --white engine --depth 1 --max-plies 2 --out %s", link),
+              1);
     CHECK_MSG(strstr(out, "a symbolic link to a missing file"), "%s", out);
     CHECK(access(missing, F_OK) != 0);
     /* the library's two writers */
@@ -251,9 +255,10 @@ TEST(reliability_every_writer_makes_missing_folders)
               0);
     snprintf(path, sizeof path, "%s/p/q/game.pdn", dir);
     CHECK(is_regular(path));
-    CHECK_INT(kingme("match weights/material.w weights/material.w --games 2 --depth 1 -j 1 --out %s/m/n/m.pdn",
-                     dir),
-              0);
+    CHECK_INT(
+        kingme("match weights/material.w weights/material.w --games 2 --depth 1 -j 1 --out %s/m/n/m.pdn",
+               dir),
+        0);
     snprintf(path, sizeof path, "%s/m/n/m.pdn", dir);
     CHECK(is_regular(path));
     Weights w;
@@ -283,9 +288,10 @@ TEST(reliability_a_fifo_or_a_device_is_refused_where_a_file_is_read)
     CHECK_STR(out, want);
     CHECK_INT(kingme_timed("tune --report %s", fifo), 1);
     CHECK_MSG(strstr(out, "a FIFO, not a regular file"), "%s", out);
-    CHECK_INT(kingme_timed("match weights/material.w weights/material.w --games 2 --workers %s --out %s/m.pdn", fifo,
-                           dir),
-              1);
+    CHECK_INT(
+        kingme_timed("match weights/material.w weights/material.w --games 2 --workers %s --out %s/m.pdn",
+                     fifo, dir),
+        1);
     CHECK_MSG(strstr(out, "a FIFO, not a regular file"), "%s", out);
     Weights w;
     CHECK_INT(weights_read(&w, "/dev/zero", NULL, err), -1);
@@ -328,7 +334,8 @@ TEST(reliability_a_byte_order_mark_is_accepted)
 
     PdnGame *g;
     int ng;
-    CHECK_MSG(pdn_parse("\xEF\xBB\xBF[Event \"x\"]\n1. 11-15 23-19 *\n", "bom.pdn", &g, &ng, err) == 0, "%s", err);
+    CHECK_MSG(pdn_parse("\xEF\xBB\xBF[Event \"x\"]\n1. 11-15 23-19 *\n", "bom.pdn", &g, &ng, err) == 0, "%s",
+              err);
     if (ng == 1) {
         CHECK(g[0].error == NULL);
         CHECK_STR(pdn_tag(&g[0], "Event"), "x");
@@ -413,7 +420,9 @@ TEST(reliability_error_lines_show_control_bytes_escaped)
     CHECK_STR(shown, "caf\xC3\xA9 \xE2\x99\x9B");
     km_escape("\xFF\xC3", shown, sizeof shown);
     CHECK_STR(shown, "\\xFF\\xC3");
-    km_escape("\xC2\x9B" "1m", shown, sizeof shown);
+    km_escape("\xC2\x9B"
+              "1m",
+              shown, sizeof shown);
     CHECK_STR(shown, "\\xC2\\x9B1m");
     km_escape("\xEF\xBB\xBFown_men", shown, sizeof shown);
     CHECK_STR(shown, "\\xEF\\xBB\\xBFown_men");
@@ -438,7 +447,8 @@ TEST(reliability_error_lines_show_control_bytes_escaped)
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(strstr(out, "\nerror \\x1B[31m\\x07 a job needs ") && !strchr(out, '\033'), "%s", out);
     /* play's prompt shows what was typed without its control bytes */
-    CHECK_INT(kingme("play --no-color --depth 1 --out - < tests/data/engine_control_bytes.txt | grep RED"), 0);
+    CHECK_INT(kingme("play --no-color --depth 1 --out - < tests/data/engine_control_bytes.txt | grep RED"),
+              0);
     CHECK_MSG(strstr(out, "RED") && !strchr(out, '\033') && !strchr(out, '\a'), "%s", out);
 }
 
@@ -471,13 +481,14 @@ TEST(reliability_transposition_tables_are_bounded_by_the_memory)
     snprintf(cmd, sizeof cmd, "printf 'option hash %llu\\nisready\\n' | %s engine --no-egdb --hash 1", mb,
              test_kingme());
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
-    CHECK_MSG(strncmp(out, "error option hash: a ", 21) == 0 && strstr(out, "MB of memory here\nreadyok\n"), "%s",
-              out);
+    CHECK_MSG(strncmp(out, "error option hash: a ", 21) == 0 && strstr(out, "MB of memory here\nreadyok\n"),
+              "%s", out);
     /* play: each table fits, the two engines' tables together do not */
-    CHECK_INT(kingme("play --no-color --no-egdb --black engine --white engine --depth 1 --max-plies 2 --hash %llu "
-                     "--out -",
-                     half),
-              1);
+    CHECK_INT(
+        kingme("play --no-color --no-egdb --black engine --white engine --depth 1 --max-plies 2 --hash %llu "
+               "--out -",
+               half),
+        1);
     CHECK_MSG(strstr(out, "for 2 tables needs") && strstr(out, "MB of memory here"), "%s", out);
 }
 
@@ -493,14 +504,16 @@ TEST(reliability_headers_say_who_plays_with_workers)
     char text[1200];
     snprintf(text, sizeof text, "%s worker\n%s worker\n", test_kingme(), test_kingme());
     CHECK(put_file(list, text));
-    CHECK_INT(kingme("match weights/material.w weights/material.w --games 2 --depth 1 --workers %s --out %s/m.pdn",
-                     list, dir),
-              0);
+    CHECK_INT(
+        kingme("match weights/material.w weights/material.w --games 2 --depth 1 --workers %s --out %s/m.pdn",
+               list, dir),
+        0);
     CHECK_MSG(strstr(out, ", 2 workers (no local thread), seed 1\n"), "%s", out);
-    CHECK_INT(kingme("match weights/material.w weights/material.w --games 2 --depth 1 --workers %s -j 1 --out "
-                     "%s/m.pdn",
-                     list, dir),
-              0);
+    CHECK_INT(
+        kingme("match weights/material.w weights/material.w --games 2 --depth 1 --workers %s -j 1 --out "
+               "%s/m.pdn",
+               list, dir),
+        0);
     CHECK_MSG(strstr(out, ", 2 workers and 1 local thread, seed 1\n"), "%s", out);
     CHECK_INT(kingme("tune --generations 1 --population 4 --depth 1 --ballots 1 --gladiator 8 --elite 1 "
                      "--yardstick none --seed 1 --workers %s --dir %s/t --name s",
@@ -546,14 +559,15 @@ TEST(reliability_a_session_keeps_to_its_node_budget)
     Engine *e = engine_new(ss, "test", take, &l, err);
     CHECK_MSG(e != NULL, "%s", err);
     if (!e) return;
-    const char *gos[] = {"go depth 40", "go movetime 600000", "go wtime 600000 btime 600000", "go nodes 5000"};
+    const char *gos[] = {"go depth 40", "go movetime 600000", "go wtime 600000 btime 600000",
+                         "go nodes 5000"};
     for (size_t i = 0; i < sizeof gos / sizeof *gos; i++) {
         l.max_nodes = 0;
         l.bestmoves = 0;
         engine_command(e, "position start");
         engine_command(e, gos[i]);
         engine_command(e, "isready"); /* answered at once, the search going on */
-        CHECK(session_wait(ss, 60));   /* it ends by itself, within its budget */
+        CHECK(session_wait(ss, 60));  /* it ends by itself, within its budget */
         engine_command(e, "stop");
         CHECK_MSG(l.bestmoves == 1, "%s: %d bestmoves", gos[i], l.bestmoves);
         CHECK_MSG(l.max_nodes > 0 && l.max_nodes <= 1000 + 1024, "%s: %llu nodes", gos[i],
@@ -568,6 +582,7 @@ TEST(reliability_a_session_keeps_to_its_node_budget)
     CHECK(session_wait(ss, 60));
     engine_command(e, "stop");
     CHECK_INT(l.bestmoves, 1);
-    CHECK_MSG(l.max_nodes > 0 && l.max_nodes <= 1000 + 1024, "level 9: %llu nodes", (unsigned long long)l.max_nodes);
+    CHECK_MSG(l.max_nodes > 0 && l.max_nodes <= 1000 + 1024, "level 9: %llu nodes",
+              (unsigned long long)l.max_nodes);
     engine_free(e);
 }

@@ -1,11 +1,11 @@
 /* test_search.c - the search against a plain minimax written here, endgames
  * with known results, determinism and thread safety. */
-#include "test.h"
-#include "kingme/search.h"
-#include "kingme/weights.h"
 #include "kingme/bits.h"
 #include "kingme/notation.h"
+#include "kingme/search.h"
 #include "kingme/timeman.h"
+#include "kingme/weights.h"
+#include "test.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -45,7 +45,8 @@ static int32_t ref_minimax(Ref *r, const Board *b, int depth, int ply, int rever
     for (int i = 0; i < ml.count; i++) {
         Board c = *b;
         make_move(&c, &ml.moves[i]);
-        int32_t v = -ref_minimax(r, &c, depth - 1, ply + 1, move_resets_count(b, &ml.moves[i]) ? 0 : reversible + 1);
+        int32_t v =
+            -ref_minimax(r, &c, depth - 1, ply + 1, move_resets_count(b, &ml.moves[i]) ? 0 : reversible + 1);
         if (v > best) best = v;
     }
     return best;
@@ -124,8 +125,8 @@ static void exactness(bool quiescence)
         }
         char fen[128];
         board_to_fen(&b, fen, sizeof fen);
-        CHECK_MSG(res.score == want, "position %d (%s) depth %d: search %d, minimax %d", i, fen,
-                  lim.depth, res.score, want);
+        CHECK_MSG(res.score == want, "position %d (%s) depth %d: search %d, minimax %d", i, fen, lim.depth,
+                  res.score, want);
         compared++;
         if (res.nodes < r.nodes) pruned++;
         if (mg_can_capture(&b, b.stm)) with_caps++;
@@ -143,15 +144,9 @@ static void exactness(bool quiescence)
     CHECK(with_caps > n / 20);
 }
 
-TEST(search_alphabeta_equals_minimax)
-{
-    exactness(false);
-}
+TEST(search_alphabeta_equals_minimax) { exactness(false); }
 
-TEST(search_quiescence_equals_minimax_with_same_rule)
-{
-    exactness(true);
-}
+TEST(search_quiescence_equals_minimax_with_same_rule) { exactness(true); }
 
 /* ---- game knowledge ------------------------------------------------------------- */
 
@@ -190,7 +185,6 @@ static SearchResult search_fen(const char *fen, int depth, double seconds)
     return search_fen_mode(fen, depth, seconds, false);
 }
 
-
 TEST(search_no_move_is_a_loss)
 {
     /* White's man on 32 is blocked by Black's men on 27/28 (it moves up: 27 or
@@ -218,8 +212,8 @@ TEST(search_two_kings_beat_one)
     /* Two kings against one in the double corner: a known win for the two,
      * from several starting squares and with either side to move. */
     const char *fens[] = {
-        "W:WK32:BK1,K2", "B:WK32:BK1,K2", "W:WK28:BK9,K10", "B:WK5:BK30,K31", "W:WK1:BK31,K32",
-        "B:BK32:WK1,K2", "W:WK14:BK3,K4",
+        "W:WK32:BK1,K2",  "B:WK32:BK1,K2", "W:WK28:BK9,K10", "B:WK5:BK30,K31",
+        "W:WK1:BK31,K32", "B:BK32:WK1,K2", "W:WK14:BK3,K4",
     };
     for (size_t i = 0; i < sizeof fens / sizeof *fens; i++) {
         SearchResult r = search_fen(fens[i], 40, test_sanitized() ? 20 : 10);
@@ -394,7 +388,7 @@ TEST(search_random_tiebreak_picks_among_equals)
         seen_first |= 1u << r.best.from | 1u << r.best.to;
         searcher_free(&s);
     }
-    CHECK(popcount32(seen_random) >= 5); /* several different moves were chosen */
+    CHECK(popcount32(seen_random) >= 5);  /* several different moves were chosen */
     CHECK_INT(popcount32(seen_first), 2); /* always the same from and to */
 }
 
@@ -461,7 +455,8 @@ static void *tt_hammer(void *arg)
             TTEntry e;
             if (!tt_probe(j->t, q, &e)) continue;
             j->found++;
-            if (e.score != tt_score_of(q) || e.depth != tt_depth_of(q) || e.move != tt_move_of(q) || e.to != 7)
+            if (e.score != tt_score_of(q) || e.depth != tt_depth_of(q) || e.move != tt_move_of(q) ||
+                e.to != 7)
                 j->bad++;
         }
     }

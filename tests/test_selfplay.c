@@ -3,10 +3,10 @@
  * corrupt chunk refused) and kingme fit (the same weights for the same
  * threads, the loss going down, a readable weights file with the command in
  * its header). */
-#include "test.h"
 #include "kingme/patterns.h"
 #include "kingme/selfplay.h"
 #include "kingme/weights.h"
+#include "test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,7 +78,8 @@ TEST(selfplay_and_fit_pipeline)
     snprintf(w1, sizeof w1, "%s/w1.w", dir);
     snprintf(w2, sizeof w2, "%s/w2.w", dir);
     for (int i = 0; i < 2; i++) {
-        snprintf(cmd, sizeof cmd, "%s fit %s/a --epochs 30 --holdout 0.2 -j 2 --out %s 2>/dev/null", k, dir, i ? w2 : w1);
+        snprintf(cmd, sizeof cmd, "%s fit %s/a --epochs 30 --holdout 0.2 -j 2 --out %s 2>/dev/null", k, dir,
+                 i ? w2 : w1);
         CHECK_INT(test_run(cmd, out, sizeof out), 0);
     }
     double l0 = 0, l1 = 0;
@@ -86,8 +87,9 @@ TEST(selfplay_and_fit_pipeline)
     CHECK_MSG(at && sscanf(at, "; loss %lf -> %lf", &l0, &l1) == 2 && l1 < l0, "%s", out);
     CHECK_MSG(strstr(out, "held out") != NULL, "%s", out);
     /* the same but for the header's --out */
-    snprintf(cmd, sizeof cmd, "grep -v '^#' %s > %s.body && grep -v '^#' %s > %s.body && cmp -s %s.body %s.body", w1,
-             w1, w2, w2, w1, w2);
+    snprintf(cmd, sizeof cmd,
+             "grep -v '^#' %s > %s.body && grep -v '^#' %s > %s.body && cmp -s %s.body %s.body", w1, w1, w2,
+             w2, w1, w2);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     Weights w;
     char *comments = NULL;
@@ -112,7 +114,8 @@ TEST(selfplay_train_default_script)
     CHECK(mkdtemp(dir) != NULL);
     char cmd[1024], out[8192];
     snprintf(cmd, sizeof cmd,
-             "KINGME=%s GAMES=4 NODES=300 EPOCHS=5 EGDB=none WORK=%s tools/train-default.sh %s/out.w 2>&1 >/dev/null",
+             "KINGME=%s GAMES=4 NODES=300 EPOCHS=5 EGDB=none WORK=%s tools/train-default.sh %s/out.w 2>&1 "
+             ">/dev/null",
              test_kingme(), dir, dir);
     CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
     snprintf(cmd, sizeof cmd, "%s/out.w", dir);
@@ -120,7 +123,8 @@ TEST(selfplay_train_default_script)
     char *comments = NULL, err[KM_ERR_MAX];
     CHECK_MSG(weights_read(&w, cmd, &comments, err) == 0, "%s", err);
     CHECK(w.pat != NULL);
-    CHECK(comments && strstr(comments, "made by: kingme fit ") && strstr(comments, "--prior weights/named.w"));
+    CHECK(comments && strstr(comments, "made by: kingme fit ") &&
+          strstr(comments, "--prior weights/named.w"));
     free(comments);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd, out, sizeof out);

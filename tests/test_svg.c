@@ -1,7 +1,7 @@
 /* test_svg.c - the pictures (svg.h): a small XML checker written here, and
  * charts and text that must come out well-formed. */
-#include "test.h"
 #include "kingme/svg.h"
+#include "test.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -199,21 +199,22 @@ bool test_xml_well_formed(const char *text, const char *root, char *why, size_t 
 TEST(svg_checker_tells_good_from_bad)
 {
     char why[256];
-    CHECK(test_xml_well_formed("<svg a=\"1\" b='2'><g/><text>x &amp; y &#60;</text></svg>", "svg", why, sizeof why));
+    CHECK(test_xml_well_formed("<svg a=\"1\" b='2'><g/><text>x &amp; y &#60;</text></svg>", "svg", why,
+                               sizeof why));
     CHECK(test_xml_well_formed("<?xml version=\"1.0\"?>\n<!-- c --><svg/>\n", "svg", why, sizeof why));
     static const char *const bad[] = {
-        "<svg><g></svg>",                 /* g not closed */
-        "<svg a=1/>",                     /* unquoted */
-        "<svg a=\"1\" a=\"2\"/>",         /* twice */
-        "<svg>a & b</svg>",               /* bare & */
-        "<svg a=\"<\"/>",                 /* < in a value */
-        "<svg/><svg/>",                   /* two roots */
-        "<svg><!-- x </svg>",             /* open comment */
-        "<svg>\x01</svg>",                /* control character */
-        "<svg>\xff</svg>",                /* not UTF-8 */
-        "<svg a=\"1\"b=\"2\"/>",          /* no space */
+        "<svg><g></svg>",         /* g not closed */
+        "<svg a=1/>",             /* unquoted */
+        "<svg a=\"1\" a=\"2\"/>", /* twice */
+        "<svg>a & b</svg>",       /* bare & */
+        "<svg a=\"<\"/>",         /* < in a value */
+        "<svg/><svg/>",           /* two roots */
+        "<svg><!-- x </svg>",     /* open comment */
+        "<svg>\x01</svg>",        /* control character */
+        "<svg>\xff</svg>",        /* not UTF-8 */
+        "<svg a=\"1\"b=\"2\"/>",  /* no space */
         "",
-        "<g/>",                           /* wrong root */
+        "<g/>", /* wrong root */
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
         CHECK_MSG(!test_xml_well_formed(bad[k], "svg", why, sizeof why), "accepted bad case %zu", k);

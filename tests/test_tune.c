@@ -1,15 +1,15 @@
 /* test_tune.c - the genetic algorithm, population files, and `kingme tune`:
  * determinism across thread counts, resume, kill -9, malformed files. */
-#include "test.h"
 #include "kingme/patterns.h"
 #include "kingme/tune.h"
 #include "kingme/weights.h"
+#include "test.h"
 
 #include <math.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -54,7 +54,8 @@ static bool antisymmetric(const Weights *w, int n)
         const char *name = eval_params[i].name;
         if (strncmp(name, "own_", 4) != 0) continue;
         int j = 0;
-        while (j < n && !(strncmp(eval_params[j].name, "opp_", 4) == 0 && strcmp(eval_params[j].name + 4, name + 4) == 0))
+        while (j < n && !(strncmp(eval_params[j].name, "opp_", 4) == 0 &&
+                          strcmp(eval_params[j].name + 4, name + 4) == 0))
             j++;
         if (j == n || w->w[j] != -w->w[i]) return false;
     }
@@ -226,7 +227,8 @@ TEST(tune_learn_generations)
     TuneSession a, b;
     CHECK_INT(tune_new(&a, &c, err), 0);
     CHECK_INT(tune_new(&b, &c, err), 0);
-    for (int i = 0; i < 10; i++) CHECK_MSG(fabs(norm(&a.pop[i].w) - TUNE_NORM) < 8, "norm %.1f", norm(&a.pop[i].w));
+    for (int i = 0; i < 10; i++)
+        CHECK_MSG(fabs(norm(&a.pop[i].w) - TUNE_NORM) < 8, "norm %.1f", norm(&a.pop[i].w));
     /* the defaults: heavy-tailed, antisymmetric first vectors (most weights
      * small: the median |weight| well below the uniform draw's) */
     CHECK(c.init == TUNE_INIT_HEAVY && c.symmetric && c.rel_step == 0.5);
@@ -287,7 +289,8 @@ TEST(tune_learn_generations)
     /* a learn session of format 4 (before init, symmetric and rel_step) is
      * read as it was played: uniform, not symmetric, additive steps only */
     {
-        char *t4 = edit_line(t, "kingme-population", "kingme-population 4"), *t5 = edit_line(t4, "init", NULL);
+        char *t4 = edit_line(t, "kingme-population", "kingme-population 4"),
+             *t5 = edit_line(t4, "init", NULL);
         char *t6 = edit_line(t5, "symmetric", NULL), *t7 = edit_line(t6, "rel_step", NULL);
         pr = tune_parse(&r, t7, "l4.pop", err);
         CHECK_MSG(pr == 0, "%s", err);
@@ -364,7 +367,8 @@ TEST(tune_population_file_roundtrip)
     c.nyard = 2;
     snprintf(c.yard[0].name, sizeof c.yard[0].name, "material");
     snprintf(c.yard[1].name, sizeof c.yard[1].name, "hand-set.v2");
-    for (int i = 0; i < EVAL_NPARAMS; i++) c.yard[0].w.w[i] = (int16_t)(i * 100 - 3000), c.yard[1].w.w[i] = (int16_t)-i;
+    for (int i = 0; i < EVAL_NPARAMS; i++)
+        c.yard[0].w.w[i] = (int16_t)(i * 100 - 3000), c.yard[1].w.w[i] = (int16_t)-i;
     TuneSession a, b;
     CHECK_INT(tune_new(&a, &c, err), 0);
     a.pop[3].w.w[0] = -32768;
@@ -403,14 +407,15 @@ TEST(tune_population_file_version1)
     CHECK_INT(tune_generation(&a, 1, NULL, NULL, NULL, &st, err), 0);
     char *t = tune_format(&a);
     /* what version 1 wrote: no yardstick or learn lines, no steps */
-    static const char *const newer[] = {"yardstick", "algorithm ", "ballots ", "elite ", "tournament ",
-                                        "fresh ", "step ", "gauss ", "gladiator ", "weights ", "init ",
-                                        "symmetric ", "rel_step "};
+    static const char *const newer[] = {"yardstick", "algorithm ", "ballots ", "elite ",     "tournament ",
+                                        "fresh ",    "step ",      "gauss ",   "gladiator ", "weights ",
+                                        "init ",     "symmetric ", "rel_step "};
     char *v1 = malloc(strlen(t) + 1), *o = v1;
     for (const char *q = t; *q;) {
         size_t len = strcspn(q, "\n") + 1;
         bool drop = false;
-        for (size_t k = 0; k < sizeof newer / sizeof *newer; k++) drop |= strncmp(q, newer[k], strlen(newer[k])) == 0;
+        for (size_t k = 0; k < sizeof newer / sizeof *newer; k++)
+            drop |= strncmp(q, newer[k], strlen(newer[k])) == 0;
         if (strncmp(q, "kingme-population", 17) == 0) {
             o += sprintf(o, "kingme-population 1\n");
         } else if (strncmp(q, "individual ", 11) == 0) {
@@ -453,7 +458,8 @@ TEST(tune_yardstick_games)
     TuneYardResult y1, y2, yh;
     CHECK_MSG(tune_yardstick(&c, &bad, 1, NULL, &y1, err) == 0, "%s", err);
     CHECK_MSG(tune_yardstick(&c, &bad, 2, NULL, &y2, err) == 0, "%s", err);
-    CHECK(memcmp(y1.wins, y2.wins, sizeof y1.wins) == 0 && memcmp(y1.losses, y2.losses, sizeof y1.losses) == 0);
+    CHECK(memcmp(y1.wins, y2.wins, sizeof y1.wins) == 0 &&
+          memcmp(y1.losses, y2.losses, sizeof y1.losses) == 0);
     CHECK_INT(y1.games, 24);
     CHECK_INT(y1.nref, 2);
     for (int k = 0; k < 2; k++) CHECK_INT(y1.wins[k] + y1.draws[k] + y1.losses[k], 12);
@@ -743,8 +749,7 @@ TEST(tune_148_weights_phase)
     for (int i = 0; i < 8; i++) {
         const Weights *w = &a.pop[i].w;
         CHECK_INT(w->phased, 1);
-        CHECK_MSG(fabs(norm148(w) - TUNE_NORM) < 8, "norm over 148: %.1f",
-                  norm148(w));
+        CHECK_MSG(fabs(norm148(w) - TUNE_NORM) < 8, "norm over 148: %.1f", norm148(w));
         CHECK_MSG(antisymmetric_phase(w), "individual %d", i);
         CHECK(memcmp(w->w, w->end, sizeof w->w) != 0); /* the ending drawn on its own */
     }
@@ -760,8 +765,7 @@ TEST(tune_148_weights_phase)
         for (int k = 4; k < 7; k++) {
             const Weights *w = &a.pop[k].w;
             CHECK_INT(w->phased, 1);
-            CHECK_MSG(fabs(norm148(w) - TUNE_NORM) < 8, "child %d norm %.1f", k,
-                      norm148(w));
+            CHECK_MSG(fabs(norm148(w) - TUNE_NORM) < 8, "child %d norm %.1f", k, norm148(w));
             CHECK_MSG(antisymmetric_phase(w), "child %d", k);
             CHECK(memcmp(w->w, w->end, sizeof w->w) != 0);
             for (int j = 0; j < EVAL_NTERMS; j++) {
@@ -813,8 +817,9 @@ TEST(tune_148_weights_phase)
      * 147 weights, an ending weight out of range (named end.) */
     static const char *const edits[][3] = {
         {"weights 148", "weights 74", "'best' needs a score and 74 weights, found 149 numbers"},
-        {"kingme-population 6", "kingme-population 5", "weights 148 (a phase) is not part of population file "
-                                                       "format 5"},
+        {"kingme-population 6", "kingme-population 5",
+         "weights 148 (a phase) is not part of population file "
+         "format 5"},
         {"weights 148", "weights 150", "weights '150': the vector length is 60 or 74, or 148 with a phase"},
     };
     for (int k = 0; k < 3; k++) {
@@ -961,7 +966,8 @@ TEST(tune_command_session_resume_threads)
     snprintf(tdir, sizeof tdir, "/tmp/kingme-tune-%d", (int)getpid());
     rm_tdir();
     static char out[65536];
-    const char *ctl = "--algorithm thesis --population 8 --duels 0 --depth 2 --selection 4 --mutation 0.2 --seed 9";
+    const char *ctl =
+        "--algorithm thesis --population 8 --duels 0 --depth 2 --selection 4 --mutation 0.2 --seed 9";
     CHECK_INT(kingme(out, sizeof out, "tune %s --generations 2 -j 1 --dir %s --name a", ctl, tdir), 0);
     CHECK_MSG(strstr(out, "gen 1/2") && strstr(out, "gen 2/2"), "%s", out);
     CHECK_MSG(strstr(out, "score per generation"), "no chart: %s", out);
@@ -994,13 +1000,15 @@ TEST(tune_command_session_resume_threads)
     }
     CHECK_INT(kingme(out, sizeof out, "tune --generations 1 --svg %s/x.svg --dir %s", tdir, tdir), 2);
     CHECK_INT(kingme(out, sizeof out, "tune %s --generations 1 -j 1 --dir %s --name ny --yardstick none", ctl,
-                     tdir), 0);
+                     tdir),
+              0);
     CHECK_MSG(!strstr(out, "yardstick"), "%s", out);
     /* one generation, in the singular */
-    CHECK_MSG(strstr(out, "stop after 1 generation; 0 generations done") && !strstr(out, "1 generations"), "%s",
-              out);
-    CHECK_INT(kingme(out, sizeof out, "tune %s --generations 1 --dir %s --name nz --yardstick nosuch.w", ctl,
-                     tdir), 1);
+    CHECK_MSG(strstr(out, "stop after 1 generation; 0 generations done") && !strstr(out, "1 generations"),
+              "%s", out);
+    CHECK_INT(
+        kingme(out, sizeof out, "tune %s --generations 1 --dir %s --name nz --yardstick nosuch.w", ctl, tdir),
+        1);
     CHECK(file_exists("%s/population/%s.pop", "a"));
     CHECK(!file_exists("%s/population/%s.pop.tmp", "a"));
     CHECK_INT(csv_lines("a"), 3);
@@ -1058,23 +1066,37 @@ TEST(tune_command_session_resume_threads)
     CHECK_MSG(strstr(out, "session c is complete"), "%s", out);
 
     /* continue: a new session from a's population, new depth */
-    CHECK_INT(kingme(out, sizeof out, "tune --continue %s/population/a.pop --depth 1 --generations 1 --seed 3 "
-                     "--dir %s --name d", tdir, tdir), 0);
+    CHECK_INT(kingme(out, sizeof out,
+                     "tune --continue %s/population/a.pop --depth 1 --generations 1 --seed 3 "
+                     "--dir %s --name d",
+                     tdir, tdir),
+              0);
     CHECK_MSG(strstr(out, "continuing the population"), "%s", out);
     CHECK(file_exists("%s/output/%s.w", "d"));
-    CHECK_INT(kingme(out, sizeof out, "tune --continue %s/population/a.pop --population 12 --generations 1 "
-                     "--dir %s --name e", tdir, tdir), 2);
+    CHECK_INT(kingme(out, sizeof out,
+                     "tune --continue %s/population/a.pop --population 12 --generations 1 "
+                     "--dir %s --name e",
+                     tdir, tdir),
+              2);
 
     /* refused: population not a multiple of 4, bad flags, an existing name */
-    CHECK_INT(kingme(out, sizeof out, "tune --algorithm thesis --population 6 --depth 2 --generations 1 --dir %s",
-                     tdir), 2);
-    CHECK_MSG(strstr(out, "population 6 is not a multiple of 4") && strstr(out, "\nsee: kingme help tune\n"), "%s", out);
+    CHECK_INT(kingme(out, sizeof out,
+                     "tune --algorithm thesis --population 6 --depth 2 --generations 1 --dir %s", tdir),
+              2);
+    CHECK_MSG(strstr(out, "population 6 is not a multiple of 4") && strstr(out, "\nsee: kingme help tune\n"),
+              "%s", out);
     CHECK_INT(kingme(out, sizeof out, "tune --population 6 --depth 2 --generations 1 --dir %s", tdir), 2);
     CHECK_MSG(strstr(out, "elite 4 + fresh 1 leave fewer than 2 children in a population of 6"), "%s", out);
-    const char *bad[] = {"--population 8", "--generations 2 --seconds 5", "--generations 0",
-                         "--generations 1 --bogus", "--generations 1 --mutation 2", "--generations 1 -j 0",
-                         "--generations 1 --duels 8 --population 8", "--resume a --depth 3",
-                         "--generations 1 --openings some", "--generations 1 --name ../x"};
+    const char *bad[] = {"--population 8",
+                         "--generations 2 --seconds 5",
+                         "--generations 0",
+                         "--generations 1 --bogus",
+                         "--generations 1 --mutation 2",
+                         "--generations 1 -j 0",
+                         "--generations 1 --duels 8 --population 8",
+                         "--resume a --depth 3",
+                         "--generations 1 --openings some",
+                         "--generations 1 --name ../x"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         int st = kingme(out, sizeof out, "tune %s --dir %s", bad[i], tdir);
         CHECK_MSG(st == 2, "'%s' exit %d, expected 2: %s", bad[i], st, out);
@@ -1136,8 +1158,11 @@ TEST(tune_command_phase)
     CHECK_MSG(comments && strstr(comments, "vectors of 148 weights"), "%s", comments ? comments : "");
     free(comments);
     /* the first population: the two files (default-60.w with end. = its 60) */
-    CHECK_INT(kingme(out, sizeof out, "tune %s --generations 1 -j 2 --dir %s --name p4 --population 4 --elite 1 "
-                     "--fresh 1 --tournament 2", ctl, tdir), 0);
+    CHECK_INT(kingme(out, sizeof out,
+                     "tune %s --generations 1 -j 2 --dir %s --name p4 --population 4 --elite 1 "
+                     "--fresh 1 --tournament 2",
+                     ctl, tdir),
+              0);
     snprintf(path, sizeof path, "%s/population/p4.pop", tdir);
     TuneSession p4;
     if (tune_read(&p4, path, err) == 0) {
@@ -1148,9 +1173,13 @@ TEST(tune_command_phase)
         CHECK_MSG(false, "%s", err);
     }
     /* a session without a phased file breeds no phase */
-    CHECK_INT(kingme(out, sizeof out, "tune --include weights/archive/terms-flat.w --population 4 --elite 1 --fresh 1 "
-                     "--tournament 2 --depth 1 --generations 1 --yardstick weights/terms.w --yardstick-games 2 "
-                     "-j 1 --dir %s --name q", tdir), 0);
+    CHECK_INT(
+        kingme(out, sizeof out,
+               "tune --include weights/archive/terms-flat.w --population 4 --elite 1 --fresh 1 "
+               "--tournament 2 --depth 1 --generations 1 --yardstick weights/terms.w --yardstick-games 2 "
+               "-j 1 --dir %s --name q",
+               tdir),
+        0);
     CHECK_MSG(strstr(out, "vectors of 74 weights") && !strstr(out, "vectors of 148"), "%s", out);
     for (int k = 0; k < 3; k++) tune_free(&s[k]);
     rm_tdir();
@@ -1200,8 +1229,10 @@ TEST(tune_command_kill9_resume)
     rm_tdir();
     static char out[65536];
     char ctl[256];
-    snprintf(ctl, sizeof ctl, "--population %d --depth 2 --selection 4 --mutation 0.2 --seed 5 --generations 2 "
-             "-j 2 --dir %s", test_sanitized() ? 8 : 16, tdir);
+    snprintf(ctl, sizeof ctl,
+             "--population %d --depth 2 --selection 4 --mutation 0.2 --seed 5 --generations 2 "
+             "-j 2 --dir %s",
+             test_sanitized() ? 8 : 16, tdir);
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "exec %s tune %s --name k >/dev/null 2>&1", test_kingme(), ctl);
     fflush(stdout);
@@ -1249,7 +1280,8 @@ static bool write_layer_file(const char *path, unsigned s, const EvalPatterns **
 {
     Weights w;
     char err[KM_ERR_MAX];
-    if (weights_read(&w, "weights/terms.w", NULL, err)) return test_fail(__FILE__, __LINE__, "%s", err), false;
+    if (weights_read(&w, "weights/terms.w", NULL, err))
+        return test_fail(__FILE__, __LINE__, "%s", err), false;
     EvalPatterns *p = patterns_new();
     if (!p) return false;
     static const int tables[] = {PAT_MAN_TABLE, PAT_KING_TABLE, PAT_REGION_TABLE(0), PAT_REGION_TABLE(7)};
@@ -1294,10 +1326,13 @@ TEST(tune_command_pattern_layer)
     int norm = (int)lround(norm148(&file));
 
     char ctl[512];
-    snprintf(ctl, sizeof ctl, "--include %s --population 4 --elite 1 --fresh 1 --tournament 2 --depth 2 "
-             "--gladiator 16 --seed 11 --yardstick none --dir %s", lp, tdir);
+    snprintf(ctl, sizeof ctl,
+             "--include %s --population 4 --elite 1 --fresh 1 --tournament 2 --depth 2 "
+             "--gladiator 16 --seed 11 --yardstick none --dir %s",
+             lp, tdir);
     CHECK_INT(kingme(out, sizeof out, "tune %s --generations 2 -j 1 --name p1", ctl), 0);
-    CHECK_MSG(strstr(out, "over the fixed pattern layer of") && strstr(out, "vectors of 148 weights"), "%s", out);
+    CHECK_MSG(strstr(out, "over the fixed pattern layer of") && strstr(out, "vectors of 148 weights"), "%s",
+              out);
     CHECK_INT(kingme(out, sizeof out, "tune %s --generations 1 -j 2 --name p2", ctl), 0);
     CHECK_INT(kingme(out, sizeof out, "tune --resume p2 --generations 2 -j 2 --dir %s", tdir), 0);
     TuneSession s[2];
@@ -1354,7 +1389,8 @@ TEST(tune_command_pattern_layer)
     }
     /* read back: refused edits, with their line */
     if (text) {
-        static const char *const edits[][4] = { /* the line, its edit, the error's line, what it says */
+        static const char *const edits[][4] = {
+            /* the line, its edit, the error's line, what it says */
             {"patterns ", "patterns 12ab x.w", "patterns ", "key '12ab' is not 16 hex digits"},
             {"norm ", "norm 10", "norm ", "norm '10' is not a whole number from 64 to 32767"},
             {"kingme-population 7", "kingme-population 6", "patterns ", "unknown key 'patterns'"},
@@ -1366,7 +1402,8 @@ TEST(tune_command_pattern_layer)
             snprintf(want, sizeof want, "p.pop:%d: ", line);
             TuneSession r;
             CHECK_INT(tune_parse(&r, t, "p.pop", err), -1);
-            CHECK_MSG(strncmp(err, want, strlen(want)) == 0 && strstr(err, edits[k][3]), "edit %d: '%s'", k, err);
+            CHECK_MSG(strncmp(err, want, strlen(want)) == 0 && strstr(err, edits[k][3]), "edit %d: '%s'", k,
+                      err);
             free(t);
         }
     }
@@ -1396,7 +1433,9 @@ TEST(tune_command_pattern_layer)
     CHECK_MSG(strstr(out, "the thesis algorithm breeds 16-bit vectors"), "%s", out);
     CHECK(!file_exists("%s/population/%s.pop", "x"));
     /* a file without a layer joins the session with it */
-    CHECK_INT(kingme(out, sizeof out, "tune %s --include weights/default-60.w --generations 1 -j 2 --name q", ctl), 0);
+    CHECK_INT(
+        kingme(out, sizeof out, "tune %s --include weights/default-60.w --generations 1 -j 2 --name q", ctl),
+        0);
     snprintf(path, sizeof path, "%s/population/q.pop", tdir);
     TuneSession q;
     if (tune_read(&q, path, err) == 0) {

@@ -1,7 +1,7 @@
 /* test_weights.c - weights files: parsing, every error with its file:line
  * message, write/read round trip, and the shipped files (weights/). */
-#include "test.h"
 #include "kingme/weights.h"
+#include "test.h"
 
 #include <stdint.h>
 #include <stdio.h>

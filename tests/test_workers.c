@@ -1,13 +1,13 @@
 /* test_workers.c - games played by `kingme worker` processes: the line
  * protocol, and a coordinator whose results do not depend on which worker
  * (or local thread) played what, even when workers die or answer garbage. */
-#include "test.h"
 #include "kingme/selfplay.h"
 #include "kingme/textio.h"
 #include "kingme/weights.h"
 #include "kingme/worker.h"
 #include "kingme/worker_proto.h"
 #include "kingme/workers.h"
+#include "test.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +36,11 @@ static bool fixture(Fixture *f)
     f->set.limits.depth = 3;
     for (int i = 0; i < 16; i++) {
         bool swap = i & 1;
-        f->specs[i] = (MatchGameSpec){swap ? &f->b : &f->a, swap ? &f->a : &f->b, &f->op[(i / 2) * 17 % f->nop],
-                                      match_game_seed(99, (uint64_t)i), {0, 0}};
+        f->specs[i] = (MatchGameSpec){swap ? &f->b : &f->a,
+                                      swap ? &f->a : &f->b,
+                                      &f->op[(i / 2) * 17 % f->nop],
+                                      match_game_seed(99, (uint64_t)i),
+                                      {0, 0}};
     }
     return true;
 }
@@ -74,7 +77,8 @@ TEST(workers_line_protocol)
         const Weights *w = k ? &f.a : &f.b;
         char line[1024];
         int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)wproto_weights_id(w));
-        for (int i = 0; i < EVAL_NPARAMS; i++) at += snprintf(line + at, sizeof line - (size_t)at, " %d", w->w[i]);
+        for (int i = 0; i < EVAL_NPARAMS; i++)
+            at += snprintf(line + at, sizeof line - (size_t)at, " %d", w->w[i]);
         ans = worker_handle_line(ws, line);
         CHECK_MSG(ans == NULL, "%s", ans);
         free(ans);
@@ -90,15 +94,16 @@ TEST(workers_line_protocol)
     CHECK(match_play_game(&f.set, &f.specs[5], &mo, NULL, err) == 0);
     Game g = mo.game;
     char want[128];
-    snprintf(want, sizeof want, "result 5 %s %d %d %016llx moves ", game_result_text(g.result), (int)g.reason, g.nply,
-             (unsigned long long)wproto_moves_checksum(&g));
+    snprintf(want, sizeof want, "result 5 %s %d %d %016llx moves ", game_result_text(g.result), (int)g.reason,
+             g.nply, (unsigned long long)wproto_moves_checksum(&g));
     CHECK_MSG(ans && strncmp(ans, want, strlen(want)) == 0, "%s\nwant %s", ans ? ans : "", want);
     game_free(&g);
     free(ans);
     free(job);
     /* bad lines: one error line each */
-    static const char sideways[] = "job 1 0123456789abcdef 0123456789abcdef depth 3 time 0 nodes 0 cap 0 hash 1 "
-                                   "share 0 tiebreak sideways flags 15 seed 1 keep 0 fen B:W21:B1";
+    static const char sideways[] =
+        "job 1 0123456789abcdef 0123456789abcdef depth 3 time 0 nodes 0 cap 0 hash 1 "
+        "share 0 tiebreak sideways flags 15 seed 1 keep 0 fen B:W21:B1";
     static const char *const bad[] = {"job", "job x 0 0", "bogus 1 2", "weights 12 1 2", sideways};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ans = worker_handle_line(ws, bad[i]);
@@ -166,7 +171,8 @@ TEST(workers_give_the_games_of_one_thread)
     snprintf(lines, sizeof lines,
              "head -n 3 | %s worker\n"
              "sh -c 'echo worker kingme 0 protocol 1; while read l; do echo garbage; done' 2>/dev/null\n"
-             "%s worker\n", k, k);
+             "%s worker\n",
+             k, k);
     run_with(lines, 1);
     CHECK_MSG(failures[0] >= 1 && failures[1] >= 1 && failures[2] == 0, "failures %d %d %d", failures[0],
               failures[1], failures[2]);
@@ -223,10 +229,13 @@ TEST(workers_tune_session_same_weights)
     snprintf(path, sizeof path, "%s/bad.txt", dir);
     f = fopen(path, "w");
     if (!f) return;
-    fprintf(f, "head -n 3 | %s worker\nsh -c 'echo worker kingme 0 protocol 1; while read l; do echo garbage; done' 2>/dev/null\n%s worker\n", k, k);
+    fprintf(f,
+            "head -n 3 | %s worker\nsh -c 'echo worker kingme 0 protocol 1; while read l; do echo garbage; "
+            "done' 2>/dev/null\n%s worker\n",
+            k, k);
     fclose(f);
-    static const char *const runs[3][2] = {{"one", "-j 1"}, {"good", "--workers DIR/good.txt"},
-                                           {"bad", "--workers DIR/bad.txt -j 1"}};
+    static const char *const runs[3][2] = {
+        {"one", "-j 1"}, {"good", "--workers DIR/good.txt"}, {"bad", "--workers DIR/bad.txt -j 1"}};
     Weights w[3];
     for (int r = 0; r < 3; r++) {
         char extra[512];
@@ -262,15 +271,17 @@ TEST(workers_74_weights)
     WorkerState *st = worker_state_new();
     char line[2048];
     int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)wproto_weights_id(&f.b));
-    for (int i = 0; i < EVAL_NTERMS; i++) at += snprintf(line + at, sizeof line - (size_t)at, " %d", f.b.w[i]);
+    for (int i = 0; i < EVAL_NTERMS; i++)
+        at += snprintf(line + at, sizeof line - (size_t)at, " %d", f.b.w[i]);
     char *ans = worker_handle_line(st, line);
     CHECK_MSG(ans == NULL, "%s", ans);
     free(ans);
-    ans = worker_handle_line(st, "weights 0123456789abcdef 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 "
-                                 "22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 "
-                                 "49 50 51 52 53 54 55 56 57 58 59 60 61");
-    CHECK_MSG(ans && strcmp(ans, "error - a weights line is 'weights ID' and 60, 74 or 148 values") == 0, "%s",
-              ans ? ans : "");
+    ans = worker_handle_line(
+        st, "weights 0123456789abcdef 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 "
+            "22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 "
+            "49 50 51 52 53 54 55 56 57 58 59 60 61");
+    CHECK_MSG(ans && strcmp(ans, "error - a weights line is 'weights ID' and 60, 74 or 148 values") == 0,
+              "%s", ans ? ans : "");
     free(ans);
     worker_state_free(st);
 
@@ -282,8 +293,14 @@ TEST(workers_74_weights)
         FILE *fp = fopen(path, "w");
         if (!fp) break;
         if (run == 0) fprintf(fp, "%s worker\n%s worker\n", k, k);
-        else if (run == 1) fprintf(fp, "%s worker 2>/dev/null\nsh -c 'echo worker kingme 0.0.9 protocol 1; cat >/dev/null'\n", k);
-        else fprintf(fp, "%s worker 2>/dev/null\nsh -c 'echo worker kingme 0.1.0 protocol 1 2; cat >/dev/null'\n", k);
+        else if (run == 1)
+            fprintf(fp,
+                    "%s worker 2>/dev/null\nsh -c 'echo worker kingme 0.0.9 protocol 1; cat >/dev/null'\n",
+                    k);
+        else
+            fprintf(fp,
+                    "%s worker 2>/dev/null\nsh -c 'echo worker kingme 0.1.0 protocol 1 2; cat >/dev/null'\n",
+                    k);
         fclose(fp);
         WorkerSet *ws = workers_from_file(path, err);
         CHECK_MSG(ws != NULL, "%s", err);
@@ -295,8 +312,9 @@ TEST(workers_74_weights)
             if (rc == 0) CHECK(same_games(local, remote, 16));
         } else if (run == 1) {
             CHECK_INT(rc, -1);
-            CHECK_MSG(strstr(err, "worker 2 (sh -c 'echo worker kingme 0.0.9 protocol 1; cat >/dev/null') speaks "
-                                  "protocol 1 (60 weights); this run's vectors have terms 61-74") == err,
+            CHECK_MSG(strstr(err,
+                             "worker 2 (sh -c 'echo worker kingme 0.0.9 protocol 1; cat >/dev/null') speaks "
+                             "protocol 1 (60 weights); this run's vectors have terms 61-74") == err,
                       "%s", err);
         } else {
             CHECK_INT(rc, -1);
@@ -349,8 +367,9 @@ TEST(workers_tune_session_74_weights)
     fprintf(f, "%s worker\n%s worker\n", k, k);
     fclose(f);
     Weights w[2];
-    tune_local_and_workers("--include weights/archive/terms-flat.w --population 8 --depth 2 --generations 2 --seed 74",
-                           path, dir, "vectors of 74 weights", w);
+    tune_local_and_workers(
+        "--include weights/archive/terms-flat.w --population 8 --depth 2 --generations 2 --seed 74", path,
+        dir, "vectors of 74 weights", w);
     int nonzero = 0;
     for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++) nonzero += w[0].w[i] != 0;
     CHECK(nonzero > 0);
@@ -391,11 +410,12 @@ TEST(workers_phase)
     free(ans);
     *strrchr(line, ' ') = '\0'; /* 147 values */
     ans = worker_handle_line(st, line);
-    CHECK_MSG(ans && strcmp(ans, "error - a weights line is 'weights ID' and 60, 74 or 148 values") == 0, "%s",
-              ans ? ans : "");
+    CHECK_MSG(ans && strcmp(ans, "error - a weights line is 'weights ID' and 60, 74 or 148 values") == 0,
+              "%s", ans ? ans : "");
     free(ans);
     at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)wproto_weights_id(&f.a));
-    for (int i = 0; i < EVAL_NPARAMS; i++) at += snprintf(line + at, sizeof line - (size_t)at, " %d", f.a.w[i]);
+    for (int i = 0; i < EVAL_NPARAMS; i++)
+        at += snprintf(line + at, sizeof line - (size_t)at, " %d", f.a.w[i]);
     ans = worker_handle_line(st, line);
     CHECK_MSG(ans == NULL, "%s", ans);
     free(ans);
@@ -404,8 +424,8 @@ TEST(workers_phase)
     char *job = wproto_job_line(3, &f.set, &f.specs[3], true);
     ans = job ? worker_handle_line(st, job) : NULL;
     char want[64];
-    snprintf(want, sizeof want, "result 3 %s %d %d %016llx ", game_result_text(local[3].result), (int)local[3].reason,
-             local[3].nply, (unsigned long long)wproto_moves_checksum(&local[3].game));
+    snprintf(want, sizeof want, "result 3 %s %d %d %016llx ", game_result_text(local[3].result),
+             (int)local[3].reason, local[3].nply, (unsigned long long)wproto_moves_checksum(&local[3].game));
     CHECK_MSG(ans && strncmp(ans, want, strlen(want)) == 0, "%s, expected %s", ans ? ans : "", want);
     free(ans);
     free(job);
@@ -544,7 +564,8 @@ TEST(workers_selfplay_line)
  * with two workers alone, with one that exits after each first game and one
  * that answers garbage beside a local thread, and after a lost chunk played
  * again; an older worker and a pattern layer are refused with one line. */
-#define SPW_OPTS "--games 6 --chunk 3 --nodes 300 --random-plies 4 --seed 5 --no-egdb --weights weights/named.w"
+#define SPW_OPTS \
+    "--games 6 --chunk 3 --nodes 300 --random-plies 4 --seed 5 --no-egdb --weights weights/named.w"
 TEST(workers_selfplay_same_chunks)
 {
     char dir[] = "/tmp/kingme-spw-XXXXXX";

@@ -38,41 +38,41 @@ typedef enum AnalyzeMark { MARK_NONE = 0, MARK_MISTAKE, MARK_BLUNDER } AnalyzeMa
 
 /* One position of the game and the move played from it. */
 typedef struct AnalyzedPly {
-    int side;             /* the side to move (who played the move) */
-    int nmoves;           /* its legal moves */
-    int depth;            /* the search's completed depth */
-    bool searched;        /* false at the end of a game decided by the rules */
-    int32_t best;         /* the best move's score for the side to move (search units) */
-    int32_t played;       /* the played move's score, the same search */
-    int32_t after;        /* the score after the move for its side: the better of played
-                           * and the next position's best score (its search) */
-    int rank;             /* the played move's place by score (1: best; 0: no move) */
+    int side;       /* the side to move (who played the move) */
+    int nmoves;     /* its legal moves */
+    int depth;      /* the search's completed depth */
+    bool searched;  /* false at the end of a game decided by the rules */
+    int32_t best;   /* the best move's score for the side to move (search units) */
+    int32_t played; /* the played move's score, the same search */
+    int32_t after;  /* the score after the move for its side: the better of played
+                     * and the next position's best score (its search) */
+    int rank;       /* the played move's place by score (1: best; 0: no move) */
     Move best_move;
-    int pv_len;           /* the best line, from this position */
+    int pv_len; /* the best line, from this position */
     Move pv[ANALYZE_PV];
     double best_men, after_men; /* best and after in men, capped, for the side to move */
-    double loss;          /* best_men - after_men, never below 0 (0 for a forced move) */
-    int db_before, db_after; /* the database's value of the position before and after
-                              * the move, for the side that moved (EGDB_UNKNOWN beyond it) */
+    double loss;                /* best_men - after_men, never below 0 (0 for a forced move) */
+    int db_before, db_after;    /* the database's value of the position before and after
+                                 * the move, for the side that moved (EGDB_UNKNOWN beyond it) */
     AnalyzeMark mark;
 } AnalyzedPly;
 
 typedef struct AnalyzeSide {
-    int moves;            /* moves with a choice (forced ones are not counted) */
-    double total_loss;    /* men, over those moves */
+    int moves;         /* moves with a choice (forced ones are not counted) */
+    double total_loss; /* men, over those moves */
     int mistakes, blunders;
-    int worst[3];         /* plies of its three largest losses of ANALYZE_MISTAKE or more, -1 */
-    int lost_at;          /* the ply of its move after which it stayed ANALYZE_LOST or more
-                           * behind to the end, -1: never */
+    int worst[3]; /* plies of its three largest losses of ANALYZE_MISTAKE or more, -1 */
+    int lost_at;  /* the ply of its move after which it stayed ANALYZE_LOST or more
+                   * behind to the end, -1: never */
 } AnalyzeSide;
 
 typedef struct GameAnalysis {
-    int nply;             /* moves of the game */
-    AnalyzedPly *ply;     /* nply + 1: the last is the final position (no move) */
+    int nply;         /* moves of the game */
+    AnalyzedPly *ply; /* nply + 1: the last is the final position (no move) */
     AnalyzeSide side[2];
-    double man;           /* search units per man */
+    double man; /* search units per man */
     int min_depth, max_depth;
-    bool stopped;         /* the stop flag ended it early: ply holds what was done */
+    bool stopped; /* the stop flag ended it early: ply holds what was done */
 } GameAnalysis;
 
 /* Called after each position (k of n, from 1). */

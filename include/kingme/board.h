@@ -12,7 +12,7 @@
 
 #include "kingme/base.h" /* KM_BLACK, KM_WHITE, KM_ERR_MAX, the promotion rows */
 
-#define SQ(n) (1u << ((n) - 1)) /* mask of square number n (1..32) */
+#define SQ(n) (1u << ((n)-1)) /* mask of square number n (1..32) */
 
 /* Rows as masks (row 0 = squares 1-4 ... row 7 = squares 29-32). */
 #define ROW_MASK(r) (0xFu << (4 * (r)))
@@ -29,8 +29,8 @@ static inline uint32_t board_men(const Board *b, int side) { return b->pieces[si
 static inline uint32_t board_kings(const Board *b, int side) { return b->pieces[side] & b->kings; }
 static inline bool board_equal(const Board *a, const Board *b)
 {
-    return a->pieces[0] == b->pieces[0] && a->pieces[1] == b->pieces[1] &&
-           a->kings == b->kings && a->stm == b->stm;
+    return a->pieces[0] == b->pieces[0] && a->pieces[1] == b->pieces[1] && a->kings == b->kings &&
+           a->stm == b->stm;
 }
 
 /* The initial position, Black to move. */

@@ -89,11 +89,11 @@ typedef struct BookHeader {
     int32_t spread, own_spread;
     int batch, hash_mb;
     bool finished;
-    double seconds;     /* of building */
-    int64_t written;    /* Unix time */
+    double seconds;  /* of building */
+    int64_t written; /* Unix time */
     uint32_t data_crc;
-    char *command;      /* malloc'd by book_open / book_build; NUL-terminated */
-    size_t bytes;       /* the file's size */
+    char *command; /* malloc'd by book_open / book_build; NUL-terminated */
+    size_t bytes;  /* the file's size */
 } BookHeader;
 
 /* One position of the book, as stored. */
@@ -218,26 +218,26 @@ int book_coverage(const Book *bk, const Board *root, int32_t margin, int max_pli
  * two. Ties go to the lower key, so a build depends only on its parameters
  * and weights: the same for any number of threads, and after a resume. */
 typedef struct BookBuildParams {
-    int depth;              /* search depth of a position (2 or more) */
-    int target;             /* positions to score (the roots' main lines may need more) */
+    int depth;  /* search depth of a position (2 or more) */
+    int target; /* positions to score (the roots' main lines may need more) */
     int start_plies, ballot_plies;
     int32_t spread, own_spread; /* evaluation units */
-    int batch;              /* positions a round */
-    int hash_mb;            /* table of a position's searches */
+    int batch;                  /* positions a round */
+    int hash_mb;                /* table of a position's searches */
 } BookBuildParams;
 
 void book_build_params_default(BookBuildParams *p);
 
 typedef struct BookProgress {
-    int done;               /* positions scored, over all runs (the round's so far too) */
-    int target;             /* positions the build aims at (more while main lines are short) */
-    int round;              /* rounds done, over all runs */
-    int run_done;           /* positions scored by this run (its rounds finished or not) */
-    double elapsed;         /* seconds of this run */
-    double seconds;         /* seconds of building over all runs */
-    int short_roots;        /* roots whose main line is still too short */
-    bool round_end;         /* a round just ended */
-    bool saved;             /* and the file was written */
+    int done;        /* positions scored, over all runs (the round's so far too) */
+    int target;      /* positions the build aims at (more while main lines are short) */
+    int round;       /* rounds done, over all runs */
+    int run_done;    /* positions scored by this run (its rounds finished or not) */
+    double elapsed;  /* seconds of this run */
+    double seconds;  /* seconds of building over all runs */
+    int short_roots; /* roots whose main line is still too short */
+    bool round_end;  /* a round just ended */
+    bool saved;      /* and the file was written */
 } BookProgress;
 
 typedef void (*BookProgressFn)(const BookProgress *p, void *user);
@@ -280,7 +280,7 @@ int book_build_run(BookBuild *bb, const char *path, int threads, struct WorkerSe
  * to the first move (the scores do not depend on it, the search's own
  * line does). */
 struct Searcher;
-int book_score_position(struct Searcher *s, const Board *b, int depth, const _Atomic(bool) *stop, uint16_t *codes,
-                        int16_t *scores);
+int book_score_position(struct Searcher *s, const Board *b, int depth, const _Atomic(bool) *stop,
+                        uint16_t *codes, int16_t *scores);
 
 #endif

@@ -27,7 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define EGDB_MAX_PIECES 6     /* the builder and the index handle up to this */
+#define EGDB_MAX_PIECES 6      /* the builder and the index handle up to this */
 #define EGDB_ENV "KINGME_EGDB" /* environment variable naming the directory */
 #define EGDB_DEFAULT_DIR "egdb"
 
@@ -59,12 +59,12 @@ void egdb_random_position(int n, uint64_t *rng, Board *b);
 /* ---- building ---- */
 typedef struct EgdbProgress {
     EgdbSlice slice;
-    int done, total;      /* slices finished (including those found on disk) / to do */
-    const char *phase;    /* "moves", "values", "distances", "writing", "loaded" */
-    int pass;             /* level of the distance pass */
-    uint64_t positions;   /* positions of the slice */
-    double elapsed;       /* seconds since the build started */
-    double eta;           /* estimated seconds left (<0: unknown) */
+    int done, total;    /* slices finished (including those found on disk) / to do */
+    const char *phase;  /* "moves", "values", "distances", "writing", "loaded" */
+    int pass;           /* level of the distance pass */
+    uint64_t positions; /* positions of the slice */
+    double elapsed;     /* seconds since the build started */
+    double eta;         /* estimated seconds left (<0: unknown) */
 } EgdbProgress;
 typedef void (*EgdbProgressFn)(const EgdbProgress *p, void *user);
 
@@ -73,8 +73,7 @@ typedef void (*EgdbProgressFn)(const EgdbProgress *p, void *user);
  * interrupted build resumes at the slice it was in. threads >= 1 slices are
  * built at once. progress (may be NULL) is called from the calling thread.
  * Returns 0, or -1 with err. */
-int egdb_build(const char *dir, int pieces, int threads, EgdbProgressFn progress, void *user,
-               char *err);
+int egdb_build(const char *dir, int pieces, int threads, EgdbProgressFn progress, void *user, char *err);
 
 /* ---- using ---- */
 /* Open every slice file in dir. Returns NULL with err when dir holds no
@@ -129,12 +128,13 @@ typedef struct EgdbCheck {
     Board bad;                               /* the first of them */
     int bad_value, bad_dist, want_value, want_dist;
 } EgdbCheck;
-int egdb_check_component(const Egdb *db, const Board *start, uint32_t max_positions, EgdbCheck *out, char *err);
+int egdb_check_component(const Egdb *db, const Board *start, uint32_t max_positions, EgdbCheck *out,
+                         char *err);
 
 /* ---- the files ---- */
 typedef struct EgdbSliceInfo {
     EgdbSlice slice;
-    uint64_t positions;          /* as egdb_slice_positions */
+    uint64_t positions;           /* as egdb_slice_positions */
     uint64_t wins, losses, draws; /* Black to move */
     int max_win_dtc, max_loss_dtc;
     uint64_t file_bytes;

@@ -40,7 +40,7 @@ typedef enum SprtDecision { SPRT_CONTINUE = 0, SPRT_H0, SPRT_H1 } SprtDecision;
 
 typedef struct Sprt {
     double elo0, elo1, alpha, beta;
-    double lower, upper;   /* the LLR bounds */
+    double lower, upper; /* the LLR bounds */
 } Sprt;
 
 void sprt_init(Sprt *s, double elo0, double elo1, double alpha, double beta);

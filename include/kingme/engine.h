@@ -18,7 +18,7 @@
 #include <stddef.h>
 
 #define ENGINE_PROTOCOL 1
-#define ENGINE_LINE_MAX 65536   /* longer command lines are refused */
+#define ENGINE_LINE_MAX 65536 /* longer command lines are refused */
 
 /* Called with one answer line (no newline), possibly from the search
  * thread; calls are serialised. */

@@ -34,7 +34,10 @@ typedef struct ProcChild {
 } ProcChild;
 
 /* A ProcChild that is not running. */
-#define PROC_CHILD_NONE {0, -1, -1, 0, false}
+#define PROC_CHILD_NONE     \
+    {                       \
+        0, -1, -1, 0, false \
+    }
 
 /* Start /bin/sh -c command. Returns 0, or -1 with a message (c is then not
  * running). */
@@ -51,9 +54,9 @@ void proc_reap(ProcChild *c, double timeout);
 typedef struct EngineProc {
     ProcChild child; /* child.pid 0: not running (or reaped) */
     char buf[PROC_LINE_MAX];
-    size_t len;      /* bytes in buf not yet returned as lines */
-    bool eof;        /* its stdout is closed */
-    char id[128];    /* the hello line after "hello " */
+    size_t len;   /* bytes in buf not yet returned as lines */
+    bool eof;     /* its stdout is closed */
+    char id[128]; /* the hello line after "hello " */
 } EngineProc;
 
 /* What proc_read_line returns. */

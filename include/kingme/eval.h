@@ -13,7 +13,7 @@
  * parameters come in own/opp pairs of one quantity); role: OWN (the player's,
  * the side the evaluation is for) or OPP (the opponent's); description: the
  * short text of `kingme show` and `kingme eval`. */
-#define EVAL_PARAM_LIST(X) \
+#define EVAL_PARAM_LIST(X)                                                                           \
     X(1, own_men, MEN, OWN, "player's men")                                                          \
     X(2, own_kings, KINGS, OWN, "player's kings")                                                    \
     X(3, opp_men, MEN, OPP, "opponent's men")                                                        \
@@ -73,26 +73,26 @@
     X(57, own_longest_block_line, LONGEST_LINE, OWN, "length of the player's longest run")           \
     X(58, opp_blockers, BLOCKERS, OPP, "opponent's pieces with an own piece ahead")                  \
     X(59, opp_block_lines, LINES, OPP, "opponent's diagonal runs of 2+ pieces")                      \
-    X(60, opp_longest_block_line, LONGEST_LINE, OPP, "length of the opponent's longest run")        
+    X(60, opp_longest_block_line, LONGEST_LINE, OPP, "length of the opponent's longest run")
 
 /* The terms beyond the documents' 60 (docs/file-formats.md, "The terms
  * 61-74"), in the same form. A weights file that names none of them
  * leaves their weights 0, and a term of weight 0 is not computed by
  * eval_score, so such a file evaluates exactly as the 60 alone. */
-#define EVAL_EXTRA_LIST(X) \
+#define EVAL_EXTRA_LIST(X)                                                                            \
     X(61, own_runaway_men, RUNAWAY, OWN, "player's men with no opponent piece in their forward cone") \
     X(62, opp_runaway_men, RUNAWAY, OPP, "opponent's men with no player piece in their forward cone") \
     X(63, own_back_men, BACK_MEN, OWN, "player's men on its back rank (row 1)")                       \
     X(64, opp_back_men, BACK_MEN, OPP, "opponent's men on its back rank (row 1)")                     \
-    X(65, own_men_centre, MEN_CENTRE, OWN, "player's men on 10,11,14,15,18,19,22,23")                \
-    X(66, opp_men_centre, MEN_CENTRE, OPP, "opponent's men on 10,11,14,15,18,19,22,23")              \
-    X(67, own_kings_centre, KINGS_CENTRE, OWN, "player's kings on 10,11,14,15,18,19,22,23")          \
-    X(68, opp_kings_centre, KINGS_CENTRE, OPP, "opponent's kings on 10,11,14,15,18,19,22,23")        \
-    X(69, own_kings_double_corner, KINGS_DOUBLE, OWN, "player's kings on 1, 5, 28, 32")              \
-    X(70, opp_kings_double_corner, KINGS_DOUBLE, OPP, "opponent's kings on 1, 5, 28, 32")            \
-    X(71, own_sole_kings, SOLE_KINGS, OWN, "player's kings when the opponent has no king")           \
-    X(72, opp_sole_kings, SOLE_KINGS, OPP, "opponent's kings when the player has no king")           \
-    X(73, own_trade_lead, TRADE_LEAD, OWN, "player's piece lead x (24 - pieces on the board)")       \
+    X(65, own_men_centre, MEN_CENTRE, OWN, "player's men on 10,11,14,15,18,19,22,23")                 \
+    X(66, opp_men_centre, MEN_CENTRE, OPP, "opponent's men on 10,11,14,15,18,19,22,23")               \
+    X(67, own_kings_centre, KINGS_CENTRE, OWN, "player's kings on 10,11,14,15,18,19,22,23")           \
+    X(68, opp_kings_centre, KINGS_CENTRE, OPP, "opponent's kings on 10,11,14,15,18,19,22,23")         \
+    X(69, own_kings_double_corner, KINGS_DOUBLE, OWN, "player's kings on 1, 5, 28, 32")               \
+    X(70, opp_kings_double_corner, KINGS_DOUBLE, OPP, "opponent's kings on 1, 5, 28, 32")             \
+    X(71, own_sole_kings, SOLE_KINGS, OWN, "player's kings when the opponent has no king")            \
+    X(72, opp_sole_kings, SOLE_KINGS, OPP, "opponent's kings when the player has no king")            \
+    X(73, own_trade_lead, TRADE_LEAD, OWN, "player's piece lead x (24 - pieces on the board)")        \
     X(74, opp_trade_lead, TRADE_LEAD, OPP, "opponent's piece lead x (24 - pieces on the board)")
 
 /* Every term, the 60 first. */
@@ -103,12 +103,11 @@
  * feature arrays. EVAL_NPARAMS is the documents' 60, EVAL_NTERMS all. */
 enum {
 #define EVAL_PARAM_ENUM_(nr, name, q, role, desc) EP_##name,
-    EVAL_PARAM_LIST(EVAL_PARAM_ENUM_)
-    EVAL_NPARAMS,
+    EVAL_PARAM_LIST(EVAL_PARAM_ENUM_) EVAL_NPARAMS,
     EVAL_EXTRA_FIRST_ = EVAL_NPARAMS - 1,
     EVAL_EXTRA_LIST(EVAL_PARAM_ENUM_)
 #undef EVAL_PARAM_ENUM_
-    EVAL_NTERMS
+        EVAL_NTERMS
 };
 #define EVAL_NEXTRA (EVAL_NTERMS - EVAL_NPARAMS)
 
@@ -126,7 +125,7 @@ enum {
 typedef struct Weights {
     int16_t w[EVAL_NTERMS];
     int16_t end[EVAL_NTERMS];
-    int16_t phased; /* 1: interpolate w and end by the number of pieces; 0: w alone */
+    int16_t phased;   /* 1: interpolate w and end by the number of pieces; 0: w alone */
     int16_t zero_[3]; /* always 0: no padding bytes, so that Weights compare with memcmp */
     /* The pattern layer (patterns.h), or NULL: a shared copy
      * (patterns_intern), so that Weights stay values to copy and compare. */
@@ -137,8 +136,14 @@ typedef struct Weights {
  * the opening's EVAL_NTERMS (w), then the ending's (end). Weight i of that
  * list, to read or to write. */
 #define EVAL_NWEIGHTS_PHASE (2 * EVAL_NTERMS)
-static inline int16_t *weights_ref(Weights *w, int i) { return i < EVAL_NTERMS ? &w->w[i] : &w->end[i - EVAL_NTERMS]; }
-static inline int16_t weights_at(const Weights *w, int i) { return i < EVAL_NTERMS ? w->w[i] : w->end[i - EVAL_NTERMS]; }
+static inline int16_t *weights_ref(Weights *w, int i)
+{
+    return i < EVAL_NTERMS ? &w->w[i] : &w->end[i - EVAL_NTERMS];
+}
+static inline int16_t weights_at(const Weights *w, int i)
+{
+    return i < EVAL_NTERMS ? w->w[i] : w->end[i - EVAL_NTERMS];
+}
 
 /* The interpolation factor t (0..EVAL_PHASE_SPAN) of a position with n pieces. */
 static inline int eval_phase(int npieces)
@@ -155,9 +160,9 @@ static inline int32_t eval_blend(int64_t s_open, int64_t s_end, int npieces)
 }
 
 typedef struct EvalParamInfo {
-    int nr;               /* the documents' number, 1..60; the new terms 61.. */
-    const char *name;     /* spec name, e.g. "own_men" */
-    const char *desc;     /* short description for show / eval */
+    int nr;           /* the documents' number, 1..60; the new terms 61.. */
+    const char *name; /* spec name, e.g. "own_men" */
+    const char *desc; /* short description for show / eval */
 } EvalParamInfo;
 
 extern const EvalParamInfo eval_params[EVAL_NTERMS];
@@ -174,7 +179,6 @@ int eval_term_partner(int i);
  * weight's sign (`kingme show`). tests/test_eval.c recomputes it. */
 #define EVAL_TYPICAL_POSITIONS 36832
 extern const double eval_typical_value[EVAL_NTERMS];
-
 
 /* All 60 parameters of b from the point of view of `side` (the "player"),
  * whoever is to move: f[i] is parameter number i+1. */
@@ -204,8 +208,8 @@ int32_t eval_score(const Board *b, int side, const Weights *w);
  * the end, as eval_blend does). Without a phase every row is w. */
 typedef struct EvalTable {
     int32_t cw[EVAL_PHASE_SPAN + 1][EVAL_NTERMS];
-    int phased; /* divide the sum by EVAL_PHASE_SPAN */
-    int extra;  /* some term beyond the 60 has a weight */
+    int phased;                     /* divide the sum by EVAL_PHASE_SPAN */
+    int extra;                      /* some term beyond the 60 has a weight */
     const struct EvalPatterns *pat; /* the pattern layer, or NULL */
 } EvalTable;
 

@@ -56,9 +56,9 @@ typedef struct FitProgress {
 typedef void (*FitProgressFn)(const FitProgress *p, void *user);
 
 typedef struct FitReport {
-    size_t samples, holdout;  /* samples fitted, held out */
+    size_t samples, holdout; /* samples fitted, held out */
     int games;
-    double scale;             /* K */
+    double scale;                      /* K */
     double prior_train, prior_holdout; /* the prior's losses */
     double train, holdout_loss;        /* the result's */
 } FitReport;

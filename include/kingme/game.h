@@ -18,18 +18,18 @@ typedef enum GameResult {
 
 typedef enum GameReason {
     REASON_NONE = 0,
-    REASON_NO_MOVES,   /* the side to move has no legal move (or no pieces) */
-    REASON_REPETITION, /* the same position, same side to move, a third time */
-    REASON_FORTY_MOVES,/* 80 plies without a capture or a man move */
-    REASON_PLY_CAP,    /* an engine game reached its configured ply cap */
-    REASON_ADJUDICATED,/* set by the caller (resignation, agreement, PDN result) */
+    REASON_NO_MOVES,    /* the side to move has no legal move (or no pieces) */
+    REASON_REPETITION,  /* the same position, same side to move, a third time */
+    REASON_FORTY_MOVES, /* 80 plies without a capture or a man move */
+    REASON_PLY_CAP,     /* an engine game reached its configured ply cap */
+    REASON_ADJUDICATED, /* set by the caller (resignation, agreement, PDN result) */
 } GameReason;
 
 typedef struct Game {
-    Board start;      /* the position the game started from */
-    Board cur;        /* the position now */
-    Move *moves;      /* moves played, nply of them */
-    uint64_t *keys;   /* keys[i] = hash of the position before ply i; keys[nply] = now */
+    Board start;         /* the position the game started from */
+    Board cur;           /* the position now */
+    Move *moves;         /* moves played, nply of them */
+    uint64_t *keys;      /* keys[i] = hash of the position before ply i; keys[nply] = now */
     uint8_t *reversible; /* reversible[i]: plies without a capture or man move before position i */
     int nply, cap;
     GameResult result;
@@ -60,7 +60,7 @@ int game_repetitions(const Game *g);
 /* Recompute g->result / g->reason for the current position. */
 void game_update_result(Game *g);
 
-const char *game_result_text(GameResult r);  /* "1-0", "0-1", "1/2-1/2", "*" */
-const char *game_reason_text(GameReason r);  /* "no legal moves", ... */
+const char *game_result_text(GameResult r); /* "1-0", "0-1", "1/2-1/2", "*" */
+const char *game_reason_text(GameReason r); /* "no legal moves", ... */
 
 #endif

@@ -27,15 +27,15 @@
 #include "kingme/search.h"
 
 #define LEVEL_MIN 1
-#define LEVEL_FULL 10          /* the full engine: no budget, no draw */
-#define LEVEL_SAFE_DEPTH 4     /* plies of the safety search (a shot is 3) */
-#define LEVEL_SAFE_MARGIN 0.5  /* men: a move this much below the best is unsafe */
-#define LEVEL_DATABASE 8       /* the lowest level that plays by the endgame database */
+#define LEVEL_FULL 10         /* the full engine: no budget, no draw */
+#define LEVEL_SAFE_DEPTH 4    /* plies of the safety search (a shot is 3) */
+#define LEVEL_SAFE_MARGIN 0.5 /* men: a move this much below the best is unsafe */
+#define LEVEL_DATABASE 8      /* the lowest level that plays by the endgame database */
 
 typedef struct LevelSpec {
-    uint64_t nodes;      /* the deeper search's budget (0: the safety search only) */
-    double window;       /* men: candidates score at most this far below the best */
-    double temperature;  /* men: the draw's temperature */
+    uint64_t nodes;     /* the deeper search's budget (0: the safety search only) */
+    double window;      /* men: candidates score at most this far below the best */
+    double temperature; /* men: the draw's temperature */
 } LevelSpec;
 
 /* The spec of a level (LEVEL_MIN .. LEVEL_FULL - 1). */
@@ -43,10 +43,10 @@ const LevelSpec *level_spec(int level);
 
 /* What a level search did, beside the result. */
 typedef struct LevelInfo {
-    int candidates;      /* moves it drew among */
-    int unsafe;          /* moves the safety search ruled out */
-    int rank;            /* the chosen move's place by score (1: the best) */
-    int32_t best;        /* the best move's score (the chosen one's is the result's) */
+    int candidates; /* moves it drew among */
+    int unsafe;     /* moves the safety search ruled out */
+    int rank;       /* the chosen move's place by score (1: the best) */
+    int32_t best;   /* the best move's score (the chosen one's is the result's) */
 } LevelInfo;
 
 struct Game;

@@ -25,9 +25,8 @@ typedef void (*MatchProgress)(int done, int total, int job, const MatchOutcome *
  * games), or -1 with a message (out of memory, thread creation, an illegal
  * opening, an engine that does not start); free the kept games with
  * match_outcomes_free in any case. */
-int match_run(const MatchSettings *set, const MatchGameSpec *specs, int n, int threads,
-              bool keep_games, MatchOutcome *out, MatchProgress progress, void *user,
-              const atomic_bool *stop, char *err);
+int match_run(const MatchSettings *set, const MatchGameSpec *specs, int n, int threads, bool keep_games,
+              MatchOutcome *out, MatchProgress progress, void *user, const atomic_bool *stop, char *err);
 
 void match_outcomes_free(MatchOutcome *out, int n);
 

@@ -17,10 +17,22 @@
  * numbers (Black's forward), "left" towards the a-file. Pieces that would
  * leave the board are dropped. DL and UR are each other's inverse, as are DR
  * and UL. */
-static inline uint32_t mg_dl(uint32_t x) { return ((x & MG_EVEN_ROWS) << 4) | ((x & MG_ODD_ROWS & ~MG_COL0) << 3); }
-static inline uint32_t mg_dr(uint32_t x) { return ((x & MG_EVEN_ROWS & ~MG_COL3) << 5) | ((x & MG_ODD_ROWS) << 4); }
-static inline uint32_t mg_ul(uint32_t x) { return ((x & MG_EVEN_ROWS) >> 4) | ((x & MG_ODD_ROWS & ~MG_COL0) >> 5); }
-static inline uint32_t mg_ur(uint32_t x) { return ((x & MG_EVEN_ROWS & ~MG_COL3) >> 3) | ((x & MG_ODD_ROWS) >> 4); }
+static inline uint32_t mg_dl(uint32_t x)
+{
+    return ((x & MG_EVEN_ROWS) << 4) | ((x & MG_ODD_ROWS & ~MG_COL0) << 3);
+}
+static inline uint32_t mg_dr(uint32_t x)
+{
+    return ((x & MG_EVEN_ROWS & ~MG_COL3) << 5) | ((x & MG_ODD_ROWS) << 4);
+}
+static inline uint32_t mg_ul(uint32_t x)
+{
+    return ((x & MG_EVEN_ROWS) >> 4) | ((x & MG_ODD_ROWS & ~MG_COL0) >> 5);
+}
+static inline uint32_t mg_ur(uint32_t x)
+{
+    return ((x & MG_EVEN_ROWS & ~MG_COL3) >> 3) | ((x & MG_ODD_ROWS) >> 4);
+}
 
 enum { MG_DL = 0, MG_DR = 1, MG_UL = 2, MG_UR = 3 };
 /* Per-square table (square index 0..31, -1 off the board): the neighbour in
@@ -28,9 +40,9 @@ enum { MG_DL = 0, MG_DR = 1, MG_UL = 2, MG_UR = 3 };
 extern const int8_t mg_neighbour[32][4];
 
 typedef struct Move {
-    uint32_t captured;       /* mask of the pieces taken */
-    uint8_t from, to;        /* square indices 0..31 (square number - 1) */
-    uint8_t njumps;          /* 0 for a simple move */
+    uint32_t captured; /* mask of the pieces taken */
+    uint8_t from, to;  /* square indices 0..31 (square number - 1) */
+    uint8_t njumps;    /* 0 for a simple move */
     uint8_t pad_;
     uint8_t path[MAX_JUMPS]; /* landing squares of each jump; path[njumps-1] == to */
 } Move;
@@ -96,10 +108,8 @@ static inline void make_move(Board *b, const Move *m)
     uint32_t fm = 1u << m->from, tm = 1u << m->to;
     int s = b->stm;
     b->pieces[s] = (b->pieces[s] & ~fm) | tm; /* from == to is possible for a king */
-    if (b->kings & fm)
-        b->kings = (b->kings & ~fm) | tm;
-    else if (tm & (s == KM_BLACK ? BLACK_PROMO_ROW : WHITE_PROMO_ROW))
-        b->kings |= tm;
+    if (b->kings & fm) b->kings = (b->kings & ~fm) | tm;
+    else if (tm & (s == KM_BLACK ? BLACK_PROMO_ROW : WHITE_PROMO_ROW)) b->kings |= tm;
     b->pieces[s ^ 1] &= ~m->captured;
     b->kings &= ~m->captured;
     b->stm = s ^ 1;
@@ -126,8 +136,7 @@ static inline uint64_t move_key_after(const Board *b, const Move *m, uint64_t ke
 static inline bool move_promotes(const Board *b, const Move *m)
 {
     uint32_t tm = 1u << m->to;
-    return !(b->kings & (1u << m->from)) &&
-           (tm & (b->stm == KM_BLACK ? BLACK_PROMO_ROW : WHITE_PROMO_ROW));
+    return !(b->kings & (1u << m->from)) && (tm & (b->stm == KM_BLACK ? BLACK_PROMO_ROW : WHITE_PROMO_ROW));
 }
 
 /* Whether m restarts the forty-move count: a capture, or a move of an

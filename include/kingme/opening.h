@@ -18,11 +18,11 @@ typedef enum BallotStatus {
 } BallotStatus;
 
 typedef struct Ballot {
-    int number;          /* ACF number, 1..174 */
+    int number; /* ACF number, 1..174 */
     BallotStatus status;
-    bool ctd;            /* also in the "computer tough deck" */
-    const char *moves;   /* the three plies: "9-13 22-18 6-9" */
-    const char *name;    /* traditional name, "" when none */
+    bool ctd;          /* also in the "computer tough deck" */
+    const char *moves; /* the three plies: "9-13 22-18 6-9" */
+    const char *name;  /* traditional name, "" when none */
 } Ballot;
 
 #define BALLOT_COUNT 174
@@ -42,11 +42,11 @@ void ballot_line(const Ballot *b, char *buf, size_t len);
 #define OPENING_MAX_PLY 40
 
 typedef struct Opening {
-    Board start;                 /* where the game starts */
-    int nply;                    /* moves played from start before the engines take over */
+    Board start; /* where the game starts */
+    int nply;    /* moves played from start before the engines take over */
     Move moves[OPENING_MAX_PLY];
-    int ballot;                  /* ACF ballot number, 0 when not a ballot */
-    char name[64];               /* "ballot 5 (9-13 22-18 6-9)", "start", "game 3" */
+    int ballot;    /* ACF ballot number, 0 when not a ballot */
+    char name[64]; /* "ballot 5 (9-13 22-18 6-9)", "start", "game 3" */
 } Opening;
 
 /* The initial position, no moves. */

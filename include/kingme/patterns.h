@@ -66,9 +66,10 @@ typedef struct EvalPatterns {
     int16_t king[2][32];
     int16_t region[2][PAT_NREGIONS][PAT_REGION_CELLS];
     /* made by patterns_finish */
-    uint64_t key;                                /* a hash of the weights */
-    uint32_t ready[PAT_NREGIONS][PAT_REGION_CELLS]; /* Black's view: opening in the low 16 bits, ending high */
-    int32_t ready_king[2][2][32];                /* [colour][phase][square - 1], Black's view */
+    uint64_t key; /* a hash of the weights */
+    uint32_t ready[PAT_NREGIONS]
+                  [PAT_REGION_CELLS]; /* Black's view: opening in the low 16 bits, ending high */
+    int32_t ready_king[2][2][32];     /* [colour][phase][square - 1], Black's view */
 } EvalPatterns;
 
 /* The cells of table t in phase ph (0 opening, 1 ending) of p. */
@@ -100,7 +101,8 @@ extern const uint16_t pat_base3[256];
 static inline int pat_region_index(const Board *b, int r)
 {
     int sh = pat_region_shift[r];
-    return pat_base3[pat_gather_(b->pieces[KM_BLACK], sh)] + 2 * pat_base3[pat_gather_(b->pieces[KM_WHITE], sh)];
+    return pat_base3[pat_gather_(b->pieces[KM_BLACK], sh)] +
+           2 * pat_base3[pat_gather_(b->pieces[KM_WHITE], sh)];
 }
 
 /* pat_rowcode[black nibble | white nibble << 4] of a board row: in 16-bit
@@ -115,7 +117,8 @@ static inline void pat_score(const EvalPatterns *p, const Board *b, int32_t *ope
 {
     uint32_t bl = b->pieces[KM_BLACK], wh = b->pieces[KM_WHITE];
     uint64_t code[8];
-    for (int row = 0; row < 8; row++) code[row] = pat_rowcode[((bl >> 4 * row) & 15) | ((wh >> 4 * row) & 15) << 4];
+    for (int row = 0; row < 8; row++)
+        code[row] = pat_rowcode[((bl >> 4 * row) & 15) | ((wh >> 4 * row) & 15) << 4];
     int32_t o = 0, e = 0;
     for (int top = 0; top < 5; top++) {
         uint64_t x = code[top] + 9 * (code[top + 1] + 9 * (code[top + 2] + 9 * code[top + 3]));

@@ -23,16 +23,16 @@ typedef struct PdnTag {
 } PdnTag;
 
 typedef struct PdnGame {
-    PdnTag *tags;  /* in file order */
+    PdnTag *tags; /* in file order */
     int ntags;
-    Game game;     /* replayed moves (up to the first bad one); always initialised.
-                    * game.result is what the rules say of the final position;
-                    * what the file says is in result */
-    char *result;  /* the result token ending the game, else its [Result] tag
-                    * (when it is a result), else "*" */
-    int line;      /* 1-based line where the game starts */
-    char *error;   /* NULL when the game replayed fine, else one line:
-                    * "WHERE: game N (line L): move M (Black): <why>" */
+    Game game;    /* replayed moves (up to the first bad one); always initialised.
+                   * game.result is what the rules say of the final position;
+                   * what the file says is in result */
+    char *result; /* the result token ending the game, else its [Result] tag
+                   * (when it is a result), else "*" */
+    int line;     /* 1-based line where the game starts */
+    char *error;  /* NULL when the game replayed fine, else one line:
+                   * "WHERE: game N (line L): move M (Black): <why>" */
 } PdnGame;
 
 /* Parse text holding up to PDN_MAX_GAMES games. where names the source in
@@ -86,7 +86,7 @@ char *pdn_format_notes(const Game *g, const PdnTag *tags, int ntags, const char 
 int pdn_save_text(const char *path, const char *text, bool append, char *err);
 
 /* pdn_format_game + pdn_save_text. */
-int pdn_save_game(const char *path, const Game *g, const PdnTag *tags, int ntags,
-                  const char *result, bool append, char *err);
+int pdn_save_game(const char *path, const Game *g, const PdnTag *tags, int ntags, const char *result,
+                  bool append, char *err);
 
 #endif

@@ -15,8 +15,8 @@
 #include <stdatomic.h>
 
 #define SEARCH_MAX_PLY 128
-#define SCORE_WIN 1000000000              /* a win now; a win in n plies: SCORE_WIN - n */
-#define SCORE_WIN_MIN (SCORE_WIN - 1000)  /* |score| >= this: a proven result */
+#define SCORE_WIN 1000000000             /* a win now; a win in n plies: SCORE_WIN - n */
+#define SCORE_WIN_MIN (SCORE_WIN - 1000) /* |score| >= this: a proven result */
 #define SCORE_INF (SCORE_WIN + 1)
 /* A win the endgame database proves (egdb.h), met at ply p with distance to
  * conversion d, scores SCORE_DB_WIN - p - d: above every heuristic score,
@@ -32,17 +32,17 @@ enum { TIEBREAK_RANDOM = 0, TIEBREAK_FIRST = 1 };
  * own, set once (searcher_set_switches, searcher_set_egdb,
  * searcher_set_tiebreak). */
 typedef struct SearchLimits {
-    int depth;          /* plies; 0 = no limit (up to SEARCH_MAX_PLY - 1) */
-    double seconds;     /* a fixed time for this move (all of it is used); 0 = none */
-    uint64_t nodes;     /* 0 = no limit */
+    int depth;      /* plies; 0 = no limit (up to SEARCH_MAX_PLY - 1) */
+    double seconds; /* a fixed time for this move (all of it is used); 0 = none */
+    uint64_t nodes; /* 0 = no limit */
     /* A game clock: the side to move's time left and increment in seconds,
      * used when time_left > 0 (the time manager, timeman.h, then decides);
      * movestogo: moves until the next control, 0 = sudden death. */
     double time_left, increment;
     int movestogo;
-    bool infinite;      /* search until stopped (s->stop), whatever else is set */
-    double start;       /* km_now() when this move's time began (the engine: when
-                         * `go` arrived); 0: when the search starts */
+    bool infinite;            /* search until stopped (s->stop), whatever else is set */
+    double start;             /* km_now() when this move's time began (the engine: when
+                               * `go` arrived); 0: when the search starts */
     const atomic_bool *abort; /* when not NULL: set from another thread to stop now
                                * (unlike s->stop, never cleared by the search) */
     /* Multi-PV: 0 or 1, the best move alone; N > 1, the best N root moves
@@ -70,17 +70,17 @@ void search_limits_default(SearchLimits *l);
  * off (search_switches_exact, the --exact search) make the score the exact
  * minimax value of the tree the first three define. */
 typedef struct SearchSwitches {
-    bool tt;            /* the transposition table: cutoffs and the first move */
-    bool quiescence;    /* a pending capture is searched beyond the depth */
-    bool extensions;    /* a forced move (one legal move) costs no depth */
-    bool ordering;      /* killers and history order the quiet moves */
-    bool lmr;           /* late-move reductions of quiet moves, re-searched at full depth
-                         * when they beat alpha */
-    bool probcut;       /* ProbCut: a shallow search far outside the window cuts */
-    bool etc;           /* enhanced transposition cutoffs (exact: the table's
-                         * bounds are the search's own) */
-    bool futility;      /* near the leaves, a static evaluation far outside the
-                         * window decides a quiet null-window node */
+    bool tt;         /* the transposition table: cutoffs and the first move */
+    bool quiescence; /* a pending capture is searched beyond the depth */
+    bool extensions; /* a forced move (one legal move) costs no depth */
+    bool ordering;   /* killers and history order the quiet moves */
+    bool lmr;        /* late-move reductions of quiet moves, re-searched at full depth
+                      * when they beat alpha */
+    bool probcut;    /* ProbCut: a shallow search far outside the window cuts */
+    bool etc;        /* enhanced transposition cutoffs (exact: the table's
+                      * bounds are the search's own) */
+    bool futility;   /* near the leaves, a static evaluation far outside the
+                      * window decides a quiet null-window node */
 } SearchSwitches;
 
 void search_switches_default(SearchSwitches *w); /* every technique on */
@@ -95,16 +95,16 @@ typedef struct SearchLine {
 } SearchLine;
 
 typedef struct SearchResult {
-    Move best;             /* valid when has_move */
-    bool has_move;         /* false when the root side has no legal move */
-    int32_t score;         /* for the root side; see search_score_text */
-    int depth;             /* last completed iteration */
-    int seldepth;          /* deepest ply reached */
+    Move best;     /* valid when has_move */
+    bool has_move; /* false when the root side has no legal move */
+    int32_t score; /* for the root side; see search_score_text */
+    int depth;     /* last completed iteration */
+    int seldepth;  /* deepest ply reached */
     uint64_t nodes;
     double seconds;
     int pv_len;
     Move pv[SEARCH_MAX_PLY];
-    int ties;              /* root moves sharing the best score (random tie-break) */
+    int ties; /* root moves sharing the best score (random tie-break) */
     /* multi-PV (SearchLimits.multipv > 1): the lines, best first (lines[0]
      * is best), owned by the Searcher and valid until its next search. A
      * search stopped in the middle of an iteration puts the moves it
@@ -127,47 +127,47 @@ typedef struct Searcher {
     struct {                /* the margins of the last vectors, by weights_key: a
                              * match or a tuning run comes back to the same ones */
         uint64_t key;
-        int32_t margin;     /* 0: none */
+        int32_t margin; /* 0: none */
     } margins[64];
-    TT *tt;                 /* the table in use: own_tt, or one given by searcher_set_table */
+    TT *tt; /* the table in use: own_tt, or one given by searcher_set_table */
     TT own_tt;
-    SearchSwitches use;     /* the techniques (searcher_set_switches) */
+    SearchSwitches use; /* the techniques (searcher_set_switches) */
     /* An endgame database (NULL: none), probed at every node with few enough
      * pieces and no capture pending; at the root it picks the move outright
      * when the position is a database win or loss. Shared read-only. */
     const struct Egdb *egdb;
-    int tiebreak;           /* TIEBREAK_RANDOM (the documents' way) or TIEBREAK_FIRST */
+    int tiebreak; /* TIEBREAK_RANDOM (the documents' way) or TIEBREAK_FIRST */
     /* per-search state */
     SearchLimits limits;
     int root_side;
-    uint64_t salt;          /* root side and weights, xor-ed into table keys */
+    uint64_t salt; /* root side and weights, xor-ed into table keys */
     uint64_t nodes;
     int seldepth;
     double start, deadline; /* deadline: the hard limit (0: none) */
     bool stopped;
-    atomic_int stop;        /* set from another thread (or a signal) to stop now */
+    atomic_int stop; /* set from another thread (or a signal) to stop now */
     uint64_t rng;
     Move killers[SEARCH_MAX_PLY][2];
     int32_t history[2][32][32];
-    int8_t lmr[64][64];     /* late-move reduction by [depth][move number] */
+    int8_t lmr[64][64]; /* late-move reduction by [depth][move number] */
     /* keys of the positions on the path (game history first), for repetitions */
     uint64_t *path;
     int path_cap, path_base;
-    SearchLine *lines;      /* multi-PV: 3 x lines_cap (the result, this iteration's, spare) */
+    SearchLine *lines; /* multi-PV: 3 x lines_cap (the result, this iteration's, spare) */
     int lines_cap;
     Move pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];
     int pv_len[SEARCH_MAX_PLY];
-    bool can_stop;          /* false during the first iteration: always finish it */
-    bool pondering;         /* a ponder search before its hit */
-    bool ponder_timed;      /* its limits, once hit: timed, and the hard limit */
+    bool can_stop;     /* false during the first iteration: always finish it */
+    bool pondering;    /* a ponder search before its hit */
+    bool ponder_timed; /* its limits, once hit: timed, and the hard limit */
     double ponder_hard;
     /* threads (searcher_set_threads): helpers that search the same root
      * beside this one, sharing its table (lazy SMP), from the search's start
      * until this one stops; only this one's result counts */
-    int nthreads;           /* 1 + the helpers */
+    int nthreads; /* 1 + the helpers */
     struct Searcher *helpers;
-    atomic_bool helpers_stop; /* set when this one's search ends */
-    int helper_id;          /* 0: a searcher of its own; k: the k-th helper */
+    atomic_bool helpers_stop;         /* set when this one's search ends */
+    int helper_id;                    /* 0: a searcher of its own; k: the k-th helper */
     _Atomic uint64_t published_nodes; /* a helper's node count, every 1024 nodes */
 } Searcher;
 

@@ -32,14 +32,14 @@ struct Egdb;
 
 typedef struct SelfplayConfig {
     uint64_t seed;
-    int games;        /* games in all, numbered 0 .. games - 1 */
-    int chunk;        /* games per file */
-    uint64_t nodes;   /* the search's nodes a move */
-    int random_plies; /* plies after the ballot chosen at random among near-best moves */
-    int margin;       /* "near-best": within this many evaluation units */
-    int max_plies;    /* a game this long is a draw */
-    int hash_mb;      /* each thread's table */
-    Weights weights;  /* both sides play these */
+    int games;               /* games in all, numbered 0 .. games - 1 */
+    int chunk;               /* games per file */
+    uint64_t nodes;          /* the search's nodes a move */
+    int random_plies;        /* plies after the ballot chosen at random among near-best moves */
+    int margin;              /* "near-best": within this many evaluation units */
+    int max_plies;           /* a game this long is a draw */
+    int hash_mb;             /* each thread's table */
+    Weights weights;         /* both sides play these */
     const struct Egdb *egdb; /* NULL: none */
 } SelfplayConfig;
 
@@ -53,7 +53,7 @@ typedef struct SelfplayPos {
     Board b;
     int16_t score;
     uint8_t result;
-    uint8_t ply;      /* plies from the start position (255: 255 or more) */
+    uint8_t ply; /* plies from the start position (255: 255 or more) */
 } SelfplayPos;
 
 /* A set of positions (one chunk, or everything read). */

@@ -21,9 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SESSION_HASH_MB 16      /* default table size */
+#define SESSION_HASH_MB 16 /* default table size */
 #define SESSION_HASH_TEXT "16"
-#define SESSION_HASH_MAX 65536  /* MB */
+#define SESSION_HASH_MAX 65536 /* MB */
 
 typedef struct Session Session;
 struct Egdb;
@@ -31,19 +31,19 @@ struct Egdb;
 /* What one search is asked for: any mix of limits; none at all is a search
  * until stopped (as infinite). */
 typedef struct SessionGo {
-    int depth;          /* plies (0: no limit) */
-    uint64_t nodes;     /* 0: no limit */
-    double movetime;    /* seconds for this move, all of it used (0: none) */
-    double time_left;   /* a game clock: the side to move's time and increment in
-                         * seconds (time_left > 0), the time manager decides */
+    int depth;        /* plies (0: no limit) */
+    uint64_t nodes;   /* 0: no limit */
+    double movetime;  /* seconds for this move, all of it used (0: none) */
+    double time_left; /* a game clock: the side to move's time and increment in
+                       * seconds (time_left > 0), the time manager decides */
     double increment;
-    int movestogo;      /* moves to the next time control (0: sudden death) */
-    bool infinite;      /* search until session_stop; the result waits for it too */
-    double start;       /* km_now() when this move's time began (0: now) */
-    int multipv;        /* > 1: the best N moves each with its line (SEARCH_ALL_MOVES: all) */
-    bool ponder;        /* think on the opponent's time: no limit until session_ponderhit,
-                         * then the limits above from the hit; the result waits for the
-                         * hit (or session_stop) */
+    int movestogo; /* moves to the next time control (0: sudden death) */
+    bool infinite; /* search until session_stop; the result waits for it too */
+    double start;  /* km_now() when this move's time began (0: now) */
+    int multipv;   /* > 1: the best N moves each with its line (SEARCH_ALL_MOVES: all) */
+    bool ponder;   /* think on the opponent's time: no limit until session_ponderhit,
+                    * then the limits above from the hit; the result waits for the
+                    * hit (or session_stop) */
 } SessionGo;
 
 /* Called on the search thread: after each completed iteration, then once at
@@ -85,7 +85,7 @@ size_t session_hash_mb(const Session *s);
 /* Search threads, 1 to SEARCH_MAX_THREADS. 0, or -1 with a message. */
 int session_set_threads(Session *s, int n, char *err);
 int session_threads(const Session *s);
-void session_set_seed(Session *s, uint64_t seed); /* the search's tie-breaks and the book's choices */
+void session_set_seed(Session *s, uint64_t seed);    /* the search's tie-breaks and the book's choices */
 void session_set_tiebreak(Session *s, int tiebreak); /* TIEBREAK_FIRST (default) or TIEBREAK_RANDOM */
 /* The strength level (level.h): LEVEL_MIN .. LEVEL_FULL (the default, the
  * full engine). A level's draws follow the seed (session_set_seed). */
@@ -128,8 +128,7 @@ bool session_book_move(Session *s, struct BookMove *out);
 /* Search the game's current position on the session's thread; report (may be
  * NULL) and done are called from it as SessionDone says. 0, or -1 with a
  * message when a search is already running or no thread can be started. */
-int session_go(Session *s, const SessionGo *go, SearchReport report, SessionDone done, void *user,
-               char *err);
+int session_go(Session *s, const SessionGo *go, SearchReport report, SessionDone done, void *user, char *err);
 /* Whether a search is running (its done callback has not returned). A search
  * that has ended is reaped here. */
 bool session_busy(Session *s);

@@ -16,15 +16,15 @@
  * gap. lo and hi (both or neither) draw a shaded band, a 95% interval say;
  * mark[i] (or NULL), a label drawn beside a dot at point i ("??"). */
 typedef struct SvgSeries {
-    const char *name;          /* in the legend (NULL: none) */
-    const char *color;         /* "#1f77b4"; NULL: the palette's next */
+    const char *name;  /* in the legend (NULL: none) */
+    const char *color; /* "#1f77b4"; NULL: the palette's next */
     int n;
     const double *x, *y;
     const double *lo, *hi;
     const char *const *mark;
-    bool dots;                 /* a dot at every point */
-    bool steps;                /* y holds until the next x (a staircase) */
-    bool no_line;              /* the points only (dots, marks) */
+    bool dots;    /* a dot at every point */
+    bool steps;   /* y holds until the next x (a staircase) */
+    bool no_line; /* the points only (dots, marks) */
 } SvgSeries;
 
 /* A chart: its axes' ranges (from the data when lo == hi), labels, and
@@ -33,7 +33,7 @@ typedef struct SvgChart {
     const char *title;
     const char *xlabel, *ylabel;
     double x0, x1, y0, y1;
-    bool y_clip;               /* y beyond [y0, y1] is drawn at the edge */
+    bool y_clip; /* y beyond [y0, y1] is drawn at the edge */
     int nseries;
     const SvgSeries *series;
     int nhline;

@@ -15,7 +15,6 @@
 
 #include "kingme/base.h" /* KM_ERR_MAX, km_fail */
 
-
 /* A growable NUL-terminated string. Start from KmBuf b = {0}. After the first
  * add or printf, s is allocated (possibly ""), unless memory ran out: then oom
  * is set, later calls do nothing, and km_buf_done frees s and returns NULL. */

@@ -26,8 +26,8 @@
 #define TM_MOVES_HORIZON 28
 
 typedef struct TimeBudget {
-    double soft;  /* seconds: start no iteration after this (before stability scaling) */
-    double hard;  /* seconds: stop the search here */
+    double soft; /* seconds: start no iteration after this (before stability scaling) */
+    double hard; /* seconds: stop the search here */
 } TimeBudget;
 
 /* The budget for one move: time_left and increment in seconds (time_left > 0),

@@ -42,8 +42,8 @@ typedef struct TTSlot {
 
 typedef struct TT {
     TTSlot *e;
-    size_t mask;      /* entries - 1 (a power of two, at least 1 bucket) */
-    uint8_t gen;      /* 0..63, advanced by tt_new_search */
+    size_t mask; /* entries - 1 (a power of two, at least 1 bucket) */
+    uint8_t gen; /* 0..63, advanced by tt_new_search */
 } TT;
 
 /* The largest power-of-two table that fits in mb megabytes (0: none). */
@@ -73,8 +73,8 @@ static inline void tt_put_(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __A
 /* The packed data word of an entry, and back (the layout of TTSlot.data). */
 static inline uint64_t tt_pack_(int32_t score, int depth, int flag_gen, int move, int to)
 {
-    return (uint64_t)(uint32_t)score | (uint64_t)(uint8_t)(int8_t)depth << 32 | (uint64_t)(uint8_t)flag_gen << 40 |
-           (uint64_t)(uint8_t)move << 48 | (uint64_t)(uint8_t)to << 56;
+    return (uint64_t)(uint32_t)score | (uint64_t)(uint8_t)(int8_t)depth << 32 |
+           (uint64_t)(uint8_t)flag_gen << 40 | (uint64_t)(uint8_t)move << 48 | (uint64_t)(uint8_t)to << 56;
 }
 static inline void tt_unpack_(uint64_t d, TTEntry *e)
 {

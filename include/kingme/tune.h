@@ -64,18 +64,18 @@
 #include <stdint.h>
 
 #define TUNE_FORMAT_VERSION 7
-#define TUNE_HASH_MB 1  /* per player: small, so that clearing it per game is cheap */
+#define TUNE_HASH_MB 1 /* per player: small, so that clearing it per game is cheap */
 
 /* One measurement of the yardstick. Elo values come from scores clamped to
  * [1/(2N), 1 - 1/(2N)] of N games, so that 0% and 100% stay finite. */
 typedef struct TuneYardResult {
-    int generation;       /* the generation after which it was measured */
-    int nref, games;      /* references; games in all */
+    int generation;  /* the generation after which it was measured */
+    int nref, games; /* references; games in all */
     int wins[TUNE_MAX_YARDSTICKS], draws[TUNE_MAX_YARDSTICKS], losses[TUNE_MAX_YARDSTICKS];
     double score[TUNE_MAX_YARDSTICKS], ref_elo[TUNE_MAX_YARDSTICKS];
-    double total_score;   /* over all references' games */
-    double elo;           /* Elo of total_score */
-    double seconds;       /* wall time (not counted in the session's elapsed) */
+    double total_score; /* over all references' games */
+    double elo;         /* Elo of total_score */
+    double seconds;     /* wall time (not counted in the session's elapsed) */
 } TuneYardResult;
 
 /* Play the yardstick for w: the session's references, depth and yard_games.
@@ -89,26 +89,26 @@ int tune_yardstick(const TuneControls *c, const Weights *w, int threads, const a
 double tune_yard_elo(double score, int n);
 
 typedef struct TuneIndividual {
-    int score;    /* points in the last generation's duels (0 before it played) */
-    double step;  /* learn: its Gaussian step, a fraction of the session's norm */
+    int score;   /* points in the last generation's duels (0 before it played) */
+    double step; /* learn: its Gaussian step, a fraction of the session's norm */
     Weights w;
 } TuneIndividual;
 
 typedef struct TuneSession {
     TuneControls c;
-    int generation;        /* generations completed */
-    double elapsed;        /* wall seconds spent playing them, over all runs */
-    long long games;       /* games played, over all runs */
-    uint64_t rng;          /* the session generator's state */
+    int generation;  /* generations completed */
+    double elapsed;  /* wall seconds spent playing them, over all runs */
+    long long games; /* games played, over all runs */
+    uint64_t rng;    /* the session generator's state */
     bool has_best;
-    int best_score;        /* the best so far's score in the generation it came from */
-    int best_generation;   /* that generation (0: carried over by tune_continue) */
+    int best_score;      /* the best so far's score in the generation it came from */
+    int best_generation; /* that generation (0: carried over by tune_continue) */
     Weights best;
-    bool yard_valid;       /* yard_last holds the yardstick of yard_of (memory only) */
+    bool yard_valid; /* yard_last holds the yardstick of yard_of (memory only) */
     Weights yard_of;
     TuneYardResult yard_last;
-    TuneIndividual *pop;   /* c.population individuals: the last generation played,
-                            * with its scores (or the first one, not yet played) */
+    TuneIndividual *pop;       /* c.population individuals: the last generation played,
+                                * with its scores (or the first one, not yet played) */
     struct WorkerSet *workers; /* not NULL: the generations' games go to these worker
                                 * processes too (memory only; the results do not change) */
 } TuneSession;
@@ -127,22 +127,20 @@ void tune_free(TuneSession *s);
 /* Whether the stop condition is reached. */
 bool tune_finished(const TuneSession *s);
 
-
-
 typedef struct TuneGenStats {
-    int generation;       /* 1-based number of the generation just played */
-    int games;            /* games played in it, the gladiator duel included */
-    double seconds;       /* its wall time */
-    int best_index;       /* the generation's best (first of equals) */
+    int generation; /* 1-based number of the generation just played */
+    int games;      /* games played in it, the gladiator duel included */
+    double seconds; /* its wall time */
+    int best_index; /* the generation's best (first of equals) */
     int best_score;
     double mean_score;
-    int max_score;        /* tune_max_score */
-    bool duel_played;     /* false for the first best so far or an identical vector */
-    int duel_points[2];   /* gladiator duel: the generation's best, the best so far */
-    int duel_games;       /* its games (2 for thesis; learn: until the sequential test decides) */
-    double mean_step;     /* learn: the mean step of the generation played */
-    bool best_changed;    /* the generation's best became the best so far */
-    bool yard_played;     /* the yardstick was measured after this generation */
+    int max_score;      /* tune_max_score */
+    bool duel_played;   /* false for the first best so far or an identical vector */
+    int duel_points[2]; /* gladiator duel: the generation's best, the best so far */
+    int duel_games;     /* its games (2 for thesis; learn: until the sequential test decides) */
+    double mean_step;   /* learn: the mean step of the generation played */
+    bool best_changed;  /* the generation's best became the best so far */
+    bool yard_played;   /* the yardstick was measured after this generation */
     TuneYardResult yard;
 } TuneGenStats;
 
@@ -154,12 +152,12 @@ typedef enum TuneEventKind {
 
 typedef struct TuneEvent {
     TuneEventKind kind;
-    int generation;              /* 1-based, the one being played */
-    int done, total;             /* TUNE_EVENT_GAME: games finished / planned (total
-                                  * counts the gladiator duel's 2 games once there
-                                  * is a best so far) */
-    const TuneGenStats *stats;   /* TUNE_EVENT_GENERATION */
-    const TuneSession *session;  /* TUNE_EVENT_GENERATION: the state just saved */
+    int generation;             /* 1-based, the one being played */
+    int done, total;            /* TUNE_EVENT_GAME: games finished / planned (total
+                                 * counts the gladiator duel's 2 games once there
+                                 * is a best so far) */
+    const TuneGenStats *stats;  /* TUNE_EVENT_GENERATION */
+    const TuneSession *session; /* TUNE_EVENT_GENERATION: the state just saved */
 } TuneEvent;
 
 typedef void (*TuneCallback)(const TuneEvent *e, void *user);
@@ -168,8 +166,8 @@ typedef void (*TuneCallback)(const TuneEvent *e, void *user);
  * holds the new population, scores, best and generator state), 1 when stop
  * became true (s is unchanged: the partial generation is dropped), or -1 with
  * a message (s unchanged). */
-int tune_generation(TuneSession *s, int threads, TuneCallback cb, void *user,
-                    const atomic_bool *stop, TuneGenStats *st, char *err);
+int tune_generation(TuneSession *s, int threads, TuneCallback cb, void *user, const atomic_bool *stop,
+                    TuneGenStats *st, char *err);
 
 /* What tune_run keeps up to date; any path may be NULL. */
 typedef struct TuneFiles {

@@ -30,7 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TUNE_NWEIGHTS_PHASE EVAL_NWEIGHTS_PHASE /* a vector with a phase: the 74 opening weights, then the 74 ending */
+#define TUNE_NWEIGHTS_PHASE \
+    EVAL_NWEIGHTS_PHASE /* a vector with a phase: the 74 opening weights, then the 74 ending */
 #define TUNE_MAX_POPULATION 1024
 #define TUNE_MAX_YARDSTICKS 8
 #define TUNE_YARD_NAME_MAX 64   /* a reference's name (its file name), no blanks */
@@ -41,10 +42,10 @@
 #define TUNE_NORM 16384         /* learn: every bred vector has this Euclidean norm (TuneControls.norm) */
 #define TUNE_NORM_MIN 64        /* the least norm of a session over a pattern layer */
 #define TUNE_NORM_MAX 32767
-#define TUNE_PATH_MAX 1024      /* the path of a pattern layer's weights file, as recorded */
-#define TUNE_STEP_MIN 0.001     /* learn: bounds of the self-adapting step (a fraction of TUNE_NORM) */
+#define TUNE_PATH_MAX 1024  /* the path of a pattern layer's weights file, as recorded */
+#define TUNE_STEP_MIN 0.001 /* learn: bounds of the self-adapting step (a fraction of TUNE_NORM) */
 #define TUNE_STEP_MAX 0.5
-#define TUNE_REL_STEP_MAX 2     /* learn: the largest relative step (rel_step) */
+#define TUNE_REL_STEP_MAX 2 /* learn: the largest relative step (rel_step) */
 
 /* clang-format off */
 #define TUNE_CONTROL_LIST(X)                                                                                      \
@@ -96,7 +97,7 @@ enum {
 #define TUNE_CONTROL_ENUM_(field, ...) TUNE_C_##field,
     TUNE_CONTROL_LIST(TUNE_CONTROL_ENUM_)
 #undef TUNE_CONTROL_ENUM_
-    TUNE_NCONTROLS
+        TUNE_NCONTROLS
 };
 
 typedef enum TuneControlKind { TUNE_KIND_INT, TUNE_KIND_REAL, TUNE_KIND_CHOICE } TuneControlKind;
@@ -137,30 +138,30 @@ typedef struct TuneYardstick {
 /* What each control means is the help line of its entry in the list. */
 typedef struct TuneControls {
     TuneAlgorithm algorithm;
-    int nweights;          /* the vector's length: EVAL_NPARAMS (the documents' 60, the
-                            * default), EVAL_NTERMS (the 60 and the terms 61-74; the
-                            * weights beyond it stay 0), or TUNE_NWEIGHTS_PHASE (148: the
-                            * 74 of Weights.w, then the 74 of Weights.end; every vector
-                            * has phased = 1, one norm over the 148, antisymmetric in
-                            * each half) */
+    int nweights; /* the vector's length: EVAL_NPARAMS (the documents' 60, the
+                   * default), EVAL_NTERMS (the 60 and the terms 61-74; the
+                   * weights beyond it stay 0), or TUNE_NWEIGHTS_PHASE (148: the
+                   * 74 of Weights.w, then the 74 of Weights.end; every vector
+                   * has phased = 1, one norm over the 148, antisymmetric in
+                   * each half) */
     int population;
-    int duels;             /* 0: a full round robin */
+    int duels; /* 0: a full round robin */
     int depth;
-    double selection;      /* thesis */
+    double selection; /* thesis */
     double mutation;
     int ballots;
-    int elite;             /* learn: elite, tournament, fresh, step, gauss, gladiator, init,
-                            * symmetric, rel_step */
+    int elite; /* learn: elite, tournament, fresh, step, gauss, gladiator, init,
+                * symmetric, rel_step */
     int tournament;
     int fresh;
-    double step;           /* a fraction of TUNE_NORM */
+    double step; /* a fraction of TUNE_NORM */
     double gauss;
     int gladiator;
     TuneInit init;
     bool symmetric;
     double rel_step;
     TuneStopKind stop;
-    double limit;          /* generations (a whole number) or seconds of play */
+    double limit; /* generations (a whole number) or seconds of play */
     TuneOpenings openings;
     uint64_t seed;
     /* the yardstick: every yard_every generations (0: never) and at the stop,

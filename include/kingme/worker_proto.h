@@ -83,7 +83,7 @@ int wproto_parse_job(char **tok, int nt, WprotoJob *j, char *err);
 /* A book position to score (version 4). */
 typedef struct WprotoScore {
     int n;
-    uint64_t weights;  /* the vector's ID */
+    uint64_t weights; /* the vector's ID */
     int depth, hash_mb;
     Board b;
 } WprotoScore;

@@ -24,9 +24,9 @@
 
 /* What happened to a worker, for the progress line. */
 typedef enum WorkerEventKind {
-    WORKER_STARTED,   /* it said hello */
-    WORKER_FAILED,    /* died, timed out, or answered garbage: its jobs go to others */
-    WORKER_DROPPED,   /* failed too often: not restarted any more */
+    WORKER_STARTED, /* it said hello */
+    WORKER_FAILED,  /* died, timed out, or answered garbage: its jobs go to others */
+    WORKER_DROPPED, /* failed too often: not restarted any more */
 } WorkerEventKind;
 
 typedef void (*WorkerEventFn)(int worker, WorkerEventKind kind, const char *why, void *user);
@@ -45,10 +45,10 @@ void workers_set_events(WorkerSet *ws, WorkerEventFn fn, void *user);
 void workers_set_backoff(WorkerSet *ws, double first);
 /* What the coordinator did, over every run of this set. */
 typedef struct WorkerStats {
-    uint64_t jobs, results;        /* job lines sent, results taken */
-    uint64_t bytes_out, bytes_in;  /* written to the workers (jobs and vectors), read from them */
-    uint64_t failures;             /* worker failures (each gave its jobs back) */
-    double cpu;                    /* CPU seconds of the coordinating thread */
+    uint64_t jobs, results;       /* job lines sent, results taken */
+    uint64_t bytes_out, bytes_in; /* written to the workers (jobs and vectors), read from them */
+    uint64_t failures;            /* worker failures (each gave its jobs back) */
+    double cpu;                   /* CPU seconds of the coordinating thread */
 } WorkerStats;
 void workers_stats(const WorkerSet *ws, WorkerStats *out);
 
@@ -68,7 +68,7 @@ typedef struct WorkersJobs {
     /* the vectors job i needs (sent once to each worker before its line): how many (0 to 2) */
     int (*vectors)(void *ctx, int i, const Weights *v[2]);
     char *(*line)(void *ctx, int i); /* job i's line (malloc'd), NULL when out of memory */
-    const char *answer;       /* the first word of a result line ("result", "scored") */
+    const char *answer;              /* the first word of a result line ("result", "scored") */
     /* the result line of job i (its words; tok[0] is `answer`, tok[1] is i):
      * 0 when stored, -1 with why (the worker then failed, the job goes to
      * another), or -2 with why (the run fails: a file cannot be written) */

@@ -25,21 +25,21 @@
 #define CB_STATUS_MAX 250 /* status lines kept short: older CheckerBoards have 256 bytes */
 #define CB_PATH_MAX 1024
 #define CB_BOOK_FILE "kingme.book" /* the book a new engine opens beside the DLL */
-#define CB_EXACT_SHARE 0.95 /* of an exact time a move, the share the search is given */
+#define CB_EXACT_SHARE 0.95        /* of an exact time a move, the share the search is given */
 
 /* The engine of this loaded module. CheckerBoard's interface names no
  * engine, so this is the one piece of state that is not an argument. */
 typedef struct CbEngine {
-    pthread_mutex_t mu;        /* around every use of the session; not held while it searches */
-    Session *s;                /* made by the first call */
-    bool failed;               /* the session could not be made (init_err says why) */
+    pthread_mutex_t mu; /* around every use of the session; not held while it searches */
+    Session *s;         /* made by the first call */
+    bool failed;        /* the session could not be made (init_err says why) */
     char init_err[KM_ERR_MAX];
-    char dbpath[CB_PATH_MAX];  /* the database folder ("" none) */
-    char bookpath[CB_PATH_MAX];/* the book file as set ("" none) */
-    int book_level;            /* CheckerBoard's: 0 no book, 1 all kinds of moves, 2 good, 3 best */
-    bool db_enabled;           /* "set enable_wld": use the database at dbpath */
-    bool allscores;            /* "set allscores": every move's score in the status line */
-    int db_pieces;             /* pieces of the open database (0: none open) */
+    char dbpath[CB_PATH_MAX];   /* the database folder ("" none) */
+    char bookpath[CB_PATH_MAX]; /* the book file as set ("" none) */
+    int book_level;             /* CheckerBoard's: 0 no book, 1 all kinds of moves, 2 good, 3 best */
+    bool db_enabled;            /* "set enable_wld": use the database at dbpath */
+    bool allscores;             /* "set allscores": every move's score in the status line */
+    int db_pieces;              /* pieces of the open database (0: none open) */
 } CbEngine;
 
 static CbEngine the_engine = {.mu = PTHREAD_MUTEX_INITIALIZER, .db_enabled = true, .book_level = 3};
@@ -65,7 +65,8 @@ static int piece_at(const Board *b, int sq)
  * (at most 12 pieces a side, no man on its own crowning row). */
 static int board_from_cb(int board[8][8], int color, Board *out, char *err)
 {
-    if (color != CB_BLACK && color != CB_WHITE) return km_fail(err, "the side to move is %d, not %d or %d", color, CB_BLACK, CB_WHITE);
+    if (color != CB_BLACK && color != CB_WHITE)
+        return km_fail(err, "the side to move is %d, not %d or %d", color, CB_BLACK, CB_WHITE);
     char part[2][160];
     size_t at[2] = {0, 0};
     for (int sq = 0; sq < 32; sq++) {
@@ -73,8 +74,9 @@ static int board_from_cb(int board[8][8], int color, Board *out, char *err)
         square_coor(sq, &c);
         int v = board[c.x][c.y];
         if (v == CB_FREE) continue;
-        int side = v == (CB_BLACK | CB_MAN) || v == (CB_BLACK | CB_KING) ? KM_BLACK
-                   : v == (CB_WHITE | CB_MAN) || v == (CB_WHITE | CB_KING) ? KM_WHITE : -1;
+        int side = v == (CB_BLACK | CB_MAN) || v == (CB_BLACK | CB_KING)   ? KM_BLACK
+                   : v == (CB_WHITE | CB_MAN) || v == (CB_WHITE | CB_KING) ? KM_WHITE
+                                                                           : -1;
         if (side < 0) return km_fail(err, "square %d holds %d, which is no piece", sq + 1, v);
         at[side] += (size_t)snprintf(part[side] + at[side], sizeof part[side] - at[side], "%s%s%d",
                                      at[side] ? "," : "", v & CB_KING ? "K" : "", sq + 1);
@@ -140,7 +142,8 @@ static bool beside_dll(const char *name, char *out, size_t len)
 #ifdef _WIN32
     HMODULE self = NULL;
     char path[CB_PATH_MAX];
-    if (!GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+    if (!GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS |
+                                GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
                             (LPCSTR)(void *)beside_dll, &self))
         return false;
     DWORD n = GetModuleFileNameA(self, path, sizeof path);
@@ -169,8 +172,8 @@ static void open_defaults(CbEngine *cb)
     char path[CB_PATH_MAX], err[KM_ERR_MAX];
 #ifdef _WIN32
     DWORD attr;
-    if (beside_dll(EGDB_DEFAULT_DIR, path, sizeof path) && (attr = GetFileAttributesA(path)) != INVALID_FILE_ATTRIBUTES &&
-        (attr & FILE_ATTRIBUTE_DIRECTORY)) {
+    if (beside_dll(EGDB_DEFAULT_DIR, path, sizeof path) &&
+        (attr = GetFileAttributesA(path)) != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY)) {
         snprintf(cb->dbpath, sizeof cb->dbpath, "%s", path);
         if (open_db(cb, err)) cb->dbpath[0] = '\0'; /* a broken folder beside the DLL: none */
     }
@@ -213,8 +216,8 @@ static Session *session_of(CbEngine *cb, char *err)
 
 /* What getmove's search shares with the search thread's callbacks. */
 typedef struct CbSearch {
-    char *str;         /* CheckerBoard's status line */
-    bool all;          /* every move's score in it (allscores) */
+    char *str; /* CheckerBoard's status line */
+    bool all;  /* every move's score in it (allscores) */
     pthread_mutex_t mu;
     pthread_cond_t cv; /* signalled with done */
     bool done;         /* r and rc are the result */
@@ -261,8 +264,7 @@ static void status_all(const SearchResult *r, const char *head, char *str)
         search_score_text(r->lines[i].score, score, sizeof score);
         if (i > 0 && r->lines[i].depth != r->lines[i - 1].depth)
             snprintf(sep, sizeof sep, " | depth %d ", r->lines[i].depth);
-        else if (i > 0)
-            snprintf(sep, sizeof sep, ",");
+        else if (i > 0) snprintf(sep, sizeof sep, ",");
         int n = snprintf(item, sizeof item, "%s %s %s", sep, mv, score);
         if (at + n > CB_STATUS_MAX) break; /* no move without its score */
         memcpy(line + at, item, (size_t)n + 1);
@@ -659,8 +661,8 @@ static int command(CbEngine *cb, const char *line, char *reply)
         Board b;
         if (!rest(p, fen, sizeof fen) || board_from_fen(&b, fen, err))
             return say(reply, 0, "staticevaluation: %s", fen[0] ? err : "the FEN is missing");
-        return say(reply, 1, "kingme's static evaluation: %+d for %s", (int)eval_score(&b, b.stm, session_weights(s)),
-                   b.stm == KM_BLACK ? "Black" : "White");
+        return say(reply, 1, "kingme's static evaluation: %+d for %s",
+                   (int)eval_score(&b, b.stm, session_weights(s)), b.stm == KM_BLACK ? "Black" : "White");
     }
     return say(reply, 0, "kingme does not support '%.64s'", cmd);
 }

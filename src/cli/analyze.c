@@ -1,13 +1,13 @@
 /* analyze.c - kingme analyze FILE.pdn: every game of a PDN file (or one)
  * analysed move by move, written as annotated PDN, with a summary per side
  * on the screen and the score curve as SVG (analyze.h). */
-#include "cli.h"
-#include "longrun.h"
 #include "kingme/analyze.h"
+#include "cli.h"
 #include "kingme/egdb.h"
 #include "kingme/pdn.h"
 #include "kingme/svg.h"
 #include "kingme/weights.h"
+#include "longrun.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,7 +92,8 @@ static int run(const Opts *o)
         long long k = opt_int(o, "--game");
         if (k > n) {
             pdn_free_games(games, n);
-            return cli_error("%s: there is no game %lld (the file has %d game%s)", path, k, n, n == 1 ? "" : "s");
+            return cli_error("%s: there is no game %lld (the file has %d game%s)", path, k, n,
+                             n == 1 ? "" : "s");
         }
         first = last = (int)k - 1;
         if (games[first].error) {
@@ -140,8 +141,8 @@ static int run(const Opts *o)
         }
         const char *bl = pdn_tag(pg, "Black"), *wh = pdn_tag(pg, "White");
         char head[400];
-        snprintf(head, sizeof head, "game %d: %.150s - %.150s, %s, %d plies", i + 1, bl ? bl : "?", wh ? wh : "?",
-                 pg->result, pg->game.nply);
+        snprintf(head, sizeof head, "game %d: %.150s - %.150s, %s, %d plies", i + 1, bl ? bl : "?",
+                 wh ? wh : "?", pg->result, pg->game.nply);
         cli_wrap(stdout, head, 4);
         fflush(stdout);
         char title[400];
@@ -178,7 +179,8 @@ static int run(const Opts *o)
 }
 
 static const Opt options[] = {
-    {"--game", NULL, NULL, OPT_INT, "N", 1, 1e9, DESCRIBED("every game"), "analyse game N of the file only (1 is the first)"},
+    {"--game", NULL, NULL, OPT_INT, "N", 1, 1e9, DESCRIBED("every game"),
+     "analyse game N of the file only (1 is the first)"},
     {"--time", NULL, NULL, OPT_REAL, "S", 0.01, 86400, "1", "seconds of search a position"},
     {"--depth", NULL, NULL, OPT_INT, "D", 1, SEARCH_MAX_PLY - 2, DESCRIBED("none, --time is used"),
      "search D plies a position instead"},
@@ -194,9 +196,13 @@ static const Opt options[] = {
 };
 
 const CliCommand cmd_analyze = {
-    "analyze", run, "analyse finished games: the mistakes, the best moves, the score curve",
+    "analyze",
+    run,
+    "analyse finished games: the mistakes, the best moves, the score curve",
     &(const OptSpec){
-        "FILE.pdn", 1, 1,
+        "FILE.pdn",
+        1,
+        1,
         "Searches every position of each game (of --game N) with every legal move scored by the same "
         "search, and compares the move played with the best. Prints per side the moves, the average "
         "loss in men, the mistakes (? lost 0.4 men or more, ?? 1.0 or more, or a win or draw thrown "
@@ -206,6 +212,7 @@ const CliCommand cmd_analyze = {
         "database's verdict), which kingme pdn and CheckerBoard read.",
         options,
         "Ctrl-C stops at once; the moves analysed so far are written, the last game marked as "
-        "stopped (exit status 130).\nexample: kingme analyze tests/data/tinsley.pdn --game 5 --time 0.5 --svg game5.svg",
+        "stopped (exit status 130).\nexample: kingme analyze tests/data/tinsley.pdn --game 5 --time 0.5 "
+        "--svg game5.svg",
     },
 };

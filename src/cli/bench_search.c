@@ -16,7 +16,9 @@
 /* The initial position, eight ACF ballots (crossboard, after their three
  * moves) and 24 positions from Marion Tinsley's games (tests/data/tinsley.pdn,
  * game and ply noted): middle games and endings with kings. */
-static const struct { const char *fen, *what; } positions[] = {
+static const struct {
+    const char *fen, *what;
+} positions[] = {
     {"B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12", "initial position"},
     {"W:W17,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,6,7,8,9,10,11,12,13", "ballot 1"},
     {"W:W19,21,22,24,25,26,27,28,29,30,31,32:B1,2,3,4,6,7,8,9,10,11,12,13", "ballot 18"},
@@ -152,15 +154,15 @@ int bench_tactics(const char *path, uint64_t budget, const char *wpath, bool ver
         if (verbose) {
             char mv[MOVE_TEXT_MAX] = "none";
             if (r.has_move) move_to_text(&r.best, mv);
-            printf("%3d %-7s %-8s %-8s depth %2d  %s\n", total, ok ? "solved" : "missed", tab + 1, mv, r.depth,
-                   tab2 ? tab2 + 1 : "");
+            printf("%3d %-7s %-8s %-8s depth %2d  %s\n", total, ok ? "solved" : "missed", tab + 1, mv,
+                   r.depth, tab2 ? tab2 + 1 : "");
         }
     }
     double sec = km_now() - t0;
     searcher_free(&s);
     free(text);
     if (rc) return rc;
-    printf("tactics: %d of %d solved at %" PRIu64 " nodes each, %" PRIu64 " nodes, %.3f s\n", solved, total, budget,
-           nodes, sec);
+    printf("tactics: %d of %d solved at %" PRIu64 " nodes each, %" PRIu64 " nodes, %.3f s\n", solved, total,
+           budget, nodes, sec);
     return 0;
 }

@@ -1,10 +1,10 @@
 /* book.c - kingme book build | info | probe | show: the opening book
  * (include/kingme/book.h), and finding the book the playing commands use. */
-#include "cli.h"
 #include "kingme/book.h"
+#include "cli.h"
 #include "kingme/game.h"
-#include "kingme/opening.h"
 #include "kingme/notation.h"
+#include "kingme/opening.h"
 #include "kingme/weights.h"
 #include "kingme/workers.h"
 #include "longrun.h"
@@ -154,12 +154,14 @@ static int cmd_build(const Opts *o)
     struct stat st;
     bool exists = stat(out, &st) == 0;
     if (opt_flag(o, "--resume")) {
-        static const char *const fixed[] = {"--depth", "--start-plies", "--ballot-plies", "--spread",
-                                            "--own-spread", "--batch", "--hash"};
+        static const char *const fixed[] = {"--depth",      "--start-plies", "--ballot-plies", "--spread",
+                                            "--own-spread", "--batch",       "--hash"};
         for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
             if (opt_given(o, fixed[i]))
-                return cli_usage_error("book", "--resume goes on with the book's own settings: leave out %s "
-                                               "(only --positions may change)", fixed[i]);
+                return cli_usage_error("book",
+                                       "--resume goes on with the book's own settings: leave out %s "
+                                       "(only --positions may change)",
+                                       fixed[i]);
         Book *bk = book_open(out, err);
         if (!bk) return cli_error("%s", err);
         bb = book_build_resume(bk, &w, opt_given(o, "--positions") ? (int)opt_int(o, "--positions") : 0, err);
@@ -246,7 +248,8 @@ static int cmd_info(const Opts *o)
     hms(h->seconds, el, sizeof el);
     time_t t = (time_t)h->written;
     struct tm tm;
-    if (!localtime_r(&t, &tm) || !strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm)) snprintf(when, sizeof when, "?");
+    if (!localtime_r(&t, &tm) || !strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm))
+        snprintf(when, sizeof when, "?");
     Weights def;
     weights_default(&def);
     bool is_default = book_weights_id(&def) == h->weights_id;
@@ -256,8 +259,10 @@ static int cmd_info(const Opts *o)
     printf("%s: %d positions (aim %d), %u moves, %s of building, written %s\n",
            h->finished ? "finished" : "unfinished", book_count(bk), h->target, (unsigned)h->moves, el, when);
     printf("search: depth %d (each move's position to %d), weights ID %016llx (%s)\n", h->depth, h->depth - 1,
-           (unsigned long long)h->weights_id, is_default ? "the built-in default weights" : "not the built-in default");
-    printf("expansion: main lines of %d plies (start) and %d (ballots), spread %.3f men (own %.3f), %d a round\n",
+           (unsigned long long)h->weights_id,
+           is_default ? "the built-in default weights" : "not the built-in default");
+    printf("expansion: main lines of %d plies (start) and %d (ballots), spread %.3f men (own %.3f), %d a "
+           "round\n",
            h->start_plies, h->ballot_plies, (double)h->spread / man, (double)h->own_spread / man, h->batch);
     printf("coverage in plies: line, both sides play the book's best move; Black, White: that\n"
            "side plays its best book move, the other any move within %.3f men of its best\n",
@@ -382,17 +387,20 @@ static int run(const Opts *o)
 }
 
 static const Opt options[] = {
-    {"--book", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("$KINGME_BOOK, else weights/default.book beside the program"),
-     "info, probe, show: the book"},
+    {"--book", NULL, NULL, OPT_STR, "FILE", 0, 0,
+     DESCRIBED("$KINGME_BOOK, else weights/default.book beside the program"), "info, probe, show: the book"},
     {"--out", NULL, NULL, OPT_STR, "FILE", 0, 0, BOOK_FILE, "build: the book written (after every round)"},
     {"--positions", NULL, NULL, OPT_INT, "N", 1, 1e7, "6000", "build: positions to score in all"},
     {"--depth", NULL, NULL, OPT_INT, "D", 2, SEARCH_MAX_PLY - 2, "18",
      "build: search depth of a position: each legal move's position is searched to D - 1"},
-    {"--start-plies", NULL, NULL, OPT_INT, "N", 0, 100, "16", "build: the initial position's main line at least N plies"},
-    {"--ballot-plies", NULL, NULL, OPT_INT, "N", 0, 100, "6", "build: each ballot's main line at least N plies"},
+    {"--start-plies", NULL, NULL, OPT_INT, "N", 0, 100, "16",
+     "build: the initial position's main line at least N plies"},
+    {"--ballot-plies", NULL, NULL, OPT_INT, "N", 0, 100, "6",
+     "build: each ballot's main line at least N plies"},
     {"--spread", NULL, NULL, OPT_REAL, "MEN", 0, 100, "0.1",
      "build: a move of the book side's opponent that many men below its best costs one ply more to expand"},
-    {"--own-spread", NULL, NULL, OPT_REAL, "MEN", 0, 100, "0.02", "build: the same for the book side's own moves"},
+    {"--own-spread", NULL, NULL, OPT_REAL, "MEN", 0, 100, "0.02",
+     "build: the same for the book side's own moves"},
     {"--batch", NULL, NULL, OPT_INT, "N", 1, 100000, "64", "build: positions scored a round"},
     {"--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, "32", "build: the table of each position's searches"},
     {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", "build: " WEIGHTS_HELP},
@@ -406,8 +414,10 @@ static const Opt options[] = {
      "build: write the book after a round when S seconds passed since it was last written (0: every round)"},
     {"--margin", NULL, NULL, OPT_REAL, "MEN", 0, 100, "0.1",
      "info: the other side's moves within MEN of its best count as its replies"},
-    {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"), "probe, show: the position"},
-    {"--moves", NULL, NULL, OPT_STR, "\"M1 M2 ...\"", 0, 0, DESCRIBED("none"), "probe, show: moves played from it"},
+    {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"),
+     "probe, show: the position"},
+    {"--moves", NULL, NULL, OPT_STR, "\"M1 M2 ...\"", 0, 0, DESCRIBED("none"),
+     "probe, show: moves played from it"},
     {"--variety", NULL, NULL, OPT_REAL, "MEN", 0, 100, "0",
      "probe: choose among the moves within MEN of the best, the better likelier (as play does)"},
     {"--seed", NULL, NULL, OPT_INT, "N", 0, 9e18, "1", "probe: the seed of that choice"},
@@ -415,9 +425,13 @@ static const Opt options[] = {
 };
 
 const CliCommand cmd_book = {
-    "book", run, "the opening book: build, info, probe, show",
+    "book",
+    run,
+    "the opening book: build, info, probe, show",
     &(const OptSpec){
-        "build|info|probe|show", 1, 1,
+        "build|info|probe|show",
+        1,
+        1,
         "build: a book by kingme's own search from the initial position and the 174 ACF three-move "
         "ballots, by drop-out expansion (docs/book.md), written after every round; a build stopped "
         "(Ctrl-C, kill) goes on with --resume. "

@@ -45,13 +45,22 @@ bool cli_workers(const Opts *o, struct WorkerSet **ws, long long *threads);
 /* Who plays the games, for a header: "2 threads", "3 workers (no local
  * thread)", "3 workers and 1 local thread" (ws NULL: no workers). */
 void cli_threads_text(long long threads, const struct WorkerSet *ws, char *buf, size_t len);
-#define WORKERS_OPTIONS                                                                                     \
-    {"--workers", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("none"),                                     \
-     "play the games on worker processes too: each line of FILE is a shell command that starts one "       \
-     "(`ssh node3 kingme worker`, `srun -N1 -n1 kingme worker`, `./kingme worker`); the results are "     \
-     "the same as without; -j N local threads play beside them (default with --workers: none)"},          \
-    {"--worker-timeout", NULL, NULL, OPT_REAL, "S", 1, 1e6, "600",                                          \
-     "a worker silent for S seconds with a game to play is restarted and its games go to others"}
+#define WORKERS_OPTIONS                                                                                 \
+    {"--workers",                                                                                       \
+     NULL,                                                                                              \
+     NULL,                                                                                              \
+     OPT_STR,                                                                                           \
+     "FILE",                                                                                            \
+     0,                                                                                                 \
+     0,                                                                                                 \
+     DESCRIBED("none"),                                                                                 \
+     "play the games on worker processes too: each line of FILE is a shell command that starts one "    \
+     "(`ssh node3 kingme worker`, `srun -N1 -n1 kingme worker`, `./kingme worker`); the results are "   \
+     "the same as without; -j N local threads play beside them (default with --workers: none)"},        \
+    {                                                                                                   \
+        "--worker-timeout", NULL, NULL, OPT_REAL, "S", 1, 1e6, "600",                                   \
+            "a worker silent for S seconds with a game to play is restarted and its games go to others" \
+    }
 
 /* Play the moves of text (separated by spaces, in the play prompt's forms:
  * parse_move_input) on g; prints "kingme: move N 'M': why" and returns false
@@ -109,11 +118,20 @@ const char *cli_egdb_dir(const char *given);
  * database asked for (--egdb, KINGME_EGDB) that cannot be opened is an
  * error line (false); the one beside the program costs a warning on stderr,
  * not the command. */
-#define CLI_EGDB_OPTS                                                                             \
-    {"--egdb", NULL, NULL, OPT_OPTSTR, "DIR", 0, 0, NULL,                                         \
-     "use the endgame database in DIR (alone: $KINGME_EGDB or egdb/); without it, $KINGME_EGDB, " \
-     "else the egdb directory beside the program when there is one"},                              \
-    {"--no-egdb", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no endgame database, even beside the program"}
+#define CLI_EGDB_OPTS                                                                                       \
+    {"--egdb",                                                                                              \
+     NULL,                                                                                                  \
+     NULL,                                                                                                  \
+     OPT_OPTSTR,                                                                                            \
+     "DIR",                                                                                                 \
+     0,                                                                                                     \
+     0,                                                                                                     \
+     NULL,                                                                                                  \
+     "use the endgame database in DIR (alone: $KINGME_EGDB or egdb/); without it, $KINGME_EGDB, "           \
+     "else the egdb directory beside the program when there is one"},                                       \
+    {                                                                                                       \
+        "--no-egdb", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no endgame database, even beside the program" \
+    }
 struct Egdb;
 bool cli_egdb_auto(const Opts *o, struct Egdb **db);
 /* Only when asked for (--egdb, KINGME_EGDB): what cli_egdb_auto opens then. */
@@ -121,45 +139,64 @@ bool cli_egdb(const Opts *o, struct Egdb **db);
 /* --no-egdb of the commands that search but never with a database (bench,
  * tune: their figures must not depend on what is built): accepted, so that
  * every command that searches takes it. */
-#define CLI_NO_EGDB_NEVER_OPT(who)                                                                \
-    {"--no-egdb", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,                                         \
-     who " never uses an endgame database (accepted, as by every command that searches)"}
+#define CLI_NO_EGDB_NEVER_OPT(who)                                                              \
+    {                                                                                           \
+        "--no-egdb", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,                                    \
+            who " never uses an endgame database (accepted, as by every command that searches)" \
+    }
 
 /* The transposition table: MB, 0 for none; 16 wherever there is one. */
-#define CLI_HASH_OPT(help) {"--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, "16", help}
+#define CLI_HASH_OPT(help)                                        \
+    {                                                             \
+        "--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, "16", help \
+    }
 
 /* The seed of everything random in a command: 1 unless given, so that a
  * command run again does the same. */
-#define CLI_SEED_OPT(help) {"--seed", NULL, NULL, OPT_INT, "N", 0, 9e18, "1", help}
+#define CLI_SEED_OPT(help)                                     \
+    {                                                          \
+        "--seed", NULL, NULL, OPT_INT, "N", 0, 9e18, "1", help \
+    }
 
 /* The threads of one search (search, play, engine, analyze):
  * searcher_set_threads. Not -j, which is how many games (or slices) are
  * played at once. */
-#define SEARCH_THREADS_OPT                                                                          \
-    {"--threads", NULL, NULL, OPT_INT, "N", 1, SEARCH_MAX_THREADS, "1",                           \
-     "search threads (lazy SMP: helpers share the table; not deterministic beyond 1)"}
+#define SEARCH_THREADS_OPT                                                                   \
+    {                                                                                        \
+        "--threads", NULL, NULL, OPT_INT, "N", 1, SEARCH_MAX_THREADS, "1",                   \
+            "search threads (lazy SMP: helpers share the table; not deterministic beyond 1)" \
+    }
 
 /* How many games (tune, match) or slices (egdb build) run at once. */
-#define CLI_CONCURRENCY_OPT(help) {"--concurrency", "-j", NULL, OPT_INT, "N", 1, 256, DESCRIBED("all cores"), help}
+#define CLI_CONCURRENCY_OPT(help)                                                       \
+    {                                                                                   \
+        "--concurrency", "-j", NULL, OPT_INT, "N", 1, 256, DESCRIBED("all cores"), help \
+    }
 /* Its value: -j N, else the cores (cli_default_threads). */
 long long cli_concurrency(const Opts *o);
 
 /* A game clock (play, match): M minutes for each side's game plus I seconds
  * after each move, as players write it (5+2); --clock is the old spelling of
  * play. cli_tc reads it: false after the usage error line. */
-#define CLI_TC_OPT                                                                                     \
-    {"--tc", NULL, "--clock", OPT_STR, "M+I", 0, 0, DESCRIBED("none"),                                  \
-     "a game clock for both sides: M minutes each plus I seconds after each move (5+2; 0.1+0.05: 6 s a " \
-     "game); a side whose clock runs out loses"}
+#define CLI_TC_OPT                                                                                          \
+    {                                                                                                       \
+        "--tc", NULL, "--clock", OPT_STR, "M+I", 0, 0, DESCRIBED("none"),                                   \
+            "a game clock for both sides: M minutes each plus I seconds after each move (5+2; 0.1+0.05: 6 " \
+            "s a "                                                                                          \
+            "game); a side whose clock runs out loses"                                                      \
+    }
 bool cli_tc(const Opts *o, double *seconds, double *inc);
 
 /* The ply cap (play, match): a game still going after N plies is scored a
  * draw; none by default, the rules ending every game (the forty-move rule).
  * --ply-cap is the old spelling of match. */
-#define CLI_MAX_PLIES_OPT                                                                                    \
-    {"--max-plies", NULL, "--ply-cap", OPT_INT, "N", 0, 99999, "0",                                          \
-     "a game still going after N plies (an opening's included) is scored a draw; 0: no cap, the rules end " \
-     "every game (the forty-move rule)"}
+#define CLI_MAX_PLIES_OPT                                                                                \
+    {                                                                                                    \
+        "--max-plies", NULL, "--ply-cap", OPT_INT, "N", 0, 99999, "0",                                   \
+            "a game still going after N plies (an opening's included) is scored a draw; 0: no cap, the " \
+            "rules end "                                                                                 \
+            "every game (the forty-move rule)"                                                           \
+    }
 
 /* Analyse one game (analyze.c): the summaries on stdout, the annotated
  * game appended to pdn, its curve (chart number index) to svg when not
@@ -170,8 +207,8 @@ struct SearchLimits;
 struct PdnTag;
 struct KmBuf;
 int cli_analyze_game(struct Searcher *s, const struct Game *g, const struct SearchLimits *lim,
-                     const struct PdnTag *tags, int ntags, const char *result, const char *how, struct KmBuf *pdn,
-                     struct KmBuf *svg, int index, int ngames, const char *title);
+                     const struct PdnTag *tags, int ntags, const char *result, const char *how,
+                     struct KmBuf *pdn, struct KmBuf *svg, int index, int ngames, const char *title);
 
 const CliCommand *cli_find(const char *name);
 
@@ -188,9 +225,18 @@ void cli_set_command_line(int argc, char **argv);
  * into *bk (NULL: none); false after an error line (a book named that
  * cannot be read). */
 #define CLI_BOOK_OPTS                                                                                   \
-    {"--book", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("$KINGME_BOOK, else weights/default.book beside the program"), \
-     "the opening book (kingme book; none: no book)"},                                                   \
-    {"--no-book", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no opening book, even beside the program"}
+    {"--book",                                                                                          \
+     NULL,                                                                                              \
+     NULL,                                                                                              \
+     OPT_STR,                                                                                           \
+     "FILE",                                                                                            \
+     0,                                                                                                 \
+     0,                                                                                                 \
+     DESCRIBED("$KINGME_BOOK, else weights/default.book beside the program"),                           \
+     "the opening book (kingme book; none: no book)"},                                                  \
+    {                                                                                                   \
+        "--no-book", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no opening book, even beside the program" \
+    }
 struct Book;
 bool cli_book_auto(const Opts *o, struct Book **bk);
 /* The book file book commands read: FILE, else $KINGME_BOOK, else the one

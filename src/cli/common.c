@@ -1,10 +1,10 @@
 /* common.c - helpers several commands share. */
 #include "cli.h"
-#include "longrun.h"
 #include "kingme/game.h"
 #include "kingme/notation.h"
 #include "kingme/weights.h"
 #include "kingme/workers.h"
+#include "longrun.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +40,8 @@ const char *cli_plural(long long n, const char *one, const char *many) { return 
 int cli_term_width(int fd)
 {
     struct winsize ws;
-    if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20 && ws.ws_col < CLI_WIDTH) return ws.ws_col;
+    if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20 && ws.ws_col < CLI_WIDTH)
+        return ws.ws_col;
     return CLI_WIDTH;
 }
 
@@ -201,7 +202,8 @@ static bool needs_quotes(const char *w)
 {
     if (!*w) return true;
     for (const char *p = w; *p; p++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,/:=+@%", *p)) return true;
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,/:=+@%", *p))
+            return true;
     return false;
 }
 
@@ -216,7 +218,8 @@ void cli_command_text(char *buf, size_t len)
         }
         at += (size_t)snprintf(buf + at, len - at, " '");
         for (const char *p = w; *p && at < len; p++)
-            at += (size_t)(*p == '\'' ? snprintf(buf + at, len - at, "'\\''") : snprintf(buf + at, len - at, "%c", *p));
+            at += (size_t)(*p == '\'' ? snprintf(buf + at, len - at, "'\\''")
+                                      : snprintf(buf + at, len - at, "%c", *p));
         if (at < len) at += (size_t)snprintf(buf + at, len - at, "'");
     }
 }

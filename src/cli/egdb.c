@@ -1,8 +1,8 @@
 /* egdb.c - kingme egdb build | probe | info | verify | bench: the endgame
  * databases (include/kingme/egdb.h). */
+#include "kingme/egdb.h"
 #include "cli.h"
 #include "kingme/bits.h"
-#include "kingme/egdb.h"
 #include "kingme/notation.h"
 
 #include <stdio.h>
@@ -223,21 +223,23 @@ static int cmd_probe(const Opts *o)
     char err[KM_ERR_MAX];
     if (egdb_damage(db, err) || !consistent) {
         if (consistent || !egdb_damage(db, err))
-            snprintf(err, sizeof err, "the database's value of this position disagrees with its moves' (a damaged "
+            snprintf(err, sizeof err,
+                     "the database's value of this position disagrees with its moves' (a damaged "
                      "slice file? kingme egdb verify checks the values)");
         egdb_close(db);
         return cli_error("%s", err);
     }
     const char *side = b.stm == KM_BLACK ? "Black" : "White";
     if (v == EGDB_DRAW) printf("draw (%s to move)", side);
-    else printf("%s for %s (to move), %d %s to conversion", value_name(v), side, dist, dist == 1 ? "ply" : "plies");
+    else
+        printf("%s for %s (to move), %d %s to conversion", value_name(v), side, dist,
+               dist == 1 ? "ply" : "plies");
     MoveList ml;
     if (gen_moves(&b, &ml) > 0) {
         char t[MOVE_TEXT_MAX];
         move_to_text(&m, t);
         printf(", best move %s\n", t);
-    } else
-        printf(", no legal move\n");
+    } else printf(", no legal move\n");
     egdb_close(db);
     return 0;
 }
@@ -406,7 +408,8 @@ static int run(const Opts *o)
 static const Opt options[] = {
     {"--dir", "--egdb", NULL, OPT_STR, "DIR", 0, 0, DESCRIBED("$KINGME_EGDB, else egdb/"),
      "the database directory"},
-    {"--pieces", NULL, NULL, OPT_INT, "N", 1, EGDB_MAX_PIECES, DESCRIBED("build: none; verify: the database's"),
+    {"--pieces", NULL, NULL, OPT_INT, "N", 1, EGDB_MAX_PIECES,
+     DESCRIBED("build: none; verify: the database's"),
      "build: every position of at most N pieces; verify: positions of N pieces"},
     CLI_CONCURRENCY_OPT("build: slices built at once"),
     {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"), "probe: the position"},
@@ -423,9 +426,13 @@ static const Opt options[] = {
 };
 
 const CliCommand cmd_egdb = {
-    "egdb", run, "endgame databases: build, probe, info, verify, bench",
+    "egdb",
+    run,
+    "endgame databases: build, probe, info, verify, bench",
     &(const OptSpec){
-        "build|probe|info|verify|bench", 1, 1,
+        "build|probe|info|verify|bench",
+        1,
+        1,
         "build: every position of at most --pieces pieces, by retrograde analysis, into DIR; an "
         "interrupted build resumes at the slice it was in. "
         "probe: win, loss or draw for the side to move, the plies to the next capture or man move "

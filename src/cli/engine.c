@@ -1,7 +1,7 @@
 /* engine.c - kingme engine: the engine protocol on stdin/stdout (engine.h). */
+#include "kingme/engine.h"
 #include "cli.h"
 #include "kingme/level.h"
-#include "kingme/engine.h"
 #include "kingme/search.h"
 #include "kingme/session.h"
 #include "kingme/textio.h"
@@ -112,9 +112,13 @@ static const Opt options[] = {
 };
 
 const CliCommand cmd_engine = {
-    "engine", run, "the engine protocol on stdin/stdout, for GUIs, scripts and matches",
+    "engine",
+    run,
+    "the engine protocol on stdin/stdout, for GUIs, scripts and matches",
     &(const OptSpec){
-        NULL, 0, 0,
+        NULL,
+        0,
+        0,
         "Reads commands on stdin, one per line, and answers on stdout, one line each "
         "(docs/engine-protocol.md has the whole protocol): hello | isready | newgame | position "
         "start|fen FEN [moves M1 M2 ...] | go [depth D] [nodes N] [movetime MS] [btime MS wtime MS "

@@ -23,22 +23,21 @@ static int run(const Opts *o)
     eval_features_all(&b, side, f);
     char fenbuf[128];
     board_to_fen(&b, fenbuf, sizeof fenbuf);
-    printf("# %s\n# for %s (%s to move), weights %s\n", fenbuf,
-           side == KM_BLACK ? "black" : "white", b.stm == KM_BLACK ? "black" : "white",
+    printf("# %s\n# for %s (%s to move), weights %s\n", fenbuf, side == KM_BLACK ? "black" : "white",
+           b.stm == KM_BLACK ? "black" : "white",
            wfile && strcmp(wfile, "default") ? wfile : "built-in default");
     if (w.phased)
         printf("# %2s %-23s %5s %9s  %6s %9s  %s\n", "nr", "name", "value", "contrib", "weight", "end.contr",
                "end.weight");
-    else
-        printf("# %2s %-23s %5s %9s  %s\n", "nr", "name", "value", "contrib", "weight");
+    else printf("# %2s %-23s %5s %9s  %s\n", "nr", "name", "value", "contrib", "weight");
     int64_t so = 0, se = 0;
     for (int i = 0; i < EVAL_NTERMS; i++) {
         int32_t c = (int32_t)f[i] * w.w[i], ce = (int32_t)f[i] * w.end[i];
         so += c;
         se += ce;
         if (w.phased)
-            printf("%4d %-23s %5d %9ld  %6d %9ld  %d\n", eval_params[i].nr, eval_params[i].name, f[i], (long)c,
-                   w.w[i], (long)ce, w.end[i]);
+            printf("%4d %-23s %5d %9ld  %6d %9ld  %d\n", eval_params[i].nr, eval_params[i].name, f[i],
+                   (long)c, w.w[i], (long)ce, w.end[i]);
         else
             printf("%4d %-23s %5d %9ld  %d\n", eval_params[i].nr, eval_params[i].name, f[i], (long)c, w.w[i]);
     }
@@ -71,8 +70,7 @@ static int run(const Opts *o)
                     for (int i = 0; i < pf.nmen[colour]; i++) x += c[pf.men[colour][i] - 1];
                 else if (t == PAT_KING_TABLE)
                     for (int i = 0; i < pf.nkings[colour]; i++) x += c[pf.kings[colour][i] - 1];
-                else
-                    x = c[pf.region[colour][t - 2]];
+                else x = c[pf.region[colour][t - 2]];
                 part[ph] += k ? -x : x;
             }
         }
@@ -97,9 +95,13 @@ static const Opt options[] = {
 };
 
 const CliCommand cmd_eval = {
-    "eval", run, "the evaluation of a position, parameter by parameter",
+    "eval",
+    run,
+    "the evaluation of a position, parameter by parameter",
     &(const OptSpec){
-        NULL, 0, 0,
+        NULL,
+        0,
+        0,
         "Prints the 60 parameters and the new terms (61-74) of the position from the point of view "
         "of one side: nr, name, value, contribution (value x weight) and weight (with a phase, the "
         "ending vector's too, and the blend), then the total.",

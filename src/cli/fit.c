@@ -1,6 +1,6 @@
 /* fit.c - kingme fit: the evaluation's weights fitted to self-play games. */
-#include "cli.h"
 #include "kingme/fit.h"
+#include "cli.h"
 #include "kingme/textio.h"
 #include "kingme/weights.h"
 #include "longrun.h"
@@ -21,8 +21,8 @@ static void on_progress(const FitProgress *p, void *user)
     if (!sh->tty && p->epoch % sh->every && p->epoch != p->epochs) return;
     char hold[32] = "";
     if (p->holdout_loss >= 0) snprintf(hold, sizeof hold, ", held out %.5f", p->holdout_loss);
-    fprintf(stderr, "%sfit: epoch %d of %d, loss %.5f%s, ETA %.0f s%s", sh->tty ? "\r" : "", p->epoch, p->epochs,
-            p->train_loss, hold, p->eta, sh->tty ? "   " : "\n");
+    fprintf(stderr, "%sfit: epoch %d of %d, loss %.5f%s, ETA %.0f s%s", sh->tty ? "\r" : "", p->epoch,
+            p->epochs, p->train_loss, hold, p->eta, sh->tty ? "   " : "\n");
     fflush(stderr);
 }
 
@@ -42,7 +42,8 @@ static int run(const Opts *o)
     c.threads = (int)(opt_given(o, "--threads") ? opt_int(o, "--threads") : cli_default_threads());
     if (opt_flag(o, "--named-only")) c.patterns = false;
     if (opt_flag(o, "--patterns-only")) c.named = false;
-    if (!c.named && !c.patterns) return cli_usage_error("fit", "--named-only and --patterns-only leave nothing to fit");
+    if (!c.named && !c.patterns)
+        return cli_usage_error("fit", "--named-only and --patterns-only leave nothing to fit");
     Weights prior, out;
     char *prior_comments = NULL;
     const char *prior_path = opt_str(o, "--prior");
@@ -70,10 +71,11 @@ static int run(const Opts *o)
     KmBuf h = {0};
     km_buf_str(&h, "made by: kingme fit");
     for (int i = 0; i < o->nargs; i++) km_buf_printf(&h, " %s", o->args[i]);
-    km_buf_printf(&h, " --prior %s --out %s --lambda %g --epochs %d --rate %g --l2 %g --l2-pattern %g \\\n"
-                      "    --holdout %g --min-pieces %d --seed %llu -j %d%s%s\n",
-                  prior_path, out_path, c.lambda, c.epochs, c.rate, c.l2, c.l2_pattern, c.holdout, c.min_pieces,
-                  (unsigned long long)c.seed, c.threads, c.patterns ? "" : " --named-only",
+    km_buf_printf(&h,
+                  " --prior %s --out %s --lambda %g --epochs %d --rate %g --l2 %g --l2-pattern %g \\\n"
+                  "    --holdout %g --min-pieces %d --seed %llu -j %d%s%s\n",
+                  prior_path, out_path, c.lambda, c.epochs, c.rate, c.l2, c.l2_pattern, c.holdout,
+                  c.min_pieces, (unsigned long long)c.seed, c.threads, c.patterns ? "" : " --named-only",
                   c.named ? "" : " --patterns-only");
     km_buf_printf(&h, "samples: %zu quiet positions of %d games (%zu held out), score scale K %.1f\n",
                   rep.samples + rep.holdout, rep.games, rep.holdout, rep.scale);
@@ -85,8 +87,8 @@ static int run(const Opts *o)
     free(hdr);
     if (rc) return cli_error("%s", err);
     printf("fit: %zu samples (%zu held out), K %.1f; loss %.5f -> %.5f, held out %.5f -> %.5f; wrote %s\n",
-           rep.samples, rep.holdout, rep.scale, rep.prior_train, rep.train, rep.prior_holdout, rep.holdout_loss,
-           out_path);
+           rep.samples, rep.holdout, rep.scale, rep.prior_train, rep.train, rep.prior_holdout,
+           rep.holdout_loss, out_path);
     return 0;
 }
 
@@ -97,14 +99,18 @@ static const Opt options[] = {
     {"--lambda", NULL, NULL, OPT_STR, "L", 0, 0, "0.5",
      "the target: L x the game's result + (1 - L) x the search's score as a probability"},
     {"--epochs", NULL, NULL, OPT_INT, "N", 1, 100000, "300", "full passes over the samples"},
-    {"--rate", NULL, NULL, OPT_REAL, "R", 0.001, 1000, "4", "Adam's step in evaluation units (a man is 1000)"},
+    {"--rate", NULL, NULL, OPT_REAL, "R", 0.001, 1000, "4",
+     "Adam's step in evaluation units (a man is 1000)"},
     {"--l2", NULL, NULL, OPT_REAL, "X", 0, 1e9, "1", "pull of the named weights towards the prior's"},
     {"--l2-pattern", NULL, NULL, OPT_REAL, "X", 0, 1e9, "10", "pull of the pattern weights towards 0"},
-    {"--holdout", NULL, NULL, OPT_REAL, "F", 0, 0.5, "0.05", "share of the games held out (their loss is shown)"},
+    {"--holdout", NULL, NULL, OPT_REAL, "F", 0, 0.5, "0.05",
+     "share of the games held out (their loss is shown)"},
     {"--min-pieces", NULL, NULL, OPT_INT, "N", 0, 24, "5",
      "only positions with more pieces (the endgame database answers the rest)"},
-    {"--named-only", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "fit the named weights alone (no pattern layer)"},
-    {"--patterns-only", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "fit the pattern layer alone (the named weights kept)"},
+    {"--named-only", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+     "fit the named weights alone (no pattern layer)"},
+    {"--patterns-only", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+     "fit the pattern layer alone (the named weights kept)"},
     CLI_SEED_OPT("which games are held out"),
     {"--threads", "-j", NULL, OPT_INT, "N", 1, 64, DESCRIBED("all cores"),
      "threads (the result is the same for the same number)"},
@@ -112,9 +118,13 @@ static const Opt options[] = {
 };
 
 const CliCommand cmd_fit = {
-    "fit", run, "fit the evaluation's weights to self-play games (logistic regression)",
+    "fit",
+    run,
+    "fit the evaluation's weights to self-play games (logistic regression)",
     &(const OptSpec){
-        "DIR...", 1, 8,
+        "DIR...",
+        1,
+        8,
         "Reads the positions of kingme selfplay's folders, keeps the quiet ones (no capture pending) "
         "with more than --min-pieces pieces, and fits the named weights and the pattern layer so that "
         "sigmoid(evaluation / K) predicts each position's target (K fitted first to the scores and "

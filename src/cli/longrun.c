@@ -3,8 +3,8 @@
 #include "cli.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>

@@ -26,10 +26,9 @@ extern const CliCommand cmd_selfplay, cmd_fit;
 
 /* The order of "kingme help": the user's three doors first. */
 static const CliCommand *const commands[] = {
-    &cmd_play, &cmd_analyze, &cmd_tune, &cmd_find, &cmd_show,
-    &cmd_search, &cmd_engine, &cmd_match, &cmd_eval,
-    &cmd_worker, &cmd_perft, &cmd_moves, &cmd_pdn, &cmd_bench, &cmd_egdb, &cmd_book, &cmd_selfplay, &cmd_fit,
-    &cmd_help, &cmd_version,
+    &cmd_play,  &cmd_analyze, &cmd_tune,     &cmd_find,  &cmd_show,  &cmd_search,  &cmd_engine,
+    &cmd_match, &cmd_eval,    &cmd_worker,   &cmd_perft, &cmd_moves, &cmd_pdn,     &cmd_bench,
+    &cmd_egdb,  &cmd_book,    &cmd_selfplay, &cmd_fit,   &cmd_help,  &cmd_version,
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
 
@@ -75,9 +74,13 @@ static int run_help(const Opts *o)
 }
 
 const CliCommand cmd_help = {
-    "help", run_help, "this list, or the help of one command",
+    "help",
+    run_help,
+    "this list, or the help of one command",
     &(const OptSpec){
-        "[COMMAND]", 0, 1,
+        "[COMMAND]",
+        0,
+        1,
         "Without a command: the list of commands. With one: its usage, what it does, and every "
         "option with its default. `kingme COMMAND --help` shows the same.",
         NULL,
@@ -94,7 +97,9 @@ static int run_version(const Opts *o)
 }
 
 const CliCommand cmd_version = {
-    "version", run_version, "the program's version (also kingme --version)",
+    "version",
+    run_version,
+    "the program's version (also kingme --version)",
     &(const OptSpec){NULL, 0, 0, NULL, NULL, NULL},
 };
 /* A descriptor 0, 1 or 2 that the caller closed is opened on /dev/null the

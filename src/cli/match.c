@@ -4,18 +4,18 @@
  * or PDN starts), each opening once with each colour. kingme is the referee
  * (clocks, forfeits); Elo statistics, an optional SPRT; every finished game is
  * written to the PDN file at once. */
+#include "kingme/match.h"
 #include "cli.h"
-#include "kingme/charts.h"
-#include "longrun.h"
 #include "kingme/book.h"
-#include "kingme/memlimit.h"
+#include "kingme/charts.h"
 #include "kingme/egdb.h"
 #include "kingme/elo.h"
-#include "kingme/match.h"
+#include "kingme/memlimit.h"
 #include "kingme/pdn.h"
 #include "kingme/textio.h"
 #include "kingme/weights.h"
 #include "kingme/workers.h"
+#include "longrun.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,8 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MATCH_START_GAMES 288   /* --openings start: as many games as the ballots give */
-#define MATCH_SPRT_GAMES 20000  /* --sprt without --games: the most games played */
+#define MATCH_START_GAMES 288  /* --openings start: as many games as the ballots give */
+#define MATCH_SPRT_GAMES 20000 /* --sprt without --games: the most games played */
 
 /* The PDN destination, open from before the first game: each finished game
  * is appended with one write(), so a crash or Ctrl-C loses none. */
@@ -36,7 +36,7 @@ typedef struct PdnOut {
     const char *path;
     int fd;
     bool regular, created, failed;
-    off_t size;           /* bytes written (regular files) */
+    off_t size; /* bytes written (regular files) */
     int games;
     char err[KM_ERR_MAX];
 } PdnOut;
@@ -82,10 +82,12 @@ static void pdn_append(PdnOut *f, const char *text)
         ssize_t w = write(f->fd, text + off, len - off);
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) {
-            snprintf(f->err, sizeof f->err, "%s: cannot write: %s", f->path, strerror(w < 0 ? errno : ENOSPC));
+            snprintf(f->err, sizeof f->err, "%s: cannot write: %s", f->path,
+                     strerror(w < 0 ? errno : ENOSPC));
             f->failed = true;
             /* no half game: cut a regular file back to its last whole game */
-            if (f->regular && ftruncate(f->fd, f->size) != 0) {}
+            if (f->regular && ftruncate(f->fd, f->size) != 0) {
+            }
             return;
         }
         off += (size_t)w;
@@ -113,22 +115,22 @@ static bool pdn_close(PdnOut *f)
 
 typedef struct Tally {
     bool tty;
-    int every;              /* not a terminal: a line every `every` games */
-    int w, d, l;            /* for A */
+    int every;                      /* not a terminal: a line every `every` games */
+    int w, d, l;                    /* for A */
     int forfeits[2][FORFEIT_COUNT]; /* [A or B][reason] */
     bool clock;
-    double closest;         /* least time left on any clock */
+    double closest; /* least time left on any clock */
     int closest_game, closest_colour, closest_ply;
-    long moves[2];          /* [A or B]: moves on the clock, their time, */
+    long moves[2]; /* [A or B]: moves on the clock, their time, */
     double used[2];
-    double end_left[2];     /* and the clocks at the games' ends (sums) */
+    double end_left[2];       /* and the clocks at the games' ends (sums) */
     const char *const *names; /* [A, B] */
     const MatchGameSpec *specs;
     PdnOut *pdn;
     bool sprt;
     Sprt test;
     SprtDecision decision;
-    double llr;             /* at the decision, or now */
+    double llr; /* at the decision, or now */
     int decided_after;
     /* --svg: A's points in each game, in the order they ended, and the picture
      * rewritten as they come in */
@@ -136,7 +138,7 @@ typedef struct Tally {
     uint8_t *points;
     int total;
     double sprt_elo[2];
-    double svg_written;     /* km_now() of the last write */
+    double svg_written; /* km_now() of the last write */
     bool svg_failed;
 } Tally;
 
@@ -175,7 +177,8 @@ static char *game_text(const Tally *t, int job, const MatchOutcome *o)
     const Opening *op = t->specs[job].opening;
     char round[16], opening[96], ballot[16];
     snprintf(round, sizeof round, "%d", job + 1);
-    if (op->ballot) snprintf(opening, sizeof opening, "ACF ballot %d: %s", op->ballot, km_ballots[op->ballot - 1].moves);
+    if (op->ballot)
+        snprintf(opening, sizeof opening, "ACF ballot %d: %s", op->ballot, km_ballots[op->ballot - 1].moves);
     else snprintf(opening, sizeof opening, "%s", op->name);
     snprintf(ballot, sizeof ballot, "%d", op->ballot);
     PdnTag tags[8];
@@ -307,7 +310,8 @@ static int sprt_args(const Opts *o, const char *names[2], double *elo0, double *
     }
     if (found < 0) return cli_usage_error("match", "--sprt needs two Elo differences: --sprt ELO0 ELO1");
     if (k < 2) return cli_usage_error("match", "give two players (weights files or engine:COMMAND)");
-    if (*elo1 <= *elo0) return cli_usage_error("match", "--sprt %g %g: ELO1 must be above ELO0", *elo0, *elo1);
+    if (*elo1 <= *elo0)
+        return cli_usage_error("match", "--sprt %g %g: ELO1 must be above ELO0", *elo0, *elo1);
     return 0;
 }
 
@@ -328,15 +332,17 @@ static int read_limits(const Opts *o, MatchSettings *set)
 }
 
 /* The match's first line: players, games, openings, limit, threads, seed. */
-static void print_header(const MatchSettings *set, const char *const names[2], int n, int nops, const char *what,
-                         const char *who, long long seed, bool sprt)
+static void print_header(const MatchSettings *set, const char *const names[2], int n, int nops,
+                         const char *what, const char *who, long long seed, bool sprt)
 {
     char limit[96];
-    if (set->tc_base > 0) snprintf(limit, sizeof limit, "clock %g s + %g s per move", set->tc_base, set->tc_inc);
+    if (set->tc_base > 0)
+        snprintf(limit, sizeof limit, "clock %g s + %g s per move", set->tc_base, set->tc_inc);
     else if (set->limits.seconds > 0) snprintf(limit, sizeof limit, "%g s per move", set->limits.seconds);
     else snprintf(limit, sizeof limit, "depth %d", set->limits.depth);
     size_t k = strlen(limit);
-    if (set->ply_cap != MATCH_PLY_NONE) snprintf(limit + k, sizeof limit - k, ", at most %d plies", set->ply_cap);
+    if (set->ply_cap != MATCH_PLY_NONE)
+        snprintf(limit + k, sizeof limit - k, ", at most %d plies", set->ply_cap);
     int used = n / 2 < nops ? n / 2 : nops;
     char line[4096];
     snprintf(line, sizeof line, "kingme match: A = %s, B = %s", names[0], names[1]);
@@ -344,7 +350,8 @@ static void print_header(const MatchSettings *set, const char *const names[2], i
     snprintf(line, sizeof line, "%d games%s: %d %s (%s) x 2 colours", n, sprt ? " at most" : "", used,
              cli_plural(used, "opening", "openings"), what);
     cli_wrap(stdout, line, 2);
-    snprintf(line, sizeof line, "%s, %s, seed %lld%s", limit, who, seed, set->egdb ? ", endgame database" : "");
+    snprintf(line, sizeof line, "%s, %s, seed %lld%s", limit, who, seed,
+             set->egdb ? ", endgame database" : "");
     cli_wrap(stdout, line, 2);
 }
 
@@ -434,15 +441,17 @@ static void print_summary(Tally *pt, const char *const names[2], int played, int
                t.end_left[1] / played);
     if (t.clock && played) {
         if (isinf(t.closest)) printf("closest call: no move made on a clock\n");
-        else printf("closest call: %.3f s left (game %d, %s, %s, move %d)\n", t.closest, t.closest_game,
-                    t.closest_colour == KM_BLACK ? "Black" : "White",
-                    names[(t.closest_game - 1) % 2 == (t.closest_colour == KM_BLACK ? 0 : 1) ? 0 : 1],
-                    (t.closest_ply + 1) / 2);
+        else
+            printf("closest call: %.3f s left (game %d, %s, %s, move %d)\n", t.closest, t.closest_game,
+                   t.closest_colour == KM_BLACK ? "Black" : "White",
+                   names[(t.closest_game - 1) % 2 == (t.closest_colour == KM_BLACK ? 0 : 1) ? 0 : 1],
+                   (t.closest_ply + 1) / 2);
     }
     if (sprt) {
         if (t.decision == SPRT_CONTINUE) t.llr = sprt_llr(&t.test, t.w, t.d, t.l);
-        const char *verdict = t.decision == SPRT_H1 ? "H1 accepted" : t.decision == SPRT_H0 ? "H0 accepted"
-                                                                                            : "inconclusive";
+        const char *verdict = t.decision == SPRT_H1   ? "H1 accepted"
+                              : t.decision == SPRT_H0 ? "H0 accepted"
+                                                      : "inconclusive";
         printf("SPRT: %s, LLR %.2f (bounds %.2f .. %.2f)", verdict, t.llr, t.test.lower, t.test.upper);
         if (t.decision != SPRT_CONTINUE)
             printf(" after %d %s", t.decided_after, cli_plural(t.decided_after, "game", "games"));
@@ -452,7 +461,8 @@ static void print_summary(Tally *pt, const char *const names[2], int played, int
 
 /* What workers cannot be sent, refused before anything is opened: 0, or the
  * status of the usage error said. */
-static int workers_refusal(const Opts *o, const MatchSide sides[2], const Weights w[2], const char *const names[2])
+static int workers_refusal(const Opts *o, const MatchSide sides[2], const Weights w[2],
+                           const char *const names[2])
 {
     if (!opt_given(o, "--workers")) return 0;
     bool inprocess = !sides[0].command || !sides[1].command;
@@ -460,8 +470,10 @@ static int workers_refusal(const Opts *o, const MatchSide sides[2], const Weight
         return cli_usage_error("match", "workers cannot use an opening book yet (leave out --book)");
     for (int k = 0; k < 2; k++)
         if (!sides[k].command && w[k].pat) /* the protocol carries the named weights only */
-            return cli_usage_error("match", "%s has a pattern layer, which workers cannot be sent; play on local "
-                                   "threads (-j N)", names[k]);
+            return cli_usage_error("match",
+                                   "%s has a pattern layer, which workers cannot be sent; play on local "
+                                   "threads (-j N)",
+                                   names[k]);
     return 0;
 }
 
@@ -476,8 +488,8 @@ static void print_worker_stats(WorkerSet *ws)
              "job, %.0f bytes a result",
              (unsigned long long)st.results, cli_plural((long long)st.results, "game", "games"),
              workers_count(ws), cli_plural(workers_count(ws), "worker", "workers"),
-             (unsigned long long)st.failures, cli_plural((long long)st.failures, "failure", "failures"), st.cpu,
-             st.results ? 1000 * st.cpu / (double)st.results : 0.0,
+             (unsigned long long)st.failures, cli_plural((long long)st.failures, "failure", "failures"),
+             st.cpu, st.results ? 1000 * st.cpu / (double)st.results : 0.0,
              st.jobs ? (double)st.bytes_out / (double)st.jobs : 0.0,
              st.results ? (double)st.bytes_in / (double)st.results : 0.0);
     cli_wrap(stdout, line, 2);
@@ -485,8 +497,8 @@ static void print_worker_stats(WorkerSet *ws)
 
 /* After the games: the summary, where the games and the picture went, and
  * the status (1: a file not written whole, 130: stopped by Ctrl-C). */
-static int finish(Tally *t, const char *const names[2], int played, int n, double secs, int engines, bool sprt,
-                  double tc_inc, const PdnOut *pdn, const char *path, bool saved)
+static int finish(Tally *t, const char *const names[2], int played, int n, double secs, int engines,
+                  bool sprt, double tc_inc, const PdnOut *pdn, const char *path, bool saved)
 {
     bool interrupted = played < n && t->decision == SPRT_CONTINUE;
     print_summary(t, names, played, n, secs, engines, sprt, tc_inc);
@@ -532,14 +544,16 @@ static int run(const Opts *o)
         int r = sprt_args(o, names, &elo0, &elo1);
         if (r) return r;
     } else if (o->nargs != 2) {
-        return cli_usage_error("match", "give two players (weights files or engine:COMMAND), not %d arguments",
-                               o->nargs);
+        return cli_usage_error(
+            "match", "give two players (weights files or engine:COMMAND), not %d arguments", o->nargs);
     }
     if (games >= 0 && games % 2)
-        return cli_usage_error("match", "--games %lld is odd: each opening is played with each colour", games);
+        return cli_usage_error("match", "--games %lld is odd: each opening is played with each colour",
+                               games);
     int lr = read_limits(o, &set);
     if (lr) return lr;
-    if (strcmp(openings, "ballots") && strcmp(openings, "start") && !strchr(openings, '.') && !strchr(openings, '/'))
+    if (strcmp(openings, "ballots") && strcmp(openings, "start") && !strchr(openings, '.') &&
+        !strchr(openings, '/'))
         return cli_usage_error("match", "--openings is ballots, start or a PDN file, not '%s'", openings);
 
     Weights w[2];
@@ -579,9 +593,19 @@ static int run(const Opts *o)
     Egdb *db = NULL;
     Book *bk = NULL;
     WorkerSet *ws = NULL;
-    Tally t = {.tty = isatty(STDOUT_FILENO) != 0, .every = sprt ? 20 : n >= 20 ? n / 10 : 1,
-               .clock = set.tc_base > 0, .closest = INFINITY, .names = names, .specs = specs, .pdn = &pdn,
-               .sprt = sprt, .svg = opt_str(o, "--svg"), .total = n, .sprt_elo = {elo0, elo1}};
+    Tally t = {.tty = isatty(STDOUT_FILENO) != 0,
+               .every = sprt      ? 20
+                        : n >= 20 ? n / 10
+                                  : 1,
+               .clock = set.tc_base > 0,
+               .closest = INFINITY,
+               .names = names,
+               .specs = specs,
+               .pdn = &pdn,
+               .sprt = sprt,
+               .svg = opt_str(o, "--svg"),
+               .total = n,
+               .sprt_elo = {elo0, elo1}};
     bool ran = false;
     int r = 0, played = 0;
     double secs = 0;
@@ -591,8 +615,11 @@ static int run(const Opts *o)
     }
     for (int g = 0; g < n; g++) {
         int a_black = g % 2 == 0;
-        specs[g] = (MatchGameSpec){a_black ? &w[0] : &w[1], a_black ? &w[1] : &w[0], &ops[(g / 2) % nops],
-                                   match_game_seed((uint64_t)seed, (uint64_t)g), {a_black ? 0 : 1, a_black ? 1 : 0}};
+        specs[g] = (MatchGameSpec){a_black ? &w[0] : &w[1],
+                                   a_black ? &w[1] : &w[0],
+                                   &ops[(g / 2) % nops],
+                                   match_game_seed((uint64_t)seed, (uint64_t)g),
+                                   {a_black ? 0 : 1, a_black ? 1 : 0}};
     }
 
     /* the database beside the program by default, but not for workers,
@@ -611,7 +638,10 @@ static int run(const Opts *o)
     cli_threads_text(threads, ws, who, sizeof who);
     print_header(&set, names, n, nops, what, who, seed, sprt);
     if (bk) {
-        printf("opening book %s for %s", book_path(bk), sides[0].command ? "B" : sides[1].command ? "A" : "A and B");
+        printf("opening book %s for %s", book_path(bk),
+               sides[0].command   ? "B"
+               : sides[1].command ? "A"
+                                  : "A and B");
         if (set.book_variety > 0) printf(", any move within %g men of its best", set.book_variety);
         printf("\n");
     }
@@ -697,9 +727,13 @@ static const Opt options[] = {
 };
 
 const CliCommand cmd_match = {
-    "match", run, "play a match between two weights files or engines, with Elo statistics and SPRT",
+    "match",
+    run,
+    "play a match between two weights files or engines, with Elo statistics and SPRT",
     &(const OptSpec){
-        "A B", 2, 3,
+        "A B",
+        2,
+        3,
         "A and B are weights files (searched in this process; 'default' is the built-in weights) or "
         "engine:COMMAND, a program speaking the kingme engine protocol (engine:\"./kingme engine\"), "
         "started with /bin/sh -c COMMAND. Plays the openings in order, each once with each colour (A is "

@@ -39,10 +39,15 @@ static const Opt options[] = {
 };
 
 const CliCommand cmd_moves = {
-    "moves", run, "list every legal move of a position",
+    "moves",
+    run,
+    "list every legal move of a position",
     &(const OptSpec){
-        NULL, 0, 0,
+        NULL,
+        0,
+        0,
         "One legal move per line in full path notation (11-15, 15x24x31), ordered by square.",
-        options, NULL,
+        options,
+        NULL,
     },
 };

@@ -211,9 +211,9 @@ int opts_parse(const CliCommand *cmd, int argc, char **argv, Opts *o)
         } else if (!only_args && a[0] == '-' && a[1] != '\0') {
             if (take_option(s, argc, argv, &i, o)) return 2;
         } else if (o->nargs >= s->max_args || o->nargs == OPTS_ARGS) {
-            return s->max_args == 0        ? usage_fail("takes no arguments, not '%s'", a)
+            return s->max_args == 0           ? usage_fail("takes no arguments, not '%s'", a)
                    : s->max_args == OPTS_ARGS ? usage_fail("more than %d arguments", OPTS_ARGS)
-                                             : usage_fail("unexpected argument '%s'", a);
+                                              : usage_fail("unexpected argument '%s'", a);
         } else {
             o->args[o->nargs++] = a;
         }
@@ -342,7 +342,8 @@ void opts_print_help(const CliCommand *cmd, FILE *f)
         for (int k = 0; s->opts[k].name && len < sizeof old; k++) {
             const Opt *d = &s->opts[k];
             if (!d->old) continue;
-            len += (size_t)snprintf(old + len, sizeof old - len, "%s", len ? "; " : "old spellings still accepted: ");
+            len += (size_t)snprintf(old + len, sizeof old - len, "%s",
+                                    len ? "; " : "old spellings still accepted: ");
             for (const char *p = d->old; *p && len < sizeof old;) {
                 size_t n = strcspn(p, " ");
                 len += (size_t)snprintf(old + len, sizeof old - len, "%.*s%s", (int)n, p, p[n] ? ", " : "");

@@ -1,6 +1,6 @@
 /* pdn.c - kingme pdn FILE... [--verbose]: replay every game of PDN files. */
-#include "cli.h"
 #include "kingme/pdn.h"
+#include "cli.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -73,7 +73,8 @@ static int run(const Opts *o)
     if (o->nargs > 1) {
         char what[64];
         int read = o->nargs - unread;
-        snprintf(what, sizeof what, "%d %s read, %d unreadable: ", read, plural(read, "file", "files"), unread);
+        snprintf(what, sizeof what, "%d %s read, %d unreadable: ", read, plural(read, "file", "files"),
+                 unread);
         print_tally(unread ? what : "all: ", &all);
     } else {
         print_tally("", &all);
@@ -88,15 +89,20 @@ static const Opt options[] = {
 };
 
 const CliCommand cmd_pdn = {
-    "pdn", run, "replay every game of PDN files and report the bad ones",
+    "pdn",
+    run,
+    "replay every game of PDN files and report the bad ones",
     &(const OptSpec){
-        "FILE...", 1, OPTS_ARGS,
+        "FILE...",
+        1,
+        OPTS_ARGS,
         "Reads every game of each FILE (tags, [FEN] starts, comments, variations, NAGs), checks "
         "each move against the rules and replays it. Each bad game gets one line on stderr (file, "
         "game number, line, move number, why); stdout ends with 'N games, M moves, E errors' (M "
         "counts plies), after one such line per file when there are several. Exit status 1 if any "
         "game is bad or a file cannot be read.",
         options,
-        "example: kingme pdn tests/data/tinsley.pdn  ->  one line about game 541 on stderr, then 724 games, 36108 moves, 1 error",
+        "example: kingme pdn tests/data/tinsley.pdn  ->  one line about game 541 on stderr, then 724 games, "
+        "36108 moves, 1 error",
     },
 };

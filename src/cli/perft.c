@@ -46,7 +46,8 @@ static int run(const Opts *o)
 }
 
 static const Opt options[] = {
-    {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"), "start from this position"},
+    {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"),
+     "start from this position"},
     {"--divide", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "also print the count below each first move"},
     CLI_HASH_OPT("size of the table of counted subtrees (0: none, as --no-hash); entries keep the whole "
                  "position, so the count is exact"),
@@ -56,9 +57,13 @@ static const Opt options[] = {
 };
 
 const CliCommand cmd_perft = {
-    "perft", run, "count the leaves of the move tree (verifies the move generator)",
+    "perft",
+    run,
+    "count the leaves of the move tree (verifies the move generator)",
     &(const OptSpec){
-        "DEPTH", 1, 1,
+        "DEPTH",
+        1,
+        1,
         "Counts the positions DEPTH plies ahead (1 to 40; each capture path counted once).",
         options,
         "example: kingme perft 10  ->  perft 10: 18391564 leaves, ...",

@@ -9,9 +9,9 @@
  * closed terminal never lose it. */
 #include "play.h"
 #include "kingme/book.h"
-#include "kingme/memlimit.h"
 #include "kingme/egdb.h"
 #include "kingme/level.h"
+#include "kingme/memlimit.h"
 
 #include "kingme/pdn.h"
 #include "kingme/textio.h"
@@ -92,19 +92,26 @@ static int read_options(const Opts *o, Play *P)
     P->p[KM_WHITE].engine = opt_choice(o, "--white") == 1;
     if (opt_flag(o, "--engine-first")) {
         if (opt_given(o, "--black") || opt_given(o, "--white"))
-            return cli_usage_error("play", "--engine-first is the same as --black engine --white human: give one or the other");
+            return cli_usage_error(
+                "play", "--engine-first is the same as --black engine --white human: give one or the other");
         P->p[KM_BLACK].engine = true;
         P->p[KM_WHITE].engine = false;
     }
-    if (opt_given(o, "--depth") && opt_given(o, "--time")) return cli_usage_error("play", "give --depth or --time, not both");
+    if (opt_given(o, "--depth") && opt_given(o, "--time"))
+        return cli_usage_error("play", "give --depth or --time, not both");
     if (opt_given(o, "--tc") && (opt_given(o, "--depth") || opt_given(o, "--time")))
         return cli_usage_error("play", "--tc sets the engine's time: leave out --depth and --time");
-    if (opt_given(o, "--fen") && opt_given(o, "--pdn")) return cli_usage_error("play", "give --fen or --pdn, not both");
-    if (opt_given(o, "--game") && !opt_given(o, "--pdn")) return cli_usage_error("play", "--game N picks a game of the --pdn file");
+    if (opt_given(o, "--fen") && opt_given(o, "--pdn"))
+        return cli_usage_error("play", "give --fen or --pdn, not both");
+    if (opt_given(o, "--game") && !opt_given(o, "--pdn"))
+        return cli_usage_error("play", "--game N picks a game of the --pdn file");
     bool random = opt_flag(o, "--random-weights");
-    if (random && (opt_given(o, "--weights") || opt_given(o, "--black-weights") || opt_given(o, "--white-weights")))
-        return cli_usage_error("play", "--random-weights draws the engine's weights: leave out the weights files");
-    if (random && !P->p[0].engine && !P->p[1].engine) return cli_usage_error("play", "--random-weights needs an engine to play");
+    if (random &&
+        (opt_given(o, "--weights") || opt_given(o, "--black-weights") || opt_given(o, "--white-weights")))
+        return cli_usage_error("play",
+                               "--random-weights draws the engine's weights: leave out the weights files");
+    if (random && !P->p[0].engine && !P->p[1].engine)
+        return cli_usage_error("play", "--random-weights needs an engine to play");
 
     search_limits_default(&P->lim);
     P->lim.depth = (int)opt_int(o, "--depth");
@@ -145,8 +152,8 @@ static int make_players(const Opts *o, Play *P)
     uint64_t tables = (uint64_t)(P->p[0].engine + P->p[1].engine + (play_humans(P) > 0));
     uint64_t have = km_memory_limit() >> 20;
     if (have && (uint64_t)P->hash_mb * tables > have)
-        return cli_error("--hash %zu for %llu tables needs %llu MB, more than the %llu MB of memory here", P->hash_mb,
-                         (unsigned long long)tables, (unsigned long long)(P->hash_mb * tables),
+        return cli_error("--hash %zu for %llu tables needs %llu MB, more than the %llu MB of memory here",
+                         P->hash_mb, (unsigned long long)tables, (unsigned long long)(P->hash_mb * tables),
                          (unsigned long long)have);
     uint64_t wrng = P->seed ^ 0x77656967687473ull;
     for (int side = 0; side < 2; side++) {
@@ -154,7 +161,8 @@ static int make_players(const Opts *o, Play *P)
         pl->wpath = wside[side] ? wside[side] : opt_str(o, "--weights");
         if (random && pl->engine) {
             pl->random = true;
-            for (int k = 0; k < EVAL_NPARAMS; k++) pl->w.w[k] = (int16_t)(uint16_t)(km_rng_next(&wrng) & 0xFFFF);
+            for (int k = 0; k < EVAL_NPARAMS; k++)
+                pl->w.w[k] = (int16_t)(uint16_t)(km_rng_next(&wrng) & 0xFFFF);
         } else if (!cli_weights(pl->wpath, &pl->w)) {
             return 1;
         }
@@ -238,8 +246,8 @@ static enum End play_game(Play *P)
         }
         if (P->need_draw) {
             play_draw(P);
-            printf("Move %d, %s to move%s. Legal moves:\n", play_move_number(g, g->nply), play_side_name(side),
-                   play_humans(P) == 1 ? " (you)" : "");
+            printf("Move %d, %s to move%s. Legal moves:\n", play_move_number(g, g->nply),
+                   play_side_name(side), play_humans(P) == 1 ? " (you)" : "");
             play_show_moves(P);
         }
         play_ponder_start(P);
@@ -251,15 +259,20 @@ static enum End play_game(Play *P)
             play_autosave(P);
             if (P->adjudged != GAME_ONGOING) return END_GAME;
             break;
-        case ACT_QUIT: return END_QUIT;
-        case ACT_EOF: return END_EOF;
-        case ACT_INTERRUPT: return END_INTERRUPT;
-        case ACT_FAIL: return END_FAIL;
+        case ACT_QUIT:
+            return END_QUIT;
+        case ACT_EOF:
+            return END_EOF;
+        case ACT_INTERRUPT:
+            return END_INTERRUPT;
+        case ACT_FAIL:
+            return END_FAIL;
         case ACT_RESIGN:
             P->adjudged = side == KM_BLACK ? GAME_WHITE_WINS : GAME_BLACK_WINS;
             P->adjudged_why = side == KM_BLACK ? "Black resigned" : "White resigned";
             return END_GAME;
-        default: break;
+        default:
+            break;
         }
     }
 }
@@ -277,14 +290,12 @@ static void announce_result(const Play *P)
         snprintf(why, sizeof why, "%s has no pieces left", play_side_name(g->cur.stm));
     else if (g->reason == REASON_NO_MOVES)
         snprintf(why, sizeof why, "%s is blocked: no legal move", play_side_name(g->cur.stm));
-    else if (g->reason == REASON_REPETITION)
-        snprintf(why, sizeof why, "the same position a third time");
+    else if (g->reason == REASON_REPETITION) snprintf(why, sizeof why, "the same position a third time");
     else if (g->reason == REASON_FORTY_MOVES)
         snprintf(why, sizeof why, "40 moves each with no man moved and nothing captured");
     else if (g->reason == REASON_PLY_CAP)
         snprintf(why, sizeof why, "the cap of %d plies reached", P->max_plies);
-    else
-        snprintf(why, sizeof why, "%s", game_reason_text(g->reason));
+    else snprintf(why, sizeof why, "%s", game_reason_text(g->reason));
     const char *what = r == GAME_DRAW ? "Draw" : r == GAME_BLACK_WINS ? "Black wins" : "White wins";
     const char *verdict = "";
     if (play_humans(P) == 1 && r != GAME_DRAW) {
@@ -323,7 +334,9 @@ static int finish(Play *P, enum End end)
     } else if (end == END_FAIL) {
         cli_error("out of memory");
     } else {
-        printf("%s: the game is left unfinished.\n", end == END_QUIT ? "Quit" : end == END_EOF ? "End of input" : "Interrupted");
+        printf("%s: the game is left unfinished.\n", end == END_QUIT  ? "Quit"
+                                                     : end == END_EOF ? "End of input"
+                                                                      : "Interrupted");
     }
     char err[KM_ERR_MAX];
     if (play_save_game(P, P->out, err) == 0) {
@@ -404,9 +417,11 @@ static const Opt options[] = {
      "the engine plays a random weight vector, printed at the end"},
     CLI_HASH_OPT("transposition table size of each engine (0: none)"),
     CLI_SEED_OPT("seed of the engine's choice among equal moves and of --random-weights"),
-    {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"), "start from this position"},
+    {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"),
+     "start from this position"},
     {"--pdn", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("none"), "continue a game of this PDN file"},
-    {"--game", NULL, NULL, OPT_INT, "N", 1, 1e9, DESCRIBED("the last game"), "which game of the --pdn file (1 is the first)"},
+    {"--game", NULL, NULL, OPT_INT, "N", 1, 1e9, DESCRIBED("the last game"),
+     "which game of the --pdn file (1 is the first)"},
     CLI_MAX_PLIES_OPT,
     {"--out", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("games/kingme-YYYYMMDD-HHMMSS.pdn"),
      "where the game is saved (- for standard output, written at the end)"},
@@ -414,18 +429,24 @@ static const Opt options[] = {
     CLI_EGDB_OPTS,
     CLI_BOOK_OPTS,
     {"--book-variety", NULL, NULL, OPT_REAL, "MEN", 0, 100, "0.05",
-     "the engine plays one of the book's moves within MEN of its best, the better likelier (0: always its best)"},
+     "the engine plays one of the book's moves within MEN of its best, the better likelier (0: always its "
+     "best)"},
     {"--flip", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "turn the board round"},
     {"--no-color", NULL, "--no-colour", OPT_FLAG, NULL, 0, 0, NULL,
      "plain ASCII (as when NO_COLOR is set or the output is not a terminal)"},
-    {"--color", NULL, "--colour", OPT_FLAG, NULL, 0, 0, NULL, "Unicode and colours even then (the last of the two wins)"},
+    {"--color", NULL, "--colour", OPT_FLAG, NULL, 0, 0, NULL,
+     "Unicode and colours even then (the last of the two wins)"},
     OPTS_END,
 };
 
 const CliCommand cmd_play = {
-    "play", run, "play a game against the engine in the terminal",
+    "play",
+    run,
+    "play a game against the engine in the terminal",
     &(const OptSpec){
-        NULL, 0, 0,
+        NULL,
+        0,
+        0,
         "You play Black (your pieces at the bottom of the board), the engine White at 1 s a move. At "
         "the prompt type a move (11-15, 15x24x31, 15x31, c3-d4) or its number in the list, or a "
         "command: help moves hint undo flip board fen save [FILE] resign quit. The game is saved as "

@@ -18,8 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define LINE_KEEP 256         /* longer input lines are refused as a whole */
-#define PV_SHOW 16            /* moves of the expected line kept (as many as fit are shown) */
+#define LINE_KEEP 256 /* longer input lines are refused as a whole */
+#define PV_SHOW 16    /* moves of the expected line kept (as many as fit are shown) */
 #define SCREEN_WIDTH 78
 
 typedef struct Player {
@@ -27,16 +27,16 @@ typedef struct Player {
     const char *wpath; /* weights file; NULL: built-in default or random */
     bool random;       /* weights drawn at random (--random-weights) */
     Weights w;
-    char name[400];    /* for the PDN tags and the header: "kingme (1 s, default weights)" */
-    char label[320];   /* beside the board, where the limit (the same for both) is left
-                        * out: "kingme", "kingme (weights/x.w)" */
-    Searcher *s;       /* engines only */
-    uint64_t rng;      /* the level's draws (from --seed) */
+    char name[400];  /* for the PDN tags and the header: "kingme (1 s, default weights)" */
+    char label[320]; /* beside the board, where the limit (the same for both) is left
+                      * out: "kingme", "kingme (weights/x.w)" */
+    Searcher *s;     /* engines only */
+    uint64_t rng;    /* the level's draws (from --seed) */
 } Player;
 
 /* What the engine said about its last move. */
 typedef struct EngineInfo {
-    int ply; /* the ply it played; -1: none */
+    int ply;     /* the ply it played; -1: none */
     bool forced; /* it was the only legal move */
     bool book;   /* it came from the opening book (score: the book's; pv: the book's line) */
     int choices; /* book moves within the variety margin */
@@ -53,20 +53,20 @@ typedef struct EngineInfo {
  * the search goes on with the move's limits from then (a hit), otherwise it
  * is stopped and the engine searches as usual. */
 typedef struct Ponder {
-    bool running;        /* a thread was started and not yet joined */
-    bool hit;            /* the expected reply came */
+    bool running; /* a thread was started and not yet joined */
+    bool hit;     /* the expected reply came */
     pthread_t th;
-    Searcher *s;         /* the engine's searcher (the main thread leaves it alone) */
-    Game g;              /* the game with the expected reply played */
+    Searcher *s; /* the engine's searcher (the main thread leaves it alone) */
+    Game g;      /* the game with the expected reply played */
     Move expected;
-    int ply;             /* the ply of the expected reply */
+    int ply; /* the ply of the expected reply */
     SearchLimits lim;
     SearchResult r;
     int rc;
     atomic_bool stop;
     atomic_llong hit_us;
     double start, hit_at;
-    int tries, hits;     /* ponder searches, and the replies that came as expected */
+    int tries, hits; /* ponder searches, and the replies that came as expected */
 } Ponder;
 
 typedef struct Play {
@@ -74,20 +74,20 @@ typedef struct Play {
     Player p[2];
     View v;
     SearchLimits lim;
-    int level;           /* the engines' strength level (LEVEL_FULL: the full engine) */
-    bool ponder;         /* think on the person's time (not --no-ponder) */
+    int level;   /* the engines' strength level (LEVEL_FULL: the full engine) */
+    bool ponder; /* think on the person's time (not --no-ponder) */
     Ponder pd;
     char limit_text[64]; /* "1 s", "depth 6", "level 3, 1 s" */
     int max_plies;       /* 0: no cap */
     uint64_t seed;
-    size_t hash_mb;      /* each searcher's table */
+    size_t hash_mb; /* each searcher's table */
     bool tty_in, tty_out;
-    bool clear;          /* redraw on a cleared screen (fancy mode) */
+    bool clear; /* redraw on a cleared screen (fancy mode) */
     bool need_draw;
-    bool drawn;          /* the first screen is out */
-    char *out;           /* the game's PDN file */
-    bool out_stream;     /* it is written in place (stdout, a FIFO, a device):
-                          * once, at the end, as a stream cannot be rewritten */
+    bool drawn;      /* the first screen is out */
+    char *out;       /* the game's PDN file */
+    bool out_stream; /* it is written in place (stdout, a FIFO, a device):
+                      * once, at the end, as a stream cannot be rewritten */
     char date[16];
     EngineInfo info;
     Searcher *hint;      /* made on the first hint */
@@ -107,7 +107,7 @@ typedef struct Play {
 /* ---- play_screen.c: text, the screen, the game's file ---- */
 
 const char *play_side_name(int side);
-int play_humans(const Play *P);          /* people playing: 0, 1 or 2 */
+int play_humans(const Play *P); /* people playing: 0, 1 or 2 */
 int play_move_number(const Game *g, int ply);
 /* The moves of a line, as many as fit in len - 1 characters (then "..."). */
 /* A search's score as the screen says it: "-0.08 men for you (kingme
@@ -120,12 +120,12 @@ int play_move_number(const Game *g, int ply);
 void play_score_text(const Play *P, int32_t score, int side, int npieces, char *buf, size_t len);
 /* The same for a book move's score (the book's search, in its men). */
 void play_book_score_text(const Play *P, int32_t score, int side, char *buf, size_t len);
-void play_draw(Play *P);                 /* the banner (first time), the board, the last move */
-void play_show_moves(const Play *P);     /* the numbered legal moves */
+void play_draw(Play *P);             /* the banner (first time), the board, the last move */
+void play_show_moves(const Play *P); /* the numbered legal moves */
 void play_say_error(const Play *P, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int play_save_game(const Play *P, const char *path, char *err);
-int play_autosave(const Play *P);        /* a failure is said; -1 */
-char *play_default_out(void);            /* games/kingme-YYYYMMDD-HHMMSS.pdn, malloc'd; NULL after an error line */
+int play_autosave(const Play *P); /* a failure is said; -1 */
+char *play_default_out(void);     /* games/kingme-YYYYMMDD-HHMMSS.pdn, malloc'd; NULL after an error line */
 
 /* ---- play_turn.c: the moves ---- */
 

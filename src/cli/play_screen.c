@@ -1,8 +1,8 @@
 /* play_screen.c - what `kingme play` shows (the banner, the board with its
  * panel, the last move, the move list, error lines) and its game file. */
-#include "play.h"
 #include "kingme/book.h"
 #include "kingme/egdb.h"
+#include "play.h"
 
 #include "kingme/bits.h"
 #include "kingme/notation.h"
@@ -41,8 +41,7 @@ static void pieces_text(const Board *b, int side, char *buf, size_t len)
     int men = __builtin_popcount(board_men(b, side)), kings = __builtin_popcount(board_kings(b, side));
     if (kings)
         snprintf(buf, len, "%d %s, %d king%s", men, men == 1 ? "man" : "men", kings, kings == 1 ? "" : "s");
-    else
-        snprintf(buf, len, "%d %s", men, men == 1 ? "man" : "men");
+    else snprintf(buf, len, "%d %s", men, men == 1 ? "man" : "men");
 }
 
 int play_move_number(const Game *g, int ply) { return (ply + (g->start.stm == KM_WHITE)) / 2 + 1; }
@@ -58,8 +57,10 @@ static const char *result_now(const Play *P)
 int play_save_game(const Play *P, const char *path, char *err)
 {
     PdnTag tags[] = {
-        {"Event", "kingme play"}, {"Date", (char *)P->date},
-        {"Black", (char *)P->p[KM_BLACK].name}, {"White", (char *)P->p[KM_WHITE].name},
+        {"Event", "kingme play"},
+        {"Date", (char *)P->date},
+        {"Black", (char *)P->p[KM_BLACK].name},
+        {"White", (char *)P->p[KM_WHITE].name},
         {"Result", NULL},
     };
     return pdn_save_game(path, &P->g, tags, (int)(sizeof tags / sizeof tags[0]), result_now(P), false, err);
@@ -118,14 +119,15 @@ void play_score_text(const Play *P, int32_t score, int side, int npieces, char *
     const char *who = play_humans(P) == 1 ? "you" : play_side_name(viewer);
     int32_t v = side == viewer ? score : -score;
     char num[64], how[96];
-    snprintf(how, sizeof how, "kingme searching for %s, with %s's weights", play_side_name(side), play_side_name(side));
+    snprintf(how, sizeof how, "kingme searching for %s, with %s's weights", play_side_name(side),
+             play_side_name(side));
     const Weights *w = &P->p[side].w;
     int men = abs(w->phased ? eval_blend(w->w[EP_own_men], w->end[EP_own_men], npieces) : w->w[EP_own_men]);
     if (v >= SCORE_WIN_MIN || v <= -SCORE_WIN_MIN) {
         int plies = SCORE_WIN - (v > 0 ? v : -v);
         bool you = play_humans(P) == 1;
-        snprintf(num, sizeof num, "%s %s in %d pl%s", who, v > 0 ? (you ? "win" : "wins") : (you ? "lose" : "loses"),
-                 plies, plies == 1 ? "y" : "ies");
+        snprintf(num, sizeof num, "%s %s in %d pl%s", who,
+                 v > 0 ? (you ? "win" : "wins") : (you ? "lose" : "loses"), plies, plies == 1 ? "y" : "ies");
     } else if (v >= SCORE_DB_MIN || v <= -SCORE_DB_MIN) {
         bool you = play_humans(P) == 1;
         snprintf(num, sizeof num, "%s %s by the endgame database", who,
@@ -146,9 +148,11 @@ void play_book_score_text(const Play *P, int32_t score, int side, char *buf, siz
     const BookHeader *h = book_header(P->book);
     char num[64];
     if (v >= BOOK_SCORE_MAX || v <= -BOOK_SCORE_MAX)
-        snprintf(num, sizeof num, "%s %s", who, v > 0 ? (play_humans(P) == 1 ? "win" : "wins") : (play_humans(P) == 1 ? "lose" : "loses"));
+        snprintf(num, sizeof num, "%s %s", who,
+                 v > 0 ? (play_humans(P) == 1 ? "win" : "wins") : (play_humans(P) == 1 ? "lose" : "loses"));
     else snprintf(num, sizeof num, "%+.2f men for %s", (double)v / (h->man ? h->man : 1000), who);
-    snprintf(buf, len, "score %s (the book's: kingme's search to depth %d for %s)", num, h->depth, play_side_name(side));
+    snprintf(buf, len, "score %s (the book's: kingme's search to depth %d for %s)", num, h->depth,
+             play_side_name(side));
 }
 
 /* ---- drawing ------------------------------------------------------------------ */
@@ -232,12 +236,14 @@ void play_draw(Play *P)
             moves_to_text(in->pv, in->pv_len, pv, sizeof pv);
             printf("%s played %s%s%s   (kingme: opening book", play_side_name(side), view_sgr(v, VS_BOLD), t,
                    view_sgr(v, VS_RESET));
-            if (in->choices > 1) printf(", one of %d moves within %.2f men", in->choices,
-                                        (double)P->book_margin / (book_header(P->book)->man ? book_header(P->book)->man : 1000));
+            if (in->choices > 1)
+                printf(", one of %d moves within %.2f men", in->choices,
+                       (double)P->book_margin /
+                           (book_header(P->book)->man ? book_header(P->book)->man : 1000));
             printf(")\n  %s\n  book line: %s\n", sc, pv);
         } else if (P->p[side].engine && in->ply == g->nply - 1 && in->forced) {
-            printf("%s played %s%s%s   (the only legal move)\n", play_side_name(side), view_sgr(v, VS_BOLD), t,
-                   view_sgr(v, VS_RESET));
+            printf("%s played %s%s%s   (the only legal move)\n", play_side_name(side), view_sgr(v, VS_BOLD),
+                   t, view_sgr(v, VS_RESET));
         } else if (P->p[side].engine && in->ply == g->nply - 1) {
             char sc[200], pv[SCREEN_WIDTH - 16];
             /* the position searched: this one with the pieces the move took */
@@ -246,11 +252,12 @@ void play_draw(Play *P)
             moves_to_text(in->pv, in->pv_len, pv, sizeof pv);
             char ponder[48] = "";
             if (in->pondered > 0) snprintf(ponder, sizeof ponder, ", and %.1f s on your time", in->pondered);
-            printf("%s played %s%s%s   (kingme: depth %d, %.1f s%s)\n", play_side_name(side), view_sgr(v, VS_BOLD),
-                   t, view_sgr(v, VS_RESET), in->depth, in->seconds, ponder);
+            printf("%s played %s%s%s   (kingme: depth %d, %.1f s%s)\n", play_side_name(side),
+                   view_sgr(v, VS_BOLD), t, view_sgr(v, VS_RESET), in->depth, in->seconds, ponder);
             printf("  %s\n  expected line: %s\n", sc, pv);
         } else {
-            printf("%s played %s%s%s\n", play_side_name(side), view_sgr(v, VS_BOLD), t, view_sgr(v, VS_RESET));
+            printf("%s played %s%s%s\n", play_side_name(side), view_sgr(v, VS_BOLD), t,
+                   view_sgr(v, VS_RESET));
         }
     }
     if (P->note[0]) {
@@ -294,4 +301,3 @@ int play_autosave(const Play *P)
     play_say_error(P, "cannot save the game: %s", err);
     return -1;
 }
-

@@ -75,8 +75,7 @@ static int run_search(Play *P, Searcher *s, SearchResult *r)
     int rc;
     if (P->level < LEVEL_FULL && s != P->hint)
         rc = level_search(s, &P->g, &lim, P->level, &P->p[side].rng, r, NULL);
-    else
-        rc = search_game(s, &P->g, &lim, r, NULL, NULL);
+    else rc = search_game(s, &P->g, &lim, r, NULL, NULL);
     atomic_store(&searching, NULL);
     if (rc) return -1;
     return play_interrupted ? 1 : 0;
@@ -144,8 +143,7 @@ void play_ponder_start(Play *P)
     /* not with a fixed depth (the engine answers as fast as it can, and the
      * same seed replays the same game) nor a level (its budget is small) */
     if (!P->ponder || pd->running || P->lim.depth || P->level < LEVEL_FULL || play_humans(P) != 1 ||
-        !P->p[eside].engine ||
-        P->info.ply != g->nply - 1 || P->info.pv_len < 2 || g->result != GAME_ONGOING)
+        !P->p[eside].engine || P->info.ply != g->nply - 1 || P->info.pv_len < 2 || g->result != GAME_ONGOING)
         return;
     MoveList ml;
     gen_moves(&g->cur, &ml);
@@ -384,7 +382,8 @@ static void undo(Play *P)
     int k = g->nply - 1;
     while (k >= 0 && P->p[g->start.stm ^ (k & 1)].engine) k--;
     if (k < 0) {
-        play_say_error(P, "nothing to undo: %s", g->nply ? "no move of yours to take back" : "no move played yet");
+        play_say_error(P, "nothing to undo: %s",
+                       g->nply ? "no move of yours to take back" : "no move played yet");
         return;
     }
     char list[256] = "";
@@ -392,7 +391,11 @@ static void undo(Play *P)
     for (int i = k; i < g->nply && len + MOVE_TEXT_MAX + 8 < sizeof list; i++) {
         char t[MOVE_TEXT_MAX];
         move_to_text(&g->moves[i], t);
-        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i == k ? "" : i + 1 == g->nply ? " and " : ", ", t);
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+                                i == k             ? ""
+                                : i + 1 == g->nply ? " and "
+                                                   : ", ",
+                                t);
     }
     while (g->nply > k) game_undo(g);
     if (P->info.ply >= g->nply) P->info.ply = -1;
@@ -407,13 +410,14 @@ static int command(Play *P, const char *cmd, const char *arg)
     for (; cmd[i] && i + 1 < sizeof lc; i++) lc[i] = (char)tolower((unsigned char)cmd[i]);
     lc[i] = '\0';
     bool takes_arg = strcmp(lc, "save") == 0;
-    static const char *const known[] = {"help", "moves", "hint", "undo", "flip", "board", "fen",
-                                        "save", "resign", "quit", "exit", "q"};
+    static const char *const known[] = {"help", "moves", "hint",   "undo", "flip", "board",
+                                        "fen",  "save",  "resign", "quit", "exit", "q"};
     bool found = false;
     for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
         if (strcmp(lc, known[k]) == 0) found = true;
     if (!found || strlen(cmd) >= sizeof lc) {
-        play_say_error(P, "unknown command '%.40s%s' (type help for the commands)", cmd, strlen(cmd) > 40 ? "..." : "");
+        play_say_error(P, "unknown command '%.40s%s' (type help for the commands)", cmd,
+                       strlen(cmd) > 40 ? "..." : "");
         return ACT_NONE;
     }
     if (*arg && !takes_arg && strcmp(lc, "help") != 0) {
@@ -510,10 +514,10 @@ int play_human_turn(Play *P)
             move_to_text(&ml.moves[0], only);
             if (ml.count == 1)
                 play_say_error(P, "there is no move %.12s%s in the list: the only move is 1) %s", s,
-                          strlen(s) > 12 ? "..." : "", only);
+                               strlen(s) > 12 ? "..." : "", only);
             else
-                play_say_error(P, "there is no move %.12s%s in the list: choose 1 to %d (moves shows them)", s,
-                          strlen(s) > 12 ? "..." : "", ml.count);
+                play_say_error(P, "there is no move %.12s%s in the list: choose 1 to %d (moves shows them)",
+                               s, strlen(s) > 12 ? "..." : "", ml.count);
             return ACT_NONE;
         }
         m = ml.moves[k - 1];
@@ -533,7 +537,6 @@ int play_human_turn(Play *P)
     if (game_play(&P->g, &m)) return ACT_FAIL;
     return ACT_MOVED;
 }
-
 
 /* ---- the end: the analysis ---------------------------------------------------- */
 
@@ -588,8 +591,10 @@ int play_offer_analysis(Play *P, const char *result)
     if (searcher_init(&s2, &P->p[eside].w, P->hash_mb, 1, err)) return cli_error("%s", err);
     searcher_set_egdb(&s2, P->egdb);
     PdnTag tags[] = {
-        {"Event", "kingme play"}, {"Date", (char *)P->date},
-        {"Black", (char *)P->p[KM_BLACK].name}, {"White", (char *)P->p[KM_WHITE].name},
+        {"Event", "kingme play"},
+        {"Date", (char *)P->date},
+        {"Black", (char *)P->p[KM_BLACK].name},
+        {"White", (char *)P->p[KM_WHITE].name},
     };
     char how[160];
     snprintf(how, sizeof how, "%s a position, %s's weights%s", lt, play_side_name(eside),

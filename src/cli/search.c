@@ -1,9 +1,9 @@
 /* search.c - kingme search [--fen FEN] (--depth D | --time S | --nodes N) ... */
+#include "kingme/search.h"
 #include "cli.h"
 #include "kingme/egdb.h"
 #include "kingme/game.h"
 #include "kingme/notation.h"
-#include "kingme/search.h"
 #include "kingme/weights.h"
 
 #include <inttypes.h>
@@ -25,7 +25,8 @@ static void report(const SearchResult *r, void *user)
 /* --all, --multipv: one line per move, best first, cut to 80 columns. */
 static void print_lines(const SearchResult *r)
 {
-    printf("%d move%s by score (for the side to move), each searched alone:\n", r->nlines, r->nlines == 1 ? "" : "s");
+    printf("%d move%s by score (for the side to move), each searched alone:\n", r->nlines,
+           r->nlines == 1 ? "" : "s");
     printf("  %-3s %-9s %8s %5s  %s\n", "nr", "move", "score", "depth", "line");
     for (int k = 0; k < r->nlines; k++) {
         const SearchLine *l = &r->lines[k];
@@ -129,7 +130,8 @@ static const Opt options[] = {
      "repetition and the forty-move rule see; the search starts after them"},
     {"--depth", NULL, NULL, OPT_INT, "D", 1, SEARCH_MAX_PLY - 2, DESCRIBED("none"), "search D plies"},
     {"--time", NULL, NULL, OPT_REAL, "S", 0.001, 1e6, DESCRIBED("none"), "search S seconds"},
-    {"--nodes", NULL, NULL, OPT_INT, "N", 1, 9e18, DESCRIBED("none"), "search N nodes (give one of the three)"},
+    {"--nodes", NULL, NULL, OPT_INT, "N", 1, 9e18, DESCRIBED("none"),
+     "search N nodes (give one of the three)"},
     {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
     CLI_HASH_OPT("transposition table size (0: none)"),
     CLI_SEED_OPT("seed of the random tie-breaks"),
@@ -158,11 +160,16 @@ static const Opt options[] = {
 };
 
 const CliCommand cmd_search = {
-    "search", run, "search a position and print the best move",
+    "search",
+    run,
+    "search a position and print the best move",
     &(const OptSpec){
-        NULL, 0, 0,
+        NULL,
+        0,
+        0,
         "One line per completed iteration: depth, score (for the side to move; a proven result is "
-        "'win N' or 'loss N', N in plies; 'db win' or 'db loss' by the endgame database), nodes, nodes per second, time and principal variation; "
+        "'win N' or 'loss N', N in plies; 'db win' or 'db loss' by the endgame database), nodes, nodes per "
+        "second, time and principal variation; "
         "with --all or --multipv N, then the moves by score, each with its own line; "
         "then 'bestmove MOVE'.",
         options,

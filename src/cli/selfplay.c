@@ -1,7 +1,7 @@
 /* selfplay.c - kingme selfplay: training games for kingme fit. */
+#include "kingme/selfplay.h"
 #include "cli.h"
 #include "kingme/egdb.h"
-#include "kingme/selfplay.h"
 #include "kingme/workers.h"
 #include "longrun.h"
 
@@ -13,10 +13,8 @@
 static void clock_text(double s, char *buf, size_t len)
 {
     long t = (long)(s + 0.5);
-    if (t >= 3600)
-        snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
-    else
-        snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+    if (t >= 3600) snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
 }
 
 typedef struct Show {
@@ -125,9 +123,13 @@ static const Opt options[] = {
 };
 
 const CliCommand cmd_selfplay = {
-    "selfplay", run, "training games for kingme fit (positions, scores, results)",
+    "selfplay",
+    run,
+    "training games for kingme fit (positions, scores, results)",
     &(const OptSpec){
-        NULL, 0, 0,
+        NULL,
+        0,
+        0,
         "Plays --games games of kingme against itself from the ACF ballots (a few random near-best "
         "moves after each for variety; then --nodes nodes a move) and keeps every position with the "
         "search's score and the game's result, in chunk files of --chunk games under --out. The games "

@@ -152,8 +152,9 @@ static void show_one(const Shown *f, const int *order)
     for (int k = 0; k < nrows; k++) {
         int i = order[k];
         char t[16], nm[48];
-        printf("%2d  %-*s  %6d  %-15s  %s  %s\n", eval_params[term(i)].nr, NAME_W, row_name(i, nm), weight(f, i),
-               class_name[classify(weight(f, i), f->max_abs)], typ_text(f, i, t), eval_params[term(i)].desc);
+        printf("%2d  %-*s  %6d  %-15s  %s  %s\n", eval_params[term(i)].nr, NAME_W, row_name(i, nm),
+               weight(f, i), class_name[classify(weight(f, i), f->max_abs)], typ_text(f, i, t),
+               eval_params[term(i)].desc);
     }
     print_thresholds("", f->max_abs);
     print_unit("", f);
@@ -194,8 +195,7 @@ static int32_t table_part(const EvalPatterns *p, int t, int ph, const PatFeature
             for (int i = 0; i < f->nmen[colour]; i++) x += c[f->men[colour][i] - 1];
         else if (t == PAT_KING_TABLE)
             for (int i = 0; i < f->nkings[colour]; i++) x += c[f->kings[colour][i] - 1];
-        else
-            x = c[f->region[colour][t - 2]];
+        else x = c[f->region[colour][t - 2]];
         v += k ? -x : x;
     }
     return v;
@@ -207,7 +207,8 @@ static void show_patterns(const Shown *f)
     int nonzero = 0, cells = 0;
     for (int ph = 0; ph < 2; ph++)
         for (int t = 0; t < PAT_NTABLES; t++)
-            for (int i = 0; i < pat_tables[t].cells; i++, cells++) nonzero += pat_cells_const(p, t, ph)[i] != 0;
+            for (int i = 0; i < pat_tables[t].cells; i++, cells++)
+                nonzero += pat_cells_const(p, t, ph)[i] != 0;
     printf("\npattern layer: %d tables in two phases, %d cells, %d not 0\n", PAT_NTABLES, cells, nonzero);
     show_square_table(p, PAT_MAN_TABLE);
     show_square_table(p, PAT_KING_TABLE);
@@ -217,8 +218,8 @@ static void show_patterns(const Shown *f)
     char err[KM_ERR_MAX];
     for (int i = 0; i < bench_eval_npositions && nb < 64; i++)
         if (board_from_fen(&b[nb], bench_eval_positions[i], err) == 0) nb++;
-    printf("%-6s %5s %5s  %-20s  %-20s  %6s %6s\n", "table", "cells", "not 0", "largest (opening)", "largest (ending)",
-           "typ", "typ.end");
+    printf("%-6s %5s %5s  %-20s  %-20s  %6s %6s\n", "table", "cells", "not 0", "largest (opening)",
+           "largest (ending)", "typ", "typ.end");
     for (int t = 0; t < PAT_NTABLES; t++) {
         char big[2][32];
         int used = 0;
@@ -270,9 +271,9 @@ static void show_two(const Shown f[2], const int *order)
         char ta[16], tb[16], d[16], nm[48];
         if (a == b) snprintf(d, sizeof d, "%6s", "0");
         else snprintf(d, sizeof d, "%+6d", b - a);
-        printf("%2d  %-*s  %6d  %-7s  %s  %6d  %-7s  %s  %s  %s%s\n", eval_params[term(i)].nr, NAME_W, row_name(i, nm),
-               a, class_short[ca], typ_text(&f[0], i, ta), b, class_short[cb], typ_text(&f[1], i, tb), d,
-               ca != cb ? "*" : " ", flip ? "!" : "");
+        printf("%2d  %-*s  %6d  %-7s  %s  %6d  %-7s  %s  %s  %s%s\n", eval_params[term(i)].nr, NAME_W,
+               row_name(i, nm), a, class_short[ca], typ_text(&f[0], i, ta), b, class_short[cb],
+               typ_text(&f[1], i, tb), d, ca != cb ? "*" : " ", flip ? "!" : "");
     }
     print_thresholds("A: ", f[0].max_abs);
     print_thresholds("B: ", f[1].max_abs);
@@ -281,7 +282,8 @@ static void show_two(const Shown f[2], const int *order)
     printf("%d of %d weights differ; %d differ in class (marked *), %d change sign (marked !)\n", ndiff,
            nrows, nclass, nflip);
     for (int k = 0; k < 2; k++)
-        if (f[k].w.pat) printf("%s has a pattern layer (kingme show %s shows it)\n", k ? "B" : "A", f[k].label);
+        if (f[k].w.pat)
+            printf("%s has a pattern layer (kingme show %s shows it)\n", k ? "B" : "A", f[k].label);
 }
 
 static int run(const Opts *o)

@@ -1,17 +1,17 @@
 /* tune.c - kingme tune (alias: kingme find): the genetic algorithm's
  * sessions, with their files under --dir. */
+#include "kingme/tune.h"
 #include "cli.h"
 #include "kingme/charts.h"
+#include "kingme/textio.h"
+#include "kingme/weights.h"
 #include "kingme/workers.h"
 #include "longrun.h"
-#include "kingme/textio.h"
-#include "kingme/tune.h"
-#include "kingme/weights.h"
 
 #include <dirent.h>
-#include <stddef.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +24,8 @@ static bool valid_name(const char *s)
 {
     if (!*s || strlen(s) > 200 || s[0] == '.') return false;
     for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-              *s == '-' || *s == '_' || *s == '.'))
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '-' ||
+              *s == '_' || *s == '.'))
             return false;
     return true;
 }
@@ -104,7 +104,7 @@ static bool resolve_pop(const char *arg, const char *dir, char *path, char *name
 
 typedef struct Ui {
     bool tty;
-    int cells;           /* progress bar cells drawn (tty), -1: none */
+    int cells; /* progress bar cells drawn (tty), -1: none */
 } Ui;
 
 #define BAR 30
@@ -128,8 +128,8 @@ static void on_event(const TuneEvent *e, void *user)
         int cells = (int)((long long)e->done * BAR / e->total);
         if (cells == ui->cells && e->done != 1) return;
         ui->cells = cells;
-        printf("\r  gen %d [%.*s%*s] %d/%d games", e->generation, cells,
-               "##############################", BAR - cells, "", e->done, e->total);
+        printf("\r  gen %d [%.*s%*s] %d/%d games", e->generation, cells, "##############################",
+               BAR - cells, "", e->done, e->total);
         fflush(stdout);
         return;
     }
@@ -149,8 +149,9 @@ static void on_event(const TuneEvent *e, void *user)
     }
     char champ[48], mean[32] = "";
     if (!st->duel_played) snprintf(champ, sizeof champ, st->best_changed ? "first best" : "already the best");
-    else snprintf(champ, sizeof champ, "%s (duel %d-%d)", st->best_changed ? "new best" : "best kept",
-                  st->duel_points[0], st->duel_points[1]);
+    else
+        snprintf(champ, sizeof champ, "%s (duel %d-%d)", st->best_changed ? "new best" : "best kept",
+                 st->duel_points[0], st->duel_points[1]);
     if (s->c.duels) snprintf(mean, sizeof mean, "  mean %.1f", st->mean_score);
     printf("%s  best %d/%d%s  %s  %d %s  %.0f games/s  %s left\n", prog, st->best_score, st->max_score, mean,
            champ, st->games, cli_plural(st->games, "game", "games"),
@@ -158,10 +159,11 @@ static void on_event(const TuneEvent *e, void *user)
     if (st->yard_played) {
         const TuneYardResult *y = &st->yard;
         char line[1024];
-        size_t n = (size_t)snprintf(line, sizeof line, "  yardstick %.1f%% %+.0f Elo:", 100 * y->total_score, y->elo);
+        size_t n = (size_t)snprintf(line, sizeof line, "  yardstick %.1f%% %+.0f Elo:", 100 * y->total_score,
+                                    y->elo);
         for (int k = 0; k < y->nref && n < sizeof line; k++)
-            n += (size_t)snprintf(line + n, sizeof line - n, "%s %s %.1f%% %+.0f", k ? "," : "", s->c.yard[k].name,
-                                  100 * y->score[k], y->ref_elo[k]);
+            n += (size_t)snprintf(line + n, sizeof line - n, "%s %s %.1f%% %+.0f", k ? "," : "",
+                                  s->c.yard[k].name, 100 * y->score[k], y->ref_elo[k]);
         if (n < sizeof line) snprintf(line + n, sizeof line - n, " (%d games)", y->games);
         cli_wrap(stdout, line, 4);
     }
@@ -300,7 +302,10 @@ static void print_chart(const char *csv)
     const char *at = text;
     enum { MAXROWS = 40, WIDTH = 40 };
     int cap = 0, n = 0, top = 1;
-    struct Row { int gen, best, max; double mean; } *rows = NULL;
+    struct Row {
+        int gen, best, max;
+        double mean;
+    } *rows = NULL;
     char line[512];
     while (next_line(&at, line, sizeof line)) {
         struct Row r;
@@ -371,7 +376,7 @@ static bool read_yardsticks(const Opts *o, TuneControls *c)
         }
         TuneYardstick *y = &c->yard[c->nyard];
         if (!cli_weights(path, &y->w)) return false; /* with or without a phase */
-        if (y->w.pat) { /* the population file names the layer's file */
+        if (y->w.pat) {                              /* the population file names the layer's file */
             char err[KM_ERR_MAX];
             if (!tune_layer_path_ok(path, err)) {
                 cli_usage_error(o->name, "--yardstick %s", err);
@@ -413,9 +418,15 @@ static unsigned read_controls(const Opts *o, TuneControls *c)
         if (!(given & 1u << i)) continue;
         const char *name = tune_control_info[i].option;
         switch (tune_control_info[i].kind) {
-        case TUNE_KIND_INT: tune_control_set(c, i, (double)opt_int(o, name)); break;
-        case TUNE_KIND_REAL: tune_control_set(c, i, opt_real(o, name)); break;
-        case TUNE_KIND_CHOICE: tune_control_set(c, i, opt_choice(o, name)); break;
+        case TUNE_KIND_INT:
+            tune_control_set(c, i, (double)opt_int(o, name));
+            break;
+        case TUNE_KIND_REAL:
+            tune_control_set(c, i, opt_real(o, name));
+            break;
+        case TUNE_KIND_CHOICE:
+            tune_control_set(c, i, opt_choice(o, name));
+            break;
         }
     }
     c->seed = (uint64_t)opt_int(o, "--seed");
@@ -445,10 +456,12 @@ static int check_modes(const Opts *o, unsigned given)
     if (resume && cont) return cli_usage_error(cmd, "give --resume or --continue, not both");
     if (resume && (given & ~(unsigned)C_STOP))
         return cli_usage_error(cmd, "a resumed session keeps its controls (only --generations or --seconds "
-                               "may change); use --continue FILE to play on with other controls");
+                                    "may change); use --continue FILE to play on with other controls");
     if (resume && name) return cli_usage_error(cmd, "--resume takes the session's own name");
-    if (ninclude && (resume || cont)) return cli_usage_error(cmd, "--include seeds a new session's first population");
-    if (!resume && !cont && !(given & C_STOP)) return cli_usage_error(cmd, "give --generations G or --seconds S");
+    if (ninclude && (resume || cont))
+        return cli_usage_error(cmd, "--include seeds a new session's first population");
+    if (!resume && !cont && !(given & C_STOP))
+        return cli_usage_error(cmd, "give --generations G or --seconds S");
     return 0;
 }
 
@@ -470,7 +483,8 @@ static int open_resumed(const Opts *o, const TuneControls *c, unsigned given, Tu
     }
     if (tune_finished(s)) {
         printf("session %s is complete (%d generations, %.0f s); give --generations or --seconds to go "
-               "further\n", wh->name, s->generation, s->elapsed);
+               "further\n",
+               wh->name, s->generation, s->elapsed);
         tune_free(s);
         return 0;
     }
@@ -545,20 +559,24 @@ static int open_new(const Opts *o, const TuneControls *c, TuneSession *s)
             layer = k;
         } else if (inc[k].pat != inc[layer].pat) {
             free(inc);
-            return cli_usage_error(o->name, "--include %s: its pattern layer is not the one of %s (a session breeds "
-                                   "over one fixed layer)", opt_item(o, "--include", k), opt_item(o, "--include", layer));
+            return cli_usage_error(o->name,
+                                   "--include %s: its pattern layer is not the one of %s (a session breeds "
+                                   "over one fixed layer)",
+                                   opt_item(o, "--include", k), opt_item(o, "--include", layer));
         }
     }
     if (layer >= 0) {
         const char *path = opt_item(o, "--include", layer);
         double sq = 0;
-        for (int i = 0; i < cc.nweights; i++) sq += (double)weights_at(&inc[layer], i) * weights_at(&inc[layer], i);
+        for (int i = 0; i < cc.nweights; i++)
+            sq += (double)weights_at(&inc[layer], i) * weights_at(&inc[layer], i);
         long norm = lround(sqrt(sq));
         if (!tune_layer_path_ok(path, err) || norm < TUNE_NORM_MIN || norm > TUNE_NORM_MAX) {
             if (norm < TUNE_NORM_MIN || norm > TUNE_NORM_MAX)
-                snprintf(err, sizeof err, "%s: the norm of its %d named weights is %ld, outside %d..%d (the session "
-                         "keeps its vectors at that norm, beside the pattern layer)", path, cc.nweights, norm,
-                         TUNE_NORM_MIN, TUNE_NORM_MAX);
+                snprintf(err, sizeof err,
+                         "%s: the norm of its %d named weights is %ld, outside %d..%d (the session "
+                         "keeps its vectors at that norm, beside the pattern layer)",
+                         path, cc.nweights, norm, TUNE_NORM_MIN, TUNE_NORM_MAX);
             free(inc);
             return cli_usage_error(o->name, "--include %s", err);
         }
@@ -600,7 +618,8 @@ static int name_new(const Opts *o, TuneSession *s, Where *wh)
 static bool make_files(TuneSession *s, Where *wh)
 {
     char pdir[4096], odir[4096];
-    if (!cli_path(pdir, sizeof pdir, "%s/population", wh->dir) || !cli_path(odir, sizeof odir, "%s/output", wh->dir) ||
+    if (!cli_path(pdir, sizeof pdir, "%s/population", wh->dir) ||
+        !cli_path(odir, sizeof odir, "%s/output", wh->dir) ||
         !cli_path(wh->csv, sizeof wh->csv, "%s/population/%s.csv", wh->dir, wh->name) ||
         !cli_path(wh->out, sizeof wh->out, "%s/output/%s.w", wh->dir, wh->name) || !cli_make_dirs(pdir) ||
         !cli_make_dirs(odir)) {
@@ -637,7 +656,8 @@ static int play_session(const Opts *o, TuneSession *s, const Where *wh, long lon
     cli_threads_text(threads, s->workers, who, sizeof who);
     make_header(o, wh, who, header, sizeof header);
     char *desc = tune_describe(s);
-    if (opt_given(o, "--resume")) printf("kingme %s: resuming session %s at generation %d\n", cmd, wh->name, s->generation);
+    if (opt_given(o, "--resume"))
+        printf("kingme %s: resuming session %s at generation %d\n", cmd, wh->name, s->generation);
     else if (opt_given(o, "--continue"))
         printf("kingme %s: session %s, continuing the population of %s\n", cmd, wh->name, wh->from);
     else printf("kingme %s: new session %s\n", cmd, wh->name);
@@ -662,17 +682,16 @@ static int play_session(const Opts *o, TuneSession *s, const Where *wh, long lon
     print_yard_chart(wh->csv);
     char line[4096 + 256];
     if (r == 1) {
-        snprintf(line, sizeof line, "\nstopped after generation %d; go on with: kingme %s --resume %s", s->generation,
-                 cmd, wh->pop);
+        snprintf(line, sizeof line, "\nstopped after generation %d; go on with: kingme %s --resume %s",
+                 s->generation, cmd, wh->pop);
         cli_wrap(stdout, line, 2);
-    }
-    else
+    } else
         printf("\nsession %s done: %d %s, %.1f s of play, %lld %s\n", wh->name, s->generation,
                cli_plural(s->generation, "generation", "generations"), s->elapsed, s->games,
                cli_plural(s->games, "game", "games"));
     if (s->has_best) {
-        snprintf(line, sizeof line, "best so far (generation %d, score %d/%d) written to %s", s->best_generation,
-                 s->best_score, tune_max_score(&s->c), wh->out);
+        snprintf(line, sizeof line, "best so far (generation %d, score %d/%d) written to %s",
+                 s->best_generation, s->best_score, tune_max_score(&s->c), wh->out);
         cli_wrap(stdout, line, 2);
     }
     tune_free(s);
@@ -721,7 +740,8 @@ static int yard_svg(const char *csv, const char *name, const char *out)
         if (!all) continue;
         if (n == cap) {
             cap = cap ? 2 * cap : 64;
-            double *a = realloc(secs, (size_t)cap * sizeof *a), *b = a ? realloc(games, (size_t)cap * sizeof *b) : NULL;
+            double *a = realloc(secs, (size_t)cap * sizeof *a),
+                   *b = a ? realloc(games, (size_t)cap * sizeof *b) : NULL;
             if (a) secs = a;
             if (b) games = b;
             for (int k = 0; k < nref && b; k++) {
@@ -749,7 +769,12 @@ static int yard_svg(const char *csv, const char *name, const char *out)
     } else {
         char title[400], err[KM_ERR_MAX];
         snprintf(title, sizeof title, "kingme tune: session %.200s, the yardstick", name);
-        ChartYard y = {nref, n, (const char *const *)names, secs, games, (const double *const *)score,
+        ChartYard y = {nref,
+                       n,
+                       (const char *const *)names,
+                       secs,
+                       games,
+                       (const double *const *)score,
                        nref ? yg / nref : 0};
         KmBuf b = {0};
         chart_yardstick(&b, title, &y);
@@ -801,10 +826,12 @@ static int run(const Opts *o)
     TuneControls c;
     unsigned given = read_controls(o, &c);
     if (opt_given(o, "--report")) return report(o, given);
-    if (opt_given(o, "--svg")) return cli_usage_error(o->name, "--svg draws a session's yardstick: give it with --report");
+    if (opt_given(o, "--svg"))
+        return cli_usage_error(o->name, "--svg draws a session's yardstick: give it with --report");
     int r = check_modes(o, given);
     if (r) return r;
-    if (!opt_given(o, "--resume") && !read_yardsticks(o, &c)) return opt_count(o, "--yardstick") > TUNE_MAX_YARDSTICKS ? 2 : 1;
+    if (!opt_given(o, "--resume") && !read_yardsticks(o, &c))
+        return opt_count(o, "--yardstick") > TUNE_MAX_YARDSTICKS ? 2 : 1;
     long long threads = cli_concurrency(o);
     Where *wh = calloc(1, sizeof *wh);
     if (!wh) return cli_error("out of memory");
@@ -818,7 +845,8 @@ static int run(const Opts *o)
     if (r < 0 && s.c.pat && opt_given(o, "--workers")) {
         /* the protocol carries the named weights only */
         tune_free(&s);
-        r = cli_usage_error(o->name, "--workers: this session breeds over a pattern layer, which workers cannot "
+        r = cli_usage_error(o->name,
+                            "--workers: this session breeds over a pattern layer, which workers cannot "
                             "be sent; play it on local threads (-j N)");
     }
     WorkerSet *ws = NULL;
@@ -838,7 +866,8 @@ static int run(const Opts *o)
 #define TUNE_OPT_KIND_INT OPT_INT
 #define TUNE_OPT_KIND_REAL OPT_REAL
 #define TUNE_OPT_KIND_CHOICE OPT_CHOICE
-#define TUNE_OPT_DEFAULT_INT(learn, thesis) ((learn) == (thesis) ? #learn : DESCRIBED("learn " #learn ", thesis " #thesis))
+#define TUNE_OPT_DEFAULT_INT(learn, thesis) \
+    ((learn) == (thesis) ? #learn : DESCRIBED("learn " #learn ", thesis " #thesis))
 #define TUNE_OPT_DEFAULT_REAL TUNE_OPT_DEFAULT_INT
 #define TUNE_OPT_DEFAULT_CHOICE(learn, thesis) learn
 #define TUNE_OPT_WHO_BOTH ""
@@ -846,12 +875,19 @@ static int run(const Opts *o)
 #define TUNE_OPT_WHO_LEARN "(learn) "
 #define TUNE_OPT_WHO_THESIS "(thesis) "
 #define TUNE_CONTROL_OPT_(field, kind, key, option, arg, lo, hi, multiple, learn, thesis, who, since, help) \
-    {option, NULL, NULL, TUNE_OPT_KIND_##kind, arg, lo, hi, TUNE_OPT_DEFAULT_##kind(learn, thesis),         \
+    {option,                                                                                                \
+     NULL,                                                                                                  \
+     NULL,                                                                                                  \
+     TUNE_OPT_KIND_##kind,                                                                                  \
+     arg,                                                                                                   \
+     lo,                                                                                                    \
+     hi,                                                                                                    \
+     TUNE_OPT_DEFAULT_##kind(learn, thesis),                                                                \
      TUNE_OPT_WHO_##who help},
 
 static const Opt options[] = {
-    TUNE_CONTROL_LIST(TUNE_CONTROL_OPT_)
-    {"--generations", NULL, NULL, OPT_INT, "G", 1, 1e9, DESCRIBED("none"), "stop after G generations (over all runs)"},
+    TUNE_CONTROL_LIST(TUNE_CONTROL_OPT_){"--generations", NULL, NULL, OPT_INT, "G", 1, 1e9, DESCRIBED("none"),
+                                         "stop after G generations (over all runs)"},
     {"--seconds", NULL, NULL, OPT_REAL, "S", 0.001, 1e9, DESCRIBED("none"),
      "or stop after S seconds of play (over all runs); a new session needs one of the two"},
     CLI_SEED_OPT("the session's random seed (give another for another session from other vectors)"),
@@ -883,30 +919,37 @@ static const Opt options[] = {
     OPTS_END,
 };
 
-#define TUNE_SPEC                                                                                       \
-    &(const OptSpec){                                                                                   \
-        NULL, 0, 0,                                                                                     \
-        "Tunes the 60 weights by self-play: every generation each individual plays double duels (one "  \
-        "game with each colour from the same opening, B openings per pairing) with every other one, "  \
-        "or with K opponents it draws; the generation's best duels the best so far. learn (the "       \
-        "default): the next generation is the elite, children of tournament winners by uniform "       \
-        "crossover and self-adapting Gaussian steps, relative and absolute (vectors antisymmetric and " \
-        "kept at one norm), and fresh heavy-tailed random vectors; "                                    \
-        "the duel with the best so far is a sequential test. thesis (docs/tuning.md): roulette "        \
-        "selection, one-point crossover and mutation make half the next generation, the best quarter " \
-        "of the parents and a quarter of fresh random vectors the rest.\n"                              \
-        "A new session: --generations G or --seconds S, and the controls. Go on with one: --resume "    \
-        "[NAME|FILE] (a new stop may be given). Start a new session from a saved population: "          \
-        "--continue NAME|FILE [controls].",                                                             \
-        options,                                                                                        \
-        "Ctrl-C stops after saving the last finished generation (a second Ctrl-C quits at once); the "   \
-        "exit status is then 130.",                                                                     \
+#define TUNE_SPEC                                                                                           \
+    &(const OptSpec)                                                                                        \
+    {                                                                                                       \
+        NULL, 0, 0,                                                                                         \
+            "Tunes the 60 weights by self-play: every generation each individual plays double duels (one "  \
+            "game with each colour from the same opening, B openings per pairing) with every other one, "   \
+            "or with K opponents it draws; the generation's best duels the best so far. learn (the "        \
+            "default): the next generation is the elite, children of tournament winners by uniform "        \
+            "crossover and self-adapting Gaussian steps, relative and absolute (vectors antisymmetric and " \
+            "kept at one norm), and fresh heavy-tailed random vectors; "                                    \
+            "the duel with the best so far is a sequential test. thesis (docs/tuning.md): roulette "        \
+            "selection, one-point crossover and mutation make half the next generation, the best quarter "  \
+            "of the parents and a quarter of fresh random vectors the rest.\n"                              \
+            "A new session: --generations G or --seconds S, and the controls. Go on with one: --resume "    \
+            "[NAME|FILE] (a new stop may be given). Start a new session from a saved population: "          \
+            "--continue NAME|FILE [controls].",                                                             \
+            options,                                                                                        \
+            "Ctrl-C stops after saving the last finished generation (a second Ctrl-C quits at once); the "  \
+            "exit status is then 130.",                                                                     \
     }
 
 const CliCommand cmd_tune = {
-    "tune", run, "tune the weights with the genetic algorithm (self-play)", TUNE_SPEC,
+    "tune",
+    run,
+    "tune the weights with the genetic algorithm (self-play)",
+    TUNE_SPEC,
 };
 
 const CliCommand cmd_find = {
-    "find", run, "the same as tune (the design documents' name)", TUNE_SPEC,
+    "find",
+    run,
+    "the same as tune (the design documents' name)",
+    TUNE_SPEC,
 };

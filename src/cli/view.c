@@ -20,23 +20,26 @@ typedef struct Palette {
 } Palette;
 
 static const Palette pal256 = {
-    "48;5;187", "48;5;65", "48;5;101", "48;5;136",
-    "1;38;5;16", "1;38;5;231", "38;5;151",
+    "48;5;187", "48;5;65", "48;5;101", "48;5;136", "1;38;5;16", "1;38;5;231", "38;5;151",
 };
 static const Palette pal16 = {
-    "47", "42", "46", "43",
-    "1;30", "1;97", "37",
+    "47", "42", "46", "43", "1;30", "1;97", "37",
 };
 
 const char *view_sgr(const View *v, ViewStyle s)
 {
     if (!v->fancy) return "";
     switch (s) {
-    case VS_RESET: return "\033[0m";
-    case VS_BOLD: return "\033[1m";
-    case VS_DIM: return "\033[2m";
-    case VS_ERROR: return "\033[31m";
-    case VS_GOOD: return "\033[32m";
+    case VS_RESET:
+        return "\033[0m";
+    case VS_BOLD:
+        return "\033[1m";
+    case VS_DIM:
+        return "\033[2m";
+    case VS_ERROR:
+        return "\033[31m";
+    case VS_GOOD:
+        return "\033[32m";
     }
     return "";
 }
@@ -96,8 +99,7 @@ static void cell(Line *l, const View *v, const Board *b, int row, int col, const
     bool marked = last && (move_squares(last) & m);
     if (v->fancy) {
         const char *bg = is_to ? p->to : marked ? p->from : p->dark;
-        if (side < 0)
-            put(l, "\033[0;%s;%sm%2d ", bg, p->number, i + 1);
+        if (side < 0) put(l, "\033[0;%s;%sm%2d ", bg, p->number, i + 1);
         else
             put(l, "\033[0;%s;%sm %s ", bg, side == KM_BLACK ? p->black : p->white,
                 side == KM_BLACK ? (king ? "\u25C9" : "\u25CF") : (king ? "\u25CE" : "\u25CB"));

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#define VIEW_PANEL_ROWS 8 /* one text line beside each row of the board */
+#define VIEW_PANEL_ROWS 8   /* one text line beside each row of the board */
 #define VIEW_PANEL_WIDTH 48 /* its columns: the board and its margin take 32 of 80 */
 
 typedef struct View {

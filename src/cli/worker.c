@@ -1,7 +1,7 @@
 /* worker.c - kingme worker: plays the games a coordinator (tune or match
  * with --workers) sends, one job line in, one result line out (worker.h). */
-#include "cli.h"
 #include "kingme/worker.h"
+#include "cli.h"
 #include "kingme/worker_proto.h"
 
 #include <errno.h>
@@ -50,9 +50,13 @@ static int run(const Opts *o)
 static const Opt options[] = {OPTS_END};
 
 const CliCommand cmd_worker = {
-    "worker", run, "play the games and score the book positions a coordinator sends (--workers)",
+    "worker",
+    run,
+    "play the games and score the book positions a coordinator sends (--workers)",
     &(const OptSpec){
-        NULL, 0, 0,
+        NULL,
+        0,
+        0,
         "Reads job lines on stdin and answers each with a result line on stdout (the worker protocol "
         "in docs/workers.md). Started by `tune --workers FILE`, `match --workers FILE`, `book build "
         "--workers FILE` or `selfplay --workers FILE`, each line of FILE being a command that starts "

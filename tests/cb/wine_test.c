@@ -26,7 +26,7 @@
 #include <windows.h>
 
 typedef int(__stdcall *GetmoveFn)(int board[8][8], int color, double maxtime, char str[1024], int *playnow,
-                                   int info, int moreinfo, struct CBmove *move);
+                                  int info, int moreinfo, struct CBmove *move);
 typedef int(__stdcall *CommandFn)(const char *command, char reply[1024]);
 
 static GetmoveFn cb_getmove;
@@ -113,7 +113,7 @@ static void send_gamehist(const Game *g)
 }
 
 typedef struct Timed {
-    int result;      /* getmove's */
+    int result; /* getmove's */
     double seconds;
     double returned; /* now_s() when getmove returned */
     int move;        /* the legal move of ml played, -1: the board came back otherwise */
@@ -132,7 +132,8 @@ static Timed ask(const Board *b, double maxtime, int info, int moreinfo, int *pl
     to_cb(b, board);
     t.status[0] = '\0';
     double t0 = now_s();
-    t.result = cb_getmove(board, cb_color(b), maxtime, t.status, playnow ? playnow : &dummy, info, moreinfo, &mv);
+    t.result =
+        cb_getmove(board, cb_color(b), maxtime, t.status, playnow ? playnow : &dummy, info, moreinfo, &mv);
     t.returned = now_s();
     t.seconds = t.returned - t0;
     gen_moves(b, &t.ml);
@@ -174,8 +175,8 @@ static void commands(void)
         board_from_fen(&b, "B:W17,19,21,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,12,15", NULL);
         Timed t = ask(&b, 0.3, 0, 0, NULL);
         const char *given = strstr(t.status, " 12-16 ");
-        check(t.move >= 0 && given && (given[7] == '-' || strncmp(given + 7, "loss", 4) == 0), "allscores: a search lists every move",
-              "%d moves: %s", t.ml.count, t.status);
+        check(t.move >= 0 && given && (given[7] == '-' || strncmp(given + 7, "loss", 4) == 0),
+              "allscores: a search lists every move", "%d moves: %s", t.ml.count, t.status);
     }
     cb_command("set allscores 0", reply);
     r = cb_command("get movelist B:W1:B", reply);
@@ -217,12 +218,13 @@ static void whole_game(double maxtime)
           "%d plies, %s (%s), the last getmove returned %d", g.nply, game_result_text(g.result),
           game_reason_text(g.reason), last_result);
     double mean = searched ? sum / searched : 0;
-    printf("     its %d moves with a choice: mean %.3f s for %.3f s asked (%.0f%%), longest %.3f s, %d over +10%%\n",
+    printf("     its %d moves with a choice: mean %.3f s for %.3f s asked (%.0f%%), longest %.3f s, %d over "
+           "+10%%\n",
            searched, mean, maxtime, 100 * mean / maxtime, worst, over);
     if (g.reason == REASON_NO_MOVES) {
         Timed t = ask(&g.cur, maxtime, 0, 0, NULL);
-        check(t.result == CB_LOSS, "getmove with no legal move", "returns %d (CB_LOSS is %d): %s", t.result, CB_LOSS,
-              t.status);
+        check(t.result == CB_LOSS, "getmove with no legal move", "returns %d (CB_LOSS is %d): %s", t.result,
+              CB_LOSS, t.status);
     }
     game_free(&g);
 }
@@ -243,8 +245,8 @@ static void time_modes(void)
         sum += t.seconds;
     }
     double mean = sum / 3;
-    check(ok, "a time a move on average, 0.5 s", "mean %.3f s, %.1f%% of it (%s 10%%)", mean, 100 * mean / 0.5,
-          mean >= 0.45 && mean <= 0.55 ? "within" : "NOT within");
+    check(ok, "a time a move on average, 0.5 s", "mean %.3f s, %.1f%% of it (%s 10%%)", mean,
+          100 * mean / 0.5, mean >= 0.45 && mean <= 0.55 ? "within" : "NOT within");
     /* exactly: never longer */
     double worst = 0, least = 1e9;
     ok = 1;
@@ -268,7 +270,8 @@ static void time_modes(void)
         int plies = 0, legal = 1;
         while (g.result == GAME_ONGOING && plies < 20) {
             int side = g.cur.stm;
-            unsigned l16 = (unsigned)(left[side] / unit[mode]) & 0xffff, i16 = (unsigned)(inc / unit[mode] + 0.5) & 0xffff;
+            unsigned l16 = (unsigned)(left[side] / unit[mode]) & 0xffff,
+                     i16 = (unsigned)(inc / unit[mode] + 0.5) & 0xffff;
             TimeBudget tb;
             tm_budget((double)l16 * unit[mode], (double)i16 * unit[mode], 0, &tb);
             send_gamehist(&g);
@@ -285,9 +288,11 @@ static void time_modes(void)
             game_play(&g, &t.ml.moves[t.move]);
         }
         check(legal && lowest > 0, "a Fischer clock",
-              "unit %.3f s, %.0f s + %.2f s: %d plies in %.2f s, lowest clock %.3f s, longest move %.0f%% of its "
+              "unit %.3f s, %.0f s + %.2f s: %d plies in %.2f s, lowest clock %.3f s, longest move %.0f%% of "
+              "its "
               "hard limit (%s 10%% over)",
-              unit[mode], start, inc, plies, used, lowest, 100 * ratio, ratio <= 1.1 ? "within" : "NOT within");
+              unit[mode], start, inc, plies, used, lowest, 100 * ratio,
+              ratio <= 1.1 ? "within" : "NOT within");
         game_free(&g);
     }
 }
@@ -329,15 +334,16 @@ static void move_now(void)
         if (late > worst) worst = late;
         at += (size_t)snprintf(each + at, sizeof each - at, "%s%.1f", i ? ", " : "", late * 1000);
     }
-    check(ok, "move now (playnow) in a 30 s search", "the move came %s ms after it was asked for (%s 50 ms)", each,
-          worst < 0.050 ? "all within" : "NOT all within");
+    check(ok, "move now (playnow) in a 30 s search", "the move came %s ms after it was asked for (%s 50 ms)",
+          each, worst < 0.050 ? "all within" : "NOT all within");
 }
 
 static void database(const char *dbdir)
 {
     char reply[1024], cmd[1200];
     int r = cb_command("get dbpath", reply);
-    check(r == 1 && strstr(reply, "egdb") != NULL, "the database folder beside the DLL", "get dbpath '%s'", reply);
+    check(r == 1 && strstr(reply, "egdb") != NULL, "the database folder beside the DLL", "get dbpath '%s'",
+          reply);
     r = cb_command("about", reply);
     for (char *nl = strchr(reply, '\n'); nl; nl = strchr(nl, '\n')) *nl = '|';
     check(r == 1 && strstr(reply, "up to 3 pieces") != NULL, "about names it", "%s", reply);
@@ -348,17 +354,21 @@ static void database(const char *dbdir)
     }
     r = cb_command("set dbpath Z:\\no\\such\\folder", reply);
     int r2 = cb_command("get dbpath", cmd);
-    check(r == 0 && r2 == 1 && strstr(cmd, "egdb") != NULL, "set dbpath to a missing folder", "'%s', kept '%s'", reply, cmd);
+    check(r == 0 && r2 == 1 && strstr(cmd, "egdb") != NULL, "set dbpath to a missing folder",
+          "'%s', kept '%s'", reply, cmd);
     Board b;
     board_from_fen(&b, "W:WK30,K31:BK1", NULL);
     Timed t = ask(&b, 0.2, 0, 0, NULL);
-    check(t.move >= 0 && t.result == CB_WIN, "a database win", "getmove returns %d (CB_WIN %d): %s", t.result, CB_WIN, t.status);
+    check(t.move >= 0 && t.result == CB_WIN, "a database win", "getmove returns %d (CB_WIN %d): %s", t.result,
+          CB_WIN, t.status);
     board_from_fen(&b, "B:WK30,K31:BK1", NULL);
     t = ask(&b, 0.2, 0, 0, NULL);
-    check(t.move >= 0 && t.result == CB_LOSS, "a database loss", "getmove returns %d (CB_LOSS %d): %s", t.result, CB_LOSS, t.status);
+    check(t.move >= 0 && t.result == CB_LOSS, "a database loss", "getmove returns %d (CB_LOSS %d): %s",
+          t.result, CB_LOSS, t.status);
     board_from_fen(&b, "B:WK30:BK1", NULL);
     t = ask(&b, 0.2, 0, 0, NULL);
-    check(t.move >= 0 && t.result == CB_DRAW, "a database draw", "getmove returns %d (CB_DRAW %d): %s", t.result, CB_DRAW, t.status);
+    check(t.move >= 0 && t.result == CB_DRAW, "a database draw", "getmove returns %d (CB_DRAW %d): %s",
+          t.result, CB_DRAW, t.status);
 }
 
 /* The book kingme.book beside the DLL: found by itself, played from the
@@ -396,8 +406,8 @@ int main(int argc, char **argv)
     }
     cb_getmove = (GetmoveFn)(void *)GetProcAddress(dll, "getmove");
     cb_command = (CommandFn)(void *)GetProcAddress(dll, "enginecommand");
-    check(cb_getmove && cb_command, "LoadLibrary and GetProcAddress", "%s: getmove %s, enginecommand %s", argv[1],
-          cb_getmove ? "found" : "MISSING", cb_command ? "found" : "MISSING");
+    check(cb_getmove && cb_command, "LoadLibrary and GetProcAddress", "%s: getmove %s, enginecommand %s",
+          argv[1], cb_getmove ? "found" : "MISSING", cb_command ? "found" : "MISSING");
     if (cb_getmove && cb_command) {
         commands();
         database(argc > 2 ? argv[2] : NULL);

@@ -3,8 +3,8 @@
  * input would stop there) and read with egdb_file_info and egdb_read_slice.
  * A file that decodes whole is written again by egdb_write_slice and must
  * decode to the same values and counts: a round trip through the encoder. */
-#include "fuzz.h"
 #include "../../src/egdb_impl.h"
+#include "fuzz.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -67,7 +67,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         put32(f + 84, crc32(f, 84));
     }
     /* the name must match the slice the header names */
-    EgdbSlice s = {size >= 16 ? f[12] : 1, size >= 16 ? f[13] : 0, size >= 16 ? f[14] : 1, size >= 16 ? f[15] : 0};
+    EgdbSlice s = {size >= 16 ? f[12] : 1, size >= 16 ? f[13] : 0, size >= 16 ? f[14] : 1,
+                   size >= 16 ? f[15] : 0};
     bool named = s.bm <= 6 && s.bk <= 6 && s.wm <= 6 && s.wk <= 6 && s.bm + s.bk + s.wm + s.wk >= 1 &&
                  s.bm + s.bk + s.wm + s.wk <= EGDB_MAX_PIECES;
     if (!named) s = (EgdbSlice){1, 0, 1, 0};

@@ -58,7 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (nl) *nl = '\0';
         const char *w = line;
         while (*w == ' ' || *w == '\t' || *w == '\r') w++; /* the blanks km_split skips */
-        bool skip = strstr(line, "weights") || strstr(line, "egdb") || strstr(line, "book") || strstr(line, "hash");
+        bool skip =
+            strstr(line, "weights") || strstr(line, "egdb") || strstr(line, "book") || strstr(line, "hash");
         if (!skip) {
             if (strncmp(w, "go", 2) == 0) gos++;
             if (!engine_command(e, line)) break;

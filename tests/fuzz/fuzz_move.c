@@ -10,8 +10,8 @@
 
 static const char *const positions[] = {
     "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
-    "B:W14,15,22,23:BK10",        /* a king's loop: two paths, one captured set */
-    "B:W10,19:B6",                /* a double jump */
+    "B:W14,15,22,23:BK10", /* a king's loop: two paths, one captured set */
+    "B:W10,19:B6",         /* a double jump */
     "W:WK3,19,22,23:B12,K28,14,15",
     "W:WK32:BK1,K2",
     "B:W6,7,14,15,22,23:BK1,K10", /* kings with many jumps */
@@ -22,8 +22,8 @@ static void check(const Board *b, const char *text, int (*parse)(const Board *, 
     Move m, m2;
     char err[KM_ERR_MAX], t[MOVE_TEXT_MAX];
     if (parse(b, text, &m, err) != 0) {
-        FUZZ_CHECK(err[0] != '\0' && (!strchr(err, '\n') || strchr(text, '\n')), "'%s' refused with '%s'", text,
-                   err);
+        FUZZ_CHECK(err[0] != '\0' && (!strchr(err, '\n') || strchr(text, '\n')), "'%s' refused with '%s'",
+                   text, err);
         return;
     }
     MoveList ml;
@@ -47,7 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         *nl = '\0';
         move = nl + 1;
         if (board_from_fen(&b, text, err) != 0)
-            board_from_fen(&b, positions[(unsigned char)text[0] % (sizeof positions / sizeof *positions)], err);
+            board_from_fen(&b, positions[(unsigned char)text[0] % (sizeof positions / sizeof *positions)],
+                           err);
     } else {
         board_from_fen(&b, positions[size % (sizeof positions / sizeof *positions)], err);
     }
