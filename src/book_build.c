@@ -14,6 +14,7 @@
  * chosen, and writes the book. A search score is clamped to +-BOOK_SCORE_MAX
  * at once, so that what the file keeps is all the build ever uses: the
  * scores in use are written, and a resumed build recomputes the rest. */
+#include "kingme/book_build.h"
 #include "kingme/book.h"
 #include "kingme/opening.h"
 #include "kingme/search.h"

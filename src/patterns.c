@@ -9,7 +9,6 @@
  * 0x3333 shifted by 4 x row + column / 2; pat_gather_ packs them into a byte
  * in increasing square order. */
 #include "kingme/patterns.h"
-#include "kingme/eval.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -2,6 +2,7 @@
  * (worker.h). */
 #include "kingme/worker.h"
 #include "kingme/book.h"
+#include "kingme/book_build.h"
 #include "kingme/notation.h"
 #include "kingme/selfplay.h"
 #include "kingme/textio.h"

@@ -5,6 +5,7 @@
  * (also after kill -9),
  * and the book in kingme book, play, engine and match. */
 #include "kingme/book.h"
+#include "kingme/book_build.h"
 #include "kingme/notation.h"
 #include "kingme/search.h"
 #include "kingme/textio.h"

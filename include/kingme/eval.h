@@ -4,6 +4,7 @@
 #define KINGME_EVAL_H
 
 #include "kingme/board.h"
+#include "kingme/phase.h"
 
 /* The 60 parameters, defined here once: every table of names, numbers and
  * indices is generated from this list.
@@ -111,15 +112,6 @@ enum {
 };
 #define EVAL_NEXTRA (EVAL_NTERMS - EVAL_NPARAMS)
 
-/* The game phase: with `phased` set, a position with n pieces on the board
- * is evaluated as (S_open x t + S_end x (16 - t)) / 16, t = n - 4 clamped to
- * 0..16 (20 or more pieces: the opening vector w alone; 4 or fewer: the
- * ending vector end alone), in 64 bits, the division rounding towards zero;
- * S_open = sum f[i] x w[i], S_end = sum f[i] x end[i]. Without `phased`,
- * end[] is ignored and the score is S_open. */
-#define EVAL_PHASE_SPAN 16
-#define EVAL_PHASE_MIN_PIECES 4
-
 /* A weight vector: w[i] is the weight of term number i+1 (in the opening, or
  * in the whole game without a phase); end[i] its weight in the ending. */
 typedef struct Weights {
@@ -143,20 +135,6 @@ static inline int16_t *weights_ref(Weights *w, int i)
 static inline int16_t weights_at(const Weights *w, int i)
 {
     return i < EVAL_NTERMS ? w->w[i] : w->end[i - EVAL_NTERMS];
-}
-
-/* The interpolation factor t (0..EVAL_PHASE_SPAN) of a position with n pieces. */
-static inline int eval_phase(int npieces)
-{
-    int t = npieces - EVAL_PHASE_MIN_PIECES;
-    return t < 0 ? 0 : t > EVAL_PHASE_SPAN ? EVAL_PHASE_SPAN : t;
-}
-
-/* The phase blend of the two sums (see EVAL_PHASE_SPAN). */
-static inline int32_t eval_blend(int64_t s_open, int64_t s_end, int npieces)
-{
-    int t = eval_phase(npieces);
-    return (int32_t)((s_open * t + s_end * (EVAL_PHASE_SPAN - t)) / EVAL_PHASE_SPAN);
 }
 
 typedef struct EvalParamInfo {

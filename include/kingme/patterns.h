@@ -8,7 +8,7 @@
  * the player's cells minus the sum of the opponent's cells (each seen from its
  * own side), so it is antisymmetric by construction: the same tables serve both
  * colours. Each table has an opening and an ending version, blended by the
- * number of pieces exactly as the named terms are (eval.h, EVAL_PHASE_SPAN).
+ * number of pieces exactly as the named terms are (phase.h, EVAL_PHASE_SPAN).
  *
  * The tables:
  *  - man   (32 cells): a man of the player on own-view square 1..32;
@@ -30,7 +30,7 @@
 #define KINGME_PATTERNS_H
 
 #include "kingme/board.h"
-#include "kingme/eval.h"
+#include "kingme/phase.h"
 
 #include <stdbool.h>
 #include <stdint.h>

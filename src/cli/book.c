@@ -2,6 +2,7 @@
  * (include/kingme/book.h), and finding the book the playing commands use. */
 #include "kingme/book.h"
 #include "cli.h"
+#include "kingme/book_build.h"
 #include "kingme/game.h"
 #include "kingme/notation.h"
 #include "kingme/opening.h"
