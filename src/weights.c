@@ -19,7 +19,7 @@
 
 extern const char km_default_weights_text[];
 
-#define WEIGHTS_FILE_MAX (16 << 20) /* a few kB, about 1 MB with a pattern layer; refuse huge files */
+#define WEIGHTS_FILE_MAX (16 << 20) /* a few kB, about 0.5 MB with a pattern layer; refuse huge files */
 
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 
