@@ -662,10 +662,7 @@ static int wrun_play(void *ctx, int thread, int i, const atomic_bool *stop, char
 /* Whether c can travel in the protocol's lines. */
 static int workers_can_play(const SelfplayConfig *c, char *err)
 {
-    if (c->weights.pat)
-        return km_fail(err,
-                       "a vector with a pattern layer (table lines) cannot be sent to workers: the protocol "
-                       "carries the named weights only; play on local threads (-j N)");
+    if (workers_refuse_layer(&c->weights, err)) return -1;
     if (c->egdb) return km_fail(err, "workers cannot use an endgame database yet (leave out --egdb)");
     if (c->max_plies < 1 || c->max_plies > SELFPLAY_WORKER_MAX_PLIES)
         return km_fail(err, "with workers, a game is at most %d plies (each travels on one line)",

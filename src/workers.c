@@ -615,12 +615,8 @@ int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *sp
             const Weights *v = wproto_spec_weights(set, &specs[i], c);
             terms |= v && wproto_vector_length(v) == EVAL_NTERMS;
             phase |= v && v->phased;
-            /* no line carries a pattern layer: a worker would play without it */
-            if (v && v->pat)
-                return km_fail(err,
-                               "a vector with a pattern layer (table lines) cannot be sent to workers: "
-                               "the protocol carries the named weights only; play on local threads (-j N)");
         }
+
     GameJobs G = {.set = set,
                   .specs = specs,
                   .n = n,
@@ -638,6 +634,13 @@ int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *sp
 
 /* ---- any jobs ---- */
 
+int workers_refuse_layer(const Weights *v, char *err)
+{
+    if (!v || !v->pat) return 0;
+    return km_fail(err, "a vector with a pattern layer (table lines) cannot be sent to workers: "
+                        "the protocol carries the named weights only; play on local threads (-j N)");
+}
+
 int workers_run_jobs(WorkerSet *ws, const WorkersJobs *jobs, int threads, const atomic_bool *stop, char *err)
 {
     int n = jobs->n;
@@ -647,9 +650,7 @@ int workers_run_jobs(WorkerSet *ws, const WorkersJobs *jobs, int threads, const 
         const Weights *v[2] = {NULL, NULL};
         int k = jobs->vectors(jobs->ctx, i, v);
         for (int j = 0; j < k; j++)
-            if (v[j] && v[j]->pat)
-                return km_fail(err, "a vector with a pattern layer (table lines) cannot be sent to workers: "
-                                    "the protocol carries the named weights only; use local threads (-j N)");
+            if (workers_refuse_layer(v[j], err)) return -1;
     }
     Run r = {.ws = ws, .jobs = jobs, .stop = stop};
     atomic_init(&r.failed, false);

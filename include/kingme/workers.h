@@ -78,6 +78,10 @@ typedef struct WorkersJobs {
     int (*play)(void *ctx, int thread, int i, const atomic_bool *stop, char *err);
 } WorkersJobs;
 
+/* 0, or -1 with one line when v has a pattern layer: the protocol's weights
+ * lines carry the named weights only, so a worker would play without it. */
+int workers_refuse_layer(const Weights *v, char *err);
+
 /* Do the jobs on the workers and `threads` local threads (0: none), as
  * workers_run does the games. 0 (check stop: jobs may be left undone), or
  * -1 with a message. */
