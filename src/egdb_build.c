@@ -674,10 +674,12 @@ int egdb_build_partial(const char *dir, int pieces, int full_dtc_pieces, int thr
                     atomic_store(&gr.running, 1);
                     worker(&gr);
                 }
-                while (atomic_load(&gr.running) > 0) {
-                    struct timespec ts = {0, 250 * 1000 * 1000};
+                /* a short tick, so that a small group's end is seen at
+                 * once; the progress still every quarter of a second */
+                for (int tick = 1; atomic_load(&gr.running) > 0; tick++) {
+                    struct timespec ts = {0, 5 * 1000 * 1000};
                     nanosleep(&ts, NULL);
-                    progress_now(c, progress, user);
+                    if (tick % 50 == 0) progress_now(c, progress, user);
                 }
                 for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
                 progress_now(c, progress, user);
