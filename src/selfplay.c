@@ -674,13 +674,15 @@ static int workers_can_play(const SelfplayConfig *c, char *err)
 }
 
 static int run_on_workers(const SelfplayConfig *c, const char *dir, uint64_t key, const bool *have,
-                          int nchunks, int found, int threads, struct WorkerSet *workers,
-                          SelfplayProgressFn progress, void *user, const atomic_bool *stop, char *err)
+                          int nchunks, int found, uint64_t found_positions, int threads,
+                          struct WorkerSet *workers, SelfplayProgressFn progress, void *user,
+                          const atomic_bool *stop, char *err)
 {
     WRun W = {.c = c,
               .dir = dir,
               .key = key,
               .found = found,
+              .positions = found_positions,
               .nchunks = nchunks,
               .t0 = km_now(),
               .progress = progress,
@@ -757,13 +759,14 @@ int selfplay_run(const SelfplayConfig *c, const char *dir, int threads, struct W
             free(have);
             return -1;
         }
+        r.positions += d.n; /* the progress counts the positions already kept */
         selfplay_data_free(&d);
         have[k] = true;
         found++;
     }
     if (workers) {
-        int rc = run_on_workers(c, dir, r.key, have, r.nchunks, found, threads > 64 ? 64 : threads, workers,
-                                progress, user, stop, err);
+        int rc = run_on_workers(c, dir, r.key, have, r.nchunks, found, r.positions,
+                                threads > 64 ? 64 : threads, workers, progress, user, stop, err);
         free(have);
         return rc;
     }
