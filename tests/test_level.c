@@ -9,6 +9,10 @@
 
 #include <stdlib.h>
 
+/* The move of level `level` in fen for the seed, from a fresh table: the
+ * table a searcher keeps from earlier searches changes what a small budget
+ * finds, so a move that depended on the test's earlier calls would test
+ * their order, not the level. */
 static Move level_move(Searcher *s, const char *fen, int level, uint64_t seed, LevelInfo *info)
 {
     Board b;
@@ -19,6 +23,7 @@ static Move level_move(Searcher *s, const char *fen, int level, uint64_t seed, L
     SearchLimits lim;
     search_limits_default(&lim);
     uint64_t rng = seed;
+    searcher_clear(s);
     SearchResult r;
     memset(&r, 0, sizeof r);
     CHECK(level_search(s, &g, &lim, level, &rng, &r, info) == 0);

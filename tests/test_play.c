@@ -2,8 +2,12 @@
  * every kind of bad entry, the commands, engine-against-engine games, and the
  * PDN it writes (replayed with `kingme pdn`). Output is not a terminal here,
  * so the board is plain ASCII and every line read is echoed after the prompt. */
+#include "kingme/eval.h"
+#include "kingme/phase.h"
+#include "kingme/weights.h"
 #include "test.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -354,11 +358,14 @@ TEST(play_resign)
 }
 
 /* The screen's men are the evaluation's men of that phase: with few pieces
- * the ending's own_men (1692 in the default), so a man up reads about a man,
- * not 1.7 of them as when the opening's 1000 was the unit. */
+ * the ending's own_men (1740 in the default), so the score is the search's
+ * points over that, not over the opening's own_men (981), which would make
+ * a man's worth read as 1.8 of them. The points come from `kingme search`
+ * of the same position at the same depth. */
 TEST(play_score_men_in_an_ending)
 {
-    char pdn[256];
+    char pdn[256], cmd[512];
+    static char sout[8192];
     tmp_name(pdn, sizeof pdn, "men.pdn");
     CHECK_INT(
         play(NULL, "--black engine --white engine --depth 3 --seed 1 --max-plies 1 --fen B:W27:B6,10", pdn),
@@ -366,7 +373,19 @@ TEST(play_score_men_in_an_ending)
     const char *s = strstr(out, "  score +");
     double men = 0;
     CHECK_MSG(s && sscanf(s, "  score %lf men for Black", &men) == 1, "%s", out);
-    CHECK_MSG(men > 0.8 && men < 1.6, "a man up in an ending shows as %.2f men", men);
+    snprintf(cmd, sizeof cmd, "%s search --fen B:W27:B6,10 --depth 3 --seed 1 | grep '^depth  3 '",
+             test_kingme());
+    CHECK_INT(test_run(cmd, sout, sizeof sout), 0);
+    long points = 0;
+    CHECK_MSG(sscanf(sout, "depth 3 score %ld", &points) == 1 && points > 0, "%s", sout);
+    Weights w;
+    weights_default(&w);
+    double end_man = eval_blend(w.w[EP_own_men], w.end[EP_own_men], 3), open_man = w.w[EP_own_men];
+    CHECK_MSG(end_man > 1.3 * open_man, "own_men %d, in an ending of 3 pieces %.0f", w.w[EP_own_men],
+              end_man);
+    CHECK_MSG(fabs(men - points / end_man) < 0.006,
+              "%.2f men shown for %ld points (%.2f ending men, %.2f opening men)", men, points,
+              points / end_man, points / open_man);
     remove(pdn);
 }
 
@@ -378,7 +397,8 @@ TEST(play_offers_the_analysis)
     char pdn[256], ana[300];
     tmp_name(pdn, sizeof pdn, "an.pdn");
     snprintf(ana, sizeof ana, "%.*s-analysis.pdn", (int)strlen(pdn) - 4, pdn);
-    CHECK_INT(play("11-15\n12-16\nresign\nanalyze\n", "--depth 3 --seed 1 --no-egdb --no-book", pdn), 0);
+    /* 9-14 22-18 12-16 18x9: White's second move is forced */
+    CHECK_INT(play("9-14\n12-16\nresign\nanalyze\n", "--depth 3 --seed 1 --no-egdb --no-book", pdn), 0);
     CHECK_MSG(strstr(out, "Type analyze for kingme's analysis of the game") != NULL, "%s", out);
     CHECK(strstr(out, "Black (human): 2 moves with a choice") != NULL);
     CHECK(strstr(out, "White (kingme (depth 3, default weights)): 1 move with a choice") != NULL);

@@ -106,15 +106,17 @@ TEST(selfplay_and_fit_pipeline)
 }
 
 /* tools/train-default.sh, the script that rebuilds weights/default.w, at a
- * tiny scale: its selfplay and fit from weights/named.w give a weights file
- * with a pattern layer and the fit's command in its header. */
+ * tiny scale and two generations: selfplay and fit from weights/named.w, then
+ * selfplay with the first fit and a fit to both generations' games, give a
+ * weights file with a pattern layer and the last fit's command in its header. */
 TEST(selfplay_train_default_script)
 {
     char dir[] = "/tmp/kingme-train-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
     char cmd[1024], out[8192];
     snprintf(cmd, sizeof cmd,
-             "KINGME=%s GAMES=4 NODES=300 EPOCHS=5 EGDB=none WORK=%s tools/train-default.sh %s/out.w 2>&1 "
+             "KINGME=%s GAMES=4 GENERATIONS=2 NODES=300 EPOCHS=5 EGDB=none WORK=%s tools/train-default.sh "
+             "%s/out.w 2>&1 "
              ">/dev/null",
              test_kingme(), dir, dir);
     CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
@@ -123,9 +125,18 @@ TEST(selfplay_train_default_script)
     char *comments = NULL, err[KM_ERR_MAX];
     CHECK_MSG(weights_read(&w, cmd, &comments, err) == 0, "%s", err);
     CHECK(w.pat != NULL);
-    CHECK(comments && strstr(comments, "made by: kingme fit ") &&
-          strstr(comments, "--prior weights/named.w"));
+    /* the last fit is to both generations' games */
+    CHECK_MSG(comments && strstr(comments, "made by: kingme fit ") &&
+                  strstr(comments, "--prior weights/named.w") && strstr(comments, "/selfplay1 ") &&
+                  strstr(comments, "/selfplay2 "),
+              "%s", comments ? comments : "(no comments)");
     free(comments);
+    /* the second generation was played by the first fit, which has a layer */
+    snprintf(cmd, sizeof cmd, "%s/gen1.w", dir);
+    CHECK_MSG(weights_read(&w, cmd, NULL, err) == 0, "%s", err);
+    CHECK(w.pat != NULL);
+    snprintf(cmd, sizeof cmd, "%s/selfplay2/sp-000000.kmsp", dir);
+    CHECK_MSG(access(cmd, R_OK) == 0, "%s is missing", cmd);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd, out, sizeof out);
 }

@@ -7,26 +7,33 @@
 #    weights alone (weights/named.w, the default before the pattern layer),
 #    NODES nodes a move, from the ACF ballots with a few random near-best
 #    moves after each, the 5-piece endgame database ending the games it
-#    knows; every position is kept with the search's score and the result.
+#    knows; every position is kept with the search's score and the result
+#    (WORK/selfplay1).
 # 2. kingme fit fits the named weights and the pattern layer to the quiet
 #    positions of those games by logistic regression (the target half the
-#    result, half the score), starting from weights/named.w, and writes OUT.
+#    result, half the score), starting from weights/named.w: WORK/gen1.w.
+# 3. The next generation: GAMES more games, with the next seed, played by
+#    the weights just fitted (a stronger player, whose games are nearer to
+#    those the engine will play), then a fit to all the games so far; and
+#    so on for GENERATIONS generations. The last fit is OUT.
 #
-# Both steps are deterministic: the games depend on the seed alone (any
-# number of threads), the fit on its seed and its two threads, so OUT is the
-# same file, byte for byte, every time (the header holds the fit's command).
-# An interrupted run goes on where it stopped when started again (the games
-# already played are kept in WORK). Times: docs/evaluation.md.
+# Every step is deterministic: the games depend on the seed and the player
+# alone (any number of threads), the fits on their seed and their two
+# threads, so OUT is the same file, byte for byte, every time (the header
+# holds the last fit's command). An interrupted run goes on where it stopped
+# when started again (the games already played are kept in WORK; a fit is
+# made again, the same). Times: docs/evaluation.md.
 #
 # The environment can shrink it (make test runs it so, in a few seconds):
-#   GAMES (3800), NODES (20000), EPOCHS (300), WORK (build/train),
-#   KINGME (./kingme; when unset, `make` builds it and the database first),
-#   EGDB (egdb; "none" for no database).
+#   GAMES (3800 a generation), GENERATIONS (3), NODES (20000), EPOCHS (300),
+#   WORK (build/train), KINGME (./kingme; when unset, `make` builds it and
+#   the database first), EGDB (egdb; "none" for no database).
 set -eu
 cd "$(dirname "$0")/.."
 OUT=${1:-weights/default.w}
 GAMES=${GAMES:-3800}
 NODES=${NODES:-20000}
+GENERATIONS=${GENERATIONS:-3}
 EPOCHS=${EPOCHS:-300}
 WORK=${WORK:-build/train}
 EGDB=${EGDB:-egdb}
@@ -36,7 +43,24 @@ if [ -z "${KINGME:-}" ]; then
 fi
 if [ "$EGDB" = none ]; then db=--no-egdb; else db="--egdb $EGDB"; fi
 mkdir -p "$WORK"
-"$KINGME" selfplay --weights weights/named.w --games "$GAMES" --chunk 100 --nodes "$NODES" \
-    --random-plies 8 --margin 100 --seed 1 $db -j 2 --out "$WORK/selfplay"
-"$KINGME" fit "$WORK/selfplay" --prior weights/named.w --lambda 0.5 --epochs "$EPOCHS" --rate 4 \
-    --l2 1 --l2-pattern 10 --holdout 0.05 --min-pieces 5 --seed 1 -j 2 --out "$OUT"
+play() { # play WEIGHTS SEED DIR
+    "$KINGME" selfplay --weights "$1" --games "$GAMES" --chunk 100 --nodes "$NODES" \
+        --random-plies 8 --margin 100 --seed "$2" $db -j 2 --out "$3"
+}
+fit() { # fit OUT DIR...
+    out=$1
+    shift
+    "$KINGME" fit "$@" --prior weights/named.w --lambda 0.5 --epochs "$EPOCHS" --rate 4 \
+        --l2 1 --l2-pattern 10 --holdout 0.05 --min-pieces 5 --seed 1 -j 2 --out "$out"
+}
+player=weights/named.w
+dirs=
+g=1
+while [ "$g" -le "$GENERATIONS" ]; do
+    play "$player" "$g" "$WORK/selfplay$g"
+    dirs="$dirs $WORK/selfplay$g"
+    if [ "$g" -eq "$GENERATIONS" ]; then player=$OUT; else player=$WORK/gen$g.w; fi
+    # shellcheck disable=SC2086 # the folders, one word each
+    fit "$player" $dirs
+    g=$((g + 1))
+done
