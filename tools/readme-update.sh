@@ -31,4 +31,5 @@ BEGIN { inblock = 0; cmd = ""; cont = 0 }
     # an old output line: dropped (the run above printed the new one)
 }' "$readme" > "$tmp"
 mv "$tmp" "$readme"
+rm -f "$tmp.cmd" "$tmp.out"
 done
