@@ -25,7 +25,7 @@
 # made again, the same). Times: docs/evaluation.md.
 #
 # The environment can shrink it (make test runs it so, in a few seconds):
-#   GAMES (3800 a generation), GENERATIONS (3), NODES (20000), EPOCHS (300),
+#   GAMES (3800 a generation), GENERATIONS (4), NODES (20000), EPOCHS (300),
 #   WORK (build/train), KINGME (./kingme; when unset, `make` builds it and
 #   the database first), EGDB (egdb; "none" for no database).
 set -eu
@@ -33,7 +33,7 @@ cd "$(dirname "$0")/.."
 OUT=${1:-weights/default.w}
 GAMES=${GAMES:-3800}
 NODES=${NODES:-20000}
-GENERATIONS=${GENERATIONS:-3}
+GENERATIONS=${GENERATIONS:-4}
 EPOCHS=${EPOCHS:-300}
 WORK=${WORK:-build/train}
 EGDB=${EGDB:-egdb}
