@@ -308,8 +308,8 @@ static bool same_rounds(const char *dir, const char *f1, const char *f2)
     return same;
 }
 
-/* Find "A: W wins, D draws, L losses" in the output. */
-/* "A: 10 wins, 1 draw, 0 losses": the words singular or plural. */
+/* Find "A: W wins, D draws, L losses" in the output, the words singular
+ * or plural as the program prints them ("A: 10 wins, 1 draw, 0 losses"). */
 static bool wdl(const char *out, int *w, int *d, int *l)
 {
     const char *p = strstr(out, "\nA: ");
