@@ -18,11 +18,13 @@ long test_checks;
 
 void test_register(const char *name, test_fn fn)
 {
-    if (ntests < MAX_TESTS) {
-        tests[ntests].name = name;
-        tests[ntests].fn = fn;
-        ntests++;
+    if (ntests == MAX_TESTS) { /* a test dropped in silence would count as nothing */
+        fprintf(stderr, "tests: more than %d tests: raise MAX_TESTS in tests/main.c\n", MAX_TESTS);
+        abort();
     }
+    tests[ntests].name = name;
+    tests[ntests].fn = fn;
+    ntests++;
 }
 
 void test_fail(const char *file, int line, const char *fmt, ...)
@@ -100,11 +102,17 @@ int main(int argc, char **argv)
         if (filter && !strstr(tests[i].name, filter)) continue;
         cur_failures = 0;
         cur_skip[0] = '\0';
+        long checks0 = test_checks;
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         tests[i].fn();
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        /* a test that neither checked anything nor said why it skipped has
+         * tested nothing: it fails rather than pass in silence */
+        if (!cur_skip[0] && !cur_failures && test_checks == checks0)
+            test_fail(__FILE__, __LINE__, "%s made no check (test_skip says why a test cannot run)",
+                      tests[i].name);
         if (cur_skip[0] && !cur_failures) {
             skipped++;
             printf("skip %s: %s\n", tests[i].name, cur_skip);
@@ -118,7 +126,6 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
     printf("%ld checks\n", test_checks);
-    if (skipped) printf("%d skipped (not counted below)\n", skipped);
-    printf("%d passed, %d failed\n", passed, failed);
+    printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
     return failed ? 1 : 0;
 }

@@ -1,8 +1,10 @@
 /* test.h - a tiny test harness. Each TEST registers itself; the runner
  * (tests/main.c) runs them all, or those whose name contains argv[1], and
- * ends with "N passed, M failed" (tests, not checks). A test that cannot
- * run here (test_skip: a 6-piece database not built) is neither: the runner
- * prints "skip NAME: why" and counts it on a line of its own. */
+ * ends with "N passed, M failed, K skipped" (tests, not checks). A test that
+ * cannot run here (test_skip: a 6-piece database not built) is neither passed
+ * nor failed: the runner prints "skip NAME: why" and counts it as skipped. A
+ * test that makes no check and does not skip fails: it tested nothing. The
+ * registry aborts when it is full rather than drop a test. */
 #ifndef KINGME_TEST_H
 #define KINGME_TEST_H
 
