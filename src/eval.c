@@ -58,7 +58,7 @@ int eval_term_partner(int i)
 EVAL_TERM_LIST(PARAM_ORDER)
 #undef PARAM_ORDER
 
-/* Measured by the test eval_typical_values (six per line: 1-6, 7-12, ...;
+/* Measured by the test eval_typical_values (one a line: 1, 2, ..., 60,
  * then 61-74). */
 const double eval_typical_value[EVAL_NTERMS] = {
     7.6822,

@@ -11,6 +11,7 @@
  * and are not run. */
 #include "test.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,4 +192,123 @@ TEST(readme_and_docs_console_examples_are_real_output)
         free(names[i]);
     }
     CHECK_MSG(in_docs >= 10 && files >= 3, "only %d console examples in %d files of docs/", in_docs, files);
+}
+
+/* Figures the manual states about the files kingme ships agree with those
+ * files: the game count and the generations the default weights were fitted
+ * to (weights/default.w's own header), the bench node count
+ * (tests/bench.txt, which test_bench compares with the program) and the
+ * opening book's positions and moves (its own header, `kingme book info`). */
+
+/* The whole number written just before text[at] ("15,200" or "15200"), or -1. */
+static long number_before(const char *text, size_t at)
+{
+    size_t i = at;
+    while (i > 0 && (isdigit((unsigned char)text[i - 1]) || text[i - 1] == ',')) i--;
+    if (i == at || !isdigit((unsigned char)text[i])) return -1;
+    long v = 0;
+    for (size_t k = i; k < at; k++)
+        if (isdigit((unsigned char)text[k])) v = v * 10 + (text[k] - '0');
+    return v;
+}
+
+/* Whether path holds want, a sentence that states the default's fit with
+ * the figures of weights/default.w. */
+static void check_fit_sentence(const char *path, const char *want)
+{
+    char *text = test_slurp(path);
+    CHECK_MSG(text && strstr(text, want), "%s should say \"%s\" (the figures of weights/default.w's header)",
+              path, want);
+    free(text);
+}
+
+TEST(readme_figures_match_the_shipped_files)
+{
+    /* weights/default.w: "# samples: ... of G games", and one self-play
+     * folder a generation on its "made by" line */
+    char *w = test_slurp("weights/default.w");
+    CHECK(w != NULL);
+    if (!w) return;
+    const char *of = strstr(w, " games (");
+    long games = of ? number_before(w, (size_t)(of - w)) : -1;
+    const char *made = strstr(w, "# made by: ");
+    const char *fit_end = made ? strstr(made, "--prior") : NULL;
+    long gens = 0;
+    for (const char *p = made; p && fit_end && (p = strstr(p + 1, "selfplay")) != NULL && p < fit_end;)
+        gens++;
+    free(w);
+    CHECK_MSG(games > 0 && gens > 0, "weights/default.w's header names no games (%ld) or generations (%ld)",
+              games, gens);
+    static const char *const words[] = {"one",   "two",   "three", "four", "five",   "six",
+                                        "seven", "eight", "nine",  "ten",  "eleven", "twelve"};
+    CHECK(gens <= 12);
+    if (gens > 12) return;
+    char g[32];
+    snprintf(g, sizeof g, "%ld", games);
+    if (games >= 1000) snprintf(g, sizeof g, "%ld,%03ld", games / 1000, games % 1000);
+    const char *gw = words[gens - 1];
+    char want[256];
+    snprintf(want, sizeof want, "fitted to %s self-play games in %s generations", g, gw);
+    check_fit_sentence("README.md", want);
+    snprintf(want, sizeof want, "`weights/default.w` again from a clean checkout, in %s generations", gw);
+    check_fit_sentence("README.md", want);
+    snprintf(want, sizeof want,
+             "fitted by `kingme fit` to %s games of `kingme selfplay` played in %s generations", g, gw);
+    check_fit_sentence("weights/README.md", want);
+    snprintf(want, sizeof want, "the last fit, to all %s games", g);
+    check_fit_sentence("docs/evaluation.md", want);
+    snprintf(want, sizeof want, "with two commands, in %s generations", gw);
+    check_fit_sentence("docs/evaluation.md", want);
+
+    /* the bench count of the README's speed figures */
+    char *bench = test_slurp("tests/bench.txt"), *readme = test_slurp("README.md");
+    CHECK(bench && readme);
+    long recorded = -1;
+    for (char *line = bench; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+        if (isdigit((unsigned char)*line)) {
+            recorded = strtol(line, NULL, 10);
+            break;
+        }
+    const char *b = readme ? strstr(readme, "`kingme bench` (") : NULL;
+    const char *nodes = b ? strstr(b, " nodes in") : NULL;
+    long said = nodes ? number_before(readme, (size_t)(nodes - readme)) : -1;
+    CHECK_MSG(said == recorded, "README.md gives `kingme bench` %ld nodes; tests/bench.txt records %ld", said,
+              recorded);
+    free(bench);
+
+    /* the opening book: positions and moves, from its header */
+    static char out[8192];
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s book info --book weights/default.book", test_kingme());
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    const char *fin = strstr(out, "finished: ");
+    long positions = fin ? strtol(fin + 10, NULL, 10) : -1;
+    const char *mv = fin ? strstr(fin, " moves") : NULL;
+    long moves = mv ? number_before(out, (size_t)(mv - out)) : -1;
+    CHECK(positions > 0 && moves > 0);
+    char *bookmd = test_slurp("docs/book.md");
+    const char *texts[] = {readme, bookmd};
+    const char *names[] = {"README.md", "docs/book.md"};
+    for (int i = 0; i < 2; i++) {
+        const char *t = texts[i];
+        CHECK(t != NULL);
+        if (!t) continue;
+        int found = 0;
+        for (const char *p = strstr(t, " positions"); p; p = strstr(p + 1, " positions")) {
+            const char *ctx = p > t + 200 ? p - 200 : t;
+            if (!strstr(ctx, "default.book") && !strstr(ctx, "It holds")) continue;
+            long v = number_before(t, (size_t)(p - t));
+            if (v < 0 || v == 3000) continue; /* the build's aim, --positions 3000 */
+            found++;
+            CHECK_MSG(v == positions, "%s gives the book %ld positions; weights/default.book holds %ld",
+                      names[i], v, positions);
+        }
+        CHECK_MSG(found > 0, "%s states no size of weights/default.book", names[i]);
+    }
+    const char *m = bookmd ? strstr(bookmd, "It holds") : NULL;
+    const char *mm = m ? strstr(m, " moves") : NULL;
+    CHECK_MSG(mm && number_before(bookmd, (size_t)(mm - bookmd)) == moves,
+              "docs/book.md's move count is not %ld", moves);
+    free(bookmd);
+    free(readme);
 }

@@ -4,7 +4,9 @@
  * with its weight vector, negated where the other side is to move (spec:
  * docs/eval-params.md). A Searcher owns all mutable state (transposition table,
  * killers, history, counters, random generator, stop flag), so searches on
- * different threads never share anything. */
+ * different threads share only what they are given on purpose: lazy SMP's
+ * threads one transposition table (tt.h), and a caller the abort flag
+ * another thread sets (SearchLimits.abort). */
 #ifndef KINGME_SEARCH_H
 #define KINGME_SEARCH_H
 

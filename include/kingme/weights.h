@@ -34,8 +34,7 @@ int weights_read(Weights *w, const char *path, char **comments, char *err);
 int weights_write(const Weights *w, const char *path, const char *comments, char *err);
 
 /* Whether w gives any of the new terms (61-74) a weight or has a phase: what
- * only the 60 parameters' vector of the documents cannot express (the GA's
- * population files and the worker protocol carry the 60 alone). */
+ * only the 60 parameters' vector of the documents cannot express. */
 bool weights_beyond_60(const Weights *w);
 
 /* The built-in default vector: weights/default.w compiled into the program,
