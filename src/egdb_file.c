@@ -66,25 +66,6 @@
 #define NSYM (256 + NRUN)
 #define MAXLEN 15
 
-/* ---- CRC-32 (IEEE 802.3, reflected) ---- */
-static uint32_t crc_table[256];
-static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
-static void crc_fill(void)
-{
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t c = i;
-        for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-        crc_table[i] = c;
-    }
-}
-static uint32_t crc32_buf(const uint8_t *p, size_t n)
-{
-    pthread_once(&crc_once, crc_fill);
-    uint32_t c = 0xFFFFFFFFu;
-    for (size_t i = 0; i < n; i++) c = crc_table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
-    return c ^ 0xFFFFFFFFu;
-}
-
 static void put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8); }
 static void put32(uint8_t *p, uint32_t v) { put16(p, v), put16(p + 2, v >> 16); }
 static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)v), put32(p + 4, (uint32_t)(v >> 32)); }
@@ -471,8 +452,8 @@ int egdb_write_slice(const char *dir, const EgdbGeom *g, const uint8_t *codes, b
     put32(h + 64, nblocks);
     put32(h + 68, NSYM);
     put64(h + 72, b.n - data_at);
-    put32(h + 80, crc32_buf(h + HEADER_BYTES, b.n - HEADER_BYTES));
-    put32(h + 84, crc32_buf(h, 84));
+    put32(h + 80, km_crc32(0, h + HEADER_BYTES, b.n - HEADER_BYTES));
+    put32(h + 84, km_crc32(0, h, 84));
     info->file_bytes = b.n;
 
     int r = km_write_atomic(path, (const char *)b.p, b.n, err);
@@ -530,7 +511,7 @@ static int slice_file_load(const char *path, const EgdbSlice *expect, SliceFile 
                 VERSION, VERSION_PARTIAL);
         goto out;
     }
-    if (get32(h + 84) != crc32_buf(h, 84)) {
+    if (get32(h + 84) != km_crc32(0, h, 84)) {
         km_fail(err, "%s: corrupt header (checksum mismatch)", path);
         goto out;
     }
@@ -579,7 +560,7 @@ static int slice_file_load(const char *path, const EgdbSlice *expect, SliceFile 
         }
         at += (size_t)k;
     }
-    if (get32(p + 80) != crc32_buf(p + HEADER_BYTES, need - HEADER_BYTES)) {
+    if (get32(p + 80) != km_crc32(0, p + HEADER_BYTES, need - HEADER_BYTES)) {
         km_fail(err, "%s: corrupt data (checksum mismatch)", path);
         goto out;
     }
