@@ -328,7 +328,7 @@ TEST(match_command)
     for (int j = 1; j <= 2; j++) {
         snprintf(cmd, sizeof cmd,
                  "%s match weights/default.w weights/thesis.w --games 6 --depth %d -j %d "
-                 "--seed 3 --pdn %s/m%d.pdn",
+                 "--seed 3 --out %s/m%d.pdn",
                  test_kingme(), depth, j, dir, j);
         CHECK_INT(test_run(cmd, out, sizeof out), 0);
         CHECK_MSG(strstr(out, "Elo difference") && strstr(out, "LOS"), "output: %s", out);
@@ -345,8 +345,8 @@ TEST(match_command)
     CHECK_MSG(strstr(out, "6 games,") && strstr(out, " 0 errors"), "pdn: %s", out);
     char path[128];
     snprintf(path, sizeof path, "%s/m1.pdn", dir);
-    PdnGame *g;
-    int n;
+    PdnGame *g = NULL; /* still NULL after a failed read: nothing to free */
+    int n = 0;
     char err[KM_ERR_MAX];
     CHECK_MSG(pdn_read_file(path, &g, &n, err) == 0, "%s", err);
     /* -j 1: the games end in round order */
@@ -370,12 +370,12 @@ TEST(match_command)
     /* openings from the start position and from a PDN file */
     snprintf(cmd, sizeof cmd,
              "%s match weights/default.w weights/default.w --games 2 --depth 1 "
-             "--openings start --pdn %s/s.pdn",
+             "--openings start --out %s/s.pdn",
              test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     snprintf(cmd, sizeof cmd,
              "%s match weights/default.w weights/material.w --depth 1 "
-             "--openings tests/data/no-such.pdn --pdn %s/s.pdn",
+             "--openings tests/data/no-such.pdn --out %s/s.pdn",
              test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 1);
 
@@ -383,7 +383,7 @@ TEST(match_command)
      * by default, the rules ending every game */
     snprintf(cmd, sizeof cmd,
              "%s match weights/default.w weights/material.w --games 4 --depth 1 -j 1 "
-             "--max-plies 12 --pdn %s/c.pdn",
+             "--max-plies 12 --out %s/c.pdn",
              test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(strstr(out, "depth 1, at most 12 plies,") && strstr(out, "A: 0 wins, 4 draws, 0 losses"),
@@ -398,7 +398,7 @@ TEST(match_command)
     pdn_free_games(g, n);
     snprintf(cmd, sizeof cmd,
              "%s match weights/default.w weights/material.w --games 4 --depth 1 -j 1 "
-             "--pdn %s/c.pdn",
+             "--out %s/c.pdn",
              test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(strstr(out, "depth 1, 1 thread,"), "output: %s", out);
@@ -411,7 +411,7 @@ TEST(match_command)
     /* bad flags: usage, status 2 */
     const char *bad[] = {"weights/default.w", "a.w b.w --games 3",          "a.w b.w --depth x",
                          "a.w b.w --bogus",   "a.w b.w --depth 2 --time 1", "a.w b.w --openings nonsense",
-                         "a.w b.w c.w",       "a.w b.w --ply-cap -1",       "a.w b.w --ply-cap 100000"};
+                         "a.w b.w c.w",       "a.w b.w --max-plies -1",     "a.w b.w --max-plies 100000"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         snprintf(cmd, sizeof cmd, "%s match %s", test_kingme(), bad[i]);
         CHECK_MSG(test_run(cmd, out, sizeof out) == 2, "'%s' should exit 2: %s", bad[i], out);
@@ -671,7 +671,7 @@ TEST(match_command_referee)
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     snprintf(cmd, sizeof cmd,
              "%s match engine:\"sh tests/data/engines/broken.sh garbage\" weights/material.w "
-             "--games 4 --depth 2 -j 2 --pdn %s/g.pdn",
+             "--games 4 --depth 2 -j 2 --out %s/g.pdn",
              test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(strstr(out, "A: 0 wins, 0 draws, 4 losses") &&
@@ -738,7 +738,7 @@ TEST(match_command_referee)
     const char *bad[][2] = {
         {"engine:'exit 7' weights/material.w --depth 1",
          "the engine exited with status 7 before answering hello"},
-        {"weights/material.w weights/material.w --pdn tests/data/engines/broken.sh/x.pdn",
+        {"weights/material.w weights/material.w --out tests/data/engines/broken.sh/x.pdn",
          "cannot create the folder"},
         {"weights/material.w weights/material.w --hash 65536 -j 64", "MB of tables, more than the"},
     };
@@ -746,7 +746,7 @@ TEST(match_command_referee)
     write_file(path, "old games\n");
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         /* stderr only */
-        snprintf(cmd, sizeof cmd, "{ %s match %s --games 2 --pdn %s/bad.pdn >/dev/null; } 2>&1",
+        snprintf(cmd, sizeof cmd, "{ %s match %s --games 2 --out %s/bad.pdn >/dev/null; } 2>&1",
                  test_kingme(), bad[i][0], dir);
         if (i == 1)
             snprintf(cmd, sizeof cmd, "{ %s match %s --games 2 >/dev/null; } 2>&1", test_kingme(), bad[i][0]);
@@ -761,7 +761,7 @@ TEST(match_command_referee)
 
     /* a device is written to, not replaced */
     snprintf(cmd, sizeof cmd,
-             "%s match weights/material.w weights/material.w --games 2 --depth 1 --pdn /dev/null "
+             "%s match weights/material.w weights/material.w --games 2 --depth 1 --out /dev/null "
              "&& test -c /dev/null",
              test_kingme());
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
@@ -770,7 +770,7 @@ TEST(match_command_referee)
      * plays an illegal move at its first start and hangs after its restart. */
     snprintf(cmd, sizeof cmd,
              "%s match engine:\"sh tests/data/engines/broken.sh once %s/log\" weights/material.w --games 4 "
-             "--depth 2 -j 1 --timeout 30 --pdn %s/k.pdn >/dev/null 2>&1 & pid=$!; "
+             "--depth 2 -j 1 --timeout 30 --out %s/k.pdn >/dev/null 2>&1 & pid=$!; "
              "for i in $(seq 400); do test -s %s/log.sleep && break; sleep 0.05; done; "
              "kill -9 $pid; wait $pid 2>/dev/null; kill $(sed -n 's/start //p' %s/log) $(cat %s/log.sleep) "
              "2>/dev/null; "

@@ -581,7 +581,7 @@ TEST(play_screen_fits_80_columns)
 {
     char pdn[256];
     tmp_name(pdn, sizeof pdn, "w80.pdn");
-    CHECK_INT(play("11-15\nquit\n", "--clock 5+2 --white-weights weights/archive/terms-flat2.w", pdn), 0);
+    CHECK_INT(play("11-15\nquit\n", "--tc 5+2 --white-weights weights/archive/terms-flat2.w", pdn), 0);
     CHECK(strstr(out, "You play Black against kingme (clock 5+2, weights/archive/terms-flat2.w).\n") != NULL);
     CHECK(strstr(out, "White: kingme (weights/archiv..., 12 men  5:0") != NULL);
     for (const char *p = out; *p;) {
@@ -599,7 +599,7 @@ TEST(play_clock)
     /* two engines on a 3 s + 0.05 s clock, 16 plies (about 0.15 s a move,
      * far from the flag even on a loaded machine): the game ends at the cap,
      * each panel line shows its clock */
-    CHECK_INT(play(NULL, "--black engine --white engine --clock 0.05+0.05 --seed 2 --max-plies 16", pdn), 0);
+    CHECK_INT(play(NULL, "--black engine --white engine --tc 0.05+0.05 --seed 2 --max-plies 16", pdn), 0);
     CHECK_MSG(strstr(out, "Game over: ") != NULL && strstr(out, "lost on time") == NULL, "%s",
               strstr(out, "Game over: ") ? strstr(out, "Game over: ") : out);
     CHECK(strstr(out, "White: kingme, 12 men  0:03.0") != NULL);
@@ -608,18 +608,17 @@ TEST(play_clock)
      * on time with that move (the sleep covers the program's start, slow on
      * a loaded machine: the clock starts at the prompt) */
     tmp_name(in, sizeof in, "slow");
-    snprintf(cmd, sizeof cmd,
-             "(sleep 1.5; echo 11-15) | %s play --no-color --clock 0.002+0 --out %s > %s 2>&1", test_kingme(),
-             pdn, in);
+    snprintf(cmd, sizeof cmd, "(sleep 1.5; echo 11-15) | %s play --no-color --tc 0.002+0 --out %s > %s 2>&1",
+             test_kingme(), pdn, in);
     CHECK_INT(system(cmd), 0);
     char *t = test_slurp(in);
     CHECK_MSG(t && strstr(t, "Game over: White wins, 0-1 (Black lost on time). kingme wins."), "%s",
               t ? t : "");
     free(t);
     remove(in);
-    /* --clock sets the time: not with --time or --depth; a bad clock */
-    CHECK_INT(play(NULL, "--clock 5+2 --time 1", pdn), 2);
-    CHECK_INT(play(NULL, "--clock five", pdn), 2);
+    /* --tc sets the time: not with --time or --depth; a bad clock */
+    CHECK_INT(play(NULL, "--tc 5+2 --time 1", pdn), 2);
+    CHECK_INT(play(NULL, "--tc five", pdn), 2);
     CHECK_MSG(strstr(out, "kingme play: --tc 'five' is not MINUTES+SECONDS") != NULL, "%s", out);
     remove(pdn);
 }

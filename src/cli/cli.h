@@ -176,11 +176,10 @@ bool cli_egdb(const Opts *o, struct Egdb **db);
 long long cli_concurrency(const Opts *o);
 
 /* A game clock (play, match): M minutes for each side's game plus I seconds
- * after each move, as players write it (5+2); --clock is the old spelling of
- * play. cli_tc reads it: false after the usage error line. */
+ * after each move, as players write it (5+2). cli_tc reads it: false after the usage error line. */
 #define CLI_TC_OPT                                                                                          \
     {                                                                                                       \
-        "--tc", NULL, "--clock", OPT_STR, "M+I", 0, 0, DESCRIBED("none"),                                   \
+        "--tc", NULL, NULL, OPT_STR, "M+I", 0, 0, DESCRIBED("none"),                                        \
             "a game clock for both sides: M minutes each plus I seconds after each move (5+2; 0.1+0.05: 6 " \
             "s a "                                                                                          \
             "game); a side whose clock runs out loses"                                                      \
@@ -188,11 +187,10 @@ long long cli_concurrency(const Opts *o);
 bool cli_tc(const Opts *o, double *seconds, double *inc);
 
 /* The ply cap (play, match): a game still going after N plies is scored a
- * draw; none by default, the rules ending every game (the forty-move rule).
- * --ply-cap is the old spelling of match. */
+ * draw; none by default, the rules ending every game (the forty-move rule). */
 #define CLI_MAX_PLIES_OPT                                                                                \
     {                                                                                                    \
-        "--max-plies", NULL, "--ply-cap", OPT_INT, "N", 0, 99999, "0",                                   \
+        "--max-plies", NULL, NULL, OPT_INT, "N", 0, 99999, "0",                                          \
             "a game still going after N plies (an opening's included) is scored a draw; 0: no cap, the " \
             "rules end "                                                                                 \
             "every game (the forty-move rule)"                                                           \

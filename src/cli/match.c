@@ -708,7 +708,7 @@ static const Opt options[] = {
      "position with random tie-breaks; FILE.pdn: the start position and moves of each game"},
     WORKERS_OPTIONS,
     CLI_CONCURRENCY_OPT("games played at once; with --depth the result does not depend on it"),
-    {"--out", NULL, "--pdn", OPT_STR, "FILE", 0, 0, DESCRIBED("games/match-YYYYMMDD-HHMMSS.pdn"),
+    {"--out", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("games/match-YYYYMMDD-HHMMSS.pdn"),
      "where the games go, each as soon as it ends (checked before the first game)"},
     CLI_SEED_OPT("seed of the random tie-breaks"),
     CLI_MAX_PLIES_OPT,

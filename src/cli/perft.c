@@ -51,7 +51,7 @@ static const Opt options[] = {
     {"--divide", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "also print the count below each first move"},
     CLI_HASH_OPT("size of the table of counted subtrees (0: none, as --no-hash); entries keep the whole "
                  "position, so the count is exact"),
-    {"--no-hash", NULL, "--nohash", OPT_FLAG, NULL, 0, 0, NULL,
+    {"--no-hash", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "count every leaf by generating it (the raw generator speed)"},
     OPTS_END,
 };

@@ -131,7 +131,7 @@ char *play_default_out(void);     /* games/kingme-YYYYMMDD-HHMMSS.pdn, malloc'd;
 
 extern volatile sig_atomic_t play_interrupted; /* Ctrl-C, SIGTERM, SIGHUP */
 void play_catch_interrupts(void);
-/* Charge the side that just moved (with --clock): the time since its turn
+/* Charge the side that just moved (with --tc): the time since its turn
  * began, less nothing, plus the increment; a clock below zero loses the
  * game on time (P->adjudged). Starts the next side's turn. */
 void play_clock_charge(Play *P, int side);

@@ -147,7 +147,7 @@ static const Opt options[] = {
     {"--no-probcut", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no ProbCut"},
     {"--no-futility", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no futility pruning near the leaves"},
     {"--no-etc", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no enhanced transposition cutoffs"},
-    {"--no-hash", NULL, "--no-tt --nohash", OPT_FLAG, NULL, 0, 0, NULL, "no transposition table"},
+    {"--no-hash", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no transposition table"},
     {"--no-quiescence", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no quiescence search of captures"},
     {"--no-extensions", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no extension of forced moves"},
     {"--all", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
