@@ -1,7 +1,7 @@
 # kingme - English draughts engine.  make | make test | make sanitize | make bench | make egdb | make egdb6 | make book | make dll | make test-dll | make clean
 CC      ?= cc
 STD      = -std=c11 -D_POSIX_C_SOURCE=200809L
-WARN     = -Wall -Wextra -Werror
+WARN     = -Wall -Wextra -Wshadow -Werror
 OPT     ?= -O3
 ARCHFLAGS := $(if $(filter x86_64,$(shell uname -m)),-mpopcnt,)
 CFLAGS  ?=

@@ -691,8 +691,8 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
          * searched, so the children's buckets are asked for now (again at
          * ETC's depths: the first move's search may have pushed them out) */
         if (n == 0 && v < beta && use_tt && depth >= 2) {
-            uint64_t ck[MAX_MOVES];
-            prefetch_children(s, b, &ml, key, ck);
+            uint64_t child_keys[MAX_MOVES];
+            prefetch_children(s, b, &ml, key, child_keys);
         }
         if (v > best) {
             best = v;

@@ -328,11 +328,11 @@ char *weights_format(const Weights *w, const char *comments)
             if (!any) continue;
             km_buf_printf(&b, "table %s%s\n", ph ? "end." : "", pat_tables[t].name);
             for (int i = 0; i < pat_tables[t].cells; i += 16) {
-                int n = pat_tables[t].cells - i < 16 ? pat_tables[t].cells - i : 16, row = 0;
-                for (int k = 0; k < n; k++) row |= c[i + k];
+                int cells = pat_tables[t].cells - i < 16 ? pat_tables[t].cells - i : 16, row = 0;
+                for (int k = 0; k < cells; k++) row |= c[i + k];
                 if (!row) continue;
                 km_buf_printf(&b, "%d:", i);
-                for (int k = 0; k < n; k++) km_buf_printf(&b, " %d", c[i + k]);
+                for (int k = 0; k < cells; k++) km_buf_printf(&b, " %d", c[i + k]);
                 km_buf_add(&b, "\n", 1);
             }
         }

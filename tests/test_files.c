@@ -450,14 +450,14 @@ TEST(files_pdn_tag_control_characters_round_trip)
     if (n != 1) return;
     CHECK_STR(pdn_tag(&g[0], "Event"), "a b c");
     CHECK_STR(pdn_tag(&g[0], "Site"), "x\"y");
-    char *out = pdn_format_game(&g[0].game, g[0].tags, g[0].ntags, g[0].result);
-    CHECK(out && pdn_parse(out, "out.pdn", &h, &nh, err) == 0);
-    if (out && nh == 1) {
+    char *text_out = pdn_format_game(&g[0].game, g[0].tags, g[0].ntags, g[0].result);
+    CHECK(text_out && pdn_parse(text_out, "out.pdn", &h, &nh, err) == 0);
+    if (text_out && nh == 1) {
         CHECK_STR(pdn_tag(&h[0], "Event"), "a b c");
         CHECK_STR(pdn_tag(&h[0], "Site"), "x\"y");
         pdn_free_games(h, nh);
     }
-    free(out);
+    free(text_out);
     pdn_free_games(g, n);
 }
 

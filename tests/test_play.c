@@ -638,24 +638,24 @@ typedef struct Talk {
 
 static bool talk_open(Talk *t, const char *args)
 {
-    int in[2], out[2];
+    int in[2], from[2];
     memset(t, 0, sizeof *t);
-    if (pipe(in) || pipe(out)) return false;
+    if (pipe(in) || pipe(from)) return false;
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "exec %s play --no-color %s 2>&1", test_kingme(), args);
     t->pid = fork();
     if (t->pid < 0) return false;
     if (t->pid == 0) {
         dup2(in[0], 0);
-        dup2(out[1], 1);
-        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+        dup2(from[1], 1);
+        close(in[0]), close(in[1]), close(from[0]), close(from[1]);
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
         _exit(127);
     }
     close(in[0]);
-    close(out[1]);
+    close(from[1]);
     t->to = in[1];
-    t->from = out[0];
+    t->from = from[0];
     return true;
 }
 
