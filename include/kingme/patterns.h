@@ -141,20 +141,12 @@ static inline void pat_score(const EvalPatterns *p, const Board *b, int32_t *ope
     *end = e;
 }
 
-/* The blend of a phase's two sums: (open t + end (EVAL_PHASE_SPAN - t)) /
- * EVAL_PHASE_SPAN, t from the number of pieces (eval_phase). */
-static inline int32_t pat_blend(int32_t open, int32_t end, int npieces)
-{
-    int t = eval_phase(npieces);
-    return (open * t + end * (EVAL_PHASE_SPAN - t)) / EVAL_PHASE_SPAN;
-}
-
 /* The pattern score of b for side (the blend of pat_score, negated for White). */
 static inline int32_t pat_eval(const EvalPatterns *p, const Board *b, int side)
 {
     int32_t o, e;
     pat_score(p, b, &o, &e);
-    int32_t v = pat_blend(o, e, __builtin_popcount(board_occupied(b)));
+    int32_t v = eval_blend(o, e, __builtin_popcount(board_occupied(b)));
     return side == KM_BLACK ? v : -v;
 }
 

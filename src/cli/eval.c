@@ -80,7 +80,7 @@ static int run(const Opts *o)
         printf("  %-6s %8ld %8ld  %-8s  %-8s\n", pat_tables[t].name, (long)part[0], (long)part[1], a, d);
     }
     int n = popcount_board(&b);
-    int32_t pat = pat_blend(po, pe, n);
+    int32_t pat = eval_blend(po, pe, n);
     printf("patterns: opening %ld, ending %ld, blend %ld\n", (long)po, (long)pe, (long)pat);
     printf("total %ld (named %ld + patterns %ld)\n", (long)(named + pat), (long)named, (long)pat);
     return 0;
