@@ -1,6 +1,7 @@
-/* egdb_dtc.c - the distances to conversion a file does not keep, found by a
- * short search over what it keeps, and what needs exact distances: the
- * database's move and the consistency check.
+/* egdb_dtc.c - egdb_probe, one layer above the files (egdb_file.c, which
+ * calls nothing here): the distances to conversion a file does not keep,
+ * found by a short search over what it keeps, and what needs exact
+ * distances: the database's move and the consistency check.
  *
  * For b of value v that has moves, DTC(b) <= j when
  *   v a win:  some move reaches a lost position and is a conversion (a
@@ -43,7 +44,9 @@ static bool dtc_within(const Egdb *db, const Board *b, int v, int d, bool exact,
     return v != EGDB_WIN;
 }
 
-int egdb_dtc_exact(const Egdb *db, const Board *b, int v, int d, bool exact)
+/* The DTC of b, of value v (EGDB_WIN or EGDB_LOSS) by egdb_probe_code with
+ * d and exact, searching when the file does not keep it. */
+static int dtc_exact(const Egdb *db, const Board *b, int v, int d, bool exact)
 {
     if (exact || (v != EGDB_WIN && v != EGDB_LOSS)) return d;
     if (v == EGDB_WIN) {
@@ -63,10 +66,19 @@ int egdb_dtc_exact(const Egdb *db, const Board *b, int v, int d, bool exact)
         int cd;
         bool cex;
         int cv = egdb_probe_code(db, &c, &cd, &cex);
-        int key = egdb_dtc_exact(db, &c, cv, cd, cex);
+        int key = dtc_exact(db, &c, cv, cd, cex);
         if (key > longest) longest = key;
     }
     return longest + 1;
+}
+
+int egdb_probe(const Egdb *db, const Board *b, int *dist)
+{
+    int d;
+    bool exact;
+    int v = egdb_probe_code(db, b, &d, &exact);
+    if (dist) *dist = exact || v == EGDB_UNKNOWN ? d : dtc_exact(db, b, v, d, exact);
+    return v;
 }
 
 int egdb_best_move(const Egdb *db, const Board *b, Move *best, int *dist)
@@ -126,7 +138,7 @@ bool egdb_consistent(const Egdb *db, const Board *b)
             reached = reached || conv || dtc_within(db, &c, cv, cd, cex, d - 1);
         }
         if (v == EGDB_LOSS && exact && cv == EGDB_WIN) {
-            int key = conv ? 0 : egdb_dtc_exact(db, &c, cv, cd, cex);
+            int key = conv ? 0 : dtc_exact(db, &c, cv, cd, cex);
             if (key > longest) longest = key;
         }
     }

@@ -876,15 +876,6 @@ int egdb_probe_code(const Egdb *db, const Board *b, int *dist, bool *exact)
     return egdb_code_value((uint8_t)code);
 }
 
-int egdb_probe(const Egdb *db, const Board *b, int *dist)
-{
-    int d;
-    bool exact;
-    int v = egdb_probe_code(db, b, &d, &exact);
-    if (dist) *dist = exact || v == EGDB_UNKNOWN ? d : egdb_dtc_exact(db, b, v, d, exact);
-    return v;
-}
-
 int egdb_probe_fast(const Egdb *db, const Board *b, int *dist)
 {
     bool exact;

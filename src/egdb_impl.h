@@ -119,13 +119,11 @@ static inline void egdb_mirror(const Board *in, Board *out)
 int egdb_build_partial(const char *dir, int pieces, int full_dtc_pieces, int threads, EgdbProgressFn progress,
                        void *user, char *err);
 
-/* ---- probing (egdb_file.c, egdb_dtc.c) ---- */
+/* ---- probing (egdb_file.c; egdb_dtc.c above it: egdb_probe, the DTCs
+ * the files leave out, egdb_best_move) ---- */
 /* egdb_probe without the search for a DTC the file does not keep: *exact
  * says whether *dist is the DTC or the bound of egdb_code_dist. */
 int egdb_probe_code(const Egdb *db, const Board *b, int *dist, bool *exact);
-/* The DTC of b, of value v (EGDB_WIN or EGDB_LOSS) by egdb_probe_code with
- * d and exact, searching when it is not kept. */
-int egdb_dtc_exact(const Egdb *db, const Board *b, int v, int d, bool exact);
 
 /* ---- files (egdb_file.c) ---- */
 /* Write the codes of slice s (g->size bytes) to dir as its file, through a
