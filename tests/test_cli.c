@@ -235,3 +235,20 @@ TEST(cli_same_option_same_spelling_and_default)
                       strstr(h, "[default: all cores]"),
                   "%s -j: %s", at_once[i], h);
 }
+
+/* The library has no circle: no module includes one that includes it back,
+ * and no object file uses one that uses it back (tools/layers.sh, over the
+ * includes and over nm's symbols of the objects the tests were built with). */
+TEST(cli_library_layers_have_no_circle)
+{
+    char build[256] = "build/release";
+    const char *k = test_kingme();
+    const char *slash = strrchr(k, '/');
+    if (strncmp(k, "build/", 6) == 0 && slash) snprintf(build, sizeof build, "%.*s", (int)(slash - k), k);
+    static char res[8192];
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "tools/layers.sh %s", build);
+    CHECK_MSG(test_run(cmd, res, sizeof res) == 0, "%s", res);
+    CHECK_MSG(strstr(res, "modules:\n") && strstr(res, "objects (") && strstr(res, " 0 circles\nobjects"),
+              "%s", res);
+}
