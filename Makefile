@@ -1,4 +1,4 @@
-# kingme - English draughts engine.  make | make test | make sanitize | make bench | make egdb | make egdb6 | make book | make dll | make test-dll | make clean
+# kingme - English draughts engine.  make | make test | make sanitize | make tsan | make soak | make bench | make egdb | make egdb6 | make book | make dll | make test-dll | make clean
 CC      ?= cc
 STD      = -std=c11 -D_POSIX_C_SOURCE=200809L
 WARN     = -Wall -Wextra -Wshadow -Werror
@@ -19,7 +19,7 @@ CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/cb/cb.o
 LIB      = $(BUILD)/libkingme.a
 
-.PHONY: all test sanitize bench fuzz clean egdb egdb6 db book dll test-dll format format-check dll-check
+.PHONY: all test sanitize tsan soak bench fuzz clean egdb egdb6 db book dll test-dll format format-check dll-check
 all: kingme db
 
 kingme: $(BUILD)/kingme
@@ -62,6 +62,14 @@ sanitize:
 	  build/asan/kingme build/asan/kingme_tests
 	ASAN_OPTIONS=detect_leaks=1 KINGME=build/asan/kingme KINGME_SANITIZE=1 build/asan/kingme_tests $(T)
 
+# ThreadSanitizer (gcc or clang -fsanitize=thread): the tests that run
+# threads, then a stress of the engine protocol (pondering, stop, lazy SMP)
+# and a match with -j 4 (tools/tsan.sh); fails on any report. A few minutes.
+tsan:
+	$(MAKE) BUILD=build/tsan OPT="-O1 -g -fno-omit-frame-pointer" CFLAGS="-fsanitize=thread" \
+	  build/tsan/kingme build/tsan/kingme_tests
+	tools/tsan.sh
+
 # tools/gen_tactics makes tests/data/tactics.txt (see its header)
 tools/gen_tactics: tools/gen_tactics.c $(LIB) $(HEADERS)
 	$(CC) $(ALLCFLAGS) -o $@ $< $(LIB) $(LDLIBS)
@@ -69,6 +77,22 @@ tools/gen_tactics: tools/gen_tactics.c $(LIB) $(HEADERS)
 # tools/loss_probe finds a player's mistakes in a match's lost games (see its header)
 tools/loss_probe: tools/loss_probe.c $(LIB) $(HEADERS)
 	$(CC) $(ALLCFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+# make soak: one `kingme engine` under AddressSanitizer's leak checker
+# through SOAK_GAMES games at a tiny clock and SOAK_LINES lines of a random
+# protocol session (tools/soak.c); prints the resident size after the first
+# games and at the end, fails on a leak or a crash. Not in make test: it
+# takes some 20 minutes here.
+SOAK_GAMES ?= 2000
+SOAK_LINES ?= 100000
+tools/soak: tools/soak.c $(LIB) $(HEADERS)
+	$(CC) $(ALLCFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+soak: tools/soak
+	$(MAKE) BUILD=build/asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	  CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined" build/asan/kingme
+	ASAN_OPTIONS=detect_leaks=1:quarantine_size_mb=16 nice -n 10 tools/soak \
+	  "exec build/asan/kingme engine --no-book --no-egdb" $(SOAK_GAMES) $(SOAK_LINES)
 
 bench: kingme
 	./kingme bench
@@ -178,7 +202,7 @@ dll-check:
 	@$(MINGW) $(DLL_CFLAGS) -fsyntax-only $(filter-out $(DLL_POSIX_ONLY),$(LIB_SRC)) src/cb/cb.c
 
 clean:
-	rm -rf build kingme tools/gen_tactics tools/loss_probe
+	rm -rf build kingme tools/gen_tactics tools/loss_probe tools/soak
 
 # The C style (.clang-format, clang-format 14): `make format` rewrites the
 # sources, `make format-check` (in .ci/run) fails on any line it would change.

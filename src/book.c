@@ -111,6 +111,25 @@ static Book *fail(Book *bk, char *err, const char *fmt, const char *where, const
     return NULL;
 }
 
+/* The first field of h outside what a build can write (book_build's own
+ * bounds, 0 allowed where a book made otherwise leaves a field out, and
+ * times within a century), or NULL when all are in range. */
+static const char *header_out_of_range(const BookHeader *h)
+{
+    if (h->man < 0 || h->man > 32767) return "a man's value";
+    if (h->depth < 0 || h->depth > BOOK_DEPTH_MAX) return "the depth";
+    if (h->target < 0 || h->target > 10000000) return "the positions aimed at";
+    if (h->start_plies < 0 || h->start_plies > 100 || h->ballot_plies < 0 || h->ballot_plies > 100)
+        return "the main lines' plies";
+    if (h->spread < 0 || h->spread > 100 * 32767 || h->own_spread < 0 || h->own_spread > 100 * 32767)
+        return "a spread";
+    if (h->batch < 0 || h->batch > 100000) return "the batch";
+    if (h->hash_mb < 0 || h->hash_mb > 65536) return "the table's size";
+    if (!(h->seconds >= 0 && h->seconds <= 100 * 365.25 * 86400)) return "the building time";
+    if (h->written < 0 || h->written > ((int64_t)1 << 40)) return "the time written";
+    return NULL;
+}
+
 /* Parse and check bk->data (bk->len bytes). */
 static Book *parse(Book *bk, const char *where, char *err)
 {
@@ -131,7 +150,7 @@ static Book *parse(Book *bk, const char *where, char *err)
         return NULL;
     }
     uint32_t hbytes = get32(p + 12);
-    if (hbytes < HEADER_FIXED || hbytes % 8 || hbytes > (1u << 20))
+    if (hbytes < HEADER_FIXED || hbytes % 8 || hbytes > HEADER_FIXED + BOOK_COMMAND_MAX + 8)
         return fail(bk, err, "%s: corrupt header (%s)", where, "its size");
     if (n < hbytes) return fail(bk, err, "%s: truncated (%s)", where, "it ends inside the header");
     if (get32(p + 96) != header_crc(p, hbytes))
@@ -156,8 +175,12 @@ static Book *parse(Book *bk, const char *where, char *err)
     uint32_t clen = get32(p + 88);
     h->data_crc = get32(p + 92);
     h->bytes = n;
-    if (HEADER_FIXED + (uint64_t)clen > hbytes)
+    if (HEADER_FIXED + (uint64_t)clen > hbytes || clen > BOOK_COMMAND_MAX)
         return fail(bk, err, "%s: corrupt header (%s)", where, "the command's length");
+    if (memchr(p + HEADER_FIXED, '\0', clen))
+        return fail(bk, err, "%s: corrupt header (%s)", where, "a NUL byte in the command");
+    const char *bad = header_out_of_range(h);
+    if (bad) return fail(bk, err, "%s: corrupt header (%s out of range)", where, bad);
     h->command = malloc(clen + 1);
     if (!h->command) return fail(bk, err, "%s: %s", where, "out of memory");
     memcpy(h->command, p + HEADER_FIXED, clen);
@@ -317,6 +340,15 @@ static int by_key(const void *a, const void *b)
 uint8_t *book_encode(const BookHeader *h, const BookOutPos *pos, int n, size_t *len, char *err)
 {
     size_t clen = h->command ? strlen(h->command) : 0;
+    if (clen > BOOK_COMMAND_MAX) {
+        km_fail(err, "the book's command text is %zu bytes (at most %d)", clen, BOOK_COMMAND_MAX);
+        return NULL;
+    }
+    const char *bad = header_out_of_range(h);
+    if (bad) {
+        km_fail(err, "the book's header: %s out of range", bad);
+        return NULL;
+    }
     size_t hbytes = (HEADER_FIXED + clen + 7) / 8 * 8;
     uint64_t moves = 0;
     for (int i = 0; i < n; i++) {

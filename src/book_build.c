@@ -208,6 +208,17 @@ void book_build_params_default(BookBuildParams *p)
     p->hash_mb = 32;
 }
 
+/* n bytes of s at most, cut before a UTF-8 continuation byte. */
+static size_t whole_chars(const char *s, size_t n)
+{
+    size_t len = strlen(s);
+    if (len <= n) return len;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) n--;
+    return n;
+}
+
+_Static_assert(BOOK_DEPTH_MAX == SEARCH_MAX_PLY - 2, "the book's deepest search");
+
 static int check_params(const BookBuildParams *p, char *err)
 {
     if (p->depth < 2 || p->depth > SEARCH_MAX_PLY - 2)
@@ -325,7 +336,13 @@ static BookBuild *make_build(const BookBuildParams *p, const Weights *w, const c
 {
     if (check_params(p, err)) return NULL;
     BookBuild *bb = calloc(1, sizeof *bb);
-    if (!bb || !(bb->command = strdup(command ? command : ""))) {
+    if (!command) command = "";
+    size_t clen = whole_chars(command, BOOK_COMMAND_MAX);
+    if (bb && (bb->command = malloc(clen + 1))) {
+        memcpy(bb->command, command, clen);
+        bb->command[clen] = '\0';
+    }
+    if (!bb || !bb->command) {
         free(bb);
         km_fail(err, "out of memory");
         return NULL;
@@ -351,16 +368,38 @@ BookBuild *book_build_new(const BookBuildParams *p, const Weights *w, const char
     return make_build(p, w, command, err);
 }
 
+#define ELIDED "; ...; "
+
 int book_build_add_command(BookBuild *bb, const char *text)
 {
     size_t a = strlen(bb->command), b = strlen(text);
-    char *c = realloc(bb->command, a + b + 3);
+    if (a + 2 + b <= BOOK_COMMAND_MAX) {
+        char *c = realloc(bb->command, a + b + 3);
+        if (!c) return -1;
+        memcpy(c + a, "; ", 2);
+        memcpy(c + a + 2, text, b + 1);
+        bb->command = c;
+        return 0;
+    }
+    /* the header would grow past what a reader takes: the first command
+     * (the build's settings), "...", and this one, within the bound */
+    const char *semi = strstr(bb->command, "; ");
+    size_t first = whole_chars(bb->command, semi ? (size_t)(semi - bb->command) : a);
+    if (first > BOOK_COMMAND_MAX / 2) first = whole_chars(bb->command, BOOK_COMMAND_MAX / 2);
+    size_t room = BOOK_COMMAND_MAX - first - strlen(ELIDED);
+    size_t keep = whole_chars(text, room);
+    char *c = malloc(first + strlen(ELIDED) + keep + 1);
     if (!c) return -1;
-    memcpy(c + a, "; ", 2);
-    memcpy(c + a + 2, text, b + 1);
+    memcpy(c, bb->command, first);
+    memcpy(c + first, ELIDED, strlen(ELIDED));
+    memcpy(c + first + strlen(ELIDED), text, keep);
+    c[first + strlen(ELIDED) + keep] = '\0';
+    free(bb->command);
     bb->command = c;
     return 0;
 }
+
+const char *book_build_command(const BookBuild *bb) { return bb->command; }
 
 void book_build_set_save_every(BookBuild *bb, double seconds) { bb->save_every = seconds > 0 ? seconds : 0; }
 

@@ -14,14 +14,31 @@
  * blocks the cache already holds. */
 #include "egdb_impl.h"
 
+/* A bound on that search when a move's clock runs: every probe counts, the
+ * clock is read every 64, and past the deadline the search gives up (then
+ * the caller searches the position as any other). deadline 0: none. */
+typedef struct Budget {
+    double deadline;
+    unsigned probes;
+    bool out;
+} Budget;
+
+static int probe_code(const Egdb *db, const Board *b, int *d, bool *exact, Budget *bu)
+{
+    if (bu && bu->deadline > 0 && (++bu->probes & 63) == 0 && km_now() >= bu->deadline) bu->out = true;
+    return egdb_probe_code(db, b, d, exact);
+}
+
 static inline bool is_conversion(const Board *b, const Move *m)
 {
     return m->captured || !(b->kings & (1u << m->from));
 }
 
-/* Whether DTC(b) <= j; v, d, exact: b's egdb_probe_code. */
-static bool dtc_within(const Egdb *db, const Board *b, int v, int d, bool exact, int j)
+/* Whether DTC(b) <= j; v, d, exact: b's egdb_probe_code. bu (may be NULL):
+ * the budget; once it is out the answer means nothing. */
+static bool dtc_within(const Egdb *db, const Board *b, int v, int d, bool exact, int j, Budget *bu)
 {
+    if (bu && bu->out) return false;
     if (exact) return d <= j;
     if (v == EGDB_WIN && d <= j) return true; /* d: the bound of a short win */
     MoveList ml;
@@ -34,24 +51,25 @@ static bool dtc_within(const Egdb *db, const Board *b, int v, int d, bool exact,
         make_move(&c, m);
         int cd;
         bool cex;
-        int cv = egdb_probe_code(db, &c, &cd, &cex);
+        int cv = probe_code(db, &c, &cd, &cex, bu);
         if (v == EGDB_WIN) {
-            if (cv == EGDB_LOSS && (is_conversion(b, m) || dtc_within(db, &c, cv, cd, cex, j - 1)))
+            if (cv == EGDB_LOSS && (is_conversion(b, m) || dtc_within(db, &c, cv, cd, cex, j - 1, bu)))
                 return true;
-        } else if (!is_conversion(b, m) && (cv != EGDB_WIN || !dtc_within(db, &c, cv, cd, cex, j - 1)))
+        } else if (!is_conversion(b, m) && (cv != EGDB_WIN || !dtc_within(db, &c, cv, cd, cex, j - 1, bu)))
             return false;
     }
     return v != EGDB_WIN;
 }
 
 /* The DTC of b, of value v (EGDB_WIN or EGDB_LOSS) by egdb_probe_code with
- * d and exact, searching when the file does not keep it. */
-static int dtc_exact(const Egdb *db, const Board *b, int v, int d, bool exact)
+ * d and exact, searching when the file does not keep it. bu (may be NULL):
+ * the probes' budget. */
+static int dtc_exact(const Egdb *db, const Board *b, int v, int d, bool exact, Budget *bu)
 {
     if (exact || (v != EGDB_WIN && v != EGDB_LOSS)) return d;
     if (v == EGDB_WIN) {
         for (int k = 1; k < d; k++)
-            if (dtc_within(db, b, v, d, exact, k)) return k;
+            if (dtc_within(db, b, v, d, exact, k, bu)) return k;
         return d;
     }
     /* a loss: one more than the longest of its moves' */
@@ -65,8 +83,8 @@ static int dtc_exact(const Egdb *db, const Board *b, int v, int d, bool exact)
         make_move(&c, m);
         int cd;
         bool cex;
-        int cv = egdb_probe_code(db, &c, &cd, &cex);
-        int key = dtc_exact(db, &c, cv, cd, cex);
+        int cv = probe_code(db, &c, &cd, &cex, bu);
+        int key = dtc_exact(db, &c, cv, cd, cex, bu);
         if (key > longest) longest = key;
     }
     return longest + 1;
@@ -77,16 +95,24 @@ int egdb_probe(const Egdb *db, const Board *b, int *dist)
     int d;
     bool exact;
     int v = egdb_probe_code(db, b, &d, &exact);
-    if (dist) *dist = exact || v == EGDB_UNKNOWN ? d : dtc_exact(db, b, v, d, exact);
+    if (dist) *dist = exact || v == EGDB_UNKNOWN ? d : dtc_exact(db, b, v, d, exact, NULL);
     return v;
 }
 
 int egdb_best_move(const Egdb *db, const Board *b, Move *best, int *dist)
 {
+    return egdb_best_move_by(db, b, 0, best, dist);
+}
+
+int egdb_best_move_by(const Egdb *db, const Board *b, double deadline, Move *best, int *dist)
+{
+    Budget budget = {deadline, 0, false}, *bu = deadline > 0 ? &budget : NULL;
     int d;
-    int v = egdb_probe(db, b, &d);
+    bool exact;
+    int v = egdb_probe_code(db, b, &d, &exact);
+    if (v != EGDB_UNKNOWN && !exact) d = dtc_exact(db, b, v, d, exact, bu);
     if (dist) *dist = d;
-    if (v == EGDB_UNKNOWN) return v;
+    if (v == EGDB_UNKNOWN || budget.out) return EGDB_UNKNOWN;
     /* the first move of least DTC that keeps a win, the first drawing move,
      * the first losing move of largest DTC: a win of DTC d has a move whose
      * DTC is d - 1 and none less, a loss one of d - 1 and none more */
@@ -98,11 +124,12 @@ int egdb_best_move(const Egdb *db, const Board *b, Move *best, int *dist)
         make_move(&c, m);
         int cd;
         bool cex;
-        int cv = egdb_probe_code(db, &c, &cd, &cex);
+        int cv = probe_code(db, &c, &cd, &cex, bu);
         bool conv = is_conversion(b, m), pick;
-        if (v == EGDB_WIN) pick = cv == EGDB_LOSS && (conv || dtc_within(db, &c, cv, cd, cex, d - 1));
+        if (v == EGDB_WIN) pick = cv == EGDB_LOSS && (conv || dtc_within(db, &c, cv, cd, cex, d - 1, bu));
         else if (v == EGDB_DRAW) pick = cv == EGDB_DRAW;
-        else pick = d <= 1 || (!conv && !dtc_within(db, &c, cv, cd, cex, d - 2));
+        else pick = d <= 1 || (!conv && !dtc_within(db, &c, cv, cd, cex, d - 2, bu));
+        if (budget.out) return EGDB_UNKNOWN;
         if (pick) {
             *best = *m;
             return v;
@@ -134,11 +161,11 @@ bool egdb_consistent(const Egdb *db, const Board *b)
         drawn += cv == EGDB_DRAW;
         if (v == EGDB_WIN && cv == EGDB_LOSS) {
             /* a kept DTC d: no move to a loss of DTC below d - 1 */
-            if (exact && (conv ? d > 1 : dtc_within(db, &c, cv, cd, cex, d - 2))) return false;
-            reached = reached || conv || dtc_within(db, &c, cv, cd, cex, d - 1);
+            if (exact && (conv ? d > 1 : dtc_within(db, &c, cv, cd, cex, d - 2, NULL))) return false;
+            reached = reached || conv || dtc_within(db, &c, cv, cd, cex, d - 1, NULL);
         }
         if (v == EGDB_LOSS && exact && cv == EGDB_WIN) {
-            int key = conv ? 0 : dtc_exact(db, &c, cv, cd, cex);
+            int key = conv ? 0 : dtc_exact(db, &c, cv, cd, cex, NULL);
             if (key > longest) longest = key;
         }
     }

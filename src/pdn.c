@@ -40,16 +40,15 @@ static char *dup_range(const char *s, size_t n)
     return d;
 }
 
-/* Printable copy of at most 40 bytes of s, for messages. */
-static void quote(char out[48], const char *s, size_t n)
+/* At most 40 bytes of s for messages, shown as km_escape shows any text
+ * (control bytes and bytes that are not UTF-8 as \xHH). */
+#define QUOTE_MAX (4 * 40 + 4)
+static void quote(char out[QUOTE_MAX], const char *s, size_t n)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < n && k < 40; i++) out[k++] = isprint((unsigned char)s[i]) ? s[i] : '?';
-    if (n > 40) {
-        memcpy(out + k, "...", 3);
-        k += 3;
-    }
-    out[k] = '\0';
+    size_t take = n > 40 ? 40 : n;
+    while (take < n && take > 0 && ((unsigned char)s[take] & 0xC0) == 0x80) take--; /* a whole character */
+    km_escape_n(s, take, out, QUOTE_MAX - 3);
+    if (take < n) strcat(out, "...");
 }
 
 static bool open_game(Parser *P, int line)
@@ -182,7 +181,7 @@ static void read_tag(Parser *P)
     while (p < end && is_name_char(*p)) p++;
     size_t nlen = (size_t)(p - name);
     while (p < end && (*p == ' ' || *p == '\t')) p++;
-    char q[48];
+    char q[QUOTE_MAX];
     if (nlen == 0 || p >= end || *p != '"') {
         const char *e = P->p;
         while (e < end && *e != '\n' && *e != '\r') e++;
@@ -319,7 +318,7 @@ static size_t move_prefix(const char *w, size_t n)
 
 static void play_word(Parser *P, const char *w, size_t n, int line)
 {
-    char q[48];
+    char q[QUOTE_MAX];
     if (!start_game(P, line) || P->skip) return;
     PdnGame *g = &P->games[P->cur];
     size_t k = move_prefix(w, n), s = k;
@@ -354,10 +353,19 @@ static void play_word(Parser *P, const char *w, size_t n, int line)
     if (g->game.cur.stm == KM_BLACK && P->movenum < 1000000) P->movenum++; /* White has moved */
 }
 
+/* A control byte (ESC, DEL, ...): no PDN token holds one. */
+static bool is_control(char c) { return ((unsigned char)c < 0x20 && !strchr(" \t\n\r\f\v", c)) || c == 0x7F; }
+
 static void read_word(Parser *P)
 {
     const char *w = P->p;
     while (P->p < P->end && !is_delim(*P->p)) P->p++;
+    /* a control byte makes the word unreadable up to the next blank: the
+     * '[' of an escape sequence (ESC [ 3 1 m) is not a tag, a new game */
+    bool ctl = false;
+    for (const char *c = w; c < P->p && !ctl; c++) ctl = is_control(*c);
+    if (ctl)
+        while (P->p < P->end && !strchr(" \t\n\r\f\v", *P->p)) P->p++;
     size_t n = (size_t)(P->p - w);
     int line = P->line;
     if (is_result(w, n)) {

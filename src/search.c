@@ -914,11 +914,14 @@ static void sort_root(int *order, const int32_t *scores, int n)
 }
 
 /* A database win or loss at the root: its move (the quickest conversion
- * that keeps the win, or the longest resistance), no search. */
+ * that keeps the win, or the longest resistance), no search. Under a clock
+ * the exact distances it may have to search for (6 pieces) get a quarter of
+ * the move's hard limit; past it the position is searched as any other. */
 static bool root_database(Searcher *s, const Board *b, SearchResult *out, SearchReport report, void *user)
 {
     Move m;
-    int d, v = egdb_best_move(s->egdb, b, &m, &d);
+    double by = s->deadline > 0 ? s->start + (s->deadline - s->start) / 4 : 0;
+    int d, v = egdb_best_move_by(s->egdb, b, by, &m, &d);
     if (v != EGDB_WIN && v != EGDB_LOSS) return false;
     out->has_move = true;
     out->best = out->pv[0] = m;

@@ -1,11 +1,15 @@
 /* selfplay.c - training games and their files (selfplay.h).
  *
  * A chunk file, little-endian:
- *   0  "KMSP"           8  configuration key (u64)   16 chunk number (u32)
- *   20 games (u32)      24 positions (u32)           28 Black wins, White wins, draws (3 x u32)
- *   40 FNV-1a 64 of the positions that follow (u64)
+ *   0  "KMSP"           4  format version (u32, 2)   8  configuration key (u64)
+ *   16 chunk number (u32)                            20 games (u32)
+ *   24 positions (u32)  28 Black wins, White wins, draws (3 x u32)
+ *   40 FNV-1a 64 of every other byte of the file: bytes 0-39 and the
+ *      positions (u64), so that no bit of the header changes unseen
  *   48 positions, 16 bytes each: black, white, kings (3 x u32), score (i16,
- *      for the side to move), side to move + 2 x result (u8), ply (u8). */
+ *      for the side to move), side to move + 2 x result (u8), ply (u8).
+ * Version 1 (the checksum over the positions only, a key without the
+ * table's size) is refused: its games cannot be told apart. */
 #include "kingme/selfplay.h"
 #include "kingme/bits.h"
 #include "kingme/egdb.h"
@@ -32,6 +36,7 @@
 #define HEADER_BYTES 48
 #define RECORD_BYTES 16
 #define CHUNK_FILE_MAX ((size_t)1 << 30)
+#define FORMAT_VERSION 2
 
 void selfplay_config_default(SelfplayConfig *c)
 {
@@ -49,11 +54,15 @@ void selfplay_config_default(SelfplayConfig *c)
 
 uint64_t selfplay_config_key(const SelfplayConfig *c)
 {
+    /* every setting a game depends on, each mixed in on its own */
     uint64_t h = km_mix64(0x73656c66706c6179ull ^ c->seed);
     h = km_mix64(h ^ c->nodes);
-    h = km_mix64(h ^ (uint64_t)c->chunk ^ (uint64_t)c->random_plies << 16 ^ (uint64_t)c->max_plies << 32);
-    h = km_mix64(h ^ (uint64_t)(uint32_t)c->margin);
-    h = km_mix64(h ^ (uint64_t)(c->egdb ? egdb_pieces(c->egdb) : 0));
+    h = km_mix64(h ^ 0x100000000ull ^ (uint64_t)(uint32_t)c->chunk);
+    h = km_mix64(h ^ 0x200000000ull ^ (uint64_t)(uint32_t)c->random_plies);
+    h = km_mix64(h ^ 0x300000000ull ^ (uint64_t)(uint32_t)c->max_plies);
+    h = km_mix64(h ^ 0x400000000ull ^ (uint64_t)(uint32_t)c->margin);
+    h = km_mix64(h ^ 0x500000000ull ^ (uint64_t)(uint32_t)c->hash_mb);
+    h = km_mix64(h ^ 0x600000000ull ^ (uint64_t)(c->egdb ? egdb_pieces(c->egdb) : 0));
     return km_mix64(h ^ eval_weights_key(&c->weights));
 }
 
@@ -219,6 +228,14 @@ static uint64_t fnv1a(const uint8_t *p, size_t n)
     return h;
 }
 
+/* The checksum of a chunk file of n bytes: every byte but its own eight. */
+static uint64_t chunk_checksum(const uint8_t *buf, size_t n)
+{
+    uint64_t h = fnv1a(buf, 40);
+    for (size_t i = HEADER_BYTES; i < n; i++) h = (h ^ buf[i]) * 0x100000001b3ull;
+    return h;
+}
+
 static void chunk_path(const char *dir, int chunk, char *buf, size_t len)
 {
     snprintf(buf, len, "%s/sp-%06d.kmsp", dir, chunk);
@@ -252,7 +269,7 @@ static int write_chunk(const char *path, uint64_t key, int chunk, const Selfplay
     uint8_t *buf = malloc(n);
     if (!buf) return km_fail(err, "%s: out of memory", path);
     memcpy(buf, MAGIC, 4);
-    put32(buf + 4, 1);
+    put32(buf + 4, FORMAT_VERSION);
     put64(buf + 8, key);
     put32(buf + 16, (uint32_t)chunk);
     put32(buf + 20, (uint32_t)d->games);
@@ -260,7 +277,7 @@ static int write_chunk(const char *path, uint64_t key, int chunk, const Selfplay
     for (int k = 0; k < 3; k++) put32(buf + 28 + 4 * k, (uint32_t)d->wins[k]);
     uint8_t *r = buf + HEADER_BYTES;
     for (size_t i = 0; i < d->n; i++, r += RECORD_BYTES) encode_record(r, &d->pos[i]);
-    put64(buf + 40, fnv1a(buf + HEADER_BYTES, n - HEADER_BYTES));
+    put64(buf + 40, chunk_checksum(buf, n));
     int rc = km_write_atomic(path, (const char *)buf, n, err);
     free(buf);
     return rc;
@@ -275,7 +292,11 @@ static bool sound(const Board *b)
     return !(bl & ~b->kings & BLACK_PROMO_ROW) && !(wh & ~b->kings & WHITE_PROMO_ROW);
 }
 
-int selfplay_read_chunk(const char *path, uint64_t key, SelfplayData *d, char *err)
+/* One chunk file into d: number (< 0: any) is the chunk's number its name
+ * gives, key (0: any) its configuration's, that of the file named than when
+ * than is not NULL; *file_key (may be NULL) is the key the file holds. */
+static int read_chunk(const char *path, uint64_t key, const char *than, long number, SelfplayData *d,
+                      uint64_t *file_key, char *err)
 {
     static const KmReadOpts opts = {.max_bytes = CHUNK_FILE_MAX,
                                     .too_large = "too large for a self-play file"};
@@ -283,12 +304,14 @@ int selfplay_read_chunk(const char *path, uint64_t key, SelfplayData *d, char *e
     uint8_t *buf = (uint8_t *)km_read_text(path, &opts, &n, err);
     if (!buf) return -1;
     int rc = -1;
+    size_t first = d->n;
     if (n < HEADER_BYTES || memcmp(buf, MAGIC, 4) != 0) {
         km_fail(err, "%s: not a kingme self-play file", path);
         goto done;
     }
-    if (get32(buf + 4) != 1) {
-        km_fail(err, "%s: self-play format version %u (this kingme reads 1)", path, get32(buf + 4));
+    if (get32(buf + 4) != FORMAT_VERSION) {
+        km_fail(err, "%s: self-play format version %u (this kingme reads %d; play the games again)", path,
+                get32(buf + 4), FORMAT_VERSION);
         goto done;
     }
     uint32_t npos = get32(buf + 24);
@@ -296,12 +319,30 @@ int selfplay_read_chunk(const char *path, uint64_t key, SelfplayData *d, char *e
         km_fail(err, "%s: truncated or padded (%zu bytes, %u positions)", path, n, npos);
         goto done;
     }
-    if (get64(buf + 40) != fnv1a(buf + HEADER_BYTES, n - HEADER_BYTES)) {
+    if (get64(buf + 40) != chunk_checksum(buf, n)) {
         km_fail(err, "%s: checksum mismatch (the file is corrupt)", path);
         goto done;
     }
     if (key && get64(buf + 8) != key) {
-        km_fail(err, "%s: made by another configuration (seed, nodes, weights ...)", path);
+        if (than)
+            km_fail(err, "%s: made by another configuration than %s (a folder holds one run's games)", path,
+                    than);
+        else km_fail(err, "%s: made by another configuration (seed, nodes, hash, weights ...)", path);
+        goto done;
+    }
+    if (number >= 0 && get32(buf + 16) != (uint32_t)number) {
+        km_fail(err, "%s: holds chunk %u, not %ld (a copy of another chunk?)", path, get32(buf + 16), number);
+        goto done;
+    }
+    uint32_t games = get32(buf + 20), wins[3];
+    uint64_t sum = 0;
+    for (int k = 0; k < 3; k++) sum += wins[k] = get32(buf + 28 + 4 * k);
+    if (games > SELFPLAY_CHUNK_MAX || sum != games) {
+        km_fail(err, "%s: %u games, %llu results: not a chunk's games", path, games, (unsigned long long)sum);
+        goto done;
+    }
+    if (d->games > INT32_MAX - (int32_t)games) {
+        km_fail(err, "%s: more than %d games in all", path, (int)INT32_MAX);
         goto done;
     }
     const uint8_t *r = buf + HEADER_BYTES;
@@ -323,12 +364,19 @@ int selfplay_read_chunk(const char *path, uint64_t key, SelfplayData *d, char *e
             goto done;
         }
     }
-    d->games += (int)get32(buf + 20);
-    for (int k = 0; k < 3; k++) d->wins[k] += (int)get32(buf + 28 + 4 * k);
+    d->games += (int)games;
+    for (int k = 0; k < 3; k++) d->wins[k] += (int)wins[k];
+    if (file_key) *file_key = get64(buf + 8);
     rc = 0;
 done:
+    if (rc) d->n = first; /* d as it was */
     free(buf);
     return rc;
+}
+
+int selfplay_read_chunk(const char *path, uint64_t key, long number, SelfplayData *d, char *err)
+{
+    return read_chunk(path, key, NULL, number, d, NULL, err);
 }
 
 static int name_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -362,10 +410,19 @@ int selfplay_read_dir(const char *dir, SelfplayData *d, char *err)
     closedir(dp);
     if (rc == 0 && n == 0) rc = km_fail(err, "%s: no self-play files (sp-*.kmsp)", dir);
     if (rc == 0) qsort(names, n, sizeof *names, name_cmp);
+    uint64_t key = 0;
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        char path[4096];
+        char path[4096], *end;
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        rc = selfplay_read_chunk(path, 0, d, err);
+        /* sp-NNNNNN.kmsp: the number the file must hold */
+        long number = strtol(names[i] + 3, &end, 10);
+        if (end != names[i] + strlen(names[i]) - 5 || names[i][3] < '0' || names[i][3] > '9') {
+            rc = km_fail(err, "%s: not a chunk's name (sp-NNNNNN.kmsp)", path);
+            break;
+        }
+        uint64_t k;
+        rc = read_chunk(path, key, names[0], number, d, &k, err);
+        if (rc == 0) key = k;
     }
     for (size_t i = 0; i < n; i++) free(names[i]);
     free(names);
@@ -737,6 +794,8 @@ int selfplay_run(const SelfplayConfig *c, const char *dir, int threads, struct W
 {
     if (c->games < 1 || c->chunk < 1 || threads < (workers ? 0 : 1))
         return km_fail(err, "selfplay: nothing to do");
+    if (c->chunk > SELFPLAY_CHUNK_MAX)
+        return km_fail(err, "selfplay: at most %d games a chunk", SELFPLAY_CHUNK_MAX);
     if (workers && workers_can_play(c, err)) return -1;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return km_fail(err, "%s: cannot create: %s", dir, strerror(errno));
@@ -752,7 +811,7 @@ int selfplay_run(const SelfplayConfig *c, const char *dir, int threads, struct W
         if (stat(path, &st) != 0) continue;
         SelfplayData d = {0};
         int games = (k + 1) * c->chunk > c->games ? c->games - k * c->chunk : c->chunk;
-        if (selfplay_read_chunk(path, r.key, &d, err) || d.games != games) {
+        if (selfplay_read_chunk(path, r.key, k, &d, err) || d.games != games) {
             if (d.games != games && err[0] == '\0')
                 km_fail(err, "%s: holds %d games, not %d", path, d.games, games);
             selfplay_data_free(&d);

@@ -17,30 +17,28 @@ const char *svg_color(int k) { return palette[(k % 8 + 8) % 8]; }
 void svg_escape(KmBuf *b, const char *text)
 {
     const unsigned char *p = (const unsigned char *)text;
-    while (*p) {
-        unsigned char c = *p;
+    size_t n = strlen(text);
+    for (size_t i = 0; i < n;) {
+        unsigned char c = p[i];
+        uint32_t cp;
+        size_t len = km_utf8_char(p + i, n - i, &cp);
         if (c == '&') km_buf_str(b, "&amp;");
         else if (c == '<') km_buf_str(b, "&lt;");
         else if (c == '>') km_buf_str(b, "&gt;");
         else if (c == '"') km_buf_str(b, "&quot;");
         else if (c == '\'') km_buf_str(b, "&apos;");
-        else if (c < 0x20) {
-            if (c == '\t') km_buf_str(b, " ");
-        } else if (c < 0x80) {
-            km_buf_add(b, (const char *)p, 1);
-        } else {
-            /* a whole UTF-8 sequence, or '?' for a byte that starts none */
-            int n = c >= 0xF0 && c < 0xF5 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
-            bool ok = n > 0;
-            for (int k = 1; k < n && ok; k++) ok = (p[k] & 0xC0) == 0x80;
-            if (!ok) {
-                km_buf_str(b, "?");
-            } else {
-                km_buf_add(b, (const char *)p, (size_t)n);
-                p += n - 1;
-            }
-        }
-        p++;
+        else if (c == '\t') km_buf_str(b, " ");
+        /* a character XML 1.0 allows, as it is: not a control, not U+FFFE
+         * or U+FFFF (km_utf8_char refuses surrogates, overlong forms and
+         * what lies past U+10FFFF); any other byte as the text \xHH, the
+         * escaping of kingme's terminal output (km_escape) */
+        else if (len && cp >= 0x20 && cp != 0x7F && !(cp >= 0x80 && cp < 0xA0) && cp != 0xFFFE &&
+                 cp != 0xFFFF) {
+            km_buf_add(b, (const char *)p + i, len);
+            i += len;
+            continue;
+        } else km_buf_printf(b, "\\x%02X", c);
+        i++;
     }
 }
 

@@ -226,36 +226,50 @@ const char *km_skip_bom(const char *text) { return strncmp(text, "\xEF\xBB\xBF",
 
 /* ---- showing untrusted text --------------------------------------------------------- */
 
-/* The length of the UTF-8 sequence at p (at most n bytes) when it is well
- * formed and a character a terminal shows as itself, else 0. Not shown as
- * themselves: C1 controls, the byte order mark and the zero-width and
- * direction-changing characters (U+200B-U+200F, U+2028-U+202E,
- * U+2060-U+2069), which hide or reorder the text around them. */
-static size_t utf8_shown(const unsigned char *p, size_t n)
+size_t km_utf8_char(const unsigned char *p, size_t n, uint32_t *cp)
 {
+    if (n == 0) return 0;
     unsigned c = p[0];
+    if (c < 0x80) {
+        if (cp) *cp = c;
+        return 1;
+    }
     size_t len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? (c <= 0xEF ? 3 : 0) : c >= 0xC2 ? 2 : 0;
     if (!len || len > n) return 0;
-    uint32_t cp = len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
+    uint32_t v = len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
     for (size_t i = 1; i < len; i++) {
         if ((p[i] & 0xC0) != 0x80) return 0;
-        cp = cp << 6 | (p[i] & 0x3F);
+        v = v << 6 | (p[i] & 0x3F);
     }
     static const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < min[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0; /* overlong, surrogate */
-    if (cp < 0xA0 || cp == 0xFEFF || (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) ||
-        (cp >= 0x2060 && cp <= 0x2069))
+    if (v < min[len] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0; /* overlong, surrogate */
+    if (cp) *cp = v;
+    return len;
+}
+
+/* The length of the character at p (at most n bytes) when a terminal shows
+ * it as itself: printable ASCII, or well-formed UTF-8 other than the C1
+ * controls, the byte order mark and the zero-width and direction-changing
+ * characters (U+200B-U+200F, U+2028-U+202E, U+2060-U+2069), which hide or
+ * reorder the text around them; else 0. */
+static size_t char_shown(const unsigned char *p, size_t n)
+{
+    uint32_t cp;
+    size_t len = km_utf8_char(p, n, &cp);
+    if (!len) return 0;
+    if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0) || cp == 0xFEFF ||
+        (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2060 && cp <= 0x2069))
         return 0;
     return len;
 }
 
-void km_escape(const char *in, char *out, size_t outlen)
+void km_escape_n(const char *in, size_t n, char *out, size_t outlen)
 {
     if (!outlen) return;
-    size_t at = 0, n = strlen(in);
+    size_t at = 0;
     const unsigned char *p = (const unsigned char *)in;
     for (size_t i = 0; i < n;) {
-        size_t keep = p[i] >= 0x20 && p[i] < 0x7F ? 1 : p[i] >= 0x80 ? utf8_shown(p + i, n - i) : 0;
+        size_t keep = char_shown(p + i, n - i);
         if (keep) { /* shown as it is */
             if (at + keep >= outlen) break;
             memcpy(out + at, p + i, keep);
@@ -270,6 +284,8 @@ void km_escape(const char *in, char *out, size_t outlen)
     }
     out[at] = '\0';
 }
+
+void km_escape(const char *in, char *out, size_t outlen) { km_escape_n(in, strlen(in), out, outlen); }
 
 /* ---- writing ----------------------------------------------------------------------- */
 

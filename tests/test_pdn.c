@@ -318,7 +318,7 @@ TEST(pdn_garbage_and_broken_text)
     expect_error("1. 11-15 23-18 } *", "unexpected '}'", NULL);
     expect_error("1. 11-15- 23-18 *", "'11-15-' is not a move", NULL);
     expect_error("1. 11 23-18 *", "'11' is not a move: give a start and an end square", NULL);
-    expect_error("1. \x01\x02 *", "'?\?' is not a move", NULL);
+    expect_error("1. \x01\x02 *", "'\\x01\\x02' is not a move", NULL);
     /* after an error the game's moves are skipped, the next game is read */
     PdnGame *g = parse_n("1. 11-15 xx 9-14 * 1. 9-14 22-17 *", 2);
     if (g) {
@@ -476,9 +476,9 @@ TEST(pdn_file_with_nul_bytes)
     CHECK_MSG(pdn_read_file(path, &g, &n, err) == 0, "%s", err);
     CHECK_INT(n, 3);
     if (n == 3) {
-        CHECK(g[0].error && strstr(g[0].error, "'?\?' is not a move"));
+        CHECK(g[0].error && strstr(g[0].error, "'\\x00\\x00' is not a move"));
         CHECK(g[1].error == NULL);
-        CHECK(g[2].error && strstr(g[2].error, "game 3 (line 3): '?' is not a move"));
+        CHECK(g[2].error && strstr(g[2].error, "game 3 (line 3): '\\x00' is not a move"));
         pdn_free_games(g, n);
     }
     remove(path);

@@ -89,8 +89,16 @@ static bool chars(Xml *x, char stop)
         if (c >= 0x80) {
             int n = c >= 0xF0 && c < 0xF5 ? 4 : c >= 0xE0 && c < 0xF0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
             if (!n) return fail(x, "invalid UTF-8");
-            for (int k = 1; k < n; k++)
+            unsigned long cp = c & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07);
+            for (int k = 1; k < n; k++) {
                 if (((unsigned char)x->p[k] & 0xC0) != 0x80) return fail(x, "invalid UTF-8");
+                cp = cp << 6 | ((unsigned char)x->p[k] & 0x3F);
+            }
+            /* XML's Char: no overlong form, surrogate, U+FFFE, U+FFFF, nor past U+10FFFF */
+            if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000)) return fail(x, "an overlong UTF-8 form");
+            if (cp >= 0xD800 && cp <= 0xDFFF) return fail(x, "a surrogate (U+%04lX)", cp);
+            if (cp == 0xFFFE || cp == 0xFFFF || cp > 0x10FFFF)
+                return fail(x, "not an XML character (U+%04lX)", cp);
             x->p += n;
             continue;
         }
@@ -234,6 +242,32 @@ TEST(svg_escape_makes_any_text_safe)
     CHECK(strstr(s, "caf\xc3\xa9") != NULL); /* valid UTF-8 is kept */
     CHECK(strstr(s, "&lt;b &amp; &quot;c&quot;") != NULL);
     free(s);
+    /* what XML refuses though the bytes look like UTF-8 (a PDN player's
+     * name, a weights file's name): each byte as \xHH, as on a terminal */
+    static const char *const bad[][2] = {
+        {"s\xED\xA0\x80"
+         "e",
+         "s\\xED\\xA0\\x80e"}, /* a surrogate, U+D800 */
+        {"o\xE0\x80\xAF"
+         "e",
+         "o\\xE0\\x80\\xAFe"},                                              /* an overlong '/' */
+        {"\xF4\x90\x80\x80", "\\xF4\\x90\\x80\\x80"},                       /* past U+10FFFF */
+        {"f\xEF\xBF\xBF", "f\\xEF\\xBF\\xBF"},                              /* U+FFFF */
+        {"\x7F\x1B[31m", "\\x7F\\x1B[31m"},                                 /* DEL, ESC */
+        {"\xE2\x99\x9B \xF0\x9F\x98\x80", "\xE2\x99\x9B \xF0\x9F\x98\x80"}, /* kept */
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        KmBuf e = {0};
+        km_buf_str(&e, "<svg><text>");
+        svg_escape(&e, bad[k][0]);
+        km_buf_str(&e, "</text></svg>");
+        char *t = km_buf_done(&e);
+        CHECK_MSG(t && test_xml_well_formed(t, "svg", why, sizeof why), "case %zu: %s", k, why);
+        CHECK_MSG(t && strncmp(t + 11, bad[k][1], strlen(bad[k][1])) == 0 &&
+                      strcmp(t + 11 + strlen(bad[k][1]), "</text></svg>") == 0,
+                  "case %zu: %s", k, t ? t : "");
+        free(t);
+    }
 }
 
 TEST(svg_chart_is_well_formed_with_gaps_bands_and_marks)

@@ -40,7 +40,10 @@
  *               decided)
  *
  * The file must be exactly that long: a truncated file is refused before
- * anything is read from it, and the two checksums catch the rest.
+ * anything is read from it, and the two checksums catch the rest. The
+ * header is bounded on write as on read: a command text of at most
+ * BOOK_COMMAND_MAX bytes without a NUL, every number within what a build
+ * can write (else "corrupt header (the depth out of range)").
  *
  * A probe finds the position by its key, then decodes each move against
  * the legal moves of the actual position: a book move is only ever played
@@ -63,6 +66,8 @@
 #define BOOK_ENV "KINGME_BOOK"           /* a book file, or "none" */
 #define BOOK_SCORE_MAX 32000             /* scores are kept within +-this; at it: decided */
 #define BOOK_MAX_BYTES (256u << 20)      /* a larger file is refused */
+#define BOOK_COMMAND_MAX 65536           /* the header's command text: longest written and read */
+#define BOOK_DEPTH_MAX 126               /* a build's deepest search (SEARCH_MAX_PLY - 2) */
 
 /* The key of a position in the book: a fixed 64-bit mix of the three
  * bitboards and the side to move (docs/book.md gives the formula), so that

@@ -92,8 +92,12 @@ BookBuild *book_build_new(const BookBuildParams *p, const Weights *w, const char
 BookBuild *book_build_resume(const Book *bk, const Weights *w, int target, char *err);
 void book_build_free(BookBuild *bb);
 /* Append "; " and text to the command kept in the header (a resume's own
- * command after the first one's). 0, or -1 when out of memory. */
+ * command after the first one's). The text stays within BOOK_COMMAND_MAX
+ * bytes (the bound book_open reads): past it, the first command, "; ...; "
+ * and this one are kept. 0, or -1 when out of memory. */
 int book_build_add_command(BookBuild *bb, const char *text);
+/* The command text the header will hold. */
+const char *book_build_command(const BookBuild *bb);
 /* Write the book after a round only when this many seconds passed since it
  * was last written (default 30; 0: after every round); it is always
  * written when the build ends or stops. */

@@ -107,6 +107,11 @@ int egdb_probe_fast(const Egdb *db, const Board *b, int *dist);
  * drawing move, or the losing move of largest DTC. Returns the value of b
  * (EGDB_UNKNOWN and no move when b is beyond the database or has no move). */
 int egdb_best_move(const Egdb *db, const Board *b, Move *best, int *dist);
+/* The same within a move's clock: the short search that finds the distances
+ * a file leaves out (6 pieces) gives up at deadline (km_now() seconds; 0:
+ * none), and EGDB_UNKNOWN is returned, so that the caller searches instead.
+ * With every distance kept (5 pieces) it never searches. */
+int egdb_best_move_by(const Egdb *db, const Board *b, double deadline, Move *best, int *dist);
 
 /* Whether b's value and DTC agree with those of its successors: a win has a
  * move to a loss and its DTC is one more than the least over such moves (a

@@ -111,16 +111,26 @@ int selfplay_take_played(const SelfplayConfig *c, int i, char **tok, int nt, Sel
 /* The FNV-1a 64 of positions first .. d->n - 1 as a chunk file stores them. */
 uint64_t selfplay_records_checksum(const SelfplayData *d, size_t first);
 
-/* Append the positions of one chunk file to d. The file must have been made
- * by the same configuration when key is not 0 (selfplay_config_key). Returns
- * 0, or -1 with err (truncated, foreign, corrupt, another configuration). */
-int selfplay_read_chunk(const char *path, uint64_t key, SelfplayData *d, char *err);
+/* The most games a chunk file holds. */
+#define SELFPLAY_CHUNK_MAX (1 << 20)
 
-/* Append every chunk file of dir (sp-*.kmsp, in name order) to d. */
+/* Append the positions of one chunk file to d. The file must have been made
+ * by the same configuration when key is not 0 (selfplay_config_key), and hold
+ * chunk number `number` when it is not negative. Every byte is checked (the
+ * header is inside the checksum, the games and their results agree). Returns
+ * 0, or -1 with err (truncated, foreign, corrupt, another configuration,
+ * another chunk's copy; d as it was). */
+int selfplay_read_chunk(const char *path, uint64_t key, long number, SelfplayData *d, char *err);
+
+/* Append every chunk file of dir (sp-*.kmsp, in name order) to d: each must
+ * hold the number its name says, and all the configuration of the first
+ * (a folder holds one run's games). */
 int selfplay_read_dir(const char *dir, SelfplayData *d, char *err);
 
-/* What identifies a configuration in its files (seed, nodes, plies, margin,
- * chunk size, the weights), so that a resumed run never mixes two. */
+/* What identifies a configuration in its files: every setting a game
+ * depends on (seed, nodes, random plies, margin, max plies, chunk size, the
+ * table's size, the endgame database's pieces, the weights), so that a
+ * resumed run never mixes two. */
 uint64_t selfplay_config_key(const SelfplayConfig *c);
 
 #endif

@@ -60,8 +60,10 @@ void svg_text(KmBuf *b, double x, double y, double size, const char *anchor, con
 void svg_textf(KmBuf *b, double x, double y, double size, const char *anchor, const char *color,
                const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
-/* Text made safe for XML: & < > " ' as entities, control characters
- * dropped, invalid UTF-8 bytes as '?'. */
+/* Text made safe for XML: & < > " ' as entities, a tab as a space, the
+ * characters XML 1.0 allows as they are (well-formed UTF-8 by km_utf8_char,
+ * not U+FFFE or U+FFFF), every other byte (controls, DEL, C1 controls,
+ * bytes that are not UTF-8) as the text \xHH, as km_escape shows it. */
 void svg_escape(KmBuf *b, const char *text);
 
 /* The palette's colour k (it repeats after 8). */

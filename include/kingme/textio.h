@@ -73,14 +73,25 @@ int km_split(char *s, char **tok, int max);
  * the text readers (weights, population, PDN) accept one and ignore it. */
 const char *km_skip_bom(const char *text);
 
-/* in as it can be shown on a terminal, into out (outlen bytes, always
- * NUL-terminated, cut at a whole character): printable ASCII and
- * well-formed UTF-8 as they are; control bytes (escape sequences, bells,
- * line ends), bytes that are not UTF-8, C1 controls, the byte order mark and
- * the invisible or direction-changing characters each as \xHH, one per
- * byte. Every error line of the command line and of the engine protocol
- * goes through it. */
+/* The one UTF-8 validator: the length (1 to 4) of the well-formed character
+ * at p (at most n bytes), its code point in *cp (may be NULL); 0 for a byte
+ * that starts none: a stray continuation byte, a sequence cut short, an
+ * overlong form, a surrogate (U+D800-U+DFFF), above U+10FFFF. The text
+ * escaper below and the SVG writer (svg_escape) both judge text by it. */
+size_t km_utf8_char(const unsigned char *p, size_t n, uint32_t *cp);
+
+/* The one escaping rule of everything kingme echoes (error lines of the
+ * command line, the engine protocol and PDN, a book's command text, the
+ * names in analyze's report): in as it can be shown on a terminal, into
+ * out (outlen bytes, always NUL-terminated, cut at a whole character):
+ * printable ASCII and well-formed UTF-8 as they are; control bytes (escape
+ * sequences, bells, line ends, DEL), bytes that are not UTF-8, C1 controls,
+ * the byte order mark and the invisible or direction-changing characters
+ * each as \xHH, one per byte. km_escape_n takes n bytes, NUL bytes
+ * included (as \x00). An out of 4 x the input's bytes + 1 always holds it
+ * whole. */
 void km_escape(const char *in, char *out, size_t outlen);
+void km_escape_n(const char *in, size_t n, char *out, size_t outlen);
 
 /* A whole decimal integer in [lo, hi]: false if t is empty, has anything
  * else, or is out of range. */

@@ -6,6 +6,7 @@
 #include "kingme/egdb.h"
 #include "kingme/pdn.h"
 #include "kingme/svg.h"
+#include "kingme/textio.h"
 #include "kingme/weights.h"
 #include "longrun.h"
 
@@ -38,6 +39,13 @@ static char *default_out(const char *in)
     return s;
 }
 
+static FILE *report;
+
+/* Where the report goes: the standard output, or the standard error when
+ * the annotated games are written to the standard output (--out -), so
+ * that the PDN there is PDN alone. */
+static FILE *report_stream(void) { return report ? report : stdout; }
+
 int cli_analyze_game(Searcher *s, const Game *g, const SearchLimits *lim, const PdnTag *tags, int ntags,
                      const char *result, const char *how, KmBuf *pdn, KmBuf *svg, int index, int ngames,
                      const char *title)
@@ -51,19 +59,20 @@ int cli_analyze_game(Searcher *s, const Game *g, const SearchLimits *lim, const 
         const char *tag = side == KM_BLACK ? "Black" : "White", *name = NULL;
         for (int k = 0; k < ntags; k++)
             if (tags[k].name && !strcmp(tags[k].name, tag)) name = tags[k].value;
-        char who[200];
-        snprintf(who, sizeof who, "%s%s%.150s%s", tag, name ? " (" : "", name ? name : "", name ? ")" : "");
+        char who[4 * 150 + 20], shown[4 * 150 + 1] = "";
+        if (name) km_escape(name, shown, sizeof shown); /* as any echoed text: no raw control byte */
+        snprintf(who, sizeof who, "%s%s%.600s%s", tag, name ? " (" : "", shown, name ? ")" : "");
         char *sum = analyze_summary(&a, g, side, who);
         /* each line wrapped at 80 columns */
         for (char *line = sum; line && *line;) {
             char *nl = strchr(line, '\n');
             if (nl) *nl = '\0';
-            cli_wrap(stdout, line, 4);
+            cli_wrap(report_stream(), line, 4);
             line = nl ? nl + 1 : line + strlen(line);
         }
         free(sum);
     }
-    if (a.stopped) printf("  (stopped after %d of %d moves)\n", a.nply, g->nply);
+    if (a.stopped) fprintf(report_stream(), "  (stopped after %d of %d moves)\n", a.nply, g->nply);
     char *text = analyze_format_pdn(&a, g, tags, ntags, result, how);
     if (!text) pdn->oom = true;
     else km_buf_str(pdn, text);
@@ -117,6 +126,7 @@ static int run(const Opts *o)
     }
     searcher_set_egdb(&s, db);
     char *out = opt_given(o, "--out") ? strdup(opt_str(o, "--out")) : default_out(path);
+    report = out && km_is_stdout_name(out) ? stderr : stdout;
     const char *svg_path = opt_str(o, "--svg");
     char lt[32], how[320];
     if (lim.depth) snprintf(lt, sizeof lt, "depth %d", lim.depth);
@@ -134,17 +144,19 @@ static int run(const Opts *o)
     for (int i = first; i <= last && status == 0; i++) {
         const PdnGame *pg = &games[i];
         if (pg->error) {
-            fflush(stdout);
+            fflush(report_stream());
             cli_error("%s (not analysed)", pg->error);
             skipped++;
             continue;
         }
         const char *bl = pdn_tag(pg, "Black"), *wh = pdn_tag(pg, "White");
-        char head[400];
-        snprintf(head, sizeof head, "game %d: %.150s - %.150s, %s, %d plies", i + 1, bl ? bl : "?",
-                 wh ? wh : "?", pg->result, pg->game.nply);
-        cli_wrap(stdout, head, 4);
-        fflush(stdout);
+        char head[1400], sb[4 * 150 + 1], sw[4 * 150 + 1];
+        km_escape(bl ? bl : "?", sb, sizeof sb);
+        km_escape(wh ? wh : "?", sw, sizeof sw);
+        snprintf(head, sizeof head, "game %d: %.600s - %.600s, %s, %d plies", i + 1, sb, sw, pg->result,
+                 pg->game.nply);
+        cli_wrap(report_stream(), head, 4);
+        fflush(report_stream());
         char title[400];
         snprintf(title, sizeof title, "game %d: %.150s - %.150s, %s", i + 1, bl ? bl : "?", wh ? wh : "?",
                  pg->result);
@@ -162,10 +174,10 @@ static int run(const Opts *o)
         status = 1;
     } else if (done) {
         if (km_write_atomic(out, ptext, plen, err)) status = cli_error("%s", err);
-        else printf("%d annotated game%s written to %s\n", done, done == 1 ? "" : "s", out);
+        else fprintf(report_stream(), "%d annotated game%s written to %s\n", done, done == 1 ? "" : "s", out);
         if (svg_path && status != 1) {
             if (km_write_atomic(svg_path, stext, slen, err)) status = cli_error("%s", err);
-            else printf("score curve%s written to %s\n", done == 1 ? "" : "s", svg_path);
+            else fprintf(report_stream(), "score curve%s written to %s\n", done == 1 ? "" : "s", svg_path);
         }
     }
     if (!done && status == 0) status = cli_error("%s: no game could be analysed (%d bad)", path, skipped);

@@ -6,6 +6,7 @@
 #include "kingme/game.h"
 #include "kingme/notation.h"
 #include "kingme/opening.h"
+#include "kingme/textio.h"
 #include "kingme/weights.h"
 #include "kingme/workers.h"
 #include "longrun.h"
@@ -44,7 +45,10 @@ bool cli_book_path(const char *given, char *buf, size_t len)
 {
     const char *env = book_env();
     if (given) snprintf(buf, len, "%s", given);
-    else if (env && strcmp(env, "none") != 0) snprintf(buf, len, "%s", env);
+    else if (env && strcmp(env, "none") == 0) {
+        cli_error("no opening book: %s is none; give --book FILE", BOOK_ENV);
+        return false;
+    } else if (env) snprintf(buf, len, "%s", env);
     else if (!book_beside_program(buf, len)) {
         cli_error("no opening book: give --book FILE");
         return false;
@@ -147,7 +151,7 @@ static void on_progress(const BookProgress *p, void *user)
 static int cmd_build(const Opts *o)
 {
     const char *out = opt_str(o, "--out");
-    long long threads = opt_given(o, "--threads") ? opt_int(o, "--threads") : cli_default_threads();
+    long long threads = cli_concurrency(o);
     char err[KM_ERR_MAX];
     Weights w;
     if (!cli_weights(opt_str(o, "--weights"), &w)) return 1;
@@ -201,17 +205,20 @@ static int cmd_build(const Opts *o)
         }
         printf("kingme book: new book %s\n", out);
     }
-    const BookBuildParams *p = book_build_params(bb);
-    printf("%d positions (main lines: start %d plies, ballots %d), depth %d,\n"
-           "  spread %.3f men (own %.3f), %d a round, %lld %s\n",
-           p->target, p->start_plies, p->ballot_plies, p->depth, p->spread / 1000.0, p->own_spread / 1000.0,
-           p->batch, threads, cli_plural(threads, "thread", "threads"));
-    fflush(stdout);
     WorkerSet *ws = NULL;
-    if (!cli_workers(o, &ws, &threads)) {
+    const BookBuildParams *p = book_build_params(bb);
+    if (!cli_workers(o, &ws, &threads) || !cli_tables_fit(p->hash_mb, threads)) {
+        workers_free(ws);
         book_build_free(bb);
         return 1;
     }
+    char who[128];
+    cli_threads_text(threads, ws, who, sizeof who);
+    printf("%d positions (main lines: start %d plies, ballots %d), depth %d,\n"
+           "  spread %.3f men (own %.3f), %d a round, %s\n",
+           p->target, p->start_plies, p->ballot_plies, p->depth, p->spread / 1000.0, p->own_spread / 1000.0,
+           p->batch, who);
+    fflush(stdout);
     book_build_set_save_every(bb, opt_real(o, "--save-every"));
     BuildShow show = {isatty(2) != 0, 0};
     cli_catch_sigint(true, "stopping: the book keeps the rounds finished");
@@ -256,7 +263,17 @@ static int cmd_info(const Opts *o)
     bool is_default = book_weights_id(&def) == h->weights_id;
     printf("%s: %zu bytes, format version %u, checksums verified (data %08x)\n", book_path(bk), h->bytes,
            (unsigned)h->version, (unsigned)h->data_crc);
-    printf("built by: %s\n", h->command[0] ? h->command : "(not recorded)");
+    /* the command as text a terminal shows as it is: an escape sequence in
+     * a file could otherwise forge lines */
+    size_t cap = 4 * strlen(h->command) + 1;
+    char *shown = malloc(cap);
+    if (!shown) {
+        book_close(bk);
+        return cli_error("out of memory");
+    }
+    km_escape(h->command, shown, cap);
+    printf("built by: %s\n", shown[0] ? shown : "(not recorded)");
+    free(shown);
     printf("%s: %d positions (aim %d), %u moves, %s of building, written %s\n",
            h->finished ? "finished" : "unfinished", book_count(bk), h->target, (unsigned)h->moves, el, when);
     printf("search: depth %d (each move's position to %d), weights ID %016llx (%s)\n", h->depth, h->depth - 1,
@@ -405,7 +422,7 @@ static const Opt options[] = {
     {"--batch", NULL, NULL, OPT_INT, "N", 1, 100000, "64", "build: positions scored a round"},
     {"--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, "32", "build: the table of each position's searches"},
     {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", "build: " WEIGHTS_HELP},
-    {"--threads", "-j", NULL, OPT_INT, "N", 1, 256, DESCRIBED("all cores"),
+    {"--concurrency", "-j", "--threads", OPT_INT, "N", 1, 256, DESCRIBED("all cores"),
      "build: positions scored at once; the book does not depend on it"},
     WORKERS_OPTIONS,
     {"--resume", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,

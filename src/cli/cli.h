@@ -42,6 +42,11 @@ bool cli_board(const char *fen, Board *b);
  * them: -j N when given, else none. Worker events are said on stderr. */
 struct WorkerSet;
 bool cli_workers(const Opts *o, struct WorkerSet **ws, long long *threads);
+/* Whether `tables` tables of hash_mb MB each (one a local thread) fit in the
+ * memory here (km_memory_limit) all at once; false after an error line
+ * ("--hash 16000 with -j 2 needs 32000 MB of tables, more than ..."), so that
+ * a run is refused before it starts, not when its second table is made. */
+bool cli_tables_fit(long long hash_mb, long long tables);
 /* Who plays the games, for a header: "2 threads", "3 workers (no local
  * thread)", "3 workers and 1 local thread" (ws NULL: no workers). */
 void cli_threads_text(long long threads, const struct WorkerSet *ws, char *buf, size_t len);

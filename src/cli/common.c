@@ -1,6 +1,7 @@
 /* common.c - helpers several commands share. */
 #include "cli.h"
 #include "kingme/game.h"
+#include "kingme/memlimit.h"
 #include "kingme/notation.h"
 #include "kingme/weights.h"
 #include "kingme/workers.h"
@@ -129,6 +130,18 @@ bool cli_workers(const Opts *o, WorkerSet **ws, long long *threads)
     workers_set_timeout(*ws, opt_real(o, "--worker-timeout"));
     workers_set_events(*ws, on_worker_event, *ws);
     if (!opt_given(o, "--concurrency")) *threads = 0;
+    return true;
+}
+
+bool cli_tables_fit(long long hash_mb, long long tables)
+{
+    uint64_t mb = (uint64_t)hash_mb * (uint64_t)(tables > 0 ? tables : 0);
+    uint64_t have = km_memory_limit() >> 20;
+    if (have && mb > have) {
+        cli_error("--hash %lld with -j %lld needs %llu MB of tables, more than the %llu MB of memory here",
+                  hash_mb, tables, (unsigned long long)mb, (unsigned long long)have);
+        return false;
+    }
     return true;
 }
 

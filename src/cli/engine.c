@@ -26,18 +26,22 @@ static void write_line(const char *line, void *user)
 }
 
 /* One line of stdin into buf (at most cap - 1 bytes kept; *too_long when more
- * came). Returns false at the end of input with nothing read. */
-static bool read_line(char *buf, size_t cap, bool *too_long)
+ * came; *nul: the byte offset + 1 of its first NUL byte, 0 when none).
+ * Returns false at the end of input with nothing read. */
+static bool read_line(char *buf, size_t cap, bool *too_long, size_t *nul)
 {
-    size_t n = 0;
+    size_t n = 0, seen = 0;
     int c;
     *too_long = false;
+    *nul = 0;
     while ((c = getchar()) != EOF && c != '\n') {
+        seen++;
+        if (c == '\0' && !*nul) *nul = seen;
         if (n + 1 < cap) buf[n++] = (char)c;
         else *too_long = true;
     }
     buf[n] = '\0';
-    return !(c == EOF && n == 0 && !*too_long);
+    return !(c == EOF && seen == 0);
 }
 
 static int run(const Opts *o)
@@ -80,9 +84,16 @@ static int run(const Opts *o)
         return cli_error("out of memory");
     }
     bool too_long;
-    while (!write_failed && read_line(buf, ENGINE_LINE_MAX + 2, &too_long)) {
+    size_t nul;
+    while (!write_failed && read_line(buf, ENGINE_LINE_MAX + 2, &too_long, &nul)) {
         if (too_long) {
             write_line("error the line is too long (at most 65536 bytes)", NULL);
+            continue;
+        }
+        if (nul) { /* "go depth 2\0 depth 40" is not "go depth 2": the line is refused whole */
+            char msg[160];
+            snprintf(msg, sizeof msg, "error a NUL byte in the line (byte %zu): the line is ignored", nul);
+            write_line(msg, NULL);
             continue;
         }
         if (!engine_command(e, buf)) break;

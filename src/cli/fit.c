@@ -79,16 +79,18 @@ static int run(const Opts *o)
                   c.named ? "" : " --patterns-only");
     km_buf_printf(&h, "samples: %zu quiet positions of %d games (%zu held out), score scale K %.1f\n",
                   rep.samples + rep.holdout, rep.games, rep.holdout, rep.scale);
-    km_buf_printf(&h, "loss: from %.5f to %.5f; held out: from %.5f to %.5f\n", rep.prior_train, rep.train,
-                  rep.prior_holdout, rep.holdout_loss);
+    /* no game held out (--holdout 0, or too few games): no held-out loss */
+    char held[96] = "none";
+    if (rep.holdout) snprintf(held, sizeof held, "from %.5f to %.5f", rep.prior_holdout, rep.holdout_loss);
+    km_buf_printf(&h, "loss: from %.5f to %.5f; held out: %s\n", rep.prior_train, rep.train, held);
     char *hdr = km_buf_done(&h);
     if (!hdr) return cli_error("out of memory");
     rc = weights_write(&out, out_path, hdr, err);
     free(hdr);
     if (rc) return cli_error("%s", err);
-    printf("fit: %zu samples (%zu held out), K %.1f; loss %.5f -> %.5f, held out %.5f -> %.5f; wrote %s\n",
-           rep.samples, rep.holdout, rep.scale, rep.prior_train, rep.train, rep.prior_holdout,
-           rep.holdout_loss, out_path);
+    if (rep.holdout) snprintf(held, sizeof held, "%.5f -> %.5f", rep.prior_holdout, rep.holdout_loss);
+    printf("fit: %zu samples (%zu held out), K %.1f; loss %.5f -> %.5f, held out %s; wrote %s\n", rep.samples,
+           rep.holdout, rep.scale, rep.prior_train, rep.train, held, out_path);
     return 0;
 }
 

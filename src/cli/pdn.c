@@ -1,6 +1,7 @@
 /* pdn.c - kingme pdn FILE... [--verbose]: replay every game of PDN files. */
 #include "kingme/pdn.h"
 #include "cli.h"
+#include "kingme/textio.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -40,8 +41,11 @@ static bool replay_file(const char *path, bool verbose, Tally *t)
         }
         if (verbose) {
             const char *black = pdn_tag(g, "Black"), *white = pdn_tag(g, "White");
-            printf("game %d (line %d): %s - %s, %s, %d plies%s\n", i + 1, g->line, black ? black : "?",
-                   white ? white : "?", g->result, g->game.nply, g->error ? ", ERROR" : "");
+            char bl[4 * 150 + 1], wh[4 * 150 + 1]; /* the names as any echoed text (km_escape) */
+            km_escape(black ? black : "?", bl, sizeof bl);
+            km_escape(white ? white : "?", wh, sizeof wh);
+            printf("game %d (line %d): %s - %s, %s, %d plies%s\n", i + 1, g->line, bl, wh, g->result,
+                   g->game.nply, g->error ? ", ERROR" : "");
         }
     }
     t->games += n;

@@ -68,7 +68,8 @@ static int run(const Opts *o)
     c.egdb = db;
     long long threads = cli_concurrency(o);
     WorkerSet *ws = NULL;
-    if (!cli_workers(o, &ws, &threads)) {
+    if (!cli_workers(o, &ws, &threads) || !cli_tables_fit(c.hash_mb, threads)) {
+        workers_free(ws);
         if (db) egdb_close(db);
         return 1;
     }
