@@ -54,6 +54,7 @@ Session *session_new(size_t hash_mb, char *err)
         free(s);
         return NULL;
     }
+    s->hash_mb = hash_mb; /* what session_hash_mb reports (CheckerBoard's get hashsize, about) */
     if (game_init(&s->g, NULL)) {
         searcher_free(&s->s);
         free(s);
