@@ -3,6 +3,7 @@
 #include "kingme/book.h"
 #include "cli.h"
 #include "kingme/book_build.h"
+#include "kingme/datapath.h"
 #include "kingme/game.h"
 #include "kingme/notation.h"
 #include "kingme/opening.h"
@@ -21,18 +22,9 @@
 
 /* ---- where the book is ------------------------------------------------------------ */
 
-/* weights/default.book next to the running program (/proc/self/exe). */
-static bool book_beside_program(char *buf, size_t len)
-{
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) return false;
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (!slash) return false;
-    *slash = '\0';
-    return snprintf(buf, len, "%s/%s", exe, BOOK_FILE) < (int)len;
-}
+/* weights/default.book in the data folders (datapath.h): beside the
+ * program in a checkout, PREFIX/share/kingme once installed. */
+static bool book_beside_program(char *buf, size_t len) { return datapath_find(BOOK_FILE, false, buf, len); }
 
 static const char *book_env(void)
 {

@@ -211,6 +211,15 @@ int cli_analyze_game(struct Searcher *s, const struct Game *g, const struct Sear
                      struct KmBuf *pdn, struct KmBuf *svg, int index, int ngames, const char *title);
 
 const CliCommand *cli_find(const char *name);
+/* Every command, in the order of kingme help (n of them). */
+const CliCommand *const *cli_commands(int *n);
+
+/* The manual page (troff) and the shell completions (bash, zsh; 2 for
+ * another shell) written from the command tables (manpage.c). */
+void cli_man_page(FILE *f);
+int cli_completion(FILE *f, const char *shell);
+/* kingme version: the version, the build, the data found (version.c). */
+void cli_version_report(FILE *f);
 
 /* The command line as typed, "kingme" and its arguments, each quoted for
  * the shell where it needs it (truncated to len); main gives it first. */
