@@ -61,6 +61,10 @@ if ls egdb/*.kdb >/dev/null 2>&1; then
 else
     echo "skip install: no endgame database built (make egdb): the database is not checked"
 fi
+# the engine: --weights and `option weights` by name too
+out=$(printf 'option weights handset\nisready\nquit\n' | run engine --weights material 2>&1)
+[[ $out != *error* ]] && [[ $out == *readyok* ]] && ok "kingme engine --weights material, option weights handset" ||
+    bad "engine weights by name" "$out"
 out=$(run match default material --games 2 --depth 2 --out "$tmp/m.pdn" 2>&1)
 [ $? -eq 0 ] && ok "kingme match default material from /" || bad "match default material" "$out"
 # KINGME_DATA comes first

@@ -381,7 +381,7 @@ static int run(const Opts *o)
 
 static const Opt options[] = {
     {"--book", NULL, NULL, OPT_STR, "FILE", 0, 0,
-     DESCRIBED("$KINGME_BOOK, else weights/default.book beside the program"), "info, probe, show: the book"},
+     DESCRIBED("$KINGME_BOOK, else weights/default.book of the data folders"), "info, probe, show: the book"},
     {"--out", NULL, NULL, OPT_STR, "FILE", 0, 0, BOOK_FILE, "build: the book written (after every round)"},
     {"--positions", NULL, NULL, OPT_INT, "N", 1, 1e7, "6000", "build: positions to score in all"},
     {"--depth", NULL, NULL, OPT_INT, "D", 2, SEARCH_MAX_PLY - 2, "18",

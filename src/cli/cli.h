@@ -112,25 +112,27 @@ const char *cli_egdb_dir(const char *given);
 
 /* The endgame database (--egdb [DIR], --no-egdb) of every command that
  * searches (search, play, engine, analyze, match): by default the database
- * of $KINGME_EGDB, else the directory egdb beside the program (where `make`
+ * of $KINGME_EGDB, else the directory egdb of the data folders (datapath.h:
+ * beside the program, where `make`
  * builds it), when there is one; --egdb DIR another, --no-egdb or
  * KINGME_EGDB=none none. cli_egdb_auto opens it into *db (NULL: none). A
  * database asked for (--egdb, KINGME_EGDB) that cannot be opened is an
  * error line (false); the one beside the program costs a warning on stderr,
  * not the command. */
-#define CLI_EGDB_OPTS                                                                                       \
-    {"--egdb",                                                                                              \
-     NULL,                                                                                                  \
-     NULL,                                                                                                  \
-     OPT_OPTSTR,                                                                                            \
-     "DIR",                                                                                                 \
-     0,                                                                                                     \
-     0,                                                                                                     \
-     NULL,                                                                                                  \
-     "use the endgame database in DIR (alone: $KINGME_EGDB or egdb/); without it, $KINGME_EGDB, "           \
-     "else the egdb directory beside the program when there is one"},                                       \
-    {                                                                                                       \
-        "--no-egdb", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no endgame database, even beside the program" \
+#define CLI_EGDB_OPTS                                                                             \
+    {"--egdb",                                                                                    \
+     NULL,                                                                                        \
+     NULL,                                                                                        \
+     OPT_OPTSTR,                                                                                  \
+     "DIR",                                                                                       \
+     0,                                                                                           \
+     0,                                                                                           \
+     NULL,                                                                                        \
+     "use the endgame database in DIR (alone: $KINGME_EGDB or egdb/); without it, $KINGME_EGDB, " \
+     "else egdb/ in the data folders (beside the program, PREFIX/share/kingme; kingme version)"}, \
+    {                                                                                             \
+        "--no-egdb", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,                                      \
+            "no endgame database, not even the data folders'"                                     \
     }
 struct Egdb;
 bool cli_egdb_auto(const Opts *o, struct Egdb **db);
@@ -228,23 +230,24 @@ void cli_set_command_line(int argc, char **argv);
 
 /* The opening book of the commands that play (play, engine, match):
  * --book FILE (none: no book), --no-book; without them $KINGME_BOOK (a
- * file, or none); else weights/default.book beside the program (where the
+ * file, or none); else weights/default.book of the data folders (datapath.h:
+ * beside the program, where the
  * repository keeps it) when there is one, a book that cannot be read then
  * costing a warning on stderr, not the command. cli_book_auto opens it
  * into *bk (NULL: none); false after an error line (a book named that
  * cannot be read). */
-#define CLI_BOOK_OPTS                                                                                   \
-    {"--book",                                                                                          \
-     NULL,                                                                                              \
-     NULL,                                                                                              \
-     OPT_STR,                                                                                           \
-     "FILE",                                                                                            \
-     0,                                                                                                 \
-     0,                                                                                                 \
-     DESCRIBED("$KINGME_BOOK, else weights/default.book beside the program"),                           \
-     "the opening book (kingme book; none: no book)"},                                                  \
-    {                                                                                                   \
-        "--no-book", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no opening book, even beside the program" \
+#define CLI_BOOK_OPTS                                                                                      \
+    {"--book",                                                                                             \
+     NULL,                                                                                                 \
+     NULL,                                                                                                 \
+     OPT_STR,                                                                                              \
+     "FILE",                                                                                               \
+     0,                                                                                                    \
+     0,                                                                                                    \
+     DESCRIBED("$KINGME_BOOK, else weights/default.book of the data folders"),                             \
+     "the opening book (kingme book; none: no book)"},                                                     \
+    {                                                                                                      \
+        "--no-book", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no opening book, not even the data folders'" \
     }
 struct Book;
 bool cli_book_auto(const Opts *o, struct Book **bk);
