@@ -80,6 +80,20 @@ out=$(run show mine 2>&1)
 # found through $PATH by its name, as a shell runs it (argv[0] without a '/')
 out=$( (cd / && env -i HOME="$home" PATH="$root$prefix/bin:/usr/bin:/bin" kingme show material 2>&1 | head -1) )
 [ "$out" = material ] && ok "kingme run by name through PATH" || bad "kingme through PATH" "$out"
+# without /proc (as on macOS and the BSDs): /proc hidden under a tmpfs in a
+# mount namespace of its own, the program's path comes from argv[0]
+if unshare --mount sh -c 'mount -t tmpfs none /proc' >/dev/null 2>&1; then
+    out=$(cd / && env -i HOME="$home" PATH="$root$prefix/bin:/usr/bin:/bin" unshare --mount sh -c \
+        'mount -t tmpfs none /proc && [ ! -e /proc/self/exe ] && kingme version && kingme show material' 2>&1)
+    [[ $out == *"program:  $k"$'\n'* ]] && [[ $out == *"book:     $share/weights/default.book"* ]] &&
+        [[ $out == *own_men*1000* ]] && ok "without /proc: found through PATH by argv[0]" ||
+        bad "without /proc" "$out"
+    out=$(cd / && env -i HOME="$home" unshare --mount sh -c 'mount -t tmpfs none /proc && "$0" show handset' \
+        "$k" 2>&1 | head -1)
+    [ "$out" = handset ] && ok "without /proc: run by its path" || bad "without /proc, by path" "$out"
+else
+    echo "skip install: cannot hide /proc here (unshare --mount needs root): argv[0] is checked by test_datapath"
+fi
 
 # the manual page
 man1=$root$prefix/share/man/man1/kingme.1

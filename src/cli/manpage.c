@@ -138,7 +138,7 @@ void cli_man_page(FILE *f)
           f);
     fputs(".TP\n.B NO_COLOR\nWhen set and not empty, no colours.\n", f);
     fputs(".SH FILES\nThe data folders, searched in this order: \\fB$KINGME_DATA\\fR; the folder of the "
-          "program itself (a checkout); ",
+          "program itself (a checkout) and \\fI../share/kingme\\fR beside it; ",
           f);
     troff_text(f, datapath_install_dir());
     fputs(" (the installed data); the user's data folder, for the databases the user builds "
