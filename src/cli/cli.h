@@ -71,7 +71,9 @@ bool cli_play_moves(struct Game *g, const char *text);
 /* Weights from path, or the built-in default (weights/default.w) for NULL
  * or "default"; prints the error ("kingme: FILE:LINE: ...") and returns false on failure. */
 struct Weights;
-#define WEIGHTS_HELP "a weights file; 'default' is the built-in weights/default.w"
+#define WEIGHTS_HELP                                                                                \
+    "a weights file, or a name of the data folders (material, handset); 'default' is the built-in " \
+    "weights/default.w"
 bool cli_weights(const char *path, struct Weights *w);
 
 /* The search benchmark (bench_search.c): its fixed positions to depth with
