@@ -69,7 +69,9 @@ struct Game;
 bool cli_play_moves(struct Game *g, const char *text);
 
 /* Weights from path, or the built-in default (weights/default.w) for NULL
- * or "default"; prints the error ("kingme: FILE:LINE: ...") and returns false on failure. */
+ * or "default"; a name or relative path not found here is looked for in the
+ * data folders (datapath_weights: `material`, `weights/handset.w`); prints
+ * the error ("kingme: FILE:LINE: ...") and returns false on failure. */
 struct Weights;
 #define WEIGHTS_HELP                                                                                \
     "a weights file, or a name of the data folders (material, handset); 'default' is the built-in " \
