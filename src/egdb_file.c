@@ -796,6 +796,11 @@ Egdb *egdb_open(const char *dir, size_t cache_mb, char *err)
 
 int egdb_pieces(const Egdb *db) { return db ? db->pieces : 0; }
 
+void egdb_limit_pieces(Egdb *db, int max)
+{
+    if (db && max >= 1 && max < db->pieces) db->pieces = max;
+}
+
 int egdb_damage(const Egdb *db, char *err)
 {
     int id = db ? atomic_load(&db->bad_slice) - 1 : -1;

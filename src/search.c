@@ -1009,6 +1009,15 @@ static uint64_t stop_helpers(Searcher *s, HelperJob *jobs, int n)
     return t;
 }
 
+/* A forced move on the clock is searched this long, for its score: a tenth
+ * of the move's budget, at most a second (its depth-1 score can be a
+ * man or more off, and front ends show it as kingme's opinion). */
+static double search_forced_time(const TimeBudget *tb)
+{
+    double t = 0.1 * tb->soft;
+    return t < 1.0 ? t : 1.0;
+}
+
 int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistory, int reversible,
                const SearchLimits *limits, SearchResult *out, SearchReport report, void *user)
 {
@@ -1103,8 +1112,10 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
             pondering = false;
             if (limits->depth > 0 && depth >= limits->depth) break;
         }
-        if (ml.count == 1 && timed) break; /* on the clock: nothing to choose */
-        if (proven) break;                 /* proven: deeper cannot change it */
+        /* on the clock, a forced move has nothing to choose, but its score
+         * is still what the front ends show: a short search gives it one */
+        if (ml.count == 1 && timed && out->seconds >= search_forced_time(&tb)) break;
+        if (proven) break; /* proven: deeper cannot change it */
         changes[depth % 3] = changed;
         /* on a game clock, no new iteration after the soft limit, which is
          * shorter while the best move is stable; a fixed time is used up */

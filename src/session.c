@@ -17,6 +17,7 @@ struct Session {
     Weights w;
     Searcher s;
     size_t hash_mb;
+    SessionFindFn find_weights; /* session_set_weights_finder, or NULL */
     int tiebreak;
     bool exact;           /* no reduction or pruning */
     int level;            /* LEVEL_FULL: the full engine */
@@ -54,6 +55,7 @@ Session *session_new(size_t hash_mb, char *err)
         free(s);
         return NULL;
     }
+    s->hash_mb = hash_mb; /* what session_hash_mb reports (CheckerBoard's get hashsize, about) */
     if (game_init(&s->g, NULL)) {
         searcher_free(&s->s);
         free(s);
@@ -141,9 +143,13 @@ void session_free(Session *s)
 
 /* ---- options ------------------------------------------------------------------ */
 
+void session_set_weights_finder(Session *s, SessionFindFn find) { s->find_weights = find; }
+
 int session_load_weights(Session *s, const char *path, char *err)
 {
     Weights w;
+    char found[4096];
+    if (s->find_weights && s->find_weights(path, found, sizeof found)) path = found;
     if (weights_read(&w, path, NULL, err)) return -1;
     s->w = w;
     searcher_set_weights(&s->s, &w);

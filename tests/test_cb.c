@@ -141,6 +141,18 @@ TEST(cb_sources_compile_for_windows)
 TEST(cb_commands)
 {
     char r[CB_REPLY_SIZE];
+    /* the table a new engine has, as its Options dialog shows it (the
+     * first test that makes the engine) */
+    CHECK_INT(cmd("get hashsize", r), 1);
+    CHECK_STR(r, "64");
+    CHECK_INT(cmd("about", r), 1);
+    CHECK_MSG(strstr(r, "hash table: 64 MB\n") != NULL, "%s", r);
+    CHECK_INT(cmd("set hashsize 128", r), 1);
+    CHECK_STR(r, "hashsize 128");
+    CHECK_INT(cmd("get hashsize", r), 1);
+    CHECK_STR(r, "128");
+    CHECK_INT(cmd("about", r), 1);
+    CHECK_MSG(strstr(r, "hash table: 128 MB\n") != NULL, "%s", r);
     CHECK_INT(cmd("name", r), 1);
     CHECK_STR(r, "kingme " KINGME_VERSION);
     CHECK_INT(cmd("get protocolversion", r), 1);
@@ -174,7 +186,13 @@ TEST(cb_commands)
      * greys them out) */
     CHECK_INT(cmd("get allscores", r), 1);
     CHECK_STR(r, "0");
-    CHECK_INT(cmd("set dbmbytes 64", r), 0);
+    CHECK_INT(cmd("get enable_mtc", r), 0);
+    CHECK_STR(r, "?");
+    CHECK_INT(cmd("get mtcpath", r), 0);
+    CHECK_STR(r, "?");
+    CHECK_INT(cmd("set enable_mtc 1", r), 0);
+    CHECK_STR(r, "?");
+    CHECK_INT(cmd("set check_mtc_dir C:\\db", r), 0);
     CHECK_STR(r, "?");
     CHECK_INT(cmd("get movelist B:W1:B", r), 0);
     CHECK_INT(cmd("frobnicate now", r), 0);
@@ -400,6 +418,14 @@ TEST(cb_bad_boards)
     board[x][y] = CB_BLACK | CB_MAN; /* a 13th black man */
     CHECK_INT(getmove(board, CB_BLACK, 0.01, status, &playnow, 0, 0, &mv), CB_UNKNOWN);
     CHECK_MSG(strncmp(status, "kingme: ", 8) == 0 && strstr(status, "13"), "%s", status);
+    /* a piece on a light square (no square of the game): refused, not dropped */
+    to_cb(&b, board);
+    memcpy(keep, board, sizeof keep);
+    board[1][0] = CB_WHITE | CB_MAN;
+    CHECK_INT(getmove(board, CB_BLACK, 0.01, status, &playnow, 0, 0, &mv), CB_UNKNOWN);
+    CHECK_STR(status, "kingme: column 1 row 0 holds 5, off the playing squares");
+    board[1][0] = CB_FREE;
+    CHECK(memcmp(board, keep, sizeof keep) == 0);
     /* no legal move: the side to move has lost, the board stays */
     Board lost = fen("W:W5:B1");
     to_cb(&lost, board);
@@ -448,10 +474,65 @@ TEST(cb_database)
     CHECK_INT(cmd("set enable_wld 1", r), 1);
     ask(&a, &draw, 0.05, 0, 0, NULL);
     CHECK_MSG(a.result == CB_DRAW, "%d %s", a.result, a.status);
+    /* the database's cache (Engine > Options... > Endgame DB): one of the
+     * sizes CheckerBoard lists, 64 MB; 0 is the least */
+    CHECK_INT(cmd("get dbmbytes", r), 1);
+    CHECK_STR(r, "64");
+    CHECK_INT(cmd("set dbmbytes 128", r), 1);
+    CHECK_STR(r, "dbmbytes 128: the endgame database's cache in MB");
+    CHECK_INT(cmd("get dbmbytes", r), 1);
+    CHECK_STR(r, "128");
+    CHECK_INT(cmd("about", r), 1);
+    CHECK_MSG(strstr(r, "(up to 3 pieces, cache 128 MB)") != NULL, "%s", r);
+    CHECK_INT(cmd("set dbmbytes lots", r), 0);
+    CHECK_STR(r, "dbmbytes: a size in MB from 0 to 65536, not 'lots'");
+    CHECK_INT(cmd("set dbmbytes 0", r), 1);
+    ask(&a, &draw, 0.05, 0, 0, NULL);
+    CHECK_MSG(a.result == CB_DRAW, "%d %s", a.result, a.status);
+    CHECK_INT(cmd("set dbmbytes 64", r), 1);
+    /* Limit max pieces (More Options... > WLD Database): CheckerBoard's 24
+     * is no limit */
+    CHECK_INT(cmd("get max_dbpieces", r), 1);
+    CHECK_STR(r, "24");
+    CHECK_INT(cmd("set max_dbpieces 2", r), 1);
+    CHECK_STR(r, "max_dbpieces 2: the database is used up to 2 pieces");
+    CHECK_INT(cmd("get max_dbpieces", r), 1);
+    CHECK_STR(r, "2");
+    CHECK_INT(cmd("about", r), 1);
+    CHECK_MSG(strstr(r, "(up to 2 pieces, cache 64 MB)") != NULL, "%s", r);
+    ask(&a, &draw, 0.05, 0, 0, NULL); /* 2 pieces: still the database's draw */
+    CHECK_MSG(a.result == CB_DRAW, "%d %s", a.result, a.status);
+    CHECK_INT(cmd("set max_dbpieces 0", r), 0);
+    CHECK_STR(r, "max_dbpieces: 1 to 24, not '0'");
+    CHECK_INT(cmd("set max_dbpieces 24", r), 1);
+    CHECK_STR(r, "max_dbpieces 24: the database is used up to 3 pieces");
+    /* the processors, shown beside the search threads */
+    CHECK_INT(cmd("get cpus", r), 1);
+    CHECK_MSG(atoi(r) >= 1, "%s", r);
     CHECK_INT(cmd("set dbpath ", r), 1);
     CHECK_STR(r, "dbpath: none");
     snprintf(c, sizeof c, "rm -rf '%s'", dir);
     CHECK(system(c) == 0);
+}
+
+/* A forced move gets the score of a short search, not its depth-1 score
+ * (733 here, 322 at depth 12): the status bar shows it as kingme's. */
+TEST(cb_forced_move_score)
+{
+    Board b = fen("B:W19,23,22,21,27,26,25,32,31,30,29:B4,3,2,1,8,7,6,12,11,9,15");
+    char r[CB_REPLY_SIZE];
+    CHECK_INT(cmd("set book 0", r), 1);
+    Asked a;
+    double t0 = km_now();
+    ask(&a, &b, 1.0, 0, 0, NULL);
+    double took = km_now() - t0;
+    CHECK_MSG(a.move == 0, "%s", a.status);
+    int depth = 0, score = 0;
+    const char *d = strstr(a.status, "depth ");
+    CHECK_MSG(d && sscanf(d, "depth %d  score %d", &depth, &score) == 2, "%s", a.status);
+    CHECK_MSG(depth >= 6 && score < 600, "%s", a.status);
+    CHECK_MSG(took < (test_sanitized() ? 1.0 : 0.6), "%.3f s: %s", took, a.status);
+    CHECK_INT(cmd("set book 3", r), 1);
 }
 
 /* set gamehist for the start position: a game of its own */

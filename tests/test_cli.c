@@ -136,8 +136,15 @@ TEST(cli_help_of_every_command)
 
 TEST(cli_help_version_and_unknown_commands)
 {
+    /* what a bug report needs: the version, the commit, the build, the data */
     CHECK_INT(kingme("--version"), 0);
-    CHECK_STR(out, "kingme " KINGME_VERSION "\n");
+    CHECK_MSG(strncmp(out, "kingme " KINGME_VERSION "\ncommit:   ",
+                      sizeof "kingme " KINGME_VERSION "\ncommit:   " - 1) == 0 &&
+                  strstr(out, "\nbuilt:    ") && strstr(out, "\nprogram:  /") &&
+                  strstr(out, "\nbook:     ") && strstr(out, "\ndatabase: ") &&
+                  strstr(out, "\nweights:  default (built in)"),
+              "%s", out);
+    CHECK(strstr(out, "commit:   unknown") == NULL); /* the Makefile gave it */
     CHECK_INT(kingme("help perft"), 0);
     CHECK_MSG(strstr(out, "usage: kingme perft DEPTH [OPTIONS]") != NULL && strstr(out, "--fen") != NULL,
               "%s", out);

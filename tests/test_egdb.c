@@ -1156,3 +1156,26 @@ TEST(egdb_info_checks_what_probe_checks)
     CHECK(strcmp(out, sound) != 0);
     remove_tree(dir);
 }
+
+/* egdb_limit_pieces (CheckerBoard's Limit max pieces): the positions of
+ * more pieces become unknown, the others stay; the limit only lowers. */
+TEST(egdb_limit_pieces_lowers_what_is_probed)
+{
+    if (!test_db()) return;
+    char err[KM_ERR_MAX];
+    Egdb *db = egdb_open(db_dir, 1, err);
+    CHECK_MSG(db != NULL, "%s", err);
+    if (!db) return;
+    Board three, two;
+    CHECK(board_from_fen(&three, "B:WK30,K31:BK1", err) == 0);
+    CHECK(board_from_fen(&two, "B:WK30:BK1", err) == 0);
+    CHECK_INT(egdb_probe(db, &three, NULL), EGDB_LOSS);
+    egdb_limit_pieces(db, 2);
+    CHECK_INT(egdb_pieces(db), 2);
+    CHECK_INT(egdb_probe(db, &three, NULL), EGDB_UNKNOWN);
+    CHECK_INT(egdb_probe(db, &two, NULL), EGDB_DRAW);
+    egdb_limit_pieces(db, 24); /* no raise: the database is opened again for that */
+    egdb_limit_pieces(db, 0);  /* nor below one piece */
+    CHECK_INT(egdb_pieces(db), 2);
+    egdb_close(db);
+}

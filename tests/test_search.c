@@ -746,3 +746,35 @@ TEST(search_all_moves_selective_and_timed)
     }
     searcher_free(&s);
 }
+
+/* A forced move on the clock is played after a short search of its own (a
+ * tenth of the move's budget, at most a second), not with its depth-1
+ * score: here 15x24 is the only move, which depth 1 scores 733 and depth 12
+ * 322. The front ends (kingme search, the engine, CheckerBoard) show it. */
+TEST(search_forced_move_gets_a_real_score)
+{
+    Board b;
+    char err[KM_ERR_MAX];
+    CHECK(board_from_fen(&b, "B:W19,23,22,21,27,26,25,32,31,30,29:B4,3,2,1,8,7,6,12,11,9,15", err) == 0);
+    MoveList ml;
+    CHECK_INT(gen_moves(&b, &ml), 1);
+    Weights w;
+    weights_default(&w);
+    Searcher s;
+    CHECK(searcher_init(&s, &w, 4, 1, err) == 0);
+    SearchLimits lim;
+    search_limits_default(&lim);
+    lim.seconds = 1.0;
+    SearchResult r;
+    double t0 = km_now();
+    CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
+    double took = km_now() - t0;
+    CHECK(r.has_move && move_equal(&r.best, &ml.moves[0]));
+    /* more than depth 1, and well under the second given (a loaded machine
+     * stretches the iteration under way past the tenth) */
+    CHECK_MSG(r.depth >= 6, "depth %d, score %d, %.3f s", r.depth, (int)r.score, took);
+    CHECK_MSG(took < (test_sanitized() ? 1.0 : 0.6), "%.3f s for a forced move of a 1 s budget", took);
+    /* the deep score, not depth 1's 733 */
+    CHECK_MSG(r.score < 600, "score %d at depth %d", (int)r.score, r.depth);
+    searcher_free(&s);
+}

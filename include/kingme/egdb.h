@@ -83,6 +83,10 @@ Egdb *egdb_open(const char *dir, size_t cache_mb, char *err);
 void egdb_close(Egdb *db);
 /* The most pieces for which every slice is present (0: none). */
 int egdb_pieces(const Egdb *db);
+/* Use the positions of at most max pieces only (a front end's "limit max
+ * pieces"): egdb_pieces and every probe then stop there. Lowers the limit
+ * only (max >= 1); reopen the database to raise it. */
+void egdb_limit_pieces(Egdb *db, int max);
 /* Blocks are decoded when a probe first needs them; one that does not decode
  * (a damaged file whose checksums were recomputed: kingme egdb info decodes
  * them all) makes its positions EGDB_UNKNOWN. 0 while no probe has met such

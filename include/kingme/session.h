@@ -59,7 +59,15 @@ Session *session_new(size_t hash_mb, char *err);
 void session_free(Session *s);
 
 /* ---- options: only while no search runs (session_busy false) ---- */
+/* The weights of the file path; a name the session's finder knows (below)
+ * is its file. 0, or -1 with a message (the weights then kept). */
 int session_load_weights(Session *s, const char *path, char *err);
+/* How session_load_weights finds a weights file given by name: a front
+ * end's data folders (datapath_weights of the command line), true with the
+ * file in out. NULL (the default, and in the CheckerBoard DLL): the path
+ * as given. */
+typedef bool (*SessionFindFn)(const char *name, char *out, size_t len);
+void session_set_weights_finder(Session *s, SessionFindFn find);
 const Weights *session_weights(const Session *s);
 /* Open the endgame databases of dir, replacing any open ones. 0, or -1 with a
  * message (the open ones are then kept). */

@@ -19,10 +19,16 @@
 #include <time.h>
 #ifdef _WIN32
 #include <windows.h>
+#else
+#include <unistd.h>
 #endif
 
-#define CB_HASH_MB 64     /* the table a new engine gets ("set hashsize" changes it) */
-#define CB_STATUS_MAX 250 /* status lines kept short: older CheckerBoards have 256 bytes */
+#define CB_HASH_MB 64 /* the table a new engine gets ("set hashsize" changes it) */
+#define CB_DB_CACHE_MB                                                                          \
+    64                       /* the database's cache of decoded blocks ("set dbmbytes"): one of \
+                              * the sizes CheckerBoard's list offers (0, 64, 128, ...) */
+#define CB_NO_PIECE_LIMIT 24 /* "limit max pieces": CheckerBoard's "No limit" */
+#define CB_STATUS_MAX 250    /* status lines kept short: older CheckerBoards have 256 bytes */
 #define CB_PATH_MAX 1024
 #define CB_BOOK_FILE "kingme.book" /* the book a new engine opens beside the DLL */
 #define CB_EXACT_SHARE 0.95        /* of an exact time a move, the share the search is given */
@@ -39,10 +45,16 @@ typedef struct CbEngine {
     int book_level;             /* CheckerBoard's: 0 no book, 1 all kinds of moves, 2 good, 3 best */
     bool db_enabled;            /* "set enable_wld": use the database at dbpath */
     bool allscores;             /* "set allscores": every move's score in the status line */
-    int db_pieces;              /* pieces of the open database (0: none open) */
+    int db_pieces;              /* pieces of the open database used (0: none open) */
+    int db_cache_mb;            /* "set dbmbytes": the database's cache */
+    int db_max_pieces;          /* "set max_dbpieces": the most pieces probed (CB_NO_PIECE_LIMIT: all) */
 } CbEngine;
 
-static CbEngine the_engine = {.mu = PTHREAD_MUTEX_INITIALIZER, .db_enabled = true, .book_level = 3};
+static CbEngine the_engine = {.mu = PTHREAD_MUTEX_INITIALIZER,
+                              .db_enabled = true,
+                              .book_level = 3,
+                              .db_cache_mb = CB_DB_CACHE_MB,
+                              .db_max_pieces = CB_NO_PIECE_LIMIT};
 
 /* ---- the board ---------------------------------------------------------------------- */
 
@@ -67,6 +79,11 @@ static int board_from_cb(int board[8][8], int color, Board *out, char *err)
 {
     if (color != CB_BLACK && color != CB_WHITE)
         return km_fail(err, "the side to move is %d, not %d or %d", color, CB_BLACK, CB_WHITE);
+    /* the squares no piece stands on in draughts: empty */
+    for (int x = 0; x < 8; x++)
+        for (int y = 0; y < 8; y++)
+            if ((x + y) % 2 == 1 && board[x][y] != CB_FREE)
+                return km_fail(err, "column %d row %d holds %d, off the playing squares", x, y, board[x][y]);
     char part[2][160];
     size_t at[2] = {0, 0};
     for (int sq = 0; sq < 32; sq++) {
@@ -122,7 +139,8 @@ static void move_to_cb(const Board *before, const Move *m, struct CBmove *out)
 
 /* ---- the session ---------------------------------------------------------------------- */
 
-/* Open the database at cb->dbpath into the session (or none). */
+/* Open the database at cb->dbpath into the session (or none), with the
+ * cache and the piece limit set. -1 with err: the open one is kept. */
 static int open_db(CbEngine *cb, char *err)
 {
     if (!cb->db_enabled || !cb->dbpath[0]) {
@@ -130,8 +148,12 @@ static int open_db(CbEngine *cb, char *err)
         cb->db_pieces = 0;
         return 0;
     }
-    if (session_open_egdb(cb->s, cb->dbpath, err)) return -1;
-    cb->db_pieces = egdb_pieces(session_egdb(cb->s));
+    /* egdb_open takes 0 for its own default: CheckerBoard's 0 is the least */
+    Egdb *db = egdb_open(cb->dbpath, cb->db_cache_mb > 0 ? (size_t)cb->db_cache_mb : 1, err);
+    if (!db) return -1;
+    egdb_limit_pieces(db, cb->db_max_pieces);
+    session_take_egdb(cb->s, db);
+    cb->db_pieces = egdb_pieces(db);
     return 0;
 }
 
@@ -485,7 +507,9 @@ static bool parse_switch(const char *v, bool *out)
 static int cmd_about(CbEngine *cb, Session *s, char *reply)
 {
     char db[CB_PATH_MAX + 64];
-    if (cb->db_pieces) snprintf(db, sizeof db, "%s (up to %d pieces)", cb->dbpath, cb->db_pieces);
+    if (cb->db_pieces)
+        snprintf(db, sizeof db, "%s (up to %d pieces, cache %d MB)", cb->dbpath, cb->db_pieces,
+                 cb->db_cache_mb);
     else snprintf(db, sizeof db, "none");
     char book[CB_PATH_MAX + 64];
     static const char *const what[4] = {"off", "all kinds of moves", "good moves", "best moves"};
@@ -599,6 +623,23 @@ static int cmd_set(CbEngine *cb, Session *s, const char *name, const char *args,
         snprintf(cb->bookpath, sizeof cb->bookpath, "%s", value);
         return say(reply, 1, "bookfile %s: %d positions", value, book_count(session_book(s)));
     }
+    if (strcmp(name, "dbmbytes") == 0 || strcmp(name, "max_dbpieces") == 0) {
+        bool cache = name[0] == 'd';
+        if (cache ? !km_parse_ll(value, 0, SESSION_HASH_MAX, &v)
+                  : !km_parse_ll(value, 1, CB_NO_PIECE_LIMIT, &v))
+            return cache ? say(reply, 0, "dbmbytes: a size in MB from 0 to %d, not '%s'", SESSION_HASH_MAX,
+                               value)
+                         : say(reply, 0, "max_dbpieces: 1 to %d, not '%s'", CB_NO_PIECE_LIMIT, value);
+        int *field = cache ? &cb->db_cache_mb : &cb->db_max_pieces, old = *field;
+        *field = (int)v;
+        if (open_db(cb, err)) {
+            *field = old;
+            return say(reply, 0, "%s: %s", name, err);
+        }
+        if (cache) return say(reply, 1, "dbmbytes %lld: the endgame database's cache in MB", v);
+        if (!cb->db_pieces) return say(reply, 1, "max_dbpieces %lld (no database open)", v);
+        return say(reply, 1, "max_dbpieces %lld: the database is used up to %d pieces", v, cb->db_pieces);
+    }
     if (strcmp(name, "allscores") == 0) {
         if (!parse_switch(value, &on)) return say(reply, 0, "allscores: 0 or 1, not '%s'", value);
         cb->allscores = on;
@@ -611,7 +652,23 @@ static int cmd_set(CbEngine *cb, Session *s, const char *name, const char *args,
         if (!on) session_prepare(s);
         return say(reply, 1, "solve %d", on);
     }
-    return say(reply, 0, "?"); /* CheckerBoard greys out a setting answered so */
+    /* the auxiliary (MTC) database (enable_mtc, mtcpath, check_mtc_dir) and
+     * anything else: CheckerBoard greys out a setting answered so */
+    return say(reply, 0, "?");
+}
+
+/* The processors, for CheckerBoard's "get cpus" (shown beside the search
+ * threads). */
+static int processors(void)
+{
+#ifdef _WIN32
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return (int)si.dwNumberOfProcessors;
+#else
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+#endif
 }
 
 /* "get NAME" */
@@ -626,6 +683,9 @@ static int cmd_get(CbEngine *cb, Session *s, const char *name, char *reply)
     if (strcmp(name, "solve") == 0) return say(reply, 1, "%d", session_exact(s));
     if (strcmp(name, "allscores") == 0) return say(reply, 1, "%d", cb->allscores);
     if (strcmp(name, "bookfile") == 0) return say(reply, 1, "%s", cb->bookpath);
+    if (strcmp(name, "dbmbytes") == 0) return say(reply, 1, "%d", cb->db_cache_mb);
+    if (strcmp(name, "max_dbpieces") == 0) return say(reply, 1, "%d", cb->db_max_pieces);
+    if (strcmp(name, "cpus") == 0) return say(reply, 1, "%d", processors());
     if (strcmp(name, "book") == 0) {
         /* "?" without a book file: CheckerBoard greys the book's choices out */
         if (!session_book(s)) return say(reply, 0, "?");

@@ -3,6 +3,7 @@
 #include "kingme/book.h"
 #include "cli.h"
 #include "kingme/book_build.h"
+#include "kingme/datapath.h"
 #include "kingme/game.h"
 #include "kingme/notation.h"
 #include "kingme/opening.h"
@@ -22,18 +23,9 @@
 
 /* ---- where the book is ------------------------------------------------------------ */
 
-/* weights/default.book next to the running program (/proc/self/exe). */
-static bool book_beside_program(char *buf, size_t len)
-{
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) return false;
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (!slash) return false;
-    *slash = '\0';
-    return snprintf(buf, len, "%s/%s", exe, BOOK_FILE) < (int)len;
-}
+/* weights/default.book in the data folders (datapath.h): beside the
+ * program in a checkout, PREFIX/share/kingme once installed. */
+static bool book_beside_program(char *buf, size_t len) { return datapath_find(BOOK_FILE, false, buf, len); }
 
 static const char *book_env(void)
 {
@@ -406,7 +398,7 @@ static int run(const Opts *o)
 
 static const Opt options[] = {
     {"--book", NULL, NULL, OPT_STR, "FILE", 0, 0,
-     DESCRIBED("$KINGME_BOOK, else weights/default.book beside the program"), "info, probe, show: the book"},
+     DESCRIBED("$KINGME_BOOK, else weights/default.book of the data folders"), "info, probe, show: the book"},
     {"--out", NULL, NULL, OPT_STR, "FILE", 0, 0, BOOK_FILE, "build: the book written (after every round)"},
     {"--positions", NULL, NULL, OPT_INT, "N", 1, 1e7, "6000", "build: positions to score in all"},
     {"--depth", NULL, NULL, OPT_INT, "D", 2, SEARCH_MAX_PLY - 2, "18",

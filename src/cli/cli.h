@@ -74,9 +74,13 @@ struct Game;
 bool cli_play_moves(struct Game *g, const char *text);
 
 /* Weights from path, or the built-in default (weights/default.w) for NULL
- * or "default"; prints the error ("kingme: FILE:LINE: ...") and returns false on failure. */
+ * or "default"; a name or relative path not found here is looked for in the
+ * data folders (datapath_weights: `material`, `weights/handset.w`); prints
+ * the error ("kingme: FILE:LINE: ...") and returns false on failure. */
 struct Weights;
-#define WEIGHTS_HELP "a weights file; 'default' is the built-in weights/default.w"
+#define WEIGHTS_HELP                                                                                \
+    "a weights file, or a name of the data folders (material, handset); 'default' is the built-in " \
+    "weights/default.w"
 bool cli_weights(const char *path, struct Weights *w);
 
 /* The search benchmark (bench_search.c): its fixed positions to depth with
@@ -117,25 +121,27 @@ const char *cli_egdb_dir(const char *given);
 
 /* The endgame database (--egdb [DIR], --no-egdb) of every command that
  * searches (search, play, engine, analyze, match): by default the database
- * of $KINGME_EGDB, else the directory egdb beside the program (where `make`
+ * of $KINGME_EGDB, else the directory egdb of the data folders (datapath.h:
+ * beside the program, where `make`
  * builds it), when there is one; --egdb DIR another, --no-egdb or
  * KINGME_EGDB=none none. cli_egdb_auto opens it into *db (NULL: none). A
  * database asked for (--egdb, KINGME_EGDB) that cannot be opened is an
  * error line (false); the one beside the program costs a warning on stderr,
  * not the command. */
-#define CLI_EGDB_OPTS                                                                                       \
-    {"--egdb",                                                                                              \
-     NULL,                                                                                                  \
-     NULL,                                                                                                  \
-     OPT_OPTSTR,                                                                                            \
-     "DIR",                                                                                                 \
-     0,                                                                                                     \
-     0,                                                                                                     \
-     NULL,                                                                                                  \
-     "use the endgame database in DIR (alone: $KINGME_EGDB or egdb/); without it, $KINGME_EGDB, "           \
-     "else the egdb directory beside the program when there is one"},                                       \
-    {                                                                                                       \
-        "--no-egdb", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no endgame database, even beside the program" \
+#define CLI_EGDB_OPTS                                                                             \
+    {"--egdb",                                                                                    \
+     NULL,                                                                                        \
+     NULL,                                                                                        \
+     OPT_OPTSTR,                                                                                  \
+     "DIR",                                                                                       \
+     0,                                                                                           \
+     0,                                                                                           \
+     NULL,                                                                                        \
+     "use the endgame database in DIR (alone: $KINGME_EGDB or egdb/); without it, $KINGME_EGDB, " \
+     "else egdb/ in the data folders (beside the program, PREFIX/share/kingme; kingme version)"}, \
+    {                                                                                             \
+        "--no-egdb", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,                                      \
+            "no endgame database, not even the data folders'"                                     \
     }
 struct Egdb;
 bool cli_egdb_auto(const Opts *o, struct Egdb **db);
@@ -214,6 +220,15 @@ int cli_analyze_game(struct Searcher *s, const struct Game *g, const struct Sear
                      struct KmBuf *pdn, struct KmBuf *svg, int index, int ngames, const char *title);
 
 const CliCommand *cli_find(const char *name);
+/* Every command, in the order of kingme help (n of them). */
+const CliCommand *const *cli_commands(int *n);
+
+/* The manual page (troff) and the shell completions (bash, zsh; 2 for
+ * another shell) written from the command tables (manpage.c). */
+void cli_man_page(FILE *f);
+int cli_completion(FILE *f, const char *shell);
+/* kingme version: the version, the build, the data found (version.c). */
+void cli_version_report(FILE *f);
 
 /* The command line as typed, "kingme" and its arguments, each quoted for
  * the shell where it needs it (truncated to len); main gives it first. */
@@ -222,23 +237,24 @@ void cli_set_command_line(int argc, char **argv);
 
 /* The opening book of the commands that play (play, engine, match):
  * --book FILE (none: no book), --no-book; without them $KINGME_BOOK (a
- * file, or none); else weights/default.book beside the program (where the
+ * file, or none); else weights/default.book of the data folders (datapath.h:
+ * beside the program, where the
  * repository keeps it) when there is one, a book that cannot be read then
  * costing a warning on stderr, not the command. cli_book_auto opens it
  * into *bk (NULL: none); false after an error line (a book named that
  * cannot be read). */
-#define CLI_BOOK_OPTS                                                                                   \
-    {"--book",                                                                                          \
-     NULL,                                                                                              \
-     NULL,                                                                                              \
-     OPT_STR,                                                                                           \
-     "FILE",                                                                                            \
-     0,                                                                                                 \
-     0,                                                                                                 \
-     DESCRIBED("$KINGME_BOOK, else weights/default.book beside the program"),                           \
-     "the opening book (kingme book; none: no book)"},                                                  \
-    {                                                                                                   \
-        "--no-book", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no opening book, even beside the program" \
+#define CLI_BOOK_OPTS                                                                                      \
+    {"--book",                                                                                             \
+     NULL,                                                                                                 \
+     NULL,                                                                                                 \
+     OPT_STR,                                                                                              \
+     "FILE",                                                                                               \
+     0,                                                                                                    \
+     0,                                                                                                    \
+     DESCRIBED("$KINGME_BOOK, else weights/default.book of the data folders"),                             \
+     "the opening book (kingme book; none: no book)"},                                                     \
+    {                                                                                                      \
+        "--no-book", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no opening book, not even the data folders'" \
     }
 struct Book;
 bool cli_book_auto(const Opts *o, struct Book **bk);

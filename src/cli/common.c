@@ -1,5 +1,6 @@
 /* common.c - helpers several commands share. */
 #include "cli.h"
+#include "kingme/datapath.h"
 #include "kingme/game.h"
 #include "kingme/memlimit.h"
 #include "kingme/notation.h"
@@ -20,7 +21,10 @@ bool cli_weights(const char *path, Weights *w)
         weights_default(w);
         return true;
     }
-    char err[KM_ERR_MAX];
+    /* a named weights file (material, handset, ...) or a path of the
+     * checkout's (weights/material.w) from any folder: the data folders */
+    char found[DATA_PATH_MAX], err[KM_ERR_MAX];
+    if (datapath_weights(path, found, sizeof found)) path = found;
     if (weights_read(w, path, NULL, err)) {
         cli_error("%s", err);
         return false;

@@ -3,6 +3,7 @@
 #include "kingme/egdb.h"
 #include "cli.h"
 #include "kingme/bits.h"
+#include "kingme/datapath.h"
 #include "kingme/notation.h"
 
 #include <stdio.h>
@@ -42,18 +43,12 @@ bool cli_egdb(const Opts *o, Egdb **db)
     return *db != NULL;
 }
 
-/* The directory egdb next to the running program (/proc/self/exe), in buf;
- * false when it cannot be found. */
+/* The folder egdb in the data folders (datapath.h): beside the program in a
+ * checkout (where make builds it), PREFIX/share/kingme once installed, the
+ * user's data folder for a database the user builds. */
 static bool egdb_beside_program(char *buf, size_t len)
 {
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) return false;
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (!slash) return false;
-    *slash = '\0';
-    return snprintf(buf, len, "%s/%s", exe, EGDB_DEFAULT_DIR) < (int)len;
+    return datapath_find(EGDB_DEFAULT_DIR, true, buf, len);
 }
 
 bool cli_egdb_auto(const Opts *o, Egdb **db)

@@ -1,6 +1,7 @@
 /* engine.c - kingme engine: the engine protocol on stdin/stdout (engine.h). */
 #include "kingme/engine.h"
 #include "cli.h"
+#include "kingme/datapath.h"
 #include "kingme/level.h"
 #include "kingme/search.h"
 #include "kingme/session.h"
@@ -52,6 +53,7 @@ static int run(const Opts *o)
     char err[KM_ERR_MAX];
     Session *s = session_new((size_t)hash_mb, err);
     if (!s) return cli_error("%s", err);
+    session_set_weights_finder(s, datapath_weights); /* --weights material, option weights material */
     struct Egdb *db;
     if (!cli_egdb_auto(o, &db)) {
         session_free(s);

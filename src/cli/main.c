@@ -1,5 +1,6 @@
 /* main.c - command dispatch, help and version. */
 #include "cli.h"
+#include "kingme/datapath.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +33,12 @@ static const CliCommand *const commands[] = {
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
 
+const CliCommand *const *cli_commands(int *n)
+{
+    *n = NCOMMANDS;
+    return commands;
+}
+
 const CliCommand *cli_find(const char *name)
 {
     for (int i = 0; i < NCOMMANDS; i++)
@@ -62,6 +69,15 @@ static bool table_ok(const CliCommand *c)
 
 static int run_help(const Opts *o)
 {
+    if (opt_flag(o, "--man")) {
+        if (o->nargs) return cli_usage_error("help", "--man takes no command");
+        cli_man_page(stdout);
+        return 0;
+    }
+    if (opt_given(o, "--completion")) {
+        if (o->nargs) return cli_usage_error("help", "--completion takes no command");
+        return cli_completion(stdout, opt_str(o, "--completion"));
+    }
     if (o->nargs == 0) {
         print_commands(stdout);
         return 0;
@@ -83,7 +99,15 @@ const CliCommand cmd_help = {
         1,
         "Without a command: the list of commands. With one: its usage, what it does, and every "
         "option with its default. `kingme COMMAND --help` shows the same.",
-        NULL,
+        (const Opt[]){
+            {"--man", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+             "the manual page (troff: man -l FILE), written from these same tables; make builds "
+             "kingme.1 with it"},
+            {"--completion", NULL, NULL, OPT_CHOICE, "bash|zsh", 0, 0, DESCRIBED("none"),
+             "the shell completion of every command and option for bash or zsh, written from these "
+             "same tables; make builds and installs both"},
+            OPTS_END,
+        },
         "A bad command line prints one line saying what is wrong and where to look (see: kingme "
         "help COMMAND), with exit status 2.",
     },
@@ -92,15 +116,20 @@ const CliCommand cmd_help = {
 static int run_version(const Opts *o)
 {
     (void)o;
-    printf("kingme %s\n", KINGME_VERSION);
+    cli_version_report(stdout);
     return 0;
 }
 
 const CliCommand cmd_version = {
     "version",
     run_version,
-    "the program's version (also kingme --version)",
-    &(const OptSpec){NULL, 0, 0, NULL, NULL, NULL},
+    "what a bug report needs: version, commit, build, and the data found (also kingme --version)",
+    &(const OptSpec){NULL, 0, 0,
+                     "The version, the commit it was built from, the build's date and compiler, where the "
+                     "program is, the data folders it searches (KINGME_DATA, beside the program, the "
+                     "install prefix, the user's data folder), and what it found there: the opening book, "
+                     "the endgame database's pieces and the named weights files.",
+                     NULL, NULL},
 };
 /* A descriptor 0, 1 or 2 that the caller closed is opened on /dev/null the
  * wrong way round (1 and 2 read-only, 0 write-only), so that writing to a
@@ -156,6 +185,7 @@ int main(int argc, char **argv)
 static int dispatch(int argc, char **argv)
 {
     cli_set_command_line(argc, argv);
+    datapath_set_argv0(argc > 0 ? argv[0] : NULL);
     board_hash_init();
     if (argc < 2) {
         print_commands(stderr);

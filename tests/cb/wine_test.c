@@ -149,6 +149,22 @@ static Timed ask(const Board *b, double maxtime, int info, int moreinfo, int *pl
     return t;
 }
 
+/* A new engine's table as the Options dialog reads it ("get hashsize" picks
+ * the entry of its list), then a size of that list set. */
+static void hash_size(void)
+{
+    char reply[1024], about[1024];
+    int r = cb_command("get hashsize", reply);
+    check(r == 1 && strcmp(reply, "64") == 0, "get hashsize of a new engine", "%d '%s'", r, reply);
+    r = cb_command("set hashsize 128", reply);
+    check(r == 1 && strcmp(reply, "hashsize 128") == 0, "set hashsize 128", "%d '%s'", r, reply);
+    r = cb_command("get hashsize", reply);
+    int r2 = cb_command("about", about);
+    for (char *nl = strchr(about, '\n'); nl; nl = strchr(nl, '\n')) *nl = '|';
+    check(r == 1 && strcmp(reply, "128") == 0 && r2 == 1 && strstr(about, "hash table: 128 MB") != NULL,
+          "get hashsize, about after it", "'%s', about '%s'", reply, about);
+}
+
 static void commands(void)
 {
     char reply[1024];
@@ -231,6 +247,7 @@ static void whole_game(double maxtime)
 
 /* A middle-game position to time searches on (Black to move). */
 static const char *const MIDDLE = "B:W18,19,21,22,23,24,25,26,27,28,30,31:B1,2,3,5,6,7,9,10,11,12,14,16";
+#define MIDDLE_FOR_ABUSE "B:W18,19,21,22,23,24,25,26,27,28,30,31:B1,2,3,5,6,7,9,10,11,12,14,16"
 
 static void time_modes(void)
 {
@@ -369,6 +386,177 @@ static void database(const char *dbdir)
     t = ask(&b, 0.2, 0, 0, NULL);
     check(t.move >= 0 && t.result == CB_DRAW, "a database draw", "getmove returns %d (CB_DRAW %d): %s",
           t.result, CB_DRAW, t.status);
+    /* every setting of the database CheckerBoard asks about: the cache
+     * (Options... > Endgame DB), Limit max pieces (24: no limit), the
+     * auxiliary database ("?" and 0: not supported, greyed out) */
+    r = cb_command("get dbmbytes", reply);
+    r2 = cb_command("set dbmbytes 128", cmd);
+    check(r == 1 && strcmp(reply, "64") == 0 && r2 == 1 && strncmp(cmd, "dbmbytes 128", 12) == 0,
+          "get dbmbytes, set dbmbytes 128", "'%s', then '%s'", reply, cmd);
+    r = cb_command("get max_dbpieces", reply);
+    r2 = cb_command("set max_dbpieces 2", cmd);
+    check(r == 1 && strcmp(reply, "24") == 0 && r2 == 1 && strstr(cmd, "up to 2 pieces") != NULL,
+          "get max_dbpieces, set max_dbpieces 2", "'%s', then '%s'", reply, cmd);
+    r = cb_command("set max_dbpieces 24", cmd);
+    check(r == 1 && strstr(cmd, "up to 3 pieces") != NULL, "set max_dbpieces 24 (no limit)", "'%s'", cmd);
+    r = cb_command("get enable_mtc", reply);
+    r2 = cb_command("get mtcpath", cmd);
+    check(r == 0 && r2 == 0 && strcmp(reply, "?") == 0, "the auxiliary database: not supported",
+          "get enable_mtc %d '%s', get mtcpath %d '%s'", r, reply, r2, cmd);
+    r = cb_command("get cpus", reply);
+    check(r == 1 && atoi(reply) >= 1, "get cpus", "'%s'", reply);
+}
+
+/* A forced move played with the score of a short search (its depth-1 score
+ * was 733 here; depth 12 says 322), as the status bar shows it. */
+static void forced_move(void)
+{
+    Board b;
+    board_from_fen(&b, "B:W19,23,22,21,27,26,25,32,31,30,29:B4,3,2,1,8,7,6,12,11,9,15", NULL);
+    Timed t = ask(&b, 1.0, 0, 0, NULL);
+    const char *d = strstr(t.status, "depth ");
+    int depth = 0, score = 0;
+    int ok = t.move >= 0 && t.ml.count == 1 && d && sscanf(d, "depth %d  score %d", &depth, &score) == 2;
+    check(ok && depth >= 6 && score < 600, "a forced move's score from a search", "%.3f s: %s", t.seconds,
+          t.status);
+}
+
+/* The board CheckerBoard gave back unchanged and a legal move still played
+ * after it: the engine survived what came before. */
+static int still_plays(void)
+{
+    Board b;
+    board_from_fen(&b, MIDDLE_FOR_ABUSE, NULL);
+    Timed t = ask(&b, 0.02, 0, 0, NULL);
+    return t.move >= 0;
+}
+
+/* A reply that ends within CheckerBoard's 1024 bytes. */
+static int bounded(const char *reply) { return memchr(reply, '\0', 1024) != NULL; }
+
+/* The DLL abused as CheckerBoard could abuse it: every command it sends,
+ * with good and bad values; long, empty and non-ASCII strings; getmove with
+ * boards that are illegal, have no move, or hold 13 men a side. Each call
+ * must answer (0 or 1) within the reply's 1024 bytes, and the engine must
+ * play on afterwards. */
+static void abuse(void)
+{
+    /* clang-format off */
+    static const char *const sent[] = {
+        /* what CheckerBoard 1.77 sends (its dialogs, menus and engine match) */
+        "name", "about", "help", "get protocolversion", "get gametype", "get book", "get hashsize",
+        "get dbmbytes", "get allscores", "get solve", "get dbpath", "get enable_wld", "get max_dbpieces",
+        "get enable_mtc", "get mtcpath", "get bookfile", "get searchthreads", "get cpus",
+        "get movelist B:W1:B", "set hashsize 8", "set dbmbytes 0", "set book 2", "set allscores 0",
+        "set solve 0", "set max_dbpieces 4", "set dbpath ", "set mtcpath C:\\db", "set bookfile kingme.book",
+        "set enable_wld 1", "set enable_mtc 0", "set searchthreads 12", "set searchthreads 1",
+        "set check_wld_dir C:\\no\\db", "set check_mtc_dir C:\\no\\db", "set gamehist B:W21,22:B1,2 1-5",
+        "staticevaluation B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+        /* values out of range, missing, of another type */
+        "set hashsize", "set hashsize -1", "set hashsize 99999999999999999999", "set hashsize 1e3",
+        "set dbmbytes -5", "set book 7", "set book", "set allscores 2", "set solve yes",
+        "set max_dbpieces 25", "set searchthreads 0", "set searchthreads 100000", "set enable_wld x",
+        "set gamehist", "set gamehist B:W99:B1", "set gamehist B:W21:B1 1-2 2-1 nonsense",
+        "staticevaluation", "staticevaluation B:W21,21:B1", "get", "set", "get nothing", "set nothing 1",
+        /* empty, blank, control and non-ASCII bytes */
+        "", " ", "\t\t", "\r\n", "name\r\n", "get hashsize\r", "\x1b[31mname", "get \xc3\xa9t\xc3\xa9",
+        "set bookfile \xff\xfe\xfd", "set dbpath C:\\\xe9" "checs\\egdb", "staticevaluation B:W\xe2\x80\x8b" "21:B1",
+        "\x7f\x80\x81", "about\x01\x02",
+    };
+    /* clang-format on */
+    char reply[1024];
+    int bad = 0, n = 0;
+    for (size_t i = 0; i < sizeof sent / sizeof sent[0]; i++, n++) {
+        memset(reply, 'x', sizeof reply);
+        int r = cb_command(sent[i], reply);
+        if ((r != 0 && r != 1) || !bounded(reply)) {
+            bad++;
+            printf("     '%s': returned %d, reply %s\n", sent[i], r, bounded(reply) ? reply : "NOT ENDED");
+        }
+    }
+    /* long strings: 100 kB commands, a long path, a long game history */
+    static char big[100 * 1024 + 64];
+    static const char *const heads[] = {
+        "",     "set dbpath ",  "set bookfile ", "set gamehist B:W21:B1 ", "staticevaluation ",
+        "get ", "set hashsize "};
+    for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
+        for (size_t len = 1000; len <= 100 * 1024; len *= 10) {
+            size_t at = (size_t)snprintf(big, sizeof big, "%s", heads[h]);
+            for (size_t k = at; k < len; k++) big[k] = h == 3 ? " 1-5 5-1"[k % 8] : (char)('a' + k % 26);
+            big[len > at ? len : at] = '\0';
+            memset(reply, 'x', sizeof reply);
+            int r = cb_command(big, reply);
+            n++;
+            if ((r != 0 && r != 1) || !bounded(reply)) {
+                bad++;
+                printf("     a %zu-byte '%s...': returned %d\n", len, heads[h], r);
+            }
+        }
+    }
+    cb_command("set dbpath ", reply);
+    cb_command("set hashsize 32", reply);
+    cb_command("set book 0", reply);
+    check(bad == 0 && still_plays(), "enginecommand abused",
+          "%d commands (every one CheckerBoard sends, bad values, long, empty, control and non-ASCII "
+          "strings): %d answered badly; a legal move after them",
+          n, bad);
+
+    /* getmove with boards CheckerBoard's setup mode could make */
+    struct {
+        const char *what;
+        const char *fen; /* NULL: made below */
+        int expect;
+    } boards[] = {
+        {"13 black men", "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12,13", CB_UNKNOWN},
+        {"13 men a side", "W:W20,21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12,13",
+         CB_UNKNOWN},
+        {"a black man on its crowning row", "B:W21:B29", CB_UNKNOWN},
+        {"a white man on its crowning row", "W:W2:B21", CB_UNKNOWN},
+        {"no piece at all", "B:W:B", CB_LOSS},
+        {"no move: the side to move is blocked", "W:W5:B1", CB_LOSS},
+        {"no piece of the side to move", "B:W21,22:B", CB_LOSS},
+        {"a piece on a light square", NULL, CB_UNKNOWN},
+        {"a square holding no piece's value", NULL, CB_UNKNOWN},
+        {"the side to move neither colour", NULL, CB_UNKNOWN},
+    };
+    bad = 0;
+    for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
+        int board[8][8], keep[8][8], color = CB_BLACK, playnow = 0;
+        char status[1024] = "";
+        struct CBmove mv;
+        memset(board, 0, sizeof board);
+        if (boards[i].fen) {
+            /* placed square by square (board_from_fen refuses some of them) */
+            const char *f = boards[i].fen;
+            color = f[0] == 'B' ? CB_BLACK : CB_WHITE;
+            int side = 0;
+            for (const char *p = f + 1; *p; p++) {
+                if (*p == 'W') side = CB_WHITE;
+                else if (*p == 'B') side = CB_BLACK;
+                else if (*p >= '0' && *p <= '9') {
+                    int n2 = (int)strtol(p, (char **)&p, 10), x, y;
+                    coor_of(n2, &x, &y);
+                    board[x][y] = side | CB_MAN;
+                    p--;
+                }
+            }
+        } else {
+            Board b;
+            board_from_fen(&b, MIDDLE_FOR_ABUSE, NULL);
+            to_cb(&b, board);
+            if (strstr(boards[i].what, "light")) board[1][0] = CB_WHITE | CB_MAN;
+            else if (strstr(boards[i].what, "value")) board[0][0] = 99;
+            else color = 7;
+        }
+        memcpy(keep, board, sizeof keep);
+        int r = cb_getmove(board, color, 0.05, status, &playnow, 0, 0, &mv);
+        int same = memcmp(board, keep, sizeof keep) == 0;
+        if (r != boards[i].expect || !same || strncmp(status, "kingme: ", 8) != 0 || !bounded(status)) bad++;
+        printf("     %s: getmove %d, board %s, '%s'\n", boards[i].what, r, same ? "unchanged" : "CHANGED",
+               status);
+    }
+    check(bad == 0 && still_plays(), "getmove with illegal boards, no move, 13 men a side",
+          "%d boards answered otherwise; a legal move after them", bad);
 }
 
 /* The book kingme.book beside the DLL: found by itself, played from the
@@ -409,9 +597,12 @@ int main(int argc, char **argv)
     check(cb_getmove && cb_command, "LoadLibrary and GetProcAddress", "%s: getmove %s, enginecommand %s",
           argv[1], cb_getmove ? "found" : "MISSING", cb_command ? "found" : "MISSING");
     if (cb_getmove && cb_command) {
+        hash_size();
         commands();
         database(argc > 2 ? argv[2] : NULL);
         opening_book();
+        forced_move();
+        abuse();
         cb_command("set dbpath ", (char[1024]){0}); /* the game and the clocks without it */
         whole_game(0.05);
         time_modes();
