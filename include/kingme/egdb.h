@@ -83,6 +83,9 @@ Egdb *egdb_open(const char *dir, size_t cache_mb, char *err);
 void egdb_close(Egdb *db);
 /* The most pieces for which every slice is present (0: none). */
 int egdb_pieces(const Egdb *db);
+/* A digest of the slices db holds (which ones, their counts and sizes): two
+ * databases with the same digest give the same probes. */
+uint64_t egdb_digest(const Egdb *db);
 /* Blocks are decoded when a probe first needs them; one that does not decode
  * (a damaged file whose checksums were recomputed: kingme egdb info decodes
  * them all) makes its positions EGDB_UNKNOWN. 0 while no probe has met such
