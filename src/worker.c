@@ -52,6 +52,11 @@ struct WorkerState {
     int nvecs, capvecs;
     Kind kinds[WORKER_MAX_KINDS];
     int nkinds;
+    /* the players of games between vectors, kept from game to game as a
+     * local thread keeps them, while the table size and its sharing stay */
+    MatchPlayers *players;
+    size_t players_hash;
+    bool players_share;
 };
 
 WorkerState *worker_state_new(const Egdb *db, const Book *book)
@@ -74,6 +79,7 @@ void worker_state_free(WorkerState *ws)
     if (!ws) return;
     for (int k = 0; k < ws->nkinds; k++)
         if (ws->kinds[k].free_data) ws->kinds[k].free_data(ws->kinds[k].data);
+    match_players_free(ws->players);
     for (int i = 0; i < ws->nfiles; i++) {
         free(ws->files[i].bytes);
         book_close(ws->files[i].book);
@@ -303,7 +309,22 @@ static char *handle_job(WorkerState *ws, char **tok, int nt)
     }
     MatchGameSpec spec = {NULL, NULL, &j->opening, j->seed, {0, 1}};
     MatchOutcome o;
-    if (match_play_game(&j->set, &spec, &o, NULL, err)) {
+    int rc;
+    if (cmd[0] || cmd[1]) { /* engines: started for this game, stopped after it */
+        rc = match_play_game(&j->set, &spec, &o, NULL, err);
+    } else {
+        if (ws->players && (ws->players_hash != j->set.hash_mb || ws->players_share != j->set.share_table)) {
+            match_players_free(ws->players);
+            ws->players = NULL;
+        }
+        if (!ws->players && (ws->players = match_players_new(&j->set, err))) {
+            ws->players_hash = j->set.hash_mb;
+            ws->players_share = j->set.share_table;
+        }
+        rc = ws->players ? match_players_play(ws->players, &j->set, &spec, &o, NULL, err) : -1;
+        if (!ws->players) memset(&o, 0, sizeof o);
+    }
+    if (rc) {
         game_free(&o.game);
         r = worker_answer("error %d %s", j->n, err);
         goto out;
