@@ -47,8 +47,8 @@ struct WorkerState {
     /* the file being received */
     uint64_t in_hash;
     char *in;
-    size_t in_len, in_size;
-    Vec **vecs; /* each apart: the pointers given out stay valid */
+    size_t in_len, in_size, in_cap; /* grown as its data lines come, not at its file line */
+    Vec **vecs;                     /* each apart: the pointers given out stay valid */
     int nvecs, capvecs;
     Kind kinds[WORKER_MAX_KINDS];
     int nkinds;
@@ -147,7 +147,8 @@ static char *handle_file(WorkerState *ws, char **tok, int nt)
         return worker_answer("error - file %016llx: more than %zu bytes of files",
                              (unsigned long long)ws->in_hash, WORKER_MAX_BYTES);
     free(ws->in);
-    ws->in = malloc((size_t)size + 1);
+    ws->in_cap = (size_t)size < 65536 ? (size_t)size : 65536;
+    ws->in = malloc(ws->in_cap + 1);
     if (!ws->in) return worker_answer("error - out of memory");
     ws->in_size = (size_t)size;
     ws->in_len = 0;
@@ -160,6 +161,14 @@ static char *handle_data(WorkerState *ws, char **tok, int nt)
     size_t n = nt == 2 ? strlen(tok[1]) : 1;
     if (nt != 2 || n % 2 || n / 2 > ws->in_size - ws->in_len)
         return file_error(ws, "error - file %016llx: %s", "a data line beyond its size, or not hex digits");
+    if (ws->in_len + n / 2 > ws->in_cap) {
+        size_t cap = ws->in_cap * 2 > ws->in_len + n / 2 ? ws->in_cap * 2 : ws->in_len + n / 2;
+        if (cap > ws->in_size) cap = ws->in_size;
+        char *grown = realloc(ws->in, cap + 1);
+        if (!grown) return file_error(ws, "error - file %016llx: %s", "out of memory");
+        ws->in = grown;
+        ws->in_cap = cap;
+    }
     for (size_t i = 0; i < n; i += 2) {
         int v = 0;
         for (int k = 0; k < 2; k++) {
