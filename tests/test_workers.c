@@ -399,6 +399,38 @@ TEST(workers_vectors_and_database)
     test_run(cmd, out, sizeof out);
 }
 
+/* kingme match with --workers, as a user runs it: an engine:COMMAND player
+ * (started on the worker's side) against the in-process default with the
+ * opening book (sent to workers that have none of their own: --no-book),
+ * the PDN and the lines byte for byte those of -j 1. */
+TEST(workers_match_command_engine_and_book)
+{
+    char dir[] = "/tmp/kingme-wm-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *k = test_kingme();
+    char cmd[4096], out[8192], path[300], want[8192];
+    snprintf(path, sizeof path, "%s/w.txt", dir);
+    FILE *fp = fopen(path, "w");
+    if (!fp) return;
+    fprintf(fp, "%s worker --no-book\n%s worker --no-book\n", k, k);
+    fclose(fp);
+    for (int r = 0; r < 2; r++) {
+        snprintf(cmd, sizeof cmd,
+                 "%s match 'engine:%s engine --no-book' default --games 4 --depth 3 --seed 4 "
+                 "--book weights/default.book %s%s --pdn %s/%d.pdn 2>&1 | grep -v '^depth 3, "
+                 "\\|^workers:\\|game); "
+                 "\\|games in\\|games written\\|^$'",
+                 k, k, r ? "--workers " : "-j 1", r ? path : "", dir, r);
+        test_run(cmd, r ? out : want, sizeof out);
+    }
+    CHECK_MSG(strstr(want, "opening book weights/default.book for B"), "%s", want);
+    CHECK_MSG(strcmp(out, want) == 0, "with workers:\n%s\nwith -j 1:\n%s", out, want);
+    snprintf(cmd, sizeof cmd, "cmp %s/0.pdn %s/1.pdn", dir, dir);
+    CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    test_run(cmd, out, sizeof out);
+}
+
 /* The tuning session OPTS (no yardstick) with -j 1 and with the workers of
  * the file PATH, its files in DIR: each says EXPECT, and the two give the
  * same weights (read into w[0] and w[1]). */
