@@ -373,7 +373,7 @@ int selfplay_read_dir(const char *dir, SelfplayData *d, char *err)
     return rc;
 }
 
-/* ---- games on worker processes (worker_proto.h, version 5) --------------- */
+/* ---- games on worker processes (worker_proto.h) -------------------------- */
 
 char *selfplay_played_line(Searcher *s, const SelfplayConfig *c, int n, int i, char *err)
 {
