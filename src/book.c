@@ -249,6 +249,11 @@ Book *book_open(const char *path, char *err)
 
 const BookHeader *book_header(const Book *bk) { return &bk->h; }
 const char *book_path(const Book *bk) { return bk->path; }
+const uint8_t *book_bytes(const Book *bk, size_t *len)
+{
+    *len = bk->len;
+    return bk->data;
+}
 int book_count(const Book *bk) { return bk->n; }
 
 void book_entry_at(const Book *bk, int k, BookEntry *out)

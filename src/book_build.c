@@ -20,6 +20,7 @@
 #include "kingme/search.h"
 #include "kingme/textio.h"
 #include "kingme/weights.h"
+#include "kingme/worker.h"
 #include "kingme/worker_proto.h"
 #include "kingme/workers.h"
 
@@ -812,21 +813,14 @@ typedef struct Pool {
     Searcher *s; /* one per thread */
     Job *jobs;
     int njobs;
-    atomic_int next;
     const atomic_bool *stop;
-    atomic_bool failed;
+    WprotoFiles *files;
     pthread_mutex_t mu; /* the progress calls */
     BookProgress *pr;
     BookProgressFn fn;
     void *user;
     double t0;
 } Pool;
-
-typedef struct Worker {
-    Pool *pool;
-    int id;
-    pthread_t tid;
-} Worker;
 
 static bool stopped(const atomic_bool *stop) { return stop && atomic_load(stop); }
 
@@ -843,54 +837,13 @@ static void scored(Pool *P, int j, int n)
     pthread_mutex_unlock(&P->mu);
 }
 
-static void *score_jobs(void *arg)
-{
-    Worker *w = arg;
-    Pool *P = w->pool;
-    for (;;) {
-        int j = atomic_fetch_add(&P->next, 1);
-        if (j >= P->njobs || stopped(P->stop) || atomic_load(&P->failed)) break;
-        Job *job = &P->jobs[j];
-        int n = book_score_position(&P->s[w->id], &job->b, P->bb->p.depth, P->stop, job->codes, job->scores);
-        if (n < 0) atomic_store(&P->failed, true);
-        if (n <= 0) break;
-        scored(P, j, n);
-    }
-    return NULL;
-}
+/* ---- the round's positions: jobs of the runner (workers.h) ---- */
 
-/* Score the round's jobs on the threads. 0, or -1 with a message. */
-static int run_round(Pool *P, int threads, char *err)
-{
-    atomic_store(&P->next, 0);
-    Worker w[256];
-    int started = 0;
-    if (threads > 256) threads = 256;
-    for (int t = 1; t < threads; t++) {
-        w[t] = (Worker){P, t, 0};
-        if (pthread_create(&w[t].tid, NULL, score_jobs, &w[t]) != 0) break;
-        started = t;
-    }
-    w[0] = (Worker){P, 0, 0};
-    score_jobs(&w[0]);
-    for (int t = 1; t <= started; t++) pthread_join(w[t].tid, NULL);
-    if (atomic_load(&P->failed)) return km_fail(err, "out of memory");
-    return 0;
-}
-
-/* ---- the round's positions on worker processes (workers.h) ---- */
-
-static int job_vectors(void *ctx, int i, const Weights *v[2])
-{
-    (void)i;
-    v[0] = &((Pool *)ctx)->bb->w;
-    return 1;
-}
-
-static char *job_line(void *ctx, int i)
+static char *job_line(void *ctx, int i, uint64_t *need, int *nneed)
 {
     Pool *P = ctx;
-    WprotoScore j = {i, wproto_weights_id(&P->bb->w), P->bb->p.depth, P->bb->p.hash_mb, P->jobs[i].b};
+    WprotoScore j = {.n = i, .depth = P->bb->p.depth, .hash_mb = P->bb->p.hash_mb, .b = P->jobs[i].b};
+    if (wproto_files_vector(P->files, &P->bb->w, j.vector, need, nneed)) return NULL;
     return wproto_score_line(&j);
 }
 
@@ -920,7 +873,7 @@ int book_build_run(BookBuild *bb, const char *path, int threads, struct WorkerSe
                    void *user, const atomic_bool *stop, char *err)
 {
     if (threads < (workers ? 0 : 1)) threads = workers ? 0 : 1;
-    if (threads > (workers ? 64 : 256)) threads = workers ? 64 : 256;
+    if (threads > WORKERS_THREADS_MAX) threads = WORKERS_THREADS_MAX;
     Pool P;
     memset(&P, 0, sizeof P);
     P.bb = bb;
@@ -932,9 +885,10 @@ int book_build_run(BookBuild *bb, const char *path, int threads, struct WorkerSe
     BookProgress pr = {0};
     P.pr = &pr;
     P.s = calloc((size_t)threads + 1, sizeof *P.s);
+    P.files = wproto_files_new();
     Picks ps = {0};
     int rc = -1, made = 0;
-    if (!P.s) {
+    if (!P.s || !P.files) {
         km_fail(err, "out of memory");
         goto done;
     }
@@ -972,22 +926,14 @@ int book_build_run(BookBuild *bb, const char *path, int threads, struct WorkerSe
         if (!P.jobs) goto oom;
         for (int i = 0; i < ps.n; i++) P.jobs[i].b = ps.p[i].b;
         P.njobs = ps.n;
-        if (workers) {
-            WorkersJobs jobs = {ps.n,
-                                wproto_vector_length(&bb->w) == EVAL_NTERMS,
-                                bb->w.phased != 0,
-                                true,
-                                false,
-                                &P,
-                                job_vectors,
-                                job_line,
-                                "scored",
-                                job_take,
-                                job_play};
-            if (workers_run_jobs(workers, &jobs, threads, stop, err)) goto done;
-        } else if (run_round(&P, threads, err)) {
-            goto done;
-        }
+        WorkersJobs jobs = {.n = ps.n,
+                            .ctx = &P,
+                            .line = job_line,
+                            .files = P.files,
+                            .answer = "scored",
+                            .take = job_take,
+                            .play = job_play};
+        if (workers_run_jobs(workers, &jobs, threads, stop, err)) goto done;
         if (stopped(stop)) { /* the round is dropped whole */
             if (unsaved && save(bb, path, bb->seconds + (km_now() - P.t0), false, err)) goto done;
             rc = 0;
@@ -1023,8 +969,60 @@ done:
     bb->seconds += km_now() - P.t0;
     for (int t = 0; t < made; t++) searcher_free(&P.s[t]);
     free(P.s);
+    wproto_files_free(P.files);
     free(P.jobs);
     free(ps.p);
     pthread_mutex_destroy(&P.mu);
     return rc;
+}
+
+/* ---- the worker's side: the score lines (worker.h) --------------------------------- */
+
+/* The searcher of the book positions, kept while the vector and the table
+ * size stay (a position's scores do not depend on what it searched before:
+ * the table is cleared for each). */
+typedef struct BkKept {
+    Searcher s;
+    bool made;
+    const Weights *w;
+    int hash;
+} BkKept;
+
+static void bk_kept_free(void *data)
+{
+    BkKept *k = data;
+    if (k && k->made) searcher_free(&k->s);
+    free(k);
+}
+
+static char *bk_handle(WorkerState *ws, void *data, char **tok, int nt)
+{
+    BkKept *kp = data;
+    char err[KM_ERR_MAX];
+    WprotoScore j;
+    if (wproto_parse_score(tok, nt, &j, err)) return worker_answer("error %s %s", nt > 1 ? tok[1] : "-", err);
+    const Weights *w = worker_vector(ws, j.vector, err);
+    if (!w) return worker_answer("error %d %s", j.n, err);
+    if (!kp->made || kp->w != w || kp->hash != j.hash_mb) {
+        if (kp->made) searcher_free(&kp->s);
+        kp->made = false;
+        if (searcher_init(&kp->s, w, (size_t)j.hash_mb, 1, err))
+            return worker_answer("error %d %s", j.n, err);
+        kp->made = true;
+        kp->w = w;
+        kp->hash = j.hash_mb;
+    }
+    uint16_t codes[255];
+    int16_t scores[255];
+    int k = book_score_position(&kp->s, &j.b, j.depth, NULL, codes, scores);
+    if (k < 0) return worker_answer("error %d out of memory", j.n);
+    char *r = wproto_scored_line(j.n, k, codes, scores);
+    return r ? r : worker_answer("error %d out of memory", j.n);
+}
+
+int book_build_worker_kind(WorkerState *ws)
+{
+    BkKept *k = calloc(1, sizeof *k);
+    if (!k) return -1;
+    return worker_register(ws, "score", bk_handle, k, bk_kept_free);
 }

@@ -801,6 +801,22 @@ void egdb_limit_pieces(Egdb *db, int max)
     if (db && max >= 1 && max < db->pieces) db->pieces = max;
 }
 
+uint64_t egdb_digest(const Egdb *db)
+{
+    uint64_t h = 0x6567646264696765ull;
+    for (int i = 0; db && i < EGDB_NSLICE_IDS; i++) {
+        const SliceFile *sf = db->slice[i];
+        if (!sf) continue;
+        const EgdbSliceInfo *in = &sf->info;
+        h = km_mix64(h ^ (uint64_t)i);
+        h = km_mix64(h ^ in->positions);
+        h = km_mix64(h ^ in->wins ^ in->losses << 20 ^ in->draws << 40);
+        h = km_mix64(h ^ in->file_bytes ^ (uint64_t)(uint32_t)in->max_win_dtc << 40 ^
+                     (uint64_t)(uint32_t)in->max_loss_dtc << 52);
+    }
+    return h;
+}
+
 int egdb_damage(const Egdb *db, char *err)
 {
     int id = db ? atomic_load(&db->bad_slice) - 1 : -1;

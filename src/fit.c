@@ -6,6 +6,7 @@
 #include "kingme/bits.h"
 #include "kingme/movegen.h"
 #include "kingme/patterns.h"
+#include "kingme/workers.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -153,9 +154,8 @@ typedef struct Pass {
     double loss;
 } Pass;
 
-static void *pass_thread(void *arg)
+static void pass_share(Pass *p)
 {
-    Pass *p = arg;
     double loss = 0;
     for (size_t i = p->from; i < p->to; i++) {
         const Sample *s = &p->s[i];
@@ -164,21 +164,26 @@ static void *pass_thread(void *arg)
         if (p->grad) add_gradient(p->m, s, (q - s->target) / p->m->scale, p->grad);
     }
     p->loss = loss;
-    return NULL;
+}
+
+/* A share as a job of the runner (workers.h), on a local thread. */
+static int pass_job(void *ctx, int thread, int i, const atomic_bool *stop, char *err)
+{
+    (void)thread, (void)stop, (void)err;
+    pass_share(&((Pass *)ctx)[i]);
+    return 0;
 }
 
 /* The mean loss over s[0..n) and, when grad is not NULL, the mean gradient
- * added to it; partial sums of fixed shares, added in thread order. */
+ * added to it; partial sums of fixed shares, added in share order. */
 static int pass(const Model *m, const Sample *s, size_t n, int threads, double **tgrad, double *grad,
-                double *loss)
+                double *loss, char *err)
 {
     if (n == 0) {
         *loss = -1;
         return 0;
     }
     Pass p[64];
-    pthread_t tid[64];
-    bool started[64] = {false};
     if (threads > 64) threads = 64;
     if ((size_t)threads > n) threads = (int)n;
     for (int t = 0; t < threads; t++) {
@@ -189,12 +194,12 @@ static int pass(const Model *m, const Sample *s, size_t n, int threads, double *
                       grad ? tgrad[t] : NULL,
                       0};
         if (grad) memset(tgrad[t], 0, sizeof(double) * (size_t)nparams);
-        if (t > 0) started[t] = pthread_create(&tid[t], NULL, pass_thread, &p[t]) == 0;
     }
-    pass_thread(&p[0]);
-    for (int t = 1; t < threads; t++) {
-        if (started[t]) pthread_join(tid[t], NULL);
-        else pass_thread(&p[t]); /* no thread: the same share, here */
+    if (threads == 1) {
+        pass_share(&p[0]);
+    } else {
+        WorkersJobs jobs = {.n = threads, .ctx = p, .play = pass_job};
+        if (workers_run_jobs(NULL, &jobs, threads, NULL, err)) return -1;
     }
     double l = 0;
     for (int t = 0; t < threads; t++) {
@@ -320,14 +325,15 @@ int fit_run(const FitConfig *c, const SelfplayData *data, const Weights *prior, 
     rep->holdout = nheld;
     rep->scale = scale;
     double loss, hloss;
-    pass(&m, s, ntrain, threads, NULL, NULL, &rep->prior_train);
-    pass(&m, s + ntrain, nheld, threads, NULL, NULL, &rep->prior_holdout);
+    if (pass(&m, s, ntrain, threads, NULL, NULL, &rep->prior_train, err) ||
+        pass(&m, s + ntrain, nheld, threads, NULL, NULL, &rep->prior_holdout, err))
+        goto done;
     const double b1 = 0.9, b2 = 0.999, eps = 1e-15;
     double t0 = km_now();
     int from = c->named ? 0 : NNAMED, to = c->patterns ? nparams : NNAMED;
     for (int e = 1; e <= c->epochs; e++) {
         memset(grad, 0, sizeof(double) * (size_t)nparams);
-        pass(&m, s, ntrain, threads, tgrad, grad, &loss);
+        if (pass(&m, s, ntrain, threads, tgrad, grad, &loss, err)) goto done;
         double lr =
             c->rate *
             (0.1 + 0.9 * 0.5 * (1 + cos(3.14159265358979 * (e - 1) / c->epochs))); /* cosine to a tenth */
@@ -344,7 +350,7 @@ int fit_run(const FitConfig *c, const SelfplayData *data, const Weights *prior, 
                            : theta[i] < -PAT_WEIGHT_MAX ? -PAT_WEIGHT_MAX
                                                         : theta[i];
         }
-        pass(&m, s + ntrain, nheld, threads, NULL, NULL, &hloss);
+        if (pass(&m, s + ntrain, nheld, threads, NULL, NULL, &hloss, err)) goto done;
         rep->train = loss;
         rep->holdout_loss = hloss;
         if (progress) {
@@ -354,7 +360,7 @@ int fit_run(const FitConfig *c, const SelfplayData *data, const Weights *prior, 
         }
         if (stop && atomic_load(stop)) break;
     }
-    pass(&m, s, ntrain, threads, NULL, NULL, &rep->train);
+    if (pass(&m, s, ntrain, threads, NULL, NULL, &rep->train, err)) goto done;
     /* the result */
     Weights w = *prior;
     if (c->named) {

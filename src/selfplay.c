@@ -19,6 +19,7 @@
 #include "kingme/search.h"
 #include "kingme/textio.h"
 #include "kingme/weights.h"
+#include "kingme/worker.h"
 #include "kingme/worker_proto.h"
 #include "kingme/workers.h"
 
@@ -429,7 +430,7 @@ int selfplay_read_dir(const char *dir, SelfplayData *d, char *err)
     return rc;
 }
 
-/* ---- games on worker processes (worker_proto.h, version 5) --------------- */
+/* ---- games on worker processes (worker_proto.h) -------------------------- */
 
 char *selfplay_played_line(Searcher *s, const SelfplayConfig *c, int n, int i, char *err)
 {
@@ -529,70 +530,7 @@ done:
     return rc;
 }
 
-/* ---- a run on several threads --------------------------------------------- */
-
-typedef struct Run {
-    const SelfplayConfig *c;
-    const char *dir;
-    uint64_t key;
-    int nchunks;
-    const bool *have; /* chunks already on disk */
-    atomic_int next;
-    const atomic_bool *stop;
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    int done, games;
-    uint64_t positions;
-    int failed;
-    char err[KM_ERR_MAX];
-} Run;
-
-static void *run_thread(void *arg)
-{
-    Run *r = arg;
-    Searcher s;
-    char err[KM_ERR_MAX];
-    int ok = searcher_init(&s, &r->c->weights, (size_t)r->c->hash_mb, r->c->seed, err) == 0;
-    for (;;) {
-        int k = ok ? atomic_fetch_add(&r->next, 1) : r->nchunks;
-        while (k < r->nchunks && r->have[k]) k = atomic_fetch_add(&r->next, 1);
-        if (k >= r->nchunks) break;
-        SelfplayData d = {0};
-        int first = k * r->c->chunk, last = first + r->c->chunk;
-        if (last > r->c->games) last = r->c->games;
-        for (int i = first; ok && i < last; i++) {
-            if (r->stop && *r->stop) break;
-            if (play_game(&s, r->c, i, &d, NULL, err)) ok = 0;
-        }
-        bool whole = d.games == last - first;
-        if (ok && whole) {
-            char path[4096];
-            chunk_path(r->dir, k, path, sizeof path);
-            if (write_chunk(path, r->key, k, &d, err)) ok = 0;
-        }
-        pthread_mutex_lock(&r->lock);
-        if (ok && whole) {
-            r->done++;
-            r->games += d.games;
-            r->positions += d.n;
-        }
-        pthread_cond_signal(&r->cond);
-        pthread_mutex_unlock(&r->lock);
-        selfplay_data_free(&d);
-        if (!ok || !whole) break;
-    }
-    if (ok) searcher_free(&s);
-    pthread_mutex_lock(&r->lock);
-    if (!ok && !r->failed) {
-        r->failed = 1;
-        memcpy(r->err, err, KM_ERR_MAX);
-    }
-    pthread_cond_signal(&r->cond);
-    pthread_mutex_unlock(&r->lock);
-    return NULL;
-}
-
-/* ---- a run on worker processes (workers.h) -------------------------------- */
+/* ---- a run: one job a game, on the runner (workers.h) ---------------------- */
 
 typedef struct WRun {
     const SelfplayConfig *c;
@@ -609,6 +547,7 @@ typedef struct WRun {
     void *user;
     Searcher *s; /* the local threads' (each its own), made at its first game */
     bool *s_made;
+    WprotoFiles *files;
 } WRun;
 
 static void wrun_progress(WRun *W)
@@ -671,20 +610,20 @@ out:
     return rc;
 }
 
-static int wrun_vectors(void *ctx, int i, const Weights *v[2])
-{
-    (void)i;
-    v[0] = &((WRun *)ctx)->c->weights;
-    return 1;
-}
-
-static char *wrun_line(void *ctx, int i)
+static char *wrun_line(void *ctx, int i, uint64_t *need, int *nneed)
 {
     WRun *W = ctx;
     const SelfplayConfig *c = W->c;
-    WprotoSelfplay j = {i,         W->game[i],   wproto_weights_id(&c->weights),
-                        c->seed,   c->nodes,     c->random_plies,
-                        c->margin, c->max_plies, c->hash_mb};
+    WprotoSelfplay j = {.n = i,
+                        .game = W->game[i],
+                        .seed = c->seed,
+                        .nodes = c->nodes,
+                        .random_plies = c->random_plies,
+                        .margin = c->margin,
+                        .max_plies = c->max_plies,
+                        .hash_mb = c->hash_mb};
+    if (wproto_files_vector(W->files, &c->weights, j.vector, need, nneed)) return NULL;
+    wproto_egdb_digest(c->egdb, j.egdb);
     return wproto_selfplay_line(&j);
 }
 
@@ -719,8 +658,6 @@ static int wrun_play(void *ctx, int thread, int i, const atomic_bool *stop, char
 /* Whether c can travel in the protocol's lines. */
 static int workers_can_play(const SelfplayConfig *c, char *err)
 {
-    if (workers_refuse_layer(&c->weights, err)) return -1;
-    if (c->egdb) return km_fail(err, "workers cannot use an endgame database yet (leave out --egdb)");
     if (c->max_plies < 1 || c->max_plies > SELFPLAY_WORKER_MAX_PLIES)
         return km_fail(err, "with workers, a game is at most %d plies (each travels on one line)",
                        SELFPLAY_WORKER_MAX_PLIES);
@@ -730,10 +667,9 @@ static int workers_can_play(const SelfplayConfig *c, char *err)
     return 0;
 }
 
-static int run_on_workers(const SelfplayConfig *c, const char *dir, uint64_t key, const bool *have,
-                          int nchunks, int found, uint64_t found_positions, int threads,
-                          struct WorkerSet *workers, SelfplayProgressFn progress, void *user,
-                          const atomic_bool *stop, char *err)
+static int run_games(const SelfplayConfig *c, const char *dir, uint64_t key, const bool *have, int nchunks,
+                     int found, uint64_t found_positions, int threads, struct WorkerSet *workers,
+                     SelfplayProgressFn progress, void *user, const atomic_bool *stop, char *err)
 {
     WRun W = {.c = c,
               .dir = dir,
@@ -753,7 +689,9 @@ static int run_on_workers(const SelfplayConfig *c, const char *dir, uint64_t key
     W.left = calloc(nc, sizeof *W.left);
     W.s = calloc((size_t)threads + 1, sizeof *W.s);
     W.s_made = calloc((size_t)threads + 1, sizeof *W.s_made);
-    if (!W.game || !W.chunks || !W.left || !W.s || !W.s_made) {
+    W.files = wproto_files_new();
+    if (!W.game || !W.chunks || !W.left || !W.s || !W.s_made || !W.files) {
+        wproto_files_free(W.files);
         free(W.game);
         free(W.chunks);
         free(W.left);
@@ -769,9 +707,16 @@ static int run_on_workers(const SelfplayConfig *c, const char *dir, uint64_t key
     }
     pthread_mutex_init(&W.lock, NULL);
     wrun_progress(&W);
-    bool terms = wproto_vector_length(&c->weights) == EVAL_NTERMS, phase = c->weights.phased != 0;
-    WorkersJobs jobs = {n,         terms,    phase,     false,    true, &W, wrun_vectors,
-                        wrun_line, "played", wrun_take, wrun_play};
+    char dg[WPROTO_DIGEST_MAX];
+    wproto_egdb_digest(c->egdb, dg);
+    WorkersJobs jobs = {.n = n,
+                        .ctx = &W,
+                        .line = wrun_line,
+                        .files = W.files,
+                        .answer = "played",
+                        .take = wrun_take,
+                        .play = wrun_play,
+                        .egdb = dg};
     int rc = workers_run_jobs(workers, &jobs, threads, stop, err);
     for (int k = 0; k < nchunks; k++) /* the chunks not whole (a stop) are not written */
         if (W.chunks[k]) {
@@ -781,6 +726,7 @@ static int run_on_workers(const SelfplayConfig *c, const char *dir, uint64_t key
     for (int t = 0; t < threads; t++)
         if (W.s_made[t]) searcher_free(&W.s[t]);
     pthread_mutex_destroy(&W.lock);
+    wproto_files_free(W.files);
     free(W.s);
     free(W.s_made);
     free(W.game);
@@ -799,8 +745,10 @@ int selfplay_run(const SelfplayConfig *c, const char *dir, int threads, struct W
     if (workers && workers_can_play(c, err)) return -1;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return km_fail(err, "%s: cannot create: %s", dir, strerror(errno));
-    Run r = {.c = c, .dir = dir, .key = selfplay_config_key(c)};
-    r.nchunks = (c->games + c->chunk - 1) / c->chunk;
+    struct {
+        uint64_t key, positions;
+        int nchunks;
+    } r = {selfplay_config_key(c), 0, (c->games + c->chunk - 1) / c->chunk};
     bool *have = calloc((size_t)r.nchunks, 1);
     if (!have) return km_fail(err, "out of memory");
     int found = 0;
@@ -823,62 +771,72 @@ int selfplay_run(const SelfplayConfig *c, const char *dir, int threads, struct W
         have[k] = true;
         found++;
     }
-    if (workers) {
-        int rc = run_on_workers(c, dir, r.key, have, r.nchunks, found, r.positions,
-                                threads > 64 ? 64 : threads, workers, progress, user, stop, err);
-        free(have);
-        return rc;
-    }
-    r.have = have;
-    r.stop = stop;
-    atomic_init(&r.next, 0);
-    pthread_mutex_init(&r.lock, NULL);
-    pthread_cond_init(&r.cond, NULL);
-    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
-    int started = 0;
-    double t0 = km_now();
-    for (int t = 0; tid && t < threads; t++) {
-        if (pthread_create(&tid[t], NULL, run_thread, &r) != 0) break;
-        started++;
-    }
-    if (!started) {
-        free(tid);
-        free(have);
-        return km_fail(err, "selfplay: cannot start a thread");
-    }
-    pthread_mutex_lock(&r.lock);
-    int reported = -1;
-    for (;;) {
-        if (r.done != reported && progress) {
-            SelfplayProgress p = {.chunks_done = found + r.done,
-                                  .chunks = r.nchunks,
-                                  .games_done = r.games,
-                                  .positions = r.positions,
-                                  .elapsed = km_now() - t0,
-                                  .eta = -1};
-            int left = r.nchunks - found - r.done;
-            if (r.done) p.eta = p.elapsed / r.done * left / 1.0;
-            pthread_mutex_unlock(&r.lock);
-            progress(&p, user);
-            pthread_mutex_lock(&r.lock);
-            reported = r.done;
-        }
-        if (r.failed || found + r.done == r.nchunks || (stop && *stop)) break;
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 200000000L; /* a stop set by a signal handler is seen within 0.2 s */
-        if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
-        pthread_cond_timedwait(&r.cond, &r.lock, &ts);
-    }
-    pthread_mutex_unlock(&r.lock);
-    for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
-    free(tid);
+    int rc = run_games(c, dir, r.key, have, r.nchunks, found, r.positions,
+                       threads > WORKERS_THREADS_MAX ? WORKERS_THREADS_MAX : threads, workers, progress, user,
+                       stop, err);
     free(have);
-    pthread_mutex_destroy(&r.lock);
-    pthread_cond_destroy(&r.cond);
-    if (r.failed) {
-        memcpy(err, r.err, KM_ERR_MAX);
-        return -1;
+    return rc;
+}
+
+/* ---- the worker's side: the selfplay lines (worker.h) --------------------- */
+
+/* The searcher of the self-play games, kept while the vector and the table
+ * size stay (a game does not depend on what it searched before). */
+typedef struct SpKept {
+    Searcher s;
+    bool made;
+    const Weights *w;
+    int hash;
+} SpKept;
+
+static void sp_kept_free(void *data)
+{
+    SpKept *k = data;
+    if (k && k->made) searcher_free(&k->s);
+    free(k);
+}
+
+static char *sp_handle(WorkerState *ws, void *data, char **tok, int nt)
+{
+    SpKept *kp = data;
+    char err[KM_ERR_MAX];
+    WprotoSelfplay j;
+    if (wproto_parse_selfplay(tok, nt, &j, err))
+        return worker_answer("error %s %s", nt > 1 ? tok[1] : "-", err);
+    const Weights *w = worker_vector(ws, j.vector, err);
+    if (!w) return worker_answer("error %d %s", j.n, err);
+    if (j.max_plies > SELFPLAY_WORKER_MAX_PLIES)
+        return worker_answer("error %d a game of at most %d plies travels on one line", j.n,
+                             SELFPLAY_WORKER_MAX_PLIES);
+    SelfplayConfig c;
+    selfplay_config_default(&c);
+    c.seed = j.seed;
+    c.games = j.game + 1;
+    c.chunk = 1;
+    c.nodes = j.nodes;
+    c.random_plies = j.random_plies;
+    c.margin = j.margin;
+    c.max_plies = j.max_plies;
+    c.hash_mb = j.hash_mb;
+    c.weights = *w;
+    c.egdb = worker_egdb(ws, j.egdb, err);
+    if (err[0]) return worker_answer("error %d %s", j.n, err);
+    if (!kp->made || kp->w != w || kp->hash != j.hash_mb) {
+        if (kp->made) searcher_free(&kp->s);
+        kp->made = false;
+        if (searcher_init(&kp->s, w, (size_t)j.hash_mb, 1, err))
+            return worker_answer("error %d %s", j.n, err);
+        kp->made = true;
+        kp->w = w;
+        kp->hash = j.hash_mb;
     }
-    return 0;
+    char *r = selfplay_played_line(&kp->s, &c, j.n, j.game, err);
+    return r ? r : worker_answer("error %d %s", j.n, err);
+}
+
+int selfplay_worker_kind(WorkerState *ws)
+{
+    SpKept *k = calloc(1, sizeof *k);
+    if (!k) return -1;
+    return worker_register(ws, "selfplay", sp_handle, k, sp_kept_free);
 }

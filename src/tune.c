@@ -443,8 +443,7 @@ static int run_games(WorkerSet *ws, const MatchSettings *set, const MatchGameSpe
                      MatchOutcome *out, MatchProgress progress, void *user, const atomic_bool *stop,
                      char *err)
 {
-    if (ws) return workers_run(ws, set, specs, n, threads, false, out, progress, user, stop, err);
-    return match_run(set, specs, n, threads, false, out, progress, user, stop, err);
+    return match_run_workers(ws, set, specs, n, threads, false, out, progress, user, stop, err);
 }
 
 /* learn's gladiator test: the challenger's GSPRT log-likelihood ratio of

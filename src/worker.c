@@ -1,10 +1,9 @@
-/* worker.c - `kingme worker`: vectors kept, jobs played, results answered
- * (worker.h). */
+/* worker.c - `kingme worker`: files kept, vectors made of them, games
+ * played, the other job kinds' lines handed to their handlers (worker.h). */
 #include "kingme/worker.h"
 #include "kingme/book.h"
-#include "kingme/book_build.h"
-#include "kingme/notation.h"
-#include "kingme/selfplay.h"
+#include "kingme/egdb.h"
+#include "kingme/match.h"
 #include "kingme/textio.h"
 #include "kingme/worker_proto.h"
 
@@ -14,47 +13,101 @@
 #include <string.h>
 
 #define WORKER_MAX_VECTORS 65536
+#define WORKER_MAX_FILES 65536
+#define WORKER_MAX_BYTES ((size_t)1 << 30) /* every file kept, in all */
+#define WORKER_MAX_KINDS 8
 
-typedef struct Kept {
-    Searcher *s;
-    uint64_t id;
-    int hash;
-} Kept;
+typedef struct Stored {
+    uint64_t hash;
+    char *bytes; /* NUL-terminated */
+    size_t len;
+    Book *book; /* made of it when a job named it as a book */
+} Stored;
+
+typedef struct Vec {
+    char ref[WPROTO_REF_MAX];
+    Weights w;
+} Vec;
+
+typedef struct Kind {
+    char word[16];
+    WorkerKindFn fn;
+    void *data;
+    void (*free_data)(void *);
+} Kind;
 
 struct WorkerState {
-    uint64_t *ids;
-    Weights *w;
-    int n, cap;
-    /* the search of the book positions, and that of the self-play games
-     * (which nothing else touches, as on a local thread), kept while the
-     * vector and the table size stay */
-    Kept book, selfplay;
+    const Egdb *db;
+    const Book *book;
+    char digest[WPROTO_DIGEST_MAX];
+    uint64_t book_hash;
+    Stored *files;
+    int nfiles, capfiles;
+    size_t bytes;
+    /* the file being received */
+    uint64_t in_hash;
+    char *in;
+    size_t in_len, in_size, in_cap; /* grown as its data lines come, not at its file line */
+    Vec **vecs;                     /* each apart: the pointers given out stay valid */
+    int nvecs, capvecs;
+    Kind kinds[WORKER_MAX_KINDS];
+    int nkinds;
+    /* the players of games between vectors, kept from game to game as a
+     * local thread keeps them, while the table size and its sharing stay */
+    MatchPlayers *players;
+    size_t players_hash;
+    bool players_share;
 };
 
-WorkerState *worker_state_new(void) { return calloc(1, sizeof(WorkerState)); }
+WorkerState *worker_state_new(const Egdb *db, const Book *book)
+{
+    WorkerState *ws = calloc(1, sizeof *ws);
+    if (!ws) return NULL;
+    ws->db = db;
+    ws->book = book;
+    wproto_egdb_digest(db, ws->digest);
+    if (book) {
+        size_t len;
+        const uint8_t *p = book_bytes(book, &len);
+        ws->book_hash = wproto_hash(p, len);
+    }
+    return ws;
+}
 
 void worker_state_free(WorkerState *ws)
 {
     if (!ws) return;
-    for (int k = 0; k < 2; k++) {
-        Kept *kp = k ? &ws->selfplay : &ws->book;
-        if (kp->s) searcher_free(kp->s);
-        free(kp->s);
+    for (int k = 0; k < ws->nkinds; k++)
+        if (ws->kinds[k].free_data) ws->kinds[k].free_data(ws->kinds[k].data);
+    match_players_free(ws->players);
+    for (int i = 0; i < ws->nfiles; i++) {
+        free(ws->files[i].bytes);
+        book_close(ws->files[i].book);
     }
-    free(ws->ids);
-    free(ws->w);
+    free(ws->files);
+    free(ws->in);
+    for (int i = 0; i < ws->nvecs; i++) free(ws->vecs[i]);
+    free(ws->vecs);
     free(ws);
 }
 
-static const Weights *find_vector(const WorkerState *ws, uint64_t id)
+char *worker_hello(const WorkerState *ws) { return wproto_hello(ws->db, ws->book); }
+
+int worker_register(WorkerState *ws, const char *word, WorkerKindFn fn, void *data, void (*free_data)(void *))
 {
-    for (int i = 0; i < ws->n; i++)
-        if (ws->ids[i] == id) return &ws->w[i];
-    return NULL;
+    if (ws->nkinds == WORKER_MAX_KINDS || strlen(word) >= sizeof ws->kinds[0].word) {
+        if (free_data) free_data(data);
+        return -1;
+    }
+    Kind *k = &ws->kinds[ws->nkinds++];
+    snprintf(k->word, sizeof k->word, "%s", word);
+    k->fn = fn;
+    k->data = data;
+    k->free_data = free_data;
+    return 0;
 }
 
-static char *answer(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *answer(const char *fmt, ...)
+char *worker_answer(const char *fmt, ...)
 {
     char buf[512], shown[512];
     va_list ap;
@@ -65,153 +118,262 @@ static char *answer(const char *fmt, ...)
     return strdup(shown);
 }
 
-static char *handle_weights(WorkerState *ws, char **tok, int nt)
+static Stored *find_file(WorkerState *ws, uint64_t hash)
 {
-    uint64_t id;
-    if ((nt != 2 + EVAL_NPARAMS && nt != 2 + EVAL_NTERMS && nt != 2 + EVAL_NWEIGHTS_PHASE) ||
-        !wproto_parse_hex64(tok[1], &id))
-        return answer("error - a weights line is 'weights ID' and %d, %d or %d values", EVAL_NPARAMS,
-                      EVAL_NTERMS, EVAL_NWEIGHTS_PHASE);
-    Weights w = {0};
-    for (int i = 0; i < nt - 2; i++) {
-        long long v;
-        if (!km_parse_ll(tok[2 + i], -32768, 32767, &v))
-            return answer("error - weight %d '%.20s' is not a number from -32768 to 32767", i + 1,
-                          tok[2 + i]);
-        *weights_ref(&w, i) = (int16_t)v;
-    }
-    w.phased = nt == 2 + EVAL_NWEIGHTS_PHASE;
-    if (wproto_weights_id(&w) != id) return answer("error - the ID %s does not match the values", tok[1]);
-    if (find_vector(ws, id)) return NULL;
-    if (ws->n == WORKER_MAX_VECTORS) return answer("error - more than %d vectors", WORKER_MAX_VECTORS);
-    if (ws->n == ws->cap) {
-        int cap = ws->cap ? ws->cap * 2 : 64;
-        uint64_t *ids = realloc(ws->ids, (size_t)cap * sizeof *ids);
-        if (ids) ws->ids = ids;
-        Weights *ww = ids ? realloc(ws->w, (size_t)cap * sizeof *ww) : NULL;
-        if (!ww) return answer("error - out of memory");
-        ws->w = ww;
-        ws->cap = cap;
-    }
-    ws->ids[ws->n] = id;
-    ws->w[ws->n++] = w;
+    for (int i = 0; i < ws->nfiles; i++)
+        if (ws->files[i].hash == hash) return &ws->files[i];
     return NULL;
 }
+
+/* ---- files ---- */
+
+static char *file_error(WorkerState *ws, const char *fmt, const char *what)
+{
+    char *r = worker_answer(fmt, (unsigned long long)ws->in_hash, what);
+    free(ws->in);
+    ws->in = NULL;
+    ws->in_size = ws->in_len = 0;
+    return r;
+}
+
+static char *handle_file(WorkerState *ws, char **tok, int nt)
+{
+    if (ws->in) return file_error(ws, "error - file %016llx: %s", "a new file before its last bytes");
+    long long size;
+    if (nt != 3 || !wproto_parse_hex64(tok[1], &ws->in_hash) || !km_parse_ll(tok[2], 0, 1LL << 30, &size))
+        return worker_answer("error - a file line is 'file HASH SIZE'");
+    if (size == 0) return worker_answer("error - file %016llx: empty", (unsigned long long)ws->in_hash);
+    if (ws->bytes + (size_t)size > WORKER_MAX_BYTES || ws->nfiles == WORKER_MAX_FILES)
+        return worker_answer("error - file %016llx: more than %zu bytes of files",
+                             (unsigned long long)ws->in_hash, WORKER_MAX_BYTES);
+    free(ws->in);
+    ws->in_cap = (size_t)size < 65536 ? (size_t)size : 65536;
+    ws->in = malloc(ws->in_cap + 1);
+    if (!ws->in) return worker_answer("error - out of memory");
+    ws->in_size = (size_t)size;
+    ws->in_len = 0;
+    return NULL;
+}
+
+static char *handle_data(WorkerState *ws, char **tok, int nt)
+{
+    if (!ws->in) return worker_answer("error - a data line outside a file");
+    size_t n = nt == 2 ? strlen(tok[1]) : 1;
+    if (nt != 2 || n % 2 || n / 2 > ws->in_size - ws->in_len)
+        return file_error(ws, "error - file %016llx: %s", "a data line beyond its size, or not hex digits");
+    if (ws->in_len + n / 2 > ws->in_cap) {
+        size_t cap = ws->in_cap * 2 > ws->in_len + n / 2 ? ws->in_cap * 2 : ws->in_len + n / 2;
+        if (cap > ws->in_size) cap = ws->in_size;
+        char *grown = realloc(ws->in, cap + 1);
+        if (!grown) return file_error(ws, "error - file %016llx: %s", "out of memory");
+        ws->in = grown;
+        ws->in_cap = cap;
+    }
+    for (size_t i = 0; i < n; i += 2) {
+        int v = 0;
+        for (int k = 0; k < 2; k++) {
+            char c = tok[1][i + (size_t)k];
+            int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+            if (d < 0)
+                return file_error(ws, "error - file %016llx: %s", "a data line of other than hex digits");
+            v = v << 4 | d;
+        }
+        ws->in[ws->in_len++] = (char)v;
+    }
+    if (ws->in_len < ws->in_size) return NULL;
+    if (wproto_hash(ws->in, ws->in_len) != ws->in_hash)
+        return file_error(ws, "error - file %016llx: %s", "its bytes do not match its hash");
+    ws->in[ws->in_len] = '\0';
+    if (find_file(ws, ws->in_hash)) { /* sent twice: the same bytes */
+        free(ws->in);
+        ws->in = NULL;
+        ws->in_len = ws->in_size = 0;
+        return NULL;
+    }
+    if (ws->nfiles == ws->capfiles) {
+        int cap = ws->capfiles ? 2 * ws->capfiles : 16;
+        Stored *s = realloc(ws->files, (size_t)cap * sizeof *s);
+        if (!s) return file_error(ws, "error - file %016llx: %s", "out of memory");
+        ws->files = s;
+        ws->capfiles = cap;
+    }
+    ws->files[ws->nfiles++] = (Stored){ws->in_hash, ws->in, ws->in_len, NULL};
+    ws->bytes += ws->in_len;
+    ws->in = NULL;
+    ws->in_len = ws->in_size = 0;
+    return NULL;
+}
+
+/* ---- what the jobs name ---- */
+
+static const char *file_text(WorkerState *ws, uint64_t hash, char *err)
+{
+    Stored *s = find_file(ws, hash);
+    if (!s) return km_fail(err, "unknown file %016llx", (unsigned long long)hash), NULL;
+    if (strlen(s->bytes) != s->len)
+        return km_fail(err, "file %016llx is not text", (unsigned long long)hash), NULL;
+    return s->bytes;
+}
+
+const Weights *worker_vector(WorkerState *ws, const char *ref, char *err)
+{
+    for (int i = ws->nvecs - 1; i >= 0; i--)
+        if (strcmp(ws->vecs[i]->ref, ref) == 0) return &ws->vecs[i]->w;
+    uint64_t named, layer = 0;
+    char head[17];
+    snprintf(head, sizeof head, "%.16s", ref);
+    if (!wproto_parse_hex64(head, &named) ||
+        (ref[16] && (ref[16] != '+' || !wproto_parse_hex64(ref + 17, &layer))))
+        return km_fail(err, "the vector '%.40s' is not ID or ID+LAYER", ref), NULL;
+    if (ws->nvecs == WORKER_MAX_VECTORS)
+        return km_fail(err, "more than %d vectors", WORKER_MAX_VECTORS), NULL;
+    char where[40], e2[KM_ERR_MAX];
+    Vec v;
+    memset(&v, 0, sizeof v);
+    snprintf(v.ref, sizeof v.ref, "%s", ref);
+    const char *text = file_text(ws, named, err);
+    if (!text) return NULL;
+    snprintf(where, sizeof where, "file %016llx", (unsigned long long)named);
+    if (weights_parse(&v.w, text, where, NULL, e2)) return km_fail(err, "%s", e2), NULL;
+    if (v.w.pat) return km_fail(err, "%s holds a pattern layer: its vector is ID+LAYER", where), NULL;
+    if (layer) {
+        Weights l;
+        memset(&l, 0, sizeof l);
+        if (!(text = file_text(ws, layer, err))) return NULL;
+        snprintf(where, sizeof where, "file %016llx", (unsigned long long)layer);
+        if (weights_parse(&l, text, where, NULL, e2)) return km_fail(err, "%s", e2), NULL;
+        v.w.pat = l.pat;
+    }
+    if (ws->nvecs == ws->capvecs) {
+        int cap = ws->capvecs ? 2 * ws->capvecs : 16;
+        Vec **nv = realloc(ws->vecs, (size_t)cap * sizeof *nv);
+        if (!nv) return km_fail(err, "out of memory"), NULL;
+        ws->vecs = nv;
+        ws->capvecs = cap;
+    }
+    Vec *keep = malloc(sizeof *keep);
+    if (!keep) return km_fail(err, "out of memory"), NULL;
+    *keep = v;
+    ws->vecs[ws->nvecs++] = keep;
+    return &keep->w;
+}
+
+const Book *worker_book(WorkerState *ws, uint64_t hash, char *err)
+{
+    if (ws->book && hash == ws->book_hash) return ws->book;
+    Stored *s = find_file(ws, hash);
+    if (!s) return km_fail(err, "unknown book %016llx", (unsigned long long)hash), NULL;
+    if (!s->book) {
+        char where[40];
+        snprintf(where, sizeof where, "book %016llx", (unsigned long long)hash);
+        s->book = book_from_bytes(s->bytes, s->len, where, err);
+    }
+    return s->book;
+}
+
+const Egdb *worker_egdb(const WorkerState *ws, const char *digest, char *err)
+{
+    err[0] = '\0';
+    if (strcmp(digest, "none") == 0) return NULL;
+    if (strcmp(digest, ws->digest) != 0)
+        return km_fail(err, "this worker's endgame database is %s, the run's %s: give it the same slices",
+                       ws->digest, digest),
+               NULL;
+    return ws->db;
+}
+
+/* ---- games ---- */
 
 static char *handle_job(WorkerState *ws, char **tok, int nt)
 {
     char err[KM_ERR_MAX];
-    WprotoJob j;
-    if (wproto_parse_job(tok, nt, &j, err)) return answer("error %s %s", nt > 1 ? tok[1] : "-", err);
-    const Weights *b = find_vector(ws, j.black), *w = find_vector(ws, j.white);
-    if (!b || !w) return answer("error %d unknown vector %s", j.n, !b ? tok[2] : tok[3]);
-    MatchGameSpec spec = {b, w, &j.opening, j.seed, {0, 0}};
+    WprotoJob *j = malloc(sizeof *j);
+    if (!j) return worker_answer("error %s out of memory", nt > 1 ? tok[1] : "-");
+    char *r = NULL, *cmd[2] = {NULL, NULL}, *name[2] = {NULL, NULL};
+    if (wproto_parse_job(tok, nt, j, err)) {
+        r = worker_answer("error %s %s", nt > 1 ? tok[1] : "-", err);
+        goto out;
+    }
+    MatchSide sides[2];
+    for (int c = 0; c < 2; c++) {
+        sides[c] = (MatchSide){c ? "White" : "Black", NULL, NULL};
+        if (wproto_engine_ref(j->player[c], &cmd[c], &name[c]) == 0) {
+            sides[c].command = cmd[c];
+            sides[c].name = name[c];
+        } else if (!(sides[c].weights = worker_vector(ws, j->player[c], err))) {
+            r = worker_answer("error %d %s", j->n, err);
+            goto out;
+        }
+    }
+    j->set.sides = sides;
+    j->set.nsides = 2;
+    if (j->book && !(j->set.book = worker_book(ws, j->book, err))) {
+        r = worker_answer("error %d %s", j->n, err);
+        goto out;
+    }
+    j->set.egdb = worker_egdb(ws, j->egdb, err);
+    if (err[0]) {
+        r = worker_answer("error %d %s", j->n, err);
+        goto out;
+    }
+    MatchGameSpec spec = {NULL, NULL, &j->opening, j->seed, {0, 1}};
     MatchOutcome o;
-    if (match_play_game(&j.set, &spec, &o, NULL, err)) {
+    int rc;
+    if (cmd[0] || cmd[1]) { /* engines: started for this game, stopped after it */
+        rc = match_play_game(&j->set, &spec, &o, NULL, err);
+    } else {
+        if (ws->players && (ws->players_hash != j->set.hash_mb || ws->players_share != j->set.share_table)) {
+            match_players_free(ws->players);
+            ws->players = NULL;
+        }
+        if (!ws->players && (ws->players = match_players_new(&j->set, err))) {
+            ws->players_hash = j->set.hash_mb;
+            ws->players_share = j->set.share_table;
+        }
+        rc = ws->players ? match_players_play(ws->players, &j->set, &spec, &o, NULL, err) : -1;
+        if (!ws->players) memset(&o, 0, sizeof o);
+    }
+    if (rc) {
         game_free(&o.game);
-        return answer("error %d %s", j.n, err);
+        r = worker_answer("error %d %s", j->n, err);
+        goto out;
     }
-    Game g = o.game;
-    KmBuf out = {0};
-    km_buf_printf(&out, "result %d %s %d %d %016llx", j.n, game_result_text(g.result), (int)g.reason, g.nply,
-                  (unsigned long long)wproto_moves_checksum(&g));
-    if (j.keep) {
-        km_buf_str(&out, " moves");
-        for (int i = 0; i < g.nply; i++) {
-            char t[MOVE_TEXT_MAX];
-            move_to_text(&g.moves[i], t);
-            km_buf_printf(&out, " %s", t);
-        }
+    r = wproto_result_line(j->n, &o, j->keep);
+    game_free(&o.game);
+    if (!r) r = worker_answer("error %d out of memory", j->n);
+out:
+    for (int c = 0; c < 2; c++) {
+        free(cmd[c]);
+        free(name[c]);
     }
-    game_free(&g);
-    char *s = km_buf_done(&out);
-    return s ? s : answer("error %d out of memory", j.n);
-}
-
-/* The kept searcher, made again when the vector or the table size changes;
- * NULL with err. */
-static Searcher *searcher_for(Kept *kp, uint64_t id, const Weights *w, int hash_mb, char *err)
-{
-    if (!kp->s || kp->id != id || kp->hash != hash_mb) {
-        if (kp->s) searcher_free(kp->s);
-        else if (!(kp->s = malloc(sizeof *kp->s))) return km_fail(err, "out of memory"), NULL;
-        if (searcher_init(kp->s, w, (size_t)hash_mb, 1, err)) {
-            free(kp->s);
-            kp->s = NULL;
-            return NULL;
-        }
-        kp->id = id;
-        kp->hash = hash_mb;
-    }
-    return kp->s;
-}
-
-/* A book position: every legal move's score (book_score_position), which
- * depends only on the position, the depth, the vector and the table size. */
-static char *handle_score(WorkerState *ws, char **tok, int nt)
-{
-    char err[KM_ERR_MAX];
-    WprotoScore j;
-    if (wproto_parse_score(tok, nt, &j, err)) return answer("error %s %s", nt > 1 ? tok[1] : "-", err);
-    const Weights *w = find_vector(ws, j.weights);
-    if (!w) return answer("error %d unknown vector %s", j.n, tok[2]);
-    Searcher *s = searcher_for(&ws->book, j.weights, w, j.hash_mb, err);
-    if (!s) return answer("error %d %s", j.n, err);
-    uint16_t codes[255];
-    int16_t scores[255];
-    int k = book_score_position(s, &j.b, j.depth, NULL, codes, scores);
-    if (k < 0) return answer("error %d out of memory", j.n);
-    char *r = wproto_scored_line(j.n, k, codes, scores);
-    return r ? r : answer("error %d out of memory", j.n);
-}
-
-/* A self-play game (version 5): game number GAME of the run the line
- * describes, which depends only on it (selfplay.h). */
-static char *handle_selfplay(WorkerState *ws, char **tok, int nt)
-{
-    char err[KM_ERR_MAX];
-    WprotoSelfplay j;
-    if (wproto_parse_selfplay(tok, nt, &j, err)) return answer("error %s %s", nt > 1 ? tok[1] : "-", err);
-    const Weights *w = find_vector(ws, j.weights);
-    if (!w) return answer("error %d unknown vector %s", j.n, tok[3]);
-    if (j.max_plies > SELFPLAY_WORKER_MAX_PLIES)
-        return answer("error %d a game of at most %d plies travels on one line", j.n,
-                      SELFPLAY_WORKER_MAX_PLIES);
-    SelfplayConfig c;
-    selfplay_config_default(&c);
-    c.seed = j.seed;
-    c.games = j.game + 1;
-    c.chunk = 1;
-    c.nodes = j.nodes;
-    c.random_plies = j.random_plies;
-    c.margin = j.margin;
-    c.max_plies = j.max_plies;
-    c.hash_mb = j.hash_mb;
-    c.weights = *w;
-    Searcher *s = searcher_for(&ws->selfplay, j.weights, w, j.hash_mb, err);
-    char *r = s ? selfplay_played_line(s, &c, j.n, j.game, err) : NULL;
-    return r ? r : answer("error %d %s", j.n, err);
+    free(j);
+    return r;
 }
 
 char *worker_handle_line(WorkerState *ws, const char *line)
 {
     size_t len = strlen(line);
-    if (len > WPROTO_LINE_MAX) return answer("error - the line is too long");
+    if (len > WPROTO_LINE_MAX) return worker_answer("error - the line is too long");
     char *copy = strdup(line);
     char **tok = malloc((WPROTO_LINE_MAX / 2 + 2) * sizeof *tok);
     if (!copy || !tok) {
         free(copy);
         free(tok);
-        return answer("error - out of memory");
+        return worker_answer("error - out of memory");
     }
     int nt = km_split(copy, tok, WPROTO_LINE_MAX / 2);
     char *r = NULL;
     if (nt == 0) r = NULL;
-    else if (strcmp(tok[0], "weights") == 0) r = handle_weights(ws, tok, nt);
+    else if (strcmp(tok[0], "data") == 0) r = handle_data(ws, tok, nt);
+    else if (ws->in) r = file_error(ws, "error - file %016llx: %s", "another line before its last bytes");
+    else if (strcmp(tok[0], "file") == 0) r = handle_file(ws, tok, nt);
     else if (strcmp(tok[0], "job") == 0) r = handle_job(ws, tok, nt);
-    else if (strcmp(tok[0], "score") == 0) r = handle_score(ws, tok, nt);
-    else if (strcmp(tok[0], "selfplay") == 0) r = handle_selfplay(ws, tok, nt);
-    else r = answer("error - unknown line '%.20s'", tok[0]);
+    else {
+        int k = 0;
+        while (k < ws->nkinds && strcmp(tok[0], ws->kinds[k].word) != 0) k++;
+        if (k < ws->nkinds) r = ws->kinds[k].fn(ws, ws->kinds[k].data, tok, nt);
+        else r = worker_answer("error - unknown line '%.20s'", tok[0]);
+    }
     free(copy);
     free(tok);
     return r;

@@ -1,9 +1,7 @@
-/* workers.c - the coordinator: games played by worker processes (workers.h). */
+/* workers.c - the job runner: local threads and worker processes (workers.h). */
 #include "kingme/workers.h"
 #include "kingme/engineproc.h"
-#include "kingme/notation.h"
 #include "kingme/textio.h"
-#include "kingme/worker_proto.h"
 
 #include <errno.h>
 #include <math.h>
@@ -27,12 +25,9 @@ typedef struct Worker {
     char *buf;
     size_t len;
     int inflight[WORKER_INFLIGHT], ninflight;
-    double deadline; /* of the hello, or of the oldest job in flight */
-    bool terms;      /* it speaks protocol 2 (vectors with the terms 61-74) */
-    bool phase;      /* it speaks protocol 3 (vectors with a phase) */
-    bool book;       /* it speaks protocol 4 (book positions to score) */
-    bool selfplay;   /* it speaks protocol 5 (self-play games) */
-    uint64_t *sent;  /* vectors it has */
+    double deadline;   /* of the hello, or of the oldest job in flight */
+    WprotoHello hello; /* what it said it has */
+    uint64_t *sent;    /* files it has */
     int nsent, capsent;
     int failures; /* in a row */
     double restart_at;
@@ -170,13 +165,16 @@ typedef struct Run {
     const WorkersJobs *jobs;
     const atomic_bool *stop;
     pthread_mutex_t lock;
+    pthread_cond_t cond;    /* a job done, a job given back, the run failed */
     int done;               /* under lock */
     int *requeue, nrequeue; /* under lock */
     int next;               /* under lock */
-    int nthreads;           /* local threads started (their ids: 0 ..) */
+    bool *ready;            /* under lock: job i is done */
+    int reported;           /* under lock: jobs 0 .. reported - 1 are reported */
     atomic_int thread_ids;
     atomic_bool failed;
     char err[KM_ERR_MAX];
+    double t0;
 } Run;
 
 static bool run_stopped(const Run *r) { return (r->stop && atomic_load(r->stop)) || atomic_load(&r->failed); }
@@ -186,6 +184,7 @@ static void run_fail(Run *r, const char *msg)
     pthread_mutex_lock(&r->lock);
     if (!atomic_load(&r->failed)) snprintf(r->err, sizeof r->err, "%s", msg);
     atomic_store(&r->failed, true);
+    pthread_cond_broadcast(&r->cond);
     pthread_mutex_unlock(&r->lock);
 }
 
@@ -203,6 +202,7 @@ static void give_back(Run *r, int i)
 {
     pthread_mutex_lock(&r->lock);
     r->requeue[r->nrequeue++] = i; /* room for every job: allocated with n slots */
+    pthread_cond_broadcast(&r->cond);
     pthread_mutex_unlock(&r->lock);
 }
 
@@ -214,10 +214,17 @@ static int run_done(Run *r)
     return d;
 }
 
-static void job_done(Run *r)
+/* Job i is in its slot: reported when the jobs before it are. */
+static void job_done(Run *r, int i)
 {
     pthread_mutex_lock(&r->lock);
     r->done++;
+    r->ready[i] = true;
+    while (r->reported < r->jobs->n && r->ready[r->reported]) {
+        if (r->jobs->report) r->jobs->report(r->jobs->ctx, r->reported);
+        r->reported++;
+    }
+    pthread_cond_broadcast(&r->cond);
     pthread_mutex_unlock(&r->lock);
 }
 
@@ -226,10 +233,21 @@ static void *local_thread(void *arg)
     Run *r = arg;
     int id = atomic_fetch_add(&r->thread_ids, 1);
     char err[KM_ERR_MAX];
-    while (!run_stopped(r) && run_done(r) < r->jobs->n) {
+    while (!run_stopped(r)) {
         int i = take_job(r);
-        if (i < 0) { /* the rest is in flight on workers: one may fail and give some back */
-            nanosleep(&(struct timespec){0, 20000000}, NULL);
+        if (i < 0) {
+            /* the rest is in flight on workers: one may fail and give some back */
+            pthread_mutex_lock(&r->lock);
+            bool over = r->done >= r->jobs->n || atomic_load(&r->failed);
+            if (!over && !r->nrequeue) {
+                struct timespec ts;
+                clock_gettime(CLOCK_REALTIME, &ts);
+                ts.tv_nsec += 50000000L;
+                if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+                pthread_cond_timedwait(&r->cond, &r->lock, &ts);
+            }
+            pthread_mutex_unlock(&r->lock);
+            if (over) break;
             continue;
         }
         int rc = r->jobs->play(r->jobs->ctx, id, i, r->stop, err);
@@ -238,7 +256,7 @@ static void *local_thread(void *arg)
             break;
         }
         if (rc > 0) break; /* stopped */
-        job_done(r);
+        job_done(r, i);
     }
     return NULL;
 }
@@ -263,89 +281,59 @@ static void fail_worker(Run *r, int k, const char *why)
     event(ws, k, WORKER_FAILED, why);
 }
 
-static bool has_vector(const Worker *w, uint64_t id)
+static bool has_file(const Worker *w, uint64_t h)
 {
+    if (w->hello.book == h) return true; /* its own book */
     for (int i = 0; i < w->nsent; i++)
-        if (w->sent[i] == id) return true;
+        if (w->sent[i] == h) return true;
     return false;
 }
 
-static bool send_vector(WorkerSet *ws, Worker *w, const Weights *v)
+/* Send the file of hash h unless the worker has it: false when it cannot
+ * be written to (or the file is not known: *missing). */
+static bool send_file(Run *r, Worker *w, uint64_t h, bool *missing)
 {
-    uint64_t id = wproto_weights_id(v);
-    if (has_vector(w, id)) return true;
-    char line[64 + EVAL_NWEIGHTS_PHASE * 8];
-    int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)id);
-    for (int i = 0, n = wproto_vector_length(v); i < n; i++)
-        at += snprintf(line + at, sizeof line - (size_t)at, " %d", weights_at(v, i));
-    if (!send_line(ws, w, line)) return false;
+    if (has_file(w, h)) return true;
+    const WprotoFile *f = wproto_files_get(r->jobs->files, h);
+    if (!f) return !(*missing = true);
     if (w->nsent == w->capsent) {
         int cap = w->capsent ? 2 * w->capsent : 64;
         uint64_t *s = realloc(w->sent, (size_t)cap * sizeof *s);
-        if (!s) return false;
+        if (!s) return !(*missing = true);
         w->sent = s;
         w->capsent = cap;
     }
-    w->sent[w->nsent++] = id;
-    return true;
+    size_t len;
+    char *text = wproto_file_lines(f, &len);
+    if (!text) return !(*missing = true);
+    char err[KM_ERR_MAX];
+    bool ok = proc_write(&w->proc, text, len, r->ws->timeout, err) == 0;
+    free(text);
+    r->ws->stats.bytes_out += len;
+    r->ws->stats.files++;
+    if (ok) w->sent[w->nsent++] = h;
+    return ok;
 }
 
 /* Give worker k jobs until it has WORKER_INFLIGHT. */
 static void feed(Run *r, int k)
 {
     Worker *w = &r->ws->w[k];
-    if (r->jobs->terms && !w->terms) { /* an older kingme: it would refuse the vectors */
-        char msg[KM_ERR_MAX];
-        snprintf(msg, sizeof msg,
-                 "worker %d (%.60s) speaks protocol 1 (60 weights); this run's vectors have "
-                 "terms 61-74: give it a kingme that speaks protocol 2",
-                 k + 1, w->cmd);
-        run_fail(r, msg);
-        return;
-    }
-    if (r->jobs->phase && !w->phase) {
-        char msg[KM_ERR_MAX];
-        snprintf(msg, sizeof msg,
-                 "worker %d (%.60s) speaks protocol %s (no phase); this run's vectors have a "
-                 "phase (end. weights): give it a kingme that speaks protocol 3",
-                 k + 1, w->cmd, w->terms ? "2" : "1");
-        run_fail(r, msg);
-        return;
-    }
-    if (r->jobs->book && !w->book) {
-        char msg[KM_ERR_MAX];
-        snprintf(msg, sizeof msg,
-                 "worker %d (%.60s) speaks protocol %s (no book positions): give it a kingme "
-                 "that speaks protocol 4",
-                 k + 1, w->cmd,
-                 w->phase   ? "3"
-                 : w->terms ? "2"
-                            : "1");
-        run_fail(r, msg);
-        return;
-    }
-    if (r->jobs->selfplay && !w->selfplay) {
-        char msg[KM_ERR_MAX];
-        snprintf(msg, sizeof msg,
-                 "worker %d (%.60s) speaks protocol %s (no self-play games): give it a kingme "
-                 "that speaks protocol 5",
-                 k + 1, w->cmd,
-                 w->book    ? "4"
-                 : w->phase ? "3"
-                 : w->terms ? "2"
-                            : "1");
-        run_fail(r, msg);
-        return;
-    }
     while (w->ninflight < WORKER_INFLIGHT && !run_stopped(r)) {
         int i = take_job(r);
         if (i < 0) return;
-        const Weights *v[2] = {NULL, NULL};
-        int nv = r->jobs->vectors(r->jobs->ctx, i, v);
-        char *line = r->jobs->line(r->jobs->ctx, i);
+        uint64_t need[WPROTO_NEED_MAX];
+        int nneed = 0;
+        char *line = r->jobs->line(r->jobs->ctx, i, need, &nneed);
         WorkerSet *ws = r->ws;
-        bool ok = line != NULL;
-        for (int j = 0; j < nv && ok; j++) ok = send_vector(ws, w, v[j]);
+        bool ok = line != NULL, missing = false;
+        for (int j = 0; j < nneed && ok; j++) ok = send_file(r, w, need[j], &missing);
+        if (missing || !line) {
+            free(line);
+            give_back(r, i);
+            run_fail(r, "out of memory");
+            return;
+        }
         ok = ok && send_line(ws, w, line);
         ws->stats.jobs++;
         free(line);
@@ -393,11 +381,39 @@ static bool take_result(Run *r, int k, char *line, char *why)
     w->deadline = km_now() + r->ws->timeout;
     w->failures = 0;
     r->ws->stats.results++;
-    job_done(r);
+    job_done(r, (int)n);
     ok = true;
 out:
     free(tok);
     return ok;
+}
+
+/* Its hello: what it has. false with why when it is no hello; the run fails
+ * (one line) when the worker cannot do this run's jobs. */
+static bool take_hello(Run *r, int k, const char *line, char *why)
+{
+    Worker *w = &r->ws->w[k];
+    char e2[KM_ERR_MAX];
+    if (wproto_parse_hello(line, &w->hello, e2)) {
+        if (strncmp(e2, "speaks protocol", 15) != 0) return km_fail(why, "%s", e2), false;
+        char msg[KM_ERR_MAX];
+        snprintf(msg, sizeof msg, "worker %d (%.60s) %.150s", k + 1, w->cmd, e2);
+        run_fail(r, msg);
+        return true;
+    }
+    const char *want = r->jobs->egdb ? r->jobs->egdb : "none";
+    if (strcmp(want, "none") != 0 && strcmp(want, w->hello.egdb) != 0) {
+        char msg[KM_ERR_MAX];
+        snprintf(msg, sizeof msg,
+                 "worker %d (%.60s) has the endgame database %s, this run uses %s: give it the same "
+                 "slices (kingme worker --egdb DIR), or play without it (--no-egdb)",
+                 k + 1, w->cmd, w->hello.egdb, want);
+        run_fail(r, msg);
+        return true;
+    }
+    w->st = W_READY;
+    event(r->ws, k, WORKER_STARTED, NULL);
+    return true;
 }
 
 /* Read what worker k wrote; handle whole lines. */
@@ -421,32 +437,7 @@ static void read_worker(Run *r, int k)
         }
         *nl = '\0';
         char why[KM_ERR_MAX];
-        bool ok;
-        if (w->st == W_STARTING) {
-            /* "protocol 1 2 3 4 5": the versions it speaks (protocol 1 alone:
-             * before the terms 61-74; 1 2: before the phase; 1 2 3: before
-             * the book positions; 1 2 3 4: before the self-play games) */
-            const char *pv = strstr(w->buf, " protocol 1");
-            ok = strncmp(w->buf, "worker kingme ", 14) == 0 && pv != NULL;
-            if (!ok) snprintf(why, sizeof why, "did not say hello: '%.60s'", w->buf);
-            else {
-                w->terms = w->phase = w->book = w->selfplay = false;
-                for (const char *q = pv + 9; *q == ' ';) {
-                    char *e;
-                    long v = strtol(q + 1, &e, 10);
-                    if (e == q + 1 || (*e && *e != ' ')) break;
-                    w->terms |= v == 2;
-                    w->phase |= v == 3;
-                    w->book |= v == 4;
-                    w->selfplay |= v == 5;
-                    q = e;
-                }
-                w->st = W_READY;
-                event(r->ws, k, WORKER_STARTED, NULL);
-            }
-        } else {
-            ok = take_result(r, k, w->buf, why);
-        }
+        bool ok = w->st == W_STARTING ? take_hello(r, k, w->buf, why) : take_result(r, k, w->buf, why);
         if (!ok) {
             fail_worker(r, k, why);
             return;
@@ -455,222 +446,69 @@ static void read_worker(Run *r, int k)
         memmove(w->buf, nl + 1, w->len - used);
         w->len -= used;
         if (w->st == W_READY) feed(r, k);
-        if (w->st != W_READY) return;
+        if (w->st != W_READY || run_stopped(r)) return;
     }
 }
 
-static bool limits_travel(const MatchSettings *set, char *err)
+static void progress(Run *r, int *reported)
 {
-    bool engines = false;
-    for (int i = 0; set->sides && i < set->nsides; i++) engines |= set->sides[i].command != NULL;
-    if (engines || set->tc_base > 0)
-        return km_fail(err, "workers play games between weight vectors at a depth, a time or a node count "
-                            "a move (no engine:COMMAND players, no --tc)"),
-               false;
-    if (set->egdb)
-        return km_fail(err, "workers cannot use an endgame database yet (leave out --egdb)"), false;
-    if (set->book) return km_fail(err, "workers cannot use an opening book yet (leave out --book)"), false;
-    /* everything the game depends on must be in the job line: decode it
-     * again and compare */
-    MatchGameSpec spec = {NULL, NULL, NULL, 0, {0, 0}};
-    Weights z;
-    memset(&z, 0, sizeof z);
-    spec.black = spec.white = &z;
-    MatchSettings plain = *set;
-    plain.sides = NULL;
-    char *line = wproto_job_line(0, &plain, &spec, false);
-    if (!line) return km_fail(err, "out of memory"), false;
-    char **tok = malloc(64 * sizeof *tok);
-    WprotoJob j;
-    int nt = tok ? km_split(line, tok, 63) : 0;
-    bool ok = tok && nt <= 63 && wproto_parse_job(tok, nt, &j, err) == 0;
-    free(line);
-    free(tok);
-    if (!ok) return false;
-    SearchLimits a = set->limits, b = j.set.limits;
-    if (memcmp(&a, &b, sizeof a) != 0 || memcmp(&set->use, &j.set.use, sizeof set->use) != 0 ||
-        j.set.tiebreak != set->tiebreak || j.set.ply_cap != set->ply_cap || j.set.hash_mb != set->hash_mb ||
-        j.set.share_table != set->share_table)
-        return km_fail(err, "these search settings cannot be sent to workers"), false;
-    return true;
-}
-
-/* ---- games as jobs ---- */
-
-typedef struct GameJobs {
-    const MatchSettings *set;
-    const MatchGameSpec *specs;
-    int n;
-    bool keep;
-    MatchOutcome *out;
-    MatchProgress progress;
-    void *user;
-    pthread_mutex_t lock; /* the outcomes and the progress calls */
-    int done;
-} GameJobs;
-
-/* Store a finished game (g is taken over or freed). */
-static void finish(GameJobs *G, int i, GameResult res, GameReason why, int nply, Game *g)
-{
-    pthread_mutex_lock(&G->lock);
-    MatchOutcome *o = &G->out[i];
-    o->result = res;
-    o->reason = why;
-    o->nply = nply;
-    snprintf(o->termination, sizeof o->termination, "%s", game_reason_text(why));
-    o->min_left[0] = o->min_left[1] = INFINITY;
-    if (g) o->game = *g; /* valid during the progress call */
-    G->done++;
-    if (G->progress) G->progress(G->done, G->n, i, o, G->user);
-    if (!G->keep && o->game.moves) {
-        game_free(&o->game);
-        memset(&o->game, 0, sizeof o->game);
-    }
-    pthread_mutex_unlock(&G->lock);
-}
-
-static int game_vectors(void *ctx, int i, const Weights *v[2])
-{
-    GameJobs *G = ctx;
-    v[0] = wproto_spec_weights(G->set, &G->specs[i], KM_BLACK);
-    v[1] = wproto_spec_weights(G->set, &G->specs[i], KM_WHITE);
-    return 2;
-}
-
-static char *game_line(void *ctx, int i)
-{
-    GameJobs *G = ctx;
-    return wproto_job_line(i, G->set, &G->specs[i],
-                           true); /* the moves: checked, and the progress shows them */
-}
-
-/* `result N RESULT REASON PLIES CHECKSUM moves M1 ...`: the moves replayed
- * and checked against the checksum. */
-static int game_take(void *ctx, int n, char **tok, int nt, char *why)
-{
-    GameJobs *G = ctx;
-    long long reason, nply;
-    uint64_t sum;
-    if (nt < 6 || !km_parse_ll(tok[3], 0, 100, &reason) || !km_parse_ll(tok[4], 0, 100000, &nply) ||
-        !wproto_parse_hex64(tok[5], &sum))
-        return km_fail(why, "answered garbage: '%.60s'", tok[0]);
-    GameResult res = strcmp(tok[2], "1-0") == 0       ? GAME_BLACK_WINS
-                     : strcmp(tok[2], "0-1") == 0     ? GAME_WHITE_WINS
-                     : strcmp(tok[2], "1/2-1/2") == 0 ? GAME_DRAW
-                                                      : GAME_ONGOING;
-    if (res == GAME_ONGOING) return km_fail(why, "answered garbage: a result for a game it was not playing");
-    const MatchGameSpec *sp = &G->specs[n];
-    Game g;
-    if (nt != 7 + nply || strcmp(tok[6], "moves") != 0 ||
-        game_init(&g, sp->opening ? &sp->opening->start : NULL))
-        return km_fail(why, "answered garbage: the moves of game %d are missing", n);
-    char e2[KM_ERR_MAX];
-    for (int i = 0; i < nply; i++) {
-        Move m;
-        if (parse_move(&g.cur, tok[7 + i], &m, e2) || game_play(&g, &m)) {
-            game_free(&g);
-            return km_fail(why, "answered an illegal move in game %d: %.100s", n, e2);
-        }
-    }
-    if (wproto_moves_checksum(&g) != sum) {
-        game_free(&g);
-        return km_fail(why, "answered garbage: the checksum of game %d does not match its moves", n);
-    }
-    g.result = res;
-    g.reason = (GameReason)reason;
-    finish(G, n, res, (GameReason)reason, (int)nply, &g);
-    return 0;
-}
-
-static int run_game(void *ctx, int thread, int i, const atomic_bool *stop, char *err)
-{
-    (void)thread;
-    GameJobs *G = ctx;
-    MatchOutcome o;
-    if (match_play_game(G->set, &G->specs[i], &o, stop, err)) {
-        game_free(&o.game);
-        return -1;
-    }
-    Game g = o.game;
-    if (g.result == GAME_ONGOING) { /* stopped */
-        game_free(&g);
-        return 1;
-    }
-    finish(G, i, g.result, g.reason, g.nply, &g);
-    return 0;
-}
-
-int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *specs, int n, int threads,
-                bool keep_games, MatchOutcome *out, MatchProgress progress, void *user,
-                const atomic_bool *stop, char *err)
-{
-    memset(out, 0, (size_t)(n > 0 ? n : 0) * sizeof *out);
-    if (n <= 0) return 0;
-    if (!limits_travel(set, err)) return -1;
-    /* the protocol's weights lines carry the 60 parameters, or (protocol 2)
-     * the terms 61-74 too, or (protocol 3) a phase: 148 */
-    bool terms = false, phase = false;
-    for (int i = 0; i < n; i++)
-        for (int c = 0; c < 2; c++) {
-            const Weights *v = wproto_spec_weights(set, &specs[i], c);
-            terms |= v && wproto_vector_length(v) == EVAL_NTERMS;
-            phase |= v && v->phased;
-        }
-
-    GameJobs G = {.set = set,
-                  .specs = specs,
-                  .n = n,
-                  .keep = keep_games,
-                  .out = out,
-                  .progress = progress,
-                  .user = user};
-    pthread_mutex_init(&G.lock, NULL);
-    WorkersJobs jobs = {n,         terms,    phase,     false,   false, &G, game_vectors,
-                        game_line, "result", game_take, run_game};
-    int rc = workers_run_jobs(ws, &jobs, threads, stop, err);
-    pthread_mutex_destroy(&G.lock);
-    return rc;
-}
-
-/* ---- any jobs ---- */
-
-int workers_refuse_layer(const Weights *v, char *err)
-{
-    if (!v || !v->pat) return 0;
-    return km_fail(err, "a vector with a pattern layer (table lines) cannot be sent to workers: "
-                        "the protocol carries the named weights only; play on local threads (-j N)");
+    if (!r->jobs->progress) return;
+    int d = run_done(r);
+    if (d == *reported) return;
+    *reported = d;
+    double el = km_now() - r->t0;
+    r->jobs->progress(d, r->jobs->n, el, d ? el / d * (r->jobs->n - d) : -1, r->jobs->user);
 }
 
 int workers_run_jobs(WorkerSet *ws, const WorkersJobs *jobs, int threads, const atomic_bool *stop, char *err)
 {
-    int n = jobs->n;
+    int n = jobs->n, nw = ws ? ws->n : 0;
     if (n <= 0) return 0;
-    /* no line carries a pattern layer: a worker would search without it */
-    for (int i = 0; ws && ws->n > 0 && i < n; i++) {
-        const Weights *v[2] = {NULL, NULL};
-        int k = jobs->vectors(jobs->ctx, i, v);
-        for (int j = 0; j < k; j++)
-            if (workers_refuse_layer(v[j], err)) return -1;
-    }
-    Run r = {.ws = ws, .jobs = jobs, .stop = stop};
+    if (threads > WORKERS_THREADS_MAX) threads = WORKERS_THREADS_MAX;
+    if (threads < 0) threads = 0;
+    if (!nw && !threads) return km_fail(err, "no worker and no local thread to run the jobs");
+    Run r = {.ws = ws, .jobs = jobs, .stop = stop, .t0 = km_now()};
     atomic_init(&r.failed, false);
     r.requeue = malloc((size_t)n * sizeof *r.requeue);
-    if (!r.requeue) return km_fail(err, "out of memory");
+    r.ready = calloc((size_t)n, sizeof *r.ready);
+    pthread_t *tid = malloc((size_t)(threads ? threads : 1) * sizeof *tid);
+    struct pollfd *pf = malloc((size_t)(nw ? nw : 1) * sizeof *pf);
+    int *who = malloc((size_t)(nw ? nw : 1) * sizeof *who);
+    if (!r.requeue || !r.ready || !tid || !pf || !who) {
+        free(r.requeue);
+        free(r.ready);
+        free(tid);
+        free(pf);
+        free(who);
+        return km_fail(err, "out of memory");
+    }
     pthread_mutex_init(&r.lock, NULL);
+    pthread_cond_init(&r.cond, NULL);
     atomic_init(&r.thread_ids, 0);
-    pthread_t tid[64];
     int started = 0;
-    for (; started < threads && started < 64; started++)
+    for (; started < threads; started++)
         if (pthread_create(&tid[started], NULL, local_thread, &r)) break;
+    if (threads && !started && !nw) run_fail(&r, "cannot start a thread");
 
     double cpu0 = km_cpu_now();
-    struct pollfd *pf = malloc((size_t)ws->n * sizeof *pf);
-    int *who = malloc((size_t)ws->n * sizeof *who);
-    if (!pf || !who) run_fail(&r, "out of memory");
+    int reported = 0;
     while (!run_stopped(&r) && run_done(&r) < n) {
+        progress(&r, &reported);
+        if (!nw) { /* local threads alone: wait for them */
+            pthread_mutex_lock(&r.lock);
+            if (r.done < n && !atomic_load(&r.failed)) {
+                struct timespec ts;
+                clock_gettime(CLOCK_REALTIME, &ts);
+                ts.tv_nsec += 200000000L; /* a stop set by a signal handler is seen within 0.2 s */
+                if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+                pthread_cond_timedwait(&r.cond, &r.lock, &ts);
+            }
+            pthread_mutex_unlock(&r.lock);
+            continue;
+        }
         double now = km_now();
         int alive = 0, np = 0;
-        for (int k = 0; k < ws->n; k++) {
+        for (int k = 0; k < nw && !run_stopped(&r); k++) {
             Worker *w = &ws->w[k];
             if (w->st == W_DEAD && now >= w->restart_at) {
                 char e2[KM_ERR_MAX];
@@ -701,21 +539,31 @@ int workers_run_jobs(WorkerSet *ws, const WorkersJobs *jobs, int threads, const 
         }
         int pr = poll(pf, (nfds_t)np, 50);
         if (pr <= 0) continue;
-        for (int q = 0; q < np; q++)
+        for (int q = 0; q < np && !run_stopped(&r); q++)
             if (pf[q].revents && ws->w[who[q]].proc.from_fd == pf[q].fd) read_worker(&r, who[q]);
     }
-    /* stopped or failed: the games in flight are lost with their workers */
-    for (int k = 0; k < ws->n; k++)
-        if (ws->w[k].ninflight) {
+    progress(&r, &reported);
+    /* stopped or failed: the jobs in flight are lost with their workers */
+    for (int k = 0; k < nw; k++)
+        if (ws->w[k].ninflight || (atomic_load(&r.failed) && ws->w[k].st == W_STARTING)) {
             close_worker(&ws->w[k], false);
             ws->w[k].st = W_DEAD;
             ws->w[k].restart_at = 0;
         }
-    ws->stats.cpu += km_cpu_now() - cpu0;
+    if (ws) ws->stats.cpu += km_cpu_now() - cpu0;
+    pthread_mutex_lock(&r.lock);
+    pthread_cond_broadcast(&r.cond);
+    pthread_mutex_unlock(&r.lock);
     for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
+    /* stopped: the jobs done after one left undone are reported too */
+    for (int i = r.reported; i < n && jobs->report; i++)
+        if (r.ready[i]) jobs->report(jobs->ctx, i);
+    free(r.ready);
+    free(tid);
     free(pf);
     free(who);
     free(r.requeue);
+    pthread_cond_destroy(&r.cond);
     pthread_mutex_destroy(&r.lock);
     if (atomic_load(&r.failed)) return km_fail(err, "%s", r.err);
     return 0;

@@ -1427,8 +1427,6 @@ TEST(tune_command_pattern_layer)
     /* refused at the start, one usage line each */
     CHECK_INT(kingme(out, sizeof out, "tune %s --include %s --generations 1 --name x", ctl, lp2), 2);
     CHECK_MSG(strstr(out, "its pattern layer is not the one of"), "%s", out);
-    CHECK_INT(kingme(out, sizeof out, "tune %s --generations 1 --name x --workers %s/none", ctl, tdir), 2);
-    CHECK_MSG(strstr(out, "--workers: this session breeds over a pattern layer"), "%s", out);
     CHECK_INT(kingme(out, sizeof out, "tune %s --generations 1 --name x --algorithm thesis", ctl), 2);
     CHECK_MSG(strstr(out, "the thesis algorithm breeds 16-bit vectors"), "%s", out);
     CHECK(!file_exists("%s/population/%s.pop", "x"));

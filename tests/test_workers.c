@@ -1,6 +1,8 @@
 /* test_workers.c - games played by `kingme worker` processes: the line
  * protocol, and a coordinator whose results do not depend on which worker
  * (or local thread) played what, even when workers die or answer garbage. */
+#include "kingme/egdb.h"
+#include "kingme/match.h"
 #include "kingme/selfplay.h"
 #include "kingme/textio.h"
 #include "kingme/weights.h"
@@ -14,7 +16,8 @@
 #include <unistd.h>
 
 /* 16 games: 8 crossboard ballots, each with both colours, material.w against
- * the built-in default at depth 3 (random tie-breaks, seeded per game). */
+ * the built-in default (its pattern layer and all) at depth 3 (random
+ * tie-breaks, seeded per game). */
 typedef struct Fixture {
     Weights a, b;
     Opening *op;
@@ -26,10 +29,10 @@ typedef struct Fixture {
 static bool fixture(Fixture *f)
 {
     char err[KM_ERR_MAX];
-    /* 60-weight vectors: protocol 1 workers must be able to play them */
-    if (weights_read(&f->a, "weights/default-60.w", NULL, err) ||
-        weights_read(&f->b, "weights/material.w", NULL, err) || openings_crossboard(&f->op, &f->nop, err)) {
-        CHECK_MSG(false, "%s", err);
+    weights_default(&f->a);
+    if (!f->a.pat || weights_read(&f->b, "weights/material.w", NULL, err) ||
+        openings_crossboard(&f->op, &f->nop, err)) {
+        CHECK_MSG(false, "%s", f->a.pat ? err : "the default has no pattern layer");
         return false;
     }
     match_settings_default(&f->set);
@@ -43,6 +46,26 @@ static bool fixture(Fixture *f)
                                       {0, 0}};
     }
     return true;
+}
+
+/* Hand the worker the files a job names, as the runner does: no answer. */
+static void send_files(WorkerState *ws, const WprotoFiles *F, const uint64_t *need, int nneed)
+{
+    for (int i = 0; i < nneed; i++) {
+        const WprotoFile *f = wproto_files_get(F, need[i]);
+        CHECK(f != NULL);
+        size_t len;
+        char *text = f ? wproto_file_lines(f, &len) : NULL;
+        for (char *p = text; p && *p;) {
+            char *nl = strchr(p, '\n');
+            *nl = '\0';
+            char *ans = worker_handle_line(ws, p);
+            CHECK_MSG(ans == NULL, "%s", ans);
+            free(ans);
+            p = nl + 1;
+        }
+        free(text);
+    }
 }
 
 static bool same_games(const MatchOutcome *x, const MatchOutcome *y, int n)
@@ -66,52 +89,126 @@ TEST(workers_line_protocol)
 {
     Fixture f;
     if (!fixture(&f)) return;
-    WorkerState *ws = worker_state_new();
+    WorkerState *ws = worker_state_new(NULL, NULL);
+    WprotoFiles *F = wproto_files_new();
     char err[KM_ERR_MAX];
-    /* a job before its vectors is refused */
-    char *job = wproto_job_line(5, &f.set, &f.specs[5], true);
+    uint64_t need[WPROTO_NEED_MAX];
+    int nneed = 0;
+    /* the default travels as two files: its named weights and its layer */
+    char *job = wproto_job_line(F, 5, &f.set, &f.specs[5], true, need, &nneed);
+    CHECK_INT(nneed, 3);
+    /* a job before its files is refused */
     char *ans = worker_handle_line(ws, job);
-    CHECK_MSG(ans && strncmp(ans, "error 5 unknown vector ", 23) == 0, "%s", ans ? ans : "");
+    CHECK_MSG(ans && strncmp(ans, "error 5 unknown file ", 21) == 0, "%s", ans ? ans : "");
     free(ans);
-    for (int k = 0; k < 2; k++) {
-        const Weights *w = k ? &f.a : &f.b;
-        char line[1024];
-        int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)wproto_weights_id(w));
-        for (int i = 0; i < EVAL_NPARAMS; i++)
-            at += snprintf(line + at, sizeof line - (size_t)at, " %d", w->w[i]);
-        ans = worker_handle_line(ws, line);
-        CHECK_MSG(ans == NULL, "%s", ans);
-        free(ans);
-        /* a vector whose ID does not match its values */
-        line[8] = line[8] == '0' ? '1' : '0';
-        ans = worker_handle_line(ws, line);
-        CHECK_MSG(ans && strstr(ans, "does not match"), "%s", ans ? ans : "");
-        free(ans);
-    }
+    /* a file whose bytes do not match its hash */
+    const WprotoFile *w0 = wproto_files_get(F, need[0]);
+    char head[64];
+    snprintf(head, sizeof head, "file %016llx %zu", (unsigned long long)(w0->hash ^ 1), w0->len);
+    ans = worker_handle_line(ws, head);
+    CHECK_MSG(ans == NULL, "%s", ans);
+    size_t len;
+    char *lines = wproto_file_lines(w0, &len);
+    char *data = lines ? strchr(lines, '\n') + 1 : NULL;
+    if (data) *strchr(data, '\n') = '\0';
+    ans = data ? worker_handle_line(ws, data) : NULL;
+    CHECK_MSG(ans && strstr(ans, "its bytes do not match its hash"), "%s", ans ? ans : "");
+    free(ans);
+    free(lines);
+    send_files(ws, F, need, nneed);
     /* the worker's game is the coordinator's own */
     ans = worker_handle_line(ws, job);
     MatchOutcome mo;
     CHECK(match_play_game(&f.set, &f.specs[5], &mo, NULL, err) == 0);
-    Game g = mo.game;
-    char want[128];
-    snprintf(want, sizeof want, "result 5 %s %d %d %016llx moves ", game_result_text(g.result), (int)g.reason,
-             g.nply, (unsigned long long)wproto_moves_checksum(&g));
-    CHECK_MSG(ans && strncmp(ans, want, strlen(want)) == 0, "%s\nwant %s", ans ? ans : "", want);
-    game_free(&g);
+    char *want = wproto_result_line(5, &mo, true);
+    CHECK_MSG(ans && want && strcmp(ans, want) == 0, "%s\nwant %s", ans ? ans : "", want ? want : "");
+    free(want);
+    game_free(&mo.game);
     free(ans);
     free(job);
     /* bad lines: one error line each */
     static const char sideways[] =
         "job 1 0123456789abcdef 0123456789abcdef depth 3 time 0 nodes 0 cap 0 hash 1 "
         "share 0 tiebreak sideways flags 15 seed 1 keep 0 fen B:W21:B1";
-    static const char *const bad[] = {"job", "job x 0 0", "bogus 1 2", "weights 12 1 2", sideways};
+    static const char *const bad[] = {"job",       "job x 0 0",
+                                      "bogus 1 2", "data 00",
+                                      "file 12 3", "job 1 engine:7a 0123456789abcdef",
+                                      sideways,    "file 0123456789abcdef 0"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ans = worker_handle_line(ws, bad[i]);
         CHECK_MSG(ans && strncmp(ans, "error ", 6) == 0, "'%s' -> '%s'", bad[i], ans ? ans : "(none)");
         free(ans);
     }
+    wproto_files_free(F);
     worker_state_free(ws);
     free(f.op);
+}
+
+/* The hello says what the worker has; a worker of another version, or
+ * without the run's endgame database, is named in one line. */
+TEST(workers_hello)
+{
+    char err[KM_ERR_MAX];
+    WprotoHello h;
+    WorkerState *ws = worker_state_new(NULL, NULL);
+    char *hello = worker_hello(ws);
+    CHECK_MSG(hello && strcmp(hello, "worker kingme " KINGME_VERSION " protocol 1 egdb none book none") == 0,
+              "%s", hello ? hello : "");
+    CHECK(hello && wproto_parse_hello(hello, &h, err) == 0 && h.version == 1 && strcmp(h.egdb, "none") == 0 &&
+          h.book == 0);
+    free(hello);
+    worker_state_free(ws);
+    CHECK(wproto_parse_hello("worker kingme 0.1.0 protocol 1 2 3 4 5", &h, err) == -1);
+    CHECK_MSG(
+        strcmp(err, "speaks protocol 5, not 1: give it the coordinator's kingme (" KINGME_VERSION ")") == 0,
+        "%s", err);
+    CHECK(wproto_parse_hello("worker kingme 0.1.0 protocol 1 egdb 5-0123 book none", &h, err) == -1);
+    CHECK(wproto_parse_hello("hello", &h, err) == -1);
+    CHECK(wproto_parse_hello("worker kingme 0.1.0 protocol 1 egdb 5-0123456789abcdef book 0123456789abcdef",
+                             &h, err) == 0 &&
+          strcmp(h.egdb, "5-0123456789abcdef") == 0 && h.book == 0x0123456789abcdefull);
+    /* the runner: a run that fails at the hello, before any job */
+    Fixture f;
+    if (!fixture(&f)) return;
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/kingme-workers-hello-%d.txt", (int)getpid());
+    static const char *const files[2] = {
+        "sh -c 'echo worker kingme 0.1.0 protocol 1 2 3 4 5; cat >/dev/null'\n",
+        "sh -c 'echo worker kingme 0.1.0 protocol 1 egdb 5-0123456789abcdef book none; cat >/dev/null'\n"};
+    static const char *const want[2] = {
+        "worker 1 (sh -c 'echo worker kingme 0.1.0 protocol 1 2 3 4 5; cat >/de) speaks protocol 5, not 1: "
+        "give it the coordinator's kingme",
+        ") has the endgame database 5-0123456789abcdef, this run uses 3-"};
+    for (int r = 0; r < 2; r++) {
+        FILE *fp = fopen(path, "w");
+        if (!fp) break;
+        fputs(files[r], fp);
+        fclose(fp);
+        WorkerSet *set = workers_from_file(path, err);
+        CHECK_MSG(set != NULL, "%s", err);
+        if (!set) break;
+        /* a database this run uses (3 pieces), which the worker has not */
+        MatchSettings s2 = f.set;
+        Egdb *db = NULL;
+        if (r == 1) {
+            char dir[128];
+            snprintf(dir, sizeof dir, "/tmp/kingme-workers-egdb-%d", (int)getpid());
+            CHECK_MSG(egdb_build(dir, 3, 1, NULL, NULL, err) == 0, "%s", err);
+            db = egdb_open(dir, 1, err);
+            CHECK_MSG(db != NULL, "%s", err);
+            s2.egdb = db;
+        }
+        MatchOutcome out[2];
+        CHECK_INT(match_run_workers(set, &s2, f.specs, 2, 0, false, out, NULL, NULL, NULL, err), -1);
+        CHECK_MSG(strstr(err, want[r]) != NULL, "%s", err);
+        workers_free(set);
+        egdb_close(db);
+    }
+    remove(path);
+    free(f.op);
+    char cmd[128], out[256];
+    snprintf(cmd, sizeof cmd, "rm -rf /tmp/kingme-workers-egdb-%d", (int)getpid());
+    test_run(cmd, out, sizeof out);
 }
 
 static int failures[8];
@@ -141,12 +238,12 @@ static void run_with(const char *lines, int threads)
     if (ws) {
         workers_set_events(ws, on_event, NULL);
         workers_set_backoff(ws, 0.05);
-        int rc = workers_run(ws, &f.set, f.specs, 16, threads, true, remote, NULL, NULL, NULL, err);
+        int rc = match_run_workers(ws, &f.set, f.specs, 16, threads, true, remote, NULL, NULL, NULL, err);
         CHECK_MSG(rc == 0, "%s", err);
         if (rc == 0) CHECK(same_games(local, remote, 16));
         /* a second run on the same (kept) workers */
         match_outcomes_free(remote, 16);
-        rc = workers_run(ws, &f.set, f.specs, 16, threads, false, remote, NULL, NULL, NULL, err);
+        rc = match_run_workers(ws, &f.set, f.specs, 16, threads, false, remote, NULL, NULL, NULL, err);
         CHECK_MSG(rc == 0, "%s", err);
         if (rc == 0) CHECK(same_games(local, remote, 16));
         workers_free(ws);
@@ -170,7 +267,8 @@ TEST(workers_give_the_games_of_one_thread)
      * local thread */
     snprintf(lines, sizeof lines,
              "head -n 3 | %s worker\n"
-             "sh -c 'echo worker kingme 0 protocol 1; while read l; do echo garbage; done' 2>/dev/null\n"
+             "sh -c 'echo worker kingme 0 protocol 1 egdb none book none; while read l; do echo garbage; "
+             "done' 2>/dev/null\n"
              "%s worker\n",
              k, k);
     run_with(lines, 1);
@@ -201,7 +299,7 @@ TEST(workers_file_errors)
     Fixture f;
     if (ws && fixture(&f)) {
         MatchOutcome out[2];
-        CHECK(workers_run(ws, &f.set, f.specs, 2, 0, false, out, NULL, NULL, NULL, err) == -1);
+        CHECK(match_run_workers(ws, &f.set, f.specs, 2, 0, false, out, NULL, NULL, NULL, err) == -1);
         CHECK_MSG(strstr(err, "every worker failed") != NULL, "%s", err);
         free(f.op);
     }
@@ -229,10 +327,11 @@ TEST(workers_tune_session_same_weights)
     snprintf(path, sizeof path, "%s/bad.txt", dir);
     f = fopen(path, "w");
     if (!f) return;
-    fprintf(f,
-            "head -n 3 | %s worker\nsh -c 'echo worker kingme 0 protocol 1; while read l; do echo garbage; "
-            "done' 2>/dev/null\n%s worker\n",
-            k, k);
+    fprintf(
+        f,
+        "head -n 3 | %s worker\nsh -c 'echo worker kingme 0 protocol 1 egdb none book none; while read l; do "
+        "echo garbage; done' 2>/dev/null\n%s worker\n",
+        k, k);
     fclose(f);
     static const char *const runs[3][2] = {
         {"one", "-j 1"}, {"good", "--workers DIR/good.txt"}, {"bad", "--workers DIR/bad.txt -j 1"}};
@@ -254,82 +353,82 @@ TEST(workers_tune_session_same_weights)
     test_run(cmd, out, sizeof out);
 }
 
-/* Protocol 2: vectors with the terms 61-74 travel (74 weights on the line,
- * an ID of their own) and give the games of one thread; a worker that speaks
- * protocol 1 only stops such a run with one message and plays none of its
- * games; so does one of protocol 2 when a vector has a phase (protocol 3). */
-TEST(workers_74_weights)
+/* Vectors with the terms 61-74 and a phase against the default's pattern
+ * layer, in games that use an endgame database (3 pieces): workers started
+ * with the same database give the games of one local thread. */
+TEST(workers_vectors_and_database)
 {
     Fixture f;
     if (!fixture(&f)) return;
-    char err[KM_ERR_MAX], path[256];
-    CHECK_INT(weights_read(&f.b, "weights/archive/terms-flat.w", NULL, err), 0); /* against the default */
-    Weights w60 = f.b;
-    for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++) w60.w[i] = 0;
-    CHECK(wproto_weights_id(&w60) != wproto_weights_id(&f.b));
-    /* the worker side: 74 values, the ID over them; 61 values refused */
-    WorkerState *st = worker_state_new();
-    char line[2048];
-    int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)wproto_weights_id(&f.b));
-    for (int i = 0; i < EVAL_NTERMS; i++)
-        at += snprintf(line + at, sizeof line - (size_t)at, " %d", f.b.w[i]);
-    char *ans = worker_handle_line(st, line);
-    CHECK_MSG(ans == NULL, "%s", ans);
-    free(ans);
-    ans = worker_handle_line(
-        st, "weights 0123456789abcdef 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 "
-            "22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 "
-            "49 50 51 52 53 54 55 56 57 58 59 60 61");
-    CHECK_MSG(ans && strcmp(ans, "error - a weights line is 'weights ID' and 60, 74 or 148 values") == 0,
-              "%s", ans ? ans : "");
-    free(ans);
-    worker_state_free(st);
-
+    char err[KM_ERR_MAX], path[256], dir[128], cmd[256], out[256];
+    CHECK_INT(weights_read(&f.b, "weights/terms.w", NULL, err), 0);
+    CHECK(f.b.phased);
+    snprintf(dir, sizeof dir, "/tmp/kingme-workers-db-%d", (int)getpid());
+    CHECK_MSG(egdb_build(dir, 3, 1, NULL, NULL, err) == 0, "%s", err);
+    Egdb *db = egdb_open(dir, 1, err);
+    CHECK_MSG(db != NULL, "%s", err);
+    f.set.egdb = db;
     MatchOutcome local[16], remote[16];
     CHECK(match_run(&f.set, f.specs, 16, 1, true, local, NULL, NULL, NULL, err) == 0);
     const char *k = test_kingme();
-    snprintf(path, sizeof path, "/tmp/kingme-workers74-%d.txt", (int)getpid());
-    for (int run = 0; run < 3; run++) {
-        FILE *fp = fopen(path, "w");
-        if (!fp) break;
-        if (run == 0) fprintf(fp, "%s worker\n%s worker\n", k, k);
-        else if (run == 1)
-            fprintf(fp,
-                    "%s worker 2>/dev/null\nsh -c 'echo worker kingme 0.0.9 protocol 1; cat >/dev/null'\n",
-                    k);
-        else
-            fprintf(fp,
-                    "%s worker 2>/dev/null\nsh -c 'echo worker kingme 0.1.0 protocol 1 2; cat >/dev/null'\n",
-                    k);
+    snprintf(path, sizeof path, "/tmp/kingme-workers-db-%d.txt", (int)getpid());
+    FILE *fp = fopen(path, "w");
+    if (fp) {
+        fprintf(fp, "%s worker --egdb %s\n%s worker --egdb %s\n", k, dir, k, dir);
         fclose(fp);
         WorkerSet *ws = workers_from_file(path, err);
         CHECK_MSG(ws != NULL, "%s", err);
-        if (!ws) break;
-        f.b.phased = run == 2;
-        int rc = workers_run(ws, &f.set, f.specs, 16, 0, true, remote, NULL, NULL, NULL, err);
-        if (run == 0) {
+        if (ws) {
+            int rc = match_run_workers(ws, &f.set, f.specs, 16, 0, true, remote, NULL, NULL, NULL, err);
             CHECK_MSG(rc == 0, "%s", err);
             if (rc == 0) CHECK(same_games(local, remote, 16));
-        } else if (run == 1) {
-            CHECK_INT(rc, -1);
-            CHECK_MSG(strstr(err,
-                             "worker 2 (sh -c 'echo worker kingme 0.0.9 protocol 1; cat >/dev/null') speaks "
-                             "protocol 1 (60 weights); this run's vectors have terms 61-74") == err,
-                      "%s", err);
-        } else {
-            CHECK_INT(rc, -1);
-            static const char head[] = "worker 2 (sh -c 'echo worker kingme 0.1.0 protocol 1 2;";
-            CHECK_MSG(strncmp(err, head, strlen(head)) == 0 &&
-                          strstr(err, ") speaks protocol 2 (no phase); this run's vectors have a phase (end. "
-                                      "weights): give it a kingme that speaks protocol 3"),
-                      "%s", err);
+            WorkerStats st;
+            workers_stats(ws, &st);
+            CHECK_INT((long long)st.results, 16);
+            /* the named weights of each vector and the layer, once per worker */
+            CHECK_MSG(st.files >= 3 && st.files <= 6, "%llu files sent", (unsigned long long)st.files);
+            match_outcomes_free(remote, 16);
+            workers_free(ws);
         }
-        match_outcomes_free(remote, 16);
-        workers_free(ws);
     }
     match_outcomes_free(local, 16);
+    egdb_close(db);
     remove(path);
     free(f.op);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    test_run(cmd, out, sizeof out);
+}
+
+/* kingme match with --workers, as a user runs it: an engine:COMMAND player
+ * (started on the worker's side) against the in-process default with the
+ * opening book (sent to workers that have none of their own: --no-book),
+ * the PDN and the lines byte for byte those of -j 1. */
+TEST(workers_match_command_engine_and_book)
+{
+    char dir[] = "/tmp/kingme-wm-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *k = test_kingme();
+    char cmd[4096], out[8192], path[300], want[8192];
+    snprintf(path, sizeof path, "%s/w.txt", dir);
+    FILE *fp = fopen(path, "w");
+    if (!fp) return;
+    fprintf(fp, "%s worker --no-book\n%s worker --no-book\n", k, k);
+    fclose(fp);
+    for (int r = 0; r < 2; r++) {
+        snprintf(cmd, sizeof cmd,
+                 "%s match 'engine:%s engine --no-book' default --games 4 --depth 3 --seed 4 "
+                 "--book weights/default.book %s%s --pdn %s/%d.pdn 2>&1 | grep -v '^depth 3, "
+                 "\\|^workers:\\|game); "
+                 "\\|games in\\|games written\\|^$'",
+                 k, k, r ? "--workers " : "-j 1", r ? path : "", dir, r);
+        test_run(cmd, r ? out : want, sizeof out);
+    }
+    CHECK_MSG(strstr(want, "opening book weights/default.book for B"), "%s", want);
+    CHECK_MSG(strcmp(out, want) == 0, "with workers:\n%s\nwith -j 1:\n%s", out, want);
+    snprintf(cmd, sizeof cmd, "cmp %s/0.pdn %s/1.pdn", dir, dir);
+    CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    test_run(cmd, out, sizeof out);
 }
 
 /* The tuning session OPTS (no yardstick) with -j 1 and with the workers of
@@ -377,92 +476,36 @@ TEST(workers_tune_session_74_weights)
     test_run(cmd, out, sizeof out);
 }
 
-/* Protocol 3: a vector with a phase travels as 148 weights (the opening's
- * 74, then the ending's) with an ID of its own, the worker says it speaks 3,
- * the games are those of one local thread, and a tuning session that breeds
- * the phase gives the same weights with -j 1 and with workers. */
-TEST(workers_phase)
+/* Tuning sessions that breed a phase, and the named weights over a fixed
+ * pattern layer (the default's): -j 1 and workers give the same weights. */
+TEST(workers_tune_phase_and_layer)
 {
-    Fixture f;
-    if (!fixture(&f)) return;
-    char err[KM_ERR_MAX], path[256], cmd[2048];
+    char dir[256], cmd[2048], path[512];
     static char out[1 << 16];
-    CHECK_INT(weights_read(&f.b, "weights/terms.w", NULL, err), 0); /* a phase, against default-60.w */
-    CHECK(f.b.phased);
-    Weights flat = f.b, other = f.b;
-    flat.phased = 0;
-    other.end[EP_opp_trade_lead]++;
-    CHECK(wproto_weights_id(&flat) != wproto_weights_id(&f.b));
-    CHECK(wproto_weights_id(&other) != wproto_weights_id(&f.b));
-    /* the hello */
-    const char *k = test_kingme();
-    snprintf(cmd, sizeof cmd, "%s worker </dev/null", k);
-    CHECK_INT(test_run(cmd, out, sizeof out), 0);
-    CHECK_MSG(strncmp(out, "worker kingme ", 14) == 0 && strstr(out, " protocol 1 2 3 4 5\n"), "%s", out);
-    /* the worker side: 148 values, a job with them plays the local game */
-    WorkerState *st = worker_state_new();
-    char line[4096];
-    int at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)wproto_weights_id(&f.b));
-    for (int i = 0; i < 2 * EVAL_NTERMS; i++)
-        at += snprintf(line + at, sizeof line - (size_t)at, " %d", weights_at(&f.b, i));
-    char *ans = worker_handle_line(st, line);
-    CHECK_MSG(ans == NULL, "%s", ans);
-    free(ans);
-    *strrchr(line, ' ') = '\0'; /* 147 values */
-    ans = worker_handle_line(st, line);
-    CHECK_MSG(ans && strcmp(ans, "error - a weights line is 'weights ID' and 60, 74 or 148 values") == 0,
-              "%s", ans ? ans : "");
-    free(ans);
-    at = snprintf(line, sizeof line, "weights %016llx", (unsigned long long)wproto_weights_id(&f.a));
-    for (int i = 0; i < EVAL_NPARAMS; i++)
-        at += snprintf(line + at, sizeof line - (size_t)at, " %d", f.a.w[i]);
-    ans = worker_handle_line(st, line);
-    CHECK_MSG(ans == NULL, "%s", ans);
-    free(ans);
-    MatchOutcome local[16], remote[16];
-    CHECK(match_run(&f.set, f.specs, 16, 1, true, local, NULL, NULL, NULL, err) == 0);
-    char *job = wproto_job_line(3, &f.set, &f.specs[3], true);
-    ans = job ? worker_handle_line(st, job) : NULL;
-    char want[64];
-    snprintf(want, sizeof want, "result 3 %s %d %d %016llx ", game_result_text(local[3].result),
-             (int)local[3].reason, local[3].nply, (unsigned long long)wproto_moves_checksum(&local[3].game));
-    CHECK_MSG(ans && strncmp(ans, want, strlen(want)) == 0, "%s, expected %s", ans ? ans : "", want);
-    free(ans);
-    free(job);
-    worker_state_free(st);
-    /* two worker processes: the same 16 games */
-    snprintf(path, sizeof path, "/tmp/kingme-workers-phase-%d.txt", (int)getpid());
-    FILE *fp = fopen(path, "w");
-    if (fp) {
-        fprintf(fp, "%s worker\n%s worker\n", k, k);
-        fclose(fp);
-        WorkerSet *ws = workers_from_file(path, err);
-        CHECK_MSG(ws != NULL, "%s", err);
-        if (ws) {
-            int rc = workers_run(ws, &f.set, f.specs, 16, 0, true, remote, NULL, NULL, NULL, err);
-            CHECK_MSG(rc == 0, "%s", err);
-            if (rc == 0) CHECK(same_games(local, remote, 16));
-            match_outcomes_free(remote, 16);
-            workers_free(ws);
-        }
-    }
-    match_outcomes_free(local, 16);
-    free(f.op);
-
-    /* a session breeding the phase: -j 1 and workers give the same weights */
-    char dir[256];
     snprintf(dir, sizeof dir, "/tmp/kingme-tunewph-%d", (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
+    test_run(cmd, out, sizeof out);
+    const char *k = test_kingme();
+    snprintf(path, sizeof path, "%s/good.txt", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) return;
+    fprintf(f, "%s worker\n%s worker\n", k, k);
+    fclose(f);
     Weights w[2];
     tune_local_and_workers("--include weights/terms.w --population 8 --depth 2 --generations 2 --seed 148 "
                            "--gladiator 16",
                            path, dir, "vectors of 148 weights", w);
     CHECK(w[0].phased);
-    remove(path);
+    char sub[300];
+    snprintf(sub, sizeof sub, "%s/layer", dir);
+    tune_local_and_workers("--include weights/default.w --population 8 --depth 2 --generations 1 --seed 7",
+                           path, sub, "pattern layer", w);
+    CHECK(w[0].pat != NULL);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd, out, sizeof out);
 }
 
-/* ---- self-play games (protocol 5) ---- */
+/* ---- self-play games ---- */
 
 static bool same_chunks(const char *a, const char *b, int n)
 {
@@ -485,25 +528,33 @@ TEST(workers_selfplay_line)
     char err[KM_ERR_MAX];
     SelfplayConfig c;
     selfplay_config_default(&c);
-    c.weights.pat = NULL; /* workers are sent the named weights alone */
+    CHECK(c.weights.pat != NULL); /* the default, its layer sent as a file */
     c.nodes = 300;
     c.random_plies = 4;
     c.seed = 5;
     c.hash_mb = 1;
-    WorkerState *st = worker_state_new();
-    uint64_t id = wproto_weights_id(&c.weights);
-    WprotoSelfplay j = {2, 4, id, c.seed, c.nodes, c.random_plies, c.margin, c.max_plies, c.hash_mb};
+    WorkerState *st = worker_state_new(NULL, NULL);
+    CHECK_INT(selfplay_worker_kind(st), 0);
+    WprotoFiles *F = wproto_files_new();
+    uint64_t need[WPROTO_NEED_MAX];
+    int nneed = 0;
+    WprotoSelfplay j = {.n = 2,
+                        .game = 4,
+                        .seed = c.seed,
+                        .nodes = c.nodes,
+                        .random_plies = c.random_plies,
+                        .margin = c.margin,
+                        .max_plies = c.max_plies,
+                        .hash_mb = c.hash_mb,
+                        .egdb = "none"};
+    CHECK_INT(wproto_files_vector(F, &c.weights, j.vector, need, &nneed), 0);
+    CHECK_INT(nneed, 2);
     char *line = wproto_selfplay_line(&j);
     char *ans = line ? worker_handle_line(st, line) : NULL;
-    CHECK_MSG(ans && strncmp(ans, "error 2 unknown vector ", 23) == 0, "%s", ans ? ans : "");
+    CHECK_MSG(ans && strncmp(ans, "error 2 unknown file ", 21) == 0, "%s", ans ? ans : "");
     free(ans);
-    char wl[2048];
-    int at = snprintf(wl, sizeof wl, "weights %016llx", (unsigned long long)id);
-    for (int i = 0, n = wproto_vector_length(&c.weights); i < n; i++)
-        at += snprintf(wl + at, sizeof wl - (size_t)at, " %d", weights_at(&c.weights, i));
-    ans = worker_handle_line(st, wl);
-    CHECK_MSG(ans == NULL, "%s", ans);
-    free(ans);
+    send_files(st, F, need, nneed);
+    wproto_files_free(F);
     ans = line ? worker_handle_line(st, line) : NULL;
     free(line);
     CHECK_MSG(ans && strncmp(ans, "played 2 ", 9) == 0, "%s", ans ? ans : "");
@@ -549,8 +600,8 @@ TEST(workers_selfplay_line)
     free(ans);
     selfplay_data_free(&local);
     selfplay_data_free(&remote);
-    static const char unknown[] = "selfplay 1 2 0123456789abcdef seed 5 nodes 300 random 4 margin 100 plies "
-                                  "250 hash 1";
+    static const char unknown[] = "selfplay 1 2 0123456789abcdef seed 0000000000000005 nodes 300 random 4 "
+                                  "margin 100 plies 250 hash 1 egdb none";
     static const char *const bad[] = {"selfplay", "selfplay 1 2 3", unknown};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ans = worker_handle_line(st, bad[i]);
@@ -560,12 +611,12 @@ TEST(workers_selfplay_line)
     worker_state_free(st);
 }
 
-/* kingme selfplay --workers: the chunk files are byte for byte those of -j 1,
- * with two workers alone, with one that exits after each first game and one
- * that answers garbage beside a local thread, and after a lost chunk played
- * again; an older worker and a pattern layer are refused with one line. */
-#define SPW_OPTS \
-    "--games 6 --chunk 3 --nodes 300 --random-plies 4 --seed 5 --no-egdb --weights weights/named.w"
+/* kingme selfplay --workers with the default (its pattern layer sent to the
+ * workers): the chunk files are byte for byte those of -j 1, with two
+ * workers alone, with one that exits after each first game and one that
+ * answers garbage beside a local thread, and after a lost chunk played
+ * again; a worker of an older protocol is refused with one line. */
+#define SPW_OPTS "--games 6 --chunk 3 --nodes 300 --random-plies 4 --seed 5 --no-egdb --weights default"
 TEST(workers_selfplay_same_chunks)
 {
     char dir[] = "/tmp/kingme-spw-XXXXXX";
@@ -577,7 +628,8 @@ TEST(workers_selfplay_same_chunks)
     static const char *const files[] = {
         "%s worker\n%s worker\n",
         "head -n 3 | %s worker\n"
-        "sh -c 'echo worker kingme 0 protocol 1 2 3 4 5; while read l; do echo garbage; done' 2>/dev/null\n"
+        "sh -c 'echo worker kingme 0 protocol 1 egdb none book none; while read l; do echo garbage; done' "
+        "2>/dev/null\n"
         "%s worker\n",
     };
     for (int r = 0; r < 2; r++) {
@@ -605,32 +657,19 @@ TEST(workers_selfplay_same_chunks)
     snprintf(cmd, sizeof cmd, "%s/a", dir);
     snprintf(path, sizeof path, "%s/b", dir);
     CHECK(same_chunks(cmd, path, 2));
-    /* a worker of protocol 4 */
+    /* a worker of an older protocol: one line, no file */
     snprintf(path, sizeof path, "%s/old.txt", dir);
     FILE *fp = fopen(path, "w");
     if (fp) {
-        fputs("sh -c 'echo worker kingme 0.2.0 protocol 1 2 3 4; cat >/dev/null'\n", fp);
+        fputs("sh -c 'echo worker kingme 0.0.9 protocol 1 2 3 4 5; cat >/dev/null'\n", fp);
         fclose(fp);
     }
     snprintf(cmd, sizeof cmd, "%s selfplay " SPW_OPTS " --workers %s --out %s/d 2>&1", k, path, dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 1);
-    CHECK_MSG(
-        strstr(out, "speaks protocol 4 (no self-play games): give it a kingme that speaks protocol 5\n"),
-        "%s", out);
-    /* a pattern layer, which the protocol does not carry */
-    snprintf(path, sizeof path, "%s/pat.w", dir);
-    fp = fopen(path, "w");
-    if (fp) {
-        fputs("own_men 1000\ntable man\n0: 1\n", fp);
-        fclose(fp);
-    }
-    snprintf(cmd, sizeof cmd, "%s selfplay " SPW_OPTS " -w %s --workers %s/w0.txt --out %s/e 2>&1", k, path,
-             dir, dir);
-    CHECK_INT(test_run(cmd, out, sizeof out), 2);
-    CHECK_MSG(strstr(out, "pat.w has a pattern layer, which workers cannot be sent; play on local threads"),
-              "%s", out);
-    snprintf(cmd, sizeof cmd, "test -e %s/e", dir);
-    CHECK(test_run(cmd, out, sizeof out) != 0);
+    CHECK_MSG(strstr(out, ") speaks protocol 5, not 1: give it the coordinator's kingme"), "%s", out);
+    snprintf(cmd, sizeof cmd, "ls %s/d", dir);
+    test_run(cmd, out, sizeof out);
+    CHECK_MSG(strstr(out, "kmsp") == NULL, "%s", out);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd, out, sizeof out);
 }

@@ -120,6 +120,8 @@ Book *book_from_bytes(const void *bytes, size_t len, const char *where, char *er
 void book_close(Book *bk);
 const BookHeader *book_header(const Book *bk);
 const char *book_path(const Book *bk);
+/* The whole file as read (what workers are sent, named by its hash). */
+const uint8_t *book_bytes(const Book *bk, size_t *len);
 
 /* The stored positions in key order: the count, and the k-th. */
 int book_count(const Book *bk);

@@ -116,6 +116,11 @@ int book_build_done(const BookBuild *bb); /* positions scored */
 int book_build_run(BookBuild *bb, const char *path, int threads, struct WorkerSet *workers, BookProgressFn fn,
                    void *user, const _Atomic(bool) *stop, char *err);
 
+/* The worker's handler of the score lines (worker.h): 0, or -1 when out of
+ * memory. */
+struct WorkerState;
+int book_build_worker_kind(struct WorkerState *ws);
+
 /* Score the moves of one position as a build does (the worker's job): the
  * codes and scores (clamped to +-BOOK_SCORE_MAX) of every legal move, in
  * the generator's order; their number, or -1 when out of memory; 0 when

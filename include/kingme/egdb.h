@@ -87,6 +87,9 @@ int egdb_pieces(const Egdb *db);
  * pieces"): egdb_pieces and every probe then stop there. Lowers the limit
  * only (max >= 1); reopen the database to raise it. */
 void egdb_limit_pieces(Egdb *db, int max);
+/* A digest of the slices db holds (which ones, their counts and sizes): two
+ * databases with the same digest give the same probes. */
+uint64_t egdb_digest(const Egdb *db);
 /* Blocks are decoded when a probe first needs them; one that does not decode
  * (a damaged file whose checksums were recomputed: kingme egdb info decodes
  * them all) makes its positions EGDB_UNKNOWN. 0 while no probe has met such

@@ -82,17 +82,18 @@ typedef void (*SelfplayProgressFn)(const SelfplayProgress *p, void *user);
  * threads, skipping the chunks already there. progress (may be NULL) is called
  * after each chunk: from the calling thread, or with workers from the thread
  * that finished it (never two calls at once). stop (may be NULL): set to end
- * early (the chunks in play are not written). workers (NULL: none): the
- * games are played by worker processes too (workers.h; threads may then be
- * 0), one job a game, and the chunk files are those of a run without them;
- * refused at once for weights with a pattern layer (the protocol carries the
- * named weights only), with an endgame database, or beyond
- * SELFPLAY_WORKER_MAX_PLIES. Returns 0, or -1 with err. */
+ * early (the chunks in play are not written). The games are the jobs of the
+ * runner (workers.h), one job a game; workers (NULL: none): played by worker
+ * processes too (threads may then be 0), and the chunk files are those of a
+ * run without them (the weights and their pattern layer travel as files, a
+ * worker whose endgame database differs from c->egdb's stops the run);
+ * refused at once beyond SELFPLAY_WORKER_MAX_PLIES. Returns 0, or -1 with
+ * err. */
 struct WorkerSet;
 int selfplay_run(const SelfplayConfig *c, const char *dir, int threads, struct WorkerSet *workers,
                  SelfplayProgressFn progress, void *user, const atomic_bool *stop, char *err);
 
-/* The worker protocol's self-play games (worker_proto.h, version 5). A game
+/* The worker protocol's self-play games (worker_proto.h). A game
  * travels as the moves after its ballot, each with its score: its line is at
  * most some 60 KB below this many plies. */
 #define SELFPLAY_WORKER_MAX_PLIES 4000
@@ -108,6 +109,10 @@ char *selfplay_played_line(struct Searcher *s, const SelfplayConfig *c, int n, i
  * positions are appended to out as selfplay_game does. 0, or -1 with err
  * (out as it was). */
 int selfplay_take_played(const SelfplayConfig *c, int i, char **tok, int nt, SelfplayData *out, char *err);
+/* The worker's handler of the selfplay lines (worker.h): 0, or -1 when out
+ * of memory. */
+struct WorkerState;
+int selfplay_worker_kind(struct WorkerState *ws);
 /* The FNV-1a 64 of positions first .. d->n - 1 as a chunk file stores them. */
 uint64_t selfplay_records_checksum(const SelfplayData *d, size_t first);
 

@@ -1,13 +1,51 @@
 /* worker.h - the worker's side of the worker protocol (worker_proto.h): what
- * `kingme worker` does with each line a coordinator sends it. */
+ * `kingme worker` does with each line a coordinator sends it.
+ *
+ * The state keeps the files the coordinator sent (by hash), the vectors made
+ * of them, its own endgame database and opening book. It plays games itself
+ * (`job`, match.h); the other job kinds register a handler for their line's
+ * first word (selfplay_worker_kind, book_build_worker_kind), so that this
+ * module knows nothing of them. */
 #ifndef KINGME_WORKER_H
 #define KINGME_WORKER_H
 
-/* Handle one line as `kingme worker` does; answer (when there is one) is a
- * malloc'd line without newline, or NULL. The state keeps the vectors seen. */
+#include "kingme/weights.h"
+
+#include <stdint.h>
+
+struct Egdb;
+struct Book;
+
 typedef struct WorkerState WorkerState;
-WorkerState *worker_state_new(void);
+
+/* db, book: what the worker found on its machine (NULL: none), said in its
+ * hello and used when a job names them (by digest, by hash). */
+WorkerState *worker_state_new(const struct Egdb *db, const struct Book *book);
 void worker_state_free(WorkerState *ws);
+
+/* The hello the worker says first (malloc'd, no newline). */
+char *worker_hello(const WorkerState *ws);
+
+/* Handle one line as `kingme worker` does; answer (when there is one) is a
+ * malloc'd line without newline, or NULL. */
 char *worker_handle_line(WorkerState *ws, const char *line);
+
+/* A job kind: the handler of lines whose first word is `word` (tok[0]);
+ * it answers one line (malloc'd; worker_answer makes error lines). data is
+ * the kind's own (kept between jobs: a searcher), freed with free_data. */
+typedef char *(*WorkerKindFn)(WorkerState *ws, void *data, char **tok, int nt);
+int worker_register(WorkerState *ws, const char *word, WorkerKindFn fn, void *data,
+                    void (*free_data)(void *));
+
+/* For the handlers: the vector of a reference (ID or ID+LAYER, made of the
+ * files sent), the book of a hash (sent, or the worker's own), the endgame
+ * database of a digest ("none": NULL without err; another database than the
+ * worker's: NULL with err). NULL with err when unknown. */
+const Weights *worker_vector(WorkerState *ws, const char *ref, char *err);
+const struct Book *worker_book(WorkerState *ws, uint64_t hash, char *err);
+const struct Egdb *worker_egdb(const WorkerState *ws, const char *digest, char *err);
+
+/* A line (malloc'd, control bytes escaped: one line). */
+char *worker_answer(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

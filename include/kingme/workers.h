@@ -1,26 +1,30 @@
-/* workers.h - the coordinator: games played by other processes, `kingme
- * worker` (worker.h) over ssh, srun, kubectl exec -i, or plain local
- * processes: each is started with /bin/sh -c COMMAND and spoken to through
- * its stdin and stdout in the worker protocol (worker_proto.h).
+/* workers.h - the job runner: many independent jobs done on local threads
+ * and on worker processes (`kingme worker`, worker.h, started over ssh,
+ * srun, kubectl exec -i, or plainly: each with /bin/sh -c COMMAND and spoken
+ * to through its stdin and stdout in the worker protocol, worker_proto.h).
+ * Every command that runs many jobs runs them here: the games of match and
+ * tune (match.h), the self-play games (selfplay.h), the opening book's
+ * positions (book_build.h).
  *
- * The coordinator hands out jobs (two in flight per worker), collects the
- * results into their slots, and when a worker dies, stays silent past the
- * timeout or answers garbage, kills it, gives its jobs to others and starts it
- * again later (back-off 1, 2, 4 ... 60 s; after 8 failures in a row it is
- * dropped). Local threads, when asked for, play from the same queue. A run
- * whose vectors have terms 61-74 fails, with one message naming the worker,
- * when a worker speaks protocol 1 only (it would refuse the 74 weights); one
- * whose vectors have a phase, when a worker does not speak protocol 3. */
+ * A job kind is a few callbacks (WorkersJobs): the line that carries job i
+ * to a worker and the files it names, the answer taken into the job's own
+ * slot, and the job done on a local thread. The runner keeps two jobs in
+ * flight per worker, sends each worker the files its jobs name once, and
+ * when a worker dies, stays silent past the timeout or answers garbage, kills
+ * it, gives its jobs to others and starts it again later (back-off 1, 2, 4
+ * ... 60 s; after 8 failures in a row it is dropped). Results go to their
+ * slots, so they never depend on who did what. */
 #ifndef KINGME_WORKERS_H
 #define KINGME_WORKERS_H
 
-#include "kingme/match.h"
+#include "kingme/worker_proto.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #define WORKERS_MAX 256
+#define WORKERS_THREADS_MAX 256
 
 /* What happened to a worker, for the progress line. */
 typedef enum WorkerEventKind {
@@ -35,7 +39,7 @@ typedef struct WorkerSet WorkerSet;
 
 /* Read a workers file: one shell command per line; blank lines and lines
  * starting with '#' are skipped. Returns the set (not started yet: workers
- * are started by workers_run and kept between runs), or NULL with err. */
+ * are started by workers_run_jobs and kept between runs), or NULL with err. */
 WorkerSet *workers_from_file(const char *path, char *err);
 int workers_count(const WorkerSet *ws);
 void workers_set_timeout(WorkerSet *ws, double seconds); /* per job (default 600 s) */
@@ -46,7 +50,8 @@ void workers_set_backoff(WorkerSet *ws, double first);
 /* What the coordinator did, over every run of this set. */
 typedef struct WorkerStats {
     uint64_t jobs, results;       /* job lines sent, results taken */
-    uint64_t bytes_out, bytes_in; /* written to the workers (jobs and vectors), read from them */
+    uint64_t bytes_out, bytes_in; /* written to the workers (jobs and files), read from them */
+    uint64_t files;               /* files sent */
     uint64_t failures;            /* worker failures (each gave its jobs back) */
     double cpu;                   /* CPU seconds of the coordinating thread */
 } WorkerStats;
@@ -55,20 +60,23 @@ void workers_stats(const WorkerSet *ws, WorkerStats *out);
 /* Stop every worker process (close its stdin, then kill it) and free. */
 void workers_free(WorkerSet *ws);
 
-/* Any kind of job the workers can do (games are one kind, the book's
- * positions another): n jobs, each a line to a worker and a line back, or
- * done on a local thread. The callbacks are called from the coordinating
- * thread (vectors, line, take) and the local threads (play), never two
- * `take`s at once but a `take` and `play`s at once: they store their results
- * under a lock of their own. */
+/* Progress of a run: done of total jobs, seconds so far, and the seconds
+ * left at the pace so far (-1 before the first result). */
+typedef void (*WorkersProgressFn)(int done, int total, double elapsed, double eta, void *user);
+
+/* A job kind: n jobs. The callbacks are called from the coordinating thread
+ * (line, take) and the local threads (play), never two `take`s at once but a
+ * `take` and `play`s at once: they store their results under a lock of
+ * their own. */
 typedef struct WorkersJobs {
     int n;
-    bool terms, phase, book, selfplay; /* the jobs need workers that speak protocol 2, 3, 4, 5 */
     void *ctx;
-    /* the vectors job i needs (sent once to each worker before its line): how many (0 to 2) */
-    int (*vectors)(void *ctx, int i, const Weights *v[2]);
-    char *(*line)(void *ctx, int i); /* job i's line (malloc'd), NULL when out of memory */
-    const char *answer;              /* the first word of a result line ("result", "scored") */
+    /* job i's line (malloc'd; NULL when out of memory), and the hashes of the
+     * files it names (up to WPROTO_NEED_MAX), which must be in `files` (or be
+     * a book the worker has) */
+    char *(*line)(void *ctx, int i, uint64_t *need, int *nneed);
+    const WprotoFiles *files;
+    const char *answer; /* the first word of a result line ("result", "scored", "played") */
     /* the result line of job i (its words; tok[0] is `answer`, tok[1] is i):
      * 0 when stored, -1 with why (the worker then failed, the job goes to
      * another), or -2 with why (the run fails: a file cannot be written) */
@@ -76,26 +84,22 @@ typedef struct WorkersJobs {
     /* job i on local thread number `thread` (0 .. threads - 1): 0 when
      * stored, 1 when stopped, -1 with err (the run fails) */
     int (*play)(void *ctx, int thread, int i, const atomic_bool *stop, char *err);
+    /* may be NULL: called for each job done, in job order (job i once jobs
+     * 0 .. i - 1 are; after a stop, the rest done), never two at once, from
+     * the thread that did or took the job that completed the order: what a
+     * command prints or writes comes out as with one thread */
+    void (*report)(void *ctx, int i);
+    /* the endgame database the jobs use, as worker_proto says it ("none"
+     * or NULL: none): a worker that holds another stops the run with a line */
+    const char *egdb;
+    WorkersProgressFn progress; /* may be NULL; from the coordinating thread */
+    void *user;
 } WorkersJobs;
 
-/* 0, or -1 with one line when v has a pattern layer: the protocol's weights
- * lines carry the named weights only, so a worker would play without it. */
-int workers_refuse_layer(const Weights *v, char *err);
-
-/* Do the jobs on the workers and `threads` local threads (0: none), as
- * workers_run does the games. 0 (check stop: jobs may be left undone), or
- * -1 with a message. */
+/* Do the jobs on the workers of ws (NULL: none) and `threads` local
+ * threads (0: none). 0 (check stop: jobs may be left undone), or -1 with a
+ * message (a worker of another protocol version or database, every worker
+ * dropped and no local thread, a local job or a take that failed). */
 int workers_run_jobs(WorkerSet *ws, const WorkersJobs *jobs, int threads, const atomic_bool *stop, char *err);
-
-/* As match_run, with the games shared between the worker processes and
- * `threads` local threads (0: none). The results, the progress calls (never
- * two at a time) and the error contract are match_run's: the workers send
- * every game's moves, which are replayed and checked against the checksum. Fails when no
- * worker can be kept alive and there is no local thread, and at once (before
- * any worker hears of it) when a vector has a pattern layer, which the
- * protocol does not carry. */
-int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *specs, int n, int threads,
-                bool keep_games, MatchOutcome *out, MatchProgress progress, void *user,
-                const atomic_bool *stop, char *err);
 
 #endif

@@ -459,24 +459,6 @@ static void print_summary(Tally *pt, const char *const names[2], int played, int
     }
 }
 
-/* What workers cannot be sent, refused before anything is opened: 0, or the
- * status of the usage error said. */
-static int workers_refusal(const Opts *o, const MatchSide sides[2], const Weights w[2],
-                           const char *const names[2])
-{
-    if (!opt_given(o, "--workers")) return 0;
-    bool inprocess = !sides[0].command || !sides[1].command;
-    if (inprocess && opt_given(o, "--book") && strcmp(opt_str(o, "--book"), "none"))
-        return cli_usage_error("match", "workers cannot use an opening book yet (leave out --book)");
-    for (int k = 0; k < 2; k++)
-        if (!sides[k].command && w[k].pat) /* the protocol carries the named weights only */
-            return cli_usage_error("match",
-                                   "%s has a pattern layer, which workers cannot be sent; play on local "
-                                   "threads (-j N)",
-                                   names[k]);
-    return 0;
-}
-
 /* The coordinator's line after a match on workers. */
 static void print_worker_stats(WorkerSet *ws)
 {
@@ -560,8 +542,6 @@ static int run(const Opts *o)
     MatchSide sides[2];
     int engines = read_sides(names, w, sides);
     if (engines < 0) return -engines;
-    int refused = workers_refusal(o, sides, w, names);
-    if (refused) return refused;
     set.sides = sides;
     set.nsides = 2;
     set.engine_hash = hash_given;
@@ -622,14 +602,14 @@ static int run(const Opts *o)
                                    {a_black ? 0 : 1, a_black ? 1 : 0}};
     }
 
-    /* the database beside the program by default, but not for workers,
-     * which cannot carry one (asked for, it is refused with a line) */
-    if (!(opt_given(o, "--workers") ? cli_egdb(o, &db) : cli_egdb_auto(o, &db))) goto done;
+    /* the database beside the program by default (workers must hold the
+     * same slices: one that does not stops the match with a line) */
+    if (!cli_egdb_auto(o, &db)) goto done;
     set.egdb = db; /* both sides */
     /* the opening book of the in-process players (engines use their own);
-     * worker processes cannot use one yet */
+     * workers are sent it, or use their own copy of the same bytes */
     bool inprocess = !sides[0].command || !sides[1].command;
-    if (inprocess && !opt_given(o, "--workers") && !cli_book_auto(o, &bk)) goto done;
+    if (inprocess && !cli_book_auto(o, &bk)) goto done;
     set.book = bk;
     set.book_variety = opt_real(o, "--book-variety");
     if (!cli_workers(o, &ws, &threads)) goto done;
@@ -661,8 +641,7 @@ static int run(const Opts *o)
 
     cli_catch_sigint(true, "stopping: the games finished so far are kept");
     double t0 = km_now();
-    r = ws ? workers_run(ws, &set, specs, n, (int)threads, false, out, on_game, &t, &cli_stop, err)
-           : match_run(&set, specs, n, (int)threads, false, out, on_game, &t, &cli_stop, err);
+    r = match_run_workers(ws, &set, specs, n, (int)threads, false, out, on_game, &t, &cli_stop, err);
     if (r) cli_error("%s", err);
     secs = km_now() - t0;
     if (ws) print_worker_stats(ws);

@@ -48,23 +48,14 @@ static int run(const Opts *o)
     c.seed = (uint64_t)opt_int(o, "--seed");
     if (!cli_weights(opt_str(o, "--weights"), &c.weights)) return 1;
     bool workers = opt_given(o, "--workers");
-    if (workers && c.weights.pat) /* the protocol carries the named weights only */
-        return cli_usage_error("selfplay",
-                               "%s has a pattern layer, which workers cannot be sent; play on local "
-                               "threads (-j N)",
-                               opt_str(o, "--weights"));
     if (workers && c.max_plies > SELFPLAY_WORKER_MAX_PLIES)
         return cli_usage_error("selfplay",
                                "with --workers, --max-plies is at most %d (a game travels on one line)",
                                SELFPLAY_WORKER_MAX_PLIES);
-    /* the database beside the program by default, but not with workers,
-     * which cannot carry one (asked for, it is refused with a line) */
+    /* the database beside the program by default (workers must hold the
+     * same slices: one that does not stops the run with a line) */
     struct Egdb *db = NULL;
-    if (!(workers ? cli_egdb(o, &db) : cli_egdb_auto(o, &db))) return 1;
-    if (workers && db) {
-        egdb_close(db);
-        return cli_usage_error("selfplay", "workers cannot use an endgame database yet (leave out --egdb)");
-    }
+    if (!cli_egdb_auto(o, &db)) return 1;
     c.egdb = db;
     long long threads = cli_concurrency(o);
     WorkerSet *ws = NULL;
@@ -137,8 +128,9 @@ const CliCommand cmd_selfplay = {
         "follow from --seed alone; a run stopped by Ctrl-C or a kill goes on where it was when run "
         "again with the same options (the chunks on disk are checked and kept). With --workers FILE the "
         "games are played by worker processes (`kingme worker`, docs/workers.md), one job a game, and "
-        "the chunk files are byte for byte those of a run without them; the endgame database is then "
-        "not used (--egdb is refused), nor weights with a pattern layer, and a game is at most 4000 plies.",
+        "the chunk files are byte for byte those of a run without them (the weights and their pattern "
+        "layer are sent to the workers; a worker whose endgame database is not this run's stops it with a "
+        "line); a game is then at most 4000 plies.",
         options,
         "example: kingme selfplay --games 200 --out sp --nodes 5000  ->  selfplay: 200 games, ...",
     },

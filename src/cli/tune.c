@@ -842,13 +842,6 @@ static int run(const Opts *o)
         r = opt_given(o, "--continue") ? open_continued(o, &c, given, &s, wh) : open_new(o, &c, &s);
         if (r < 0) r = name_new(o, &s, wh);
     }
-    if (r < 0 && s.c.pat && opt_given(o, "--workers")) {
-        /* the protocol carries the named weights only */
-        tune_free(&s);
-        r = cli_usage_error(o->name,
-                            "--workers: this session breeds over a pattern layer, which workers cannot "
-                            "be sent; play it on local threads (-j N)");
-    }
     WorkerSet *ws = NULL;
     if (r < 0 && !cli_workers(o, &ws, &threads)) r = 1;
     if (r < 0) {

@@ -1,7 +1,12 @@
-/* worker.c - kingme worker: plays the games a coordinator (tune or match
- * with --workers) sends, one job line in, one result line out (worker.h). */
+/* worker.c - kingme worker: does the jobs a coordinator (tune, match,
+ * selfplay or book build with --workers) sends, one line in, one line out
+ * (worker.h). */
 #include "kingme/worker.h"
 #include "cli.h"
+#include "kingme/book.h"
+#include "kingme/book_build.h"
+#include "kingme/egdb.h"
+#include "kingme/selfplay.h"
 #include "kingme/worker_proto.h"
 
 #include <errno.h>
@@ -12,18 +17,26 @@
 
 static int run(const Opts *o)
 {
-    (void)o;
     signal(SIGPIPE, SIG_IGN);
-    WorkerState *ws = worker_state_new();
-    char *line = malloc(WPROTO_LINE_MAX + 2);
-    if (!ws || !line) {
-        worker_state_free(ws);
-        free(line);
-        return cli_error("out of memory");
+    /* the database and the book found here, said in the hello: a run that
+     * uses another database is refused by the coordinator, a book of the
+     * same bytes is not sent */
+    Egdb *db = NULL;
+    Book *bk = NULL;
+    if (!cli_egdb_auto(o, &db)) return 1;
+    if (!cli_book_auto(o, &bk)) {
+        egdb_close(db);
+        return 1;
     }
-    printf("worker kingme %s protocol", KINGME_VERSION); /* every version it speaks: 1 2 3 4 5 */
-    for (int v = 1; v <= WPROTO_VERSION; v++) printf(" %d", v);
-    printf("\n");
+    WorkerState *ws = worker_state_new(db, bk);
+    char *line = malloc(WPROTO_LINE_MAX + 2);
+    char *hello = ws ? worker_hello(ws) : NULL;
+    int rc = 0;
+    if (!ws || !line || !hello || selfplay_worker_kind(ws) || book_build_worker_kind(ws)) {
+        rc = cli_error("out of memory");
+        goto done;
+    }
+    printf("%s\n", hello);
     bool write_ok = fflush(stdout) == 0;
     int c = 0;
     while (write_ok && c != EOF) {
@@ -41,18 +54,26 @@ static int run(const Opts *o)
             free(ans);
         }
     }
+    if (!write_ok) rc = cli_error("worker: write error on standard output: %s", strerror(errno));
+done:
+    free(hello);
     worker_state_free(ws);
     free(line);
-    if (!write_ok) return cli_error("worker: write error on standard output: %s", strerror(errno));
-    return 0;
+    book_close(bk);
+    egdb_close(db);
+    return rc;
 }
 
-static const Opt options[] = {OPTS_END};
+static const Opt options[] = {
+    CLI_EGDB_OPTS,
+    CLI_BOOK_OPTS,
+    OPTS_END,
+};
 
 const CliCommand cmd_worker = {
     "worker",
     run,
-    "play the games and score the book positions a coordinator sends (--workers)",
+    "do the jobs a coordinator sends: games, book positions, self-play games (--workers)",
     &(const OptSpec){
         NULL,
         0,
@@ -60,7 +81,10 @@ const CliCommand cmd_worker = {
         "Reads job lines on stdin and answers each with a result line on stdout (the worker protocol "
         "in docs/workers.md). Started by `tune --workers FILE`, `match --workers FILE`, `book build "
         "--workers FILE` or `selfplay --workers FILE`, each line of FILE being a command that starts "
-        "one worker: `ssh node3 kingme worker`, `srun -N1 -n1 kingme worker`, `./kingme worker`.",
+        "one worker: `ssh node3 kingme worker`, `srun -N1 -n1 kingme worker`, `./kingme worker`. Its "
+        "first line says which endgame database and opening book it found (as play and match find "
+        "them): a run that uses the database needs the same slices here; the book and the weights are "
+        "sent by the coordinator when they are not here.",
         options,
         NULL,
     },
