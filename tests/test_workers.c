@@ -417,7 +417,7 @@ TEST(workers_match_command_engine_and_book)
     for (int r = 0; r < 2; r++) {
         snprintf(cmd, sizeof cmd,
                  "%s match 'engine:%s engine --no-book' default --games 4 --depth 3 --seed 4 "
-                 "--book weights/default.book %s%s --pdn %s/%d.pdn 2>&1 | grep -v '^depth 3, "
+                 "--book weights/default.book %s%s --out %s/%d.pdn 2>&1 | grep -v '^depth 3, "
                  "\\|^workers:\\|game); "
                  "\\|games in\\|games written\\|^$'",
                  k, k, r ? "--workers " : "-j 1", r ? path : "", dir, r);
