@@ -136,9 +136,11 @@ test-dist: dist
 
 # The tests run from the repository root (they read tests/data and weights/)
 # and use ./kingme for the command-line checks.
+# The install check runs first, so that the runner's "N passed, M failed,
+# K skipped" over every test is the last line.
 test: kingme $(BUILD)/kingme_tests
-	KINGME=./kingme $(BUILD)/kingme_tests $(T)
 	@if [ -z "$(T)" ]; then $(MAKE) -s test-install; fi
+	KINGME=./kingme $(BUILD)/kingme_tests $(T)
 
 # make install into a temporary DESTDIR, then the installed kingme run from
 # another folder (tests/install_test.sh); part of make test
