@@ -148,10 +148,33 @@ const EvalNet *nn_intern(EvalNet *n)
     return n;
 }
 
-/* acc += column i (H a multiple of 16) */
-static inline void add_column(int16_t *restrict acc, const int16_t *restrict col, int h)
+/* acc += column (H a multiple of 16); the usual sizes are compiled with a
+ * constant count (unrolled, no tail). */
+static inline __attribute__((always_inline)) void add_n(int16_t *restrict acc, const int16_t *restrict col, int h)
 {
     for (int j = 0; j < h; j++) acc[j] = (int16_t)(acc[j] + col[j]);
+}
+static inline __attribute__((always_inline)) void sub_n(int16_t *restrict acc, const int16_t *restrict col, int h)
+{
+    for (int j = 0; j < h; j++) acc[j] = (int16_t)(acc[j] - col[j]);
+}
+static inline void add_column(int16_t *restrict acc, const int16_t *restrict col, int h)
+{
+    switch (h) {
+    case 32: add_n(acc, col, 32); break;
+    case 64: add_n(acc, col, 64); break;
+    case 128: add_n(acc, col, 128); break;
+    default: add_n(acc, col, h);
+    }
+}
+static inline void sub_column(int16_t *restrict acc, const int16_t *restrict col, int h)
+{
+    switch (h) {
+    case 32: sub_n(acc, col, 32); break;
+    case 64: sub_n(acc, col, 64); break;
+    case 128: sub_n(acc, col, 128); break;
+    default: sub_n(acc, col, h);
+    }
 }
 
 void nn_accumulate(const EvalNet *n, const Board *b, int view, int16_t acc[NN_MAX_HIDDEN])
@@ -169,9 +192,9 @@ void nn_accumulate(const EvalNet *n, const Board *b, int view, int16_t acc[NN_MA
         }
 }
 
-int32_t nn_output(const EvalNet *n, const int16_t *acc_stm, const int16_t *acc_other)
+static inline __attribute__((always_inline)) int32_t output_n(const EvalNet *n, const int16_t *acc_stm,
+                                                              const int16_t *acc_other, int h)
 {
-    int h = n->hidden;
     int16_t a[2 * NN_MAX_HIDDEN];
     for (int j = 0; j < h; j++) {
         int16_t x = acc_stm[j], y = acc_other[j];
@@ -191,6 +214,16 @@ int32_t nn_output(const EvalNet *n, const int16_t *acc_stm, const int16_t *acc_o
     return (int32_t)((int64_t)out * NN_OUT_SCALE / (NN_QA * NN_QB));
 }
 
+int32_t nn_output(const EvalNet *n, const int16_t *acc_stm, const int16_t *acc_other)
+{
+    switch (n->hidden) {
+    case 32: return output_n(n, acc_stm, acc_other, 32);
+    case 64: return output_n(n, acc_stm, acc_other, 64);
+    case 128: return output_n(n, acc_stm, acc_other, 128);
+    default: return output_n(n, acc_stm, acc_other, n->hidden);
+    }
+}
+
 int32_t nn_eval(const EvalNet *n, const Board *b, int side)
 {
     int16_t acc[2][NN_MAX_HIDDEN];
@@ -200,11 +233,6 @@ int32_t nn_eval(const EvalNet *n, const Board *b, int side)
     return side == b->stm ? v : -v;
 }
 
-/* acc -= column i */
-static inline void sub_column(int16_t *restrict acc, const int16_t *restrict col, int h)
-{
-    for (int j = 0; j < h; j++) acc[j] = (int16_t)(acc[j] - col[j]);
-}
 
 void nn_acc_set(const EvalNet *n, NnAcc *a, const NnAcc *from, const Board *b)
 {
@@ -225,7 +253,9 @@ void nn_acc_set(const EvalNet *n, NnAcc *a, const NnAcc *from, const Board *b)
         nn_accumulate(n, b, KM_BLACK, a->acc[KM_BLACK]);
         nn_accumulate(n, b, KM_WHITE, a->acc[KM_WHITE]);
     } else {
-        if (from != a) memcpy(a->acc, from->acc, sizeof a->acc);
+        if (from != a)
+            for (int view = 0; view < 2; view++)
+                memcpy(a->acc[view], from->acc[view], sizeof(int16_t) * (size_t)h);
         for (int k = 0; k < 4; k++) {
             int colour = k & 1, king = k >> 1;
             uint32_t gone = was[k] & ~now[k], added = now[k] & ~was[k];

@@ -16,10 +16,10 @@ void net_fit_config_default(NetFitConfig *c)
 {
     memset(c, 0, sizeof *c);
     c->hidden = 64;
-    c->epochs = 30;
+    c->epochs = 10;
     c->batch = 1024;
-    c->rate = 0.002;
-    c->l2 = 1.0;
+    c->rate = 0.001;
+    c->l2 = 1e-4;
     c->lambda = 0.5;
     c->holdout = 0.05;
     c->min_pieces = 5;
@@ -449,7 +449,7 @@ int net_fit_run(const NetFitConfig *c, const SelfplayData *data, const Weights *
             sum += run_shares(&L, th, s, idx, from, to, scale, threads, grads);
             long step = (long)(e - 1) * steps + st + 1;
             double c1 = 1 - pow(b1, (double)step), c2 = 1 - pow(b2, (double)step);
-            double inv = 1.0 / (double)(to - from), decay = 2e-6 * c->l2 / (double)ntrain;
+            double inv = 1.0 / (double)(to - from), decay = 2 * c->l2;
             for (long i = 0; i < L.n; i++) {
                 double g = grads[0][i] * inv + decay * th[i];
                 am[i] = (float)(b1 * am[i] + (1 - b1) * g);

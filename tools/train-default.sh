@@ -32,7 +32,7 @@
 #   GAMES (3800 a generation), GENERATIONS (4), NODES (20000), EPOCHS (300),
 #   WORK (build/train), KINGME (./kingme; when unset, `make` builds it and
 #   the database first), EGDB (egdb; "none" for no database), NET (0: no
-#   network), NET_EPOCHS (30), NET_OUT.
+#   network), NET_EPOCHS (10), NET_OUT.
 set -eu
 cd "$(dirname "$0")/.."
 OUT=${1:-weights/default.w}
@@ -43,7 +43,7 @@ EPOCHS=${EPOCHS:-300}
 WORK=${WORK:-build/train}
 EGDB=${EGDB:-egdb}
 NET=${NET:-0}
-NET_EPOCHS=${NET_EPOCHS:-30}
+NET_EPOCHS=${NET_EPOCHS:-10}
 NET_OUT=${NET_OUT:-${OUT%.w}-nn.w}
 if [ -z "${KINGME:-}" ]; then
     make -s kingme db

@@ -8,7 +8,7 @@
  * two fits' held-out losses are measured on the same positions. Training is
  * in floats: mini-batch Adam on the cross-entropy of sigmoid((prior +
  * network) / K) against the target, plus l2 x the sum of the squared
- * weights / 1e6 per sample, the samples shuffled each epoch by a generator
+ * weights (as floats: an activation's range is 0..1), the samples shuffled each epoch by a generator
  * drawn from the seed and the epoch; each batch is cut into one fixed share
  * per thread and the shares' gradients are added in thread order, so a fit
  * is the same for a given seed and thread count. After each epoch the state
