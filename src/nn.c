@@ -150,30 +150,46 @@ const EvalNet *nn_intern(EvalNet *n)
 
 /* acc += column (H a multiple of 16); the usual sizes are compiled with a
  * constant count (unrolled, no tail). */
-static inline __attribute__((always_inline)) void add_n(int16_t *restrict acc, const int16_t *restrict col, int h)
+static inline __attribute__((always_inline)) void add_n(int16_t *restrict acc, const int16_t *restrict col,
+                                                        int h)
 {
     for (int j = 0; j < h; j++) acc[j] = (int16_t)(acc[j] + col[j]);
 }
-static inline __attribute__((always_inline)) void sub_n(int16_t *restrict acc, const int16_t *restrict col, int h)
+static inline __attribute__((always_inline)) void sub_n(int16_t *restrict acc, const int16_t *restrict col,
+                                                        int h)
 {
     for (int j = 0; j < h; j++) acc[j] = (int16_t)(acc[j] - col[j]);
 }
 static inline void add_column(int16_t *restrict acc, const int16_t *restrict col, int h)
 {
     switch (h) {
-    case 32: add_n(acc, col, 32); break;
-    case 64: add_n(acc, col, 64); break;
-    case 128: add_n(acc, col, 128); break;
-    default: add_n(acc, col, h);
+    case 32:
+        add_n(acc, col, 32);
+        break;
+    case 64:
+        add_n(acc, col, 64);
+        break;
+    case 128:
+        add_n(acc, col, 128);
+        break;
+    default:
+        add_n(acc, col, h);
     }
 }
 static inline void sub_column(int16_t *restrict acc, const int16_t *restrict col, int h)
 {
     switch (h) {
-    case 32: sub_n(acc, col, 32); break;
-    case 64: sub_n(acc, col, 64); break;
-    case 128: sub_n(acc, col, 128); break;
-    default: sub_n(acc, col, h);
+    case 32:
+        sub_n(acc, col, 32);
+        break;
+    case 64:
+        sub_n(acc, col, 64);
+        break;
+    case 128:
+        sub_n(acc, col, 128);
+        break;
+    default:
+        sub_n(acc, col, h);
     }
 }
 
@@ -217,10 +233,14 @@ static inline __attribute__((always_inline)) int32_t output_n(const EvalNet *n, 
 int32_t nn_output(const EvalNet *n, const int16_t *acc_stm, const int16_t *acc_other)
 {
     switch (n->hidden) {
-    case 32: return output_n(n, acc_stm, acc_other, 32);
-    case 64: return output_n(n, acc_stm, acc_other, 64);
-    case 128: return output_n(n, acc_stm, acc_other, 128);
-    default: return output_n(n, acc_stm, acc_other, n->hidden);
+    case 32:
+        return output_n(n, acc_stm, acc_other, 32);
+    case 64:
+        return output_n(n, acc_stm, acc_other, 64);
+    case 128:
+        return output_n(n, acc_stm, acc_other, 128);
+    default:
+        return output_n(n, acc_stm, acc_other, n->hidden);
     }
 }
 
@@ -232,7 +252,6 @@ int32_t nn_eval(const EvalNet *n, const Board *b, int side)
     int32_t v = nn_output(n, acc[0], acc[1]);
     return side == b->stm ? v : -v;
 }
-
 
 void nn_acc_set(const EvalNet *n, NnAcc *a, const NnAcc *from, const Board *b)
 {
