@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void net_fit_config_default(NetFitConfig *c)
 {
@@ -232,20 +233,15 @@ static int ckpt_write(const char *path, const CkptHead *hd, const float *th, con
  * damaged). */
 static int ckpt_read(const char *path, CkptHead *hd, uint64_t key, float *th, float *m, float *v, char *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return 0;
-    size_t n = (size_t)hd->nparams, len = sizeof *hd + 3 * n * sizeof(float) + 4;
-    char *buf = malloc(len + 1);
-    if (!buf) {
-        fclose(f);
-        return km_fail(err, "%s: out of memory", path);
-    }
-    size_t got = fread(buf, 1, len + 1, f);
-    fclose(f);
+    if (access(path, F_OK) != 0) return 0;
+    size_t n = (size_t)hd->nparams, len = sizeof *hd + 3 * n * sizeof(float) + 4, got = 0;
+    KmReadOpts opts = {.max_bytes = len, .too_large = "not a checkpoint of this network (too large)"};
+    char *buf = km_read_text(path, &opts, &got, err); /* a regular file only, bounded */
+    if (!buf) return -1;
     CkptHead h;
     if (got != len || memcmp(buf, CKPT_MAGIC, 8)) {
         free(buf);
-        return km_fail(err, "%s: not a checkpoint of this network (%zu bytes; delete it to start again)",
+        return km_fail(err, "%s: not a checkpoint of this network (%zu bytes); delete it to start again",
                        path, got);
     }
     uint32_t crc;
@@ -490,7 +486,6 @@ int net_fit_run(const NetFitConfig *c, const SelfplayData *data, const Weights *
     *out = prior;
     rc = 0;
 done:
-    (void)hloss;
     free(net);
     for (int t = 0; t < threads; t++) free(grads[t]);
     free(s), free(idx), free(th), free(am), free(av), free(use), free(held);

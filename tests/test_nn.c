@@ -313,3 +313,59 @@ TEST(nn_fit_deterministic_and_resumes)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd, out, sizeof out);
 }
+
+/* kingme eval lists the network's part of the score, kingme show sums the
+ * network up, and fit refuses a checkpoint that is not its own. */
+TEST(nn_eval_show_and_checkpoint_commands)
+{
+    char cmd[1024], out[8192];
+    const char *fen = "B:W18,19,21,23,24,26,29,30,31,32:B1,2,3,5,6,7,9,10,12,14";
+    long sum[2] = {0, 0}, part[2] = {0, 0};
+    for (int side = 0; side < 2; side++) {
+        snprintf(cmd, sizeof cmd, "%s eval --weights weights/nn-experimental.w --fen '%s' --for %s",
+                 test_kingme(), fen, side ? "white" : "black");
+        CHECK_INT(test_run(cmd, out, sizeof out), 0);
+        const char *t = strstr(out, "\ntotal ");
+        long named = 0, pat = 0, net = 0;
+        CHECK_MSG(t && sscanf(t, "\ntotal %ld (named %ld + patterns %ld + network %ld)", &sum[side], &named,
+                              &pat, &net) == 4,
+                  "%s", out);
+        CHECK(sum[side] == named + pat + net && net != 0);
+        CHECK_MSG(strstr(out, "\nnetwork: ") && strstr(out, "(32 units; "), "%s", out);
+        part[side] = net;
+    }
+    CHECK(sum[0] == -sum[1] && part[0] == -part[1]);
+    snprintf(cmd, sizeof cmd, "%s show weights/nn-experimental.w | grep -A1 '^network'", test_kingme());
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    Weights w;
+    char err[KM_ERR_MAX], want[160];
+    CHECK_MSG(weights_read(&w, "weights/nn-experimental.w", NULL, err) == 0, "%s", err);
+    CHECK(w.net && w.net->hidden == 32);
+    if (w.net) {
+        snprintf(want, sizeof want,
+                 "network: 128 inputs a view x 2 views -> 32 units -> 16 -> 1, 5185 weights, checksum %08x",
+                 (unsigned)w.net->crc);
+        CHECK_MSG(strstr(out, want) && strstr(out, "mean |part| "), "%s", out);
+    }
+    /* a checkpoint that is not one: refused with one line, nothing written */
+    char dir[] = "/tmp/kingme-nnck-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(
+        cmd, sizeof cmd,
+        "%s selfplay --games 2 --chunk 2 --nodes 200 --random-plies 4 --seed 4 --no-egdb -j 1 --out %s/sp "
+        "2>/dev/null && echo junk > %s/ck",
+        test_kingme(), dir, dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    snprintf(cmd, sizeof cmd, "%s fit %s/sp --net 16 --epochs 1 --checkpoint %s/ck --out %s/o.w 2>&1",
+             test_kingme(), dir, dir, dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 1);
+    CHECK_MSG(strstr(out, "/ck: not a checkpoint of this network") != NULL, "%s", out);
+    snprintf(cmd, sizeof cmd, "%s/o.w", dir);
+    CHECK(access(cmd, F_OK) != 0);
+    snprintf(cmd, sizeof cmd, "%s fit %s/sp --net 16 --checkpoint - --out %s/o.w 2>&1", test_kingme(), dir,
+             dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 2);
+    CHECK_MSG(strstr(out, "--checkpoint '-' is not a file") != NULL, "%s", out);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    test_run(cmd, out, sizeof out);
+}

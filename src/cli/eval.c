@@ -51,8 +51,8 @@ static int run(const Opts *o)
     int32_t named = eval_dot_all(f, &w);
     int32_t net = w.net ? nn_eval(w.net, &b, side) : 0;
     if (w.net)
-        printf("network: %ld (%d units, for %s as the side to move's %ld)\n", (long)net, w.net->hidden,
-               side == KM_BLACK ? "black" : "white", (long)nn_eval(w.net, &b, b.stm));
+        printf("network: %ld (%d units; %ld for the side to move)\n", (long)net, w.net->hidden,
+               (long)nn_eval(w.net, &b, b.stm));
     if (!w.pat) {
         if (w.net)
             printf("total %ld (named %ld + network %ld)\n", (long)(named + net), (long)named, (long)net);

@@ -46,6 +46,8 @@ static int run_net(const Opts *o, const FitConfig *fc, const Weights *prior, con
     c.threads = fc->threads;
     c.seed = fc->seed;
     c.checkpoint = opt_given(o, "--checkpoint") ? opt_str(o, "--checkpoint") : NULL;
+    if (c.checkpoint && (km_is_stdout_name(c.checkpoint) || km_writes_in_place(c.checkpoint)))
+        return cli_usage_error("fit", "--checkpoint '%s' is not a file", c.checkpoint);
     Show sh = {isatty(2) != 0, c.epochs >= 20 ? c.epochs / 20 : 1};
     NetFitReport rep;
     char err[KM_ERR_MAX] = "";
