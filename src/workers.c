@@ -636,6 +636,9 @@ int workers_run(WorkerSet *ws, const MatchSettings *set, const MatchGameSpec *sp
 
 int workers_refuse_layer(const Weights *v, char *err)
 {
+    if (v && v->net)
+        return km_fail(err, "a vector with a network cannot be sent to workers: the protocol carries the "
+                            "named weights only; play on local threads (-j N)");
     if (!v || !v->pat) return 0;
     return km_fail(err, "a vector with a pattern layer (table lines) cannot be sent to workers: "
                         "the protocol carries the named weights only; play on local threads (-j N)");

@@ -366,6 +366,23 @@ TEST(nn_eval_show_and_checkpoint_commands)
              dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 2);
     CHECK_MSG(strstr(out, "--checkpoint '-' is not a file") != NULL, "%s", out);
+    /* the workers' protocol carries the named weights only: a network is
+     * refused, not dropped */
+    snprintf(cmd, sizeof cmd,
+             "awk '/^table /{s=1} /^network /{s=0} !s' weights/nn-experimental.w > %s/net.w && echo cat > "
+             "%s/wk && "
+             "%s match %s/net.w weights/named.w --games 2 --depth 2 --workers %s/wk 2>&1",
+             dir, dir, test_kingme(), dir, dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 1);
+    CHECK_MSG(strstr(out, "a vector with a network cannot be sent to workers") != NULL, "%s", out);
+    /* nor can tune breed over one: its population files keep no network */
+    snprintf(
+        cmd, sizeof cmd,
+        "%s tune --yardstick none --include weights/nn-experimental.w --population 8 --generations 1 2>&1",
+        test_kingme());
+    CHECK_INT(test_run(cmd, out, sizeof out), 2);
+    CHECK_MSG(strstr(out, "--include weights/nn-experimental.w has a network, which tune cannot keep"), "%s",
+              out);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd, out, sizeof out);
 }
