@@ -25,6 +25,7 @@
 #include "kingme/eval.h"
 #include "kingme/bits.h"
 #include "kingme/movegen.h"
+#include "kingme/nn.h"
 #include "kingme/patterns.h"
 
 #include <string.h>
@@ -449,7 +450,8 @@ static int32_t eval_named(const Board *b, int side, const Weights *w)
 int32_t eval_score(const Board *b, int side, const Weights *w)
 {
     int32_t v = eval_named(b, side, w);
-    return w->pat ? v + pat_eval(w->pat, b, side) : v;
+    if (w->pat) v += pat_eval(w->pat, b, side);
+    return w->net ? v + nn_eval(w->net, b, side) : v;
 }
 
 void eval_table_init(EvalTable *t, const Weights *w)
@@ -462,9 +464,10 @@ void eval_table_init(EvalTable *t, const Weights *w)
             t->cw[p][i] =
                 t->phased ? (int32_t)w->w[i] * p + (int32_t)w->end[i] * (EVAL_PHASE_SPAN - p) : w->w[i];
     t->pat = w->pat;
+    t->net = w->net;
 }
 
-int32_t eval_score_table(const Board *b, int side, const EvalTable *t)
+int32_t eval_score_table_base(const Board *b, int side, const EvalTable *t)
 {
     int32_t v;
     if (t->extra)
@@ -474,6 +477,12 @@ int32_t eval_score_table(const Board *b, int side, const EvalTable *t)
         v = side == KM_BLACK ? extract(b, KM_BLACK, TABLE, 0, NULL, t, NULL)
                              : extract(b, KM_WHITE, TABLE, 0, NULL, t, NULL);
     return t->pat ? v + pat_eval(t->pat, b, side) : v;
+}
+
+int32_t eval_score_table(const Board *b, int side, const EvalTable *t)
+{
+    int32_t v = eval_score_table_base(b, side, t);
+    return t->net ? v + nn_eval(t->net, b, side) : v;
 }
 
 uint64_t eval_weights_key(const Weights *w)
@@ -488,5 +497,6 @@ uint64_t eval_weights_key(const Weights *w)
         for (int i = 0; i < EVAL_NTERMS; i++)
             h = km_mix64(h ^ (uint16_t)w->end[i] ^ ((uint64_t)(EVAL_NTERMS + i) << 16));
     if (w->pat) h = km_mix64(h ^ w->pat->key);
+    if (w->net) h = km_mix64(h ^ w->net->key);
     return h;
 }

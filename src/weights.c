@@ -9,6 +9,7 @@
  * and are returned without their "#" (and one space after it), so that
  * weights_write(weights_read(f)) keeps them. */
 #include "kingme/weights.h"
+#include "kingme/nn.h"
 #include "kingme/patterns.h"
 #include "kingme/textio.h"
 
@@ -125,12 +126,115 @@ static int table_line(TableParse *tp, const char *s, const char *e, const char *
     return 1;
 }
 
+/* The network being read: "network H crc XXXXXXXX" starts it, "layer NAME"
+ * one of its layers, and the lines "CELL: v v ..." that follow give the
+ * layer's values from CELL on. */
+typedef struct NetParse {
+    EvalNet *net; /* allocated at the network line */
+    int line;     /* the network line */
+    uint32_t crc; /* the checksum it gives */
+    int layer;    /* the layer being read + 1 (0: none) */
+    int seen[NN_NLAYERS];
+} NetParse;
+
+/* Whether [s, e) starts with the word w followed by a blank. */
+static bool starts_word(const char *s, const char *e, const char *w)
+{
+    size_t n = strlen(w);
+    return (size_t)(e - s) > n && memcmp(s, w, n) == 0 && is_space(s[n]);
+}
+
+/* 1 when [s, e) was a network line (read into np), 0 when it is not one, -1
+ * on error (message in err). */
+static int net_line(NetParse *np, TableParse *tp, const char *s, const char *e, const char *where, int lineno,
+                    char *err)
+{
+    char nm[40];
+    if (starts_word(s, e, "network")) {
+        if (np->net)
+            return km_fail(err, "%s:%d: a second network (the first on line %d)", where, lineno, np->line);
+        char buf[80];
+        size_t n = (size_t)(e - s) < sizeof buf - 1 ? (size_t)(e - s) : sizeof buf - 1;
+        memcpy(buf, s, n);
+        buf[n] = '\0';
+        int h = 0, used = 0;
+        unsigned crc = 0;
+        if (sscanf(buf, "network %d crc %8x%n", &h, &crc, &used) != 2 || (size_t)used != n)
+            return km_fail(err, "%s:%d: expected 'network H crc XXXXXXXX'", where, lineno);
+        if (h < 16 || h > NN_MAX_HIDDEN || h % 16)
+            return km_fail(err, "%s:%d: a network of %d units (16..%d, a multiple of 16)", where, lineno, h,
+                           NN_MAX_HIDDEN);
+        if (!(np->net = nn_new(h))) return km_fail(err, "%s: out of memory", where);
+        np->line = lineno;
+        np->crc = crc;
+        np->layer = 0;
+        tp->table = 0;
+        return 1;
+    }
+    if (starts_word(s, e, "layer")) {
+        if (!np->net) return km_fail(err, "%s:%d: a layer before the 'network' line", where, lineno);
+        const char *n = s + 6;
+        while (n < e && is_space(*n)) n++;
+        int l = -1;
+        for (int k = 0; k < NN_NLAYERS; k++)
+            if ((size_t)(e - n) == strlen(nn_layer_names[k]) &&
+                !memcmp(n, nn_layer_names[k], (size_t)(e - n)))
+                l = k;
+        if (l < 0)
+            return km_fail(err, "%s:%d: unknown layer '%s'", where, lineno, clip(n, (size_t)(e - n), nm));
+        if (np->seen[l])
+            return km_fail(err, "%s:%d: duplicate layer '%s' (first given on line %d)", where, lineno,
+                           nn_layer_names[l], np->seen[l]);
+        np->seen[l] = lineno;
+        np->layer = l + 1;
+        tp->table = 0;
+        return 1;
+    }
+    const char *digits = s;
+    while (digits < e && *digits >= '0' && *digits <= '9') digits++;
+    if (!np->layer || !(digits > s && digits < e && *digits == ':')) {
+        np->layer = 0; /* anything else ends the layer */
+        return 0;
+    }
+    int l = np->layer - 1;
+    long size = nn_layer_size(np->net->hidden, l), cell = 0;
+    const char *p = s;
+    while (p < digits && cell <= size) cell = cell * 10 + (*p++ - '0');
+    p = digits + 1;
+    int32_t lim = nn_layer_max(l);
+    for (;;) {
+        while (p < e && is_space(*p)) p++;
+        if (p == e) break;
+        const char *v = p;
+        if (*p == '-' || *p == '+') p++;
+        long val = 0;
+        int nd = 0;
+        while (p < e && *p >= '0' && *p <= '9') {
+            if (val < (1l << 30)) val = val * 10 + (*p - '0');
+            p++, nd++;
+        }
+        if (!nd || (p < e && !is_space(*p)))
+            return km_fail(err, "%s:%d: value '%s' in layer '%s' is not an integer", where, lineno,
+                           clip(v, (size_t)(e - v) < 12 ? (size_t)(e - v) : 12, nm), nn_layer_names[l]);
+        if (*v == '-') val = -val;
+        if (cell >= size)
+            return km_fail(err, "%s:%d: layer '%s' has values 0..%ld only", where, lineno, nn_layer_names[l],
+                           size - 1);
+        if (val < -lim || val > lim)
+            return km_fail(err, "%s:%d: value %ld in layer '%s' is out of range -%ld..%ld", where, lineno,
+                           val, nn_layer_names[l], (long)lim, (long)lim);
+        nn_set(np->net, l, cell++, (int32_t)val);
+    }
+    return 1;
+}
+
 int weights_parse(Weights *w, const char *text, const char *where, char **comments, char *err)
 {
     text = km_skip_bom(text); /* an editor's byte order mark is no parameter */
     Weights r;
     memset(&r, 0, sizeof r);
     TableParse tp = {0};
+    NetParse np = {0};
     int seen[2 * EVAL_NTERMS] = {0}; /* line where each weight was given (end. ones after) */
     KmBuf hdr = {0};
     int in_header = 1;
@@ -164,10 +268,19 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
             while (e > s && is_space(e[-1])) e--;
         }
         if (s == e) continue;
+        int nr = net_line(&np, &tp, s, e, where, lineno, err);
+        if (nr < 0) {
+            free(hdr.s);
+            free(tp.pat);
+            free(np.net);
+            return -1;
+        }
+        if (nr > 0) continue;
         int tr = table_line(&tp, s, e, where, lineno, err);
         if (tr < 0) {
             free(hdr.s);
             free(tp.pat);
+            free(np.net);
             return -1;
         }
         if (tr > 0) continue;
@@ -191,12 +304,14 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
         if (idx < 0) {
             free(hdr.s);
             free(tp.pat);
+            free(np.net);
             return km_fail(err, "%s:%d: unknown parameter '%s'", where, lineno, nm);
         }
         int slot = ending * EVAL_NTERMS + idx;
         if (seen[slot]) {
             free(hdr.s);
             free(tp.pat);
+            free(np.net);
             return km_fail(err, "%s:%d: duplicate parameter '%s' (first given on line %d)", where, lineno, nm,
                            seen[slot]);
         }
@@ -208,6 +323,7 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
         if (v == ve) {
             free(hdr.s);
             free(tp.pat);
+            free(np.net);
             return km_fail(err, "%s:%d: missing value for '%s'", where, lineno, nm);
         }
         const char *d = v;
@@ -218,6 +334,7 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
         if (!digits) {
             free(hdr.s);
             free(tp.pat);
+            free(np.net);
             return km_fail(err, "%s:%d: value '%s' of '%s' is not an integer", where, lineno,
                            clip(v, (size_t)(ve - v), tok), nm);
         }
@@ -226,6 +343,7 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
         if (x < e) {
             free(hdr.s);
             free(tp.pat);
+            free(np.net);
             return km_fail(err, "%s:%d: unexpected '%s' after the value of '%s'", where, lineno,
                            clip(x, (size_t)(e - x), tok), nm);
         }
@@ -237,6 +355,7 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
         if ((ve - v) > 30 || errno == ERANGE || val < -32768 || val > 32767) {
             free(hdr.s);
             free(tp.pat);
+            free(np.net);
             return km_fail(err, "%s:%d: value %s of '%s' is out of range -32768..32767", where, lineno, num,
                            nm);
         }
@@ -250,20 +369,35 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
     if (in_header) {
         /* every weight 0 is no evaluation at all: an empty or truncated file */
         free(hdr.s);
+        free(np.net);
         return km_fail(err, "%s: no parameters (the file is empty or holds only comments)", where);
+    }
+    if (np.net && nn_crc(np.net) != np.crc) {
+        free(hdr.s);
+        free(tp.pat);
+        uint32_t got = nn_crc(np.net);
+        free(np.net);
+        return km_fail(err, "%s:%d: the network's values have checksum %08x, not %08x (a damaged section)",
+                       where, np.line, (unsigned)got, (unsigned)np.crc);
     }
     if (tp.pat && pat_all_zero(tp.pat)) {
         /* every cell 0 (a "table NAME" line and no values, or rows of
          * zeros) adds nothing: no layer, as weights_format writes it */
         free(tp.pat);
+        free(np.net);
         tp.pat = NULL;
     }
     if (tp.pat) {
         r.pat = patterns_intern(tp.pat);
         if (!r.pat) {
             free(hdr.s);
+            free(np.net);
             return km_fail(err, "%s: out of memory", where);
         }
+    }
+    if (np.net && !(r.net = nn_intern(np.net))) {
+        free(hdr.s);
+        return km_fail(err, "%s: out of memory", where);
     }
     char *h = km_buf_done(&hdr);
     if (!h) return km_fail(err, "%s: out of memory", where);
@@ -336,6 +470,25 @@ char *weights_format(const Weights *w, const char *comments)
                 km_buf_add(&b, "\n", 1);
             }
         }
+    /* the network: its shape and checksum, then each layer in rows of 16,
+     * the rows of zeros left out */
+    if (w->net) {
+        const EvalNet *net = w->net;
+        km_buf_printf(&b, "network %d crc %08x\n", net->hidden, (unsigned)net->crc);
+        for (int l = 0; l < NN_NLAYERS; l++) {
+            long size = nn_layer_size(net->hidden, l);
+            km_buf_printf(&b, "layer %s\n", nn_layer_names[l]);
+            for (long i = 0; i < size; i += 16) {
+                long m = size - i < 16 ? size - i : 16;
+                int32_t row = 0;
+                for (long k = 0; k < m; k++) row |= nn_get(net, l, i + k);
+                if (!row) continue;
+                km_buf_printf(&b, "%ld:", i);
+                for (long k = 0; k < m; k++) km_buf_printf(&b, " %ld", (long)nn_get(net, l, i + k));
+                km_buf_add(&b, "\n", 1);
+            }
+        }
+    }
     return km_buf_done(&b);
 }
 
@@ -350,7 +503,7 @@ int weights_write(const Weights *w, const char *path, const char *comments, char
 
 bool weights_beyond_60(const Weights *w)
 {
-    if (w->phased || w->pat) return true;
+    if (w->phased || w->pat || w->net) return true;
     for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++)
         if (w->w[i]) return true;
     return false;

@@ -2,6 +2,7 @@
 #include "kingme/worker_proto.h"
 #include "kingme/book.h"
 #include "kingme/egdb.h"
+#include "kingme/nn.h"
 #include "kingme/notation.h"
 #include "kingme/textio.h"
 
@@ -28,6 +29,7 @@ uint64_t wproto_weights_id(const Weights *w)
         for (int i = 0; i < EVAL_NTERMS; i++)
             h = km_mix64(h ^ (uint16_t)w->end[i] ^ ((uint64_t)(EVAL_NTERMS + i) << 16));
     }
+    if (w->net) h = km_mix64(h ^ 0x6E6574ull ^ (uint64_t)nn_crc(w->net) << 24 ^ (uint64_t)w->net->hidden);
     return h;
 }
 
@@ -208,7 +210,7 @@ int wproto_parse_hello(const char *line, WprotoHello *h, char *err)
 
 typedef struct VecEntry {
     uint64_t id;
-    const void *pat;
+    const void *pat, *net; /* the shared layer and network (the named file carries the network) */
     char ref[WPROTO_REF_MAX];
     uint64_t named, layer; /* layer 0: none */
 } VecEntry;
@@ -272,7 +274,8 @@ int wproto_files_vector(WprotoFiles *F, const Weights *w, char ref[WPROTO_REF_MA
     uint64_t id = wproto_weights_id(w);
     VecEntry *e = NULL;
     for (int i = F->nv - 1; i >= 0 && !e; i--)
-        if (F->v[i].id == id && F->v[i].pat == (const void *)w->pat) e = &F->v[i];
+        if (F->v[i].id == id && F->v[i].pat == (const void *)w->pat && F->v[i].net == (const void *)w->net)
+            e = &F->v[i];
     if (!e) {
         if (F->nv == F->capv) {
             int cap = F->capv ? 2 * F->capv : 16;
@@ -281,7 +284,7 @@ int wproto_files_vector(WprotoFiles *F, const Weights *w, char ref[WPROTO_REF_MA
             F->v = v;
             F->capv = cap;
         }
-        VecEntry ne = {id, w->pat, "", 0, 0};
+        VecEntry ne = {id, w->pat, w->net, "", 0, 0};
         Weights named = *w;
         named.pat = NULL;
         char *text = weights_format(&named, NULL);

@@ -3,6 +3,7 @@
  * corrupt chunk refused) and kingme fit (the same weights for the same
  * threads, the loss going down, a readable weights file with the command in
  * its header). */
+#include "kingme/nn.h"
 #include "kingme/patterns.h"
 #include "kingme/selfplay.h"
 #include "kingme/weights.h"
@@ -115,7 +116,8 @@ TEST(selfplay_train_default_script)
     CHECK(mkdtemp(dir) != NULL);
     char cmd[1024], out[8192];
     snprintf(cmd, sizeof cmd,
-             "KINGME=%s GAMES=4 GENERATIONS=2 NODES=300 EPOCHS=5 EGDB=none WORK=%s tools/train-default.sh "
+             "KINGME=%s GAMES=4 GENERATIONS=2 NODES=300 EPOCHS=5 EGDB=none NET=16 NET_EPOCHS=2 WORK=%s "
+             "tools/train-default.sh "
              "%s/out.w 2>&1 "
              ">/dev/null",
              test_kingme(), dir, dir);
@@ -137,6 +139,16 @@ TEST(selfplay_train_default_script)
     CHECK(w.pat != NULL);
     snprintf(cmd, sizeof cmd, "%s/selfplay2/sp-000000.kmsp", dir);
     CHECK_MSG(access(cmd, R_OK) == 0, "%s is missing", cmd);
+    /* NET=16: a network over the last fit, on both generations' games */
+    snprintf(cmd, sizeof cmd, "%s/out-nn.w", dir);
+    comments = NULL;
+    CHECK_MSG(weights_read(&w, cmd, &comments, err) == 0, "%s", err);
+    CHECK(w.net != NULL && w.net->hidden == 16 && w.pat != NULL);
+    CHECK_MSG(comments && strstr(comments, "--net 16") && strstr(comments, "/selfplay2 "), "%s",
+              comments ? comments : "(no comments)");
+    free(comments);
+    snprintf(cmd, sizeof cmd, "%s/net.ckpt", dir);
+    CHECK_MSG(access(cmd, F_OK) != 0, "%s is left behind", cmd);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd, out, sizeof out);
 }

@@ -16,6 +16,10 @@
 #    the weights just fitted (a stronger player, whose games are nearer to
 #    those the engine will play), then a fit to all the games so far; and
 #    so on for GENERATIONS generations. The last fit is OUT.
+# 4. With NET=H (not by default): a network of H units trained over OUT's
+#    weights (kept as they are) on all the games, kingme fit --net, into
+#    NET_OUT (OUT with -nn before .w); its checkpoint is WORK/net.ckpt, so
+#    an interrupted training goes on where it stopped.
 #
 # Every step is deterministic: the games depend on the seed and the player
 # alone (any number of threads), the fits on their seed and their two
@@ -27,7 +31,8 @@
 # The environment can shrink it (make test runs it so, in a few seconds):
 #   GAMES (3800 a generation), GENERATIONS (4), NODES (20000), EPOCHS (300),
 #   WORK (build/train), KINGME (./kingme; when unset, `make` builds it and
-#   the database first), EGDB (egdb; "none" for no database).
+#   the database first), EGDB (egdb; "none" for no database), NET (0: no
+#   network), NET_EPOCHS (10), NET_OUT.
 set -eu
 cd "$(dirname "$0")/.."
 OUT=${1:-weights/default.w}
@@ -37,6 +42,9 @@ GENERATIONS=${GENERATIONS:-4}
 EPOCHS=${EPOCHS:-300}
 WORK=${WORK:-build/train}
 EGDB=${EGDB:-egdb}
+NET=${NET:-0}
+NET_EPOCHS=${NET_EPOCHS:-10}
+NET_OUT=${NET_OUT:-${OUT%.w}-nn.w}
 if [ -z "${KINGME:-}" ]; then
     make -s kingme db
     KINGME=./kingme
@@ -64,3 +72,9 @@ while [ "$g" -le "$GENERATIONS" ]; do
     fit "$player" $dirs
     g=$((g + 1))
 done
+if [ "$NET" -gt 0 ]; then
+    # shellcheck disable=SC2086 # the folders, one word each
+    "$KINGME" fit $dirs --prior "$OUT" --net "$NET" --epochs "$NET_EPOCHS" --lambda 0.5 --holdout 0.05 \
+        --min-pieces 5 --seed 1 -j 2 --checkpoint "$WORK/net.ckpt" --out "$NET_OUT"
+    rm -f "$WORK/net.ckpt"
+fi

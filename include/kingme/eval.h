@@ -122,6 +122,8 @@ typedef struct Weights {
     /* The pattern layer (patterns.h), or NULL: a shared copy
      * (patterns_intern), so that Weights stay values to copy and compare. */
     const struct EvalPatterns *pat;
+    /* The network layer (nn.h), or NULL: a shared copy (nn_intern). */
+    const struct EvalNet *net;
 } Weights;
 
 /* The weights of a vector with a phase as one list of EVAL_NWEIGHTS_PHASE:
@@ -176,7 +178,8 @@ int32_t eval_dot_all(const int f[EVAL_NTERMS], const Weights *w);
 
 /* eval_dot_all(eval_features_all(b, side), w), faster: terms of weight 0 (in
  * both vectors) whose computation costs anything are skipped; plus the
- * pattern layer's score (pat_eval) when w has one. */
+ * pattern layer's score (pat_eval) when w has one, and the network's
+ * (nn_eval) when w has one. */
 int32_t eval_score(const Board *b, int side, const Weights *w);
 
 /* A weight vector made ready for the search: for each phase t, the opening
@@ -189,15 +192,21 @@ typedef struct EvalTable {
     int phased;                     /* divide the sum by EVAL_PHASE_SPAN */
     int extra;                      /* some term beyond the 60 has a weight */
     const struct EvalPatterns *pat; /* the pattern layer, or NULL */
+    const struct EvalNet *net;      /* the network layer, or NULL */
 } EvalTable;
 
 void eval_table_init(EvalTable *t, const Weights *w);
 
-/* A 64-bit key of the whole vector (named weights, phase, pattern layer):
+/* A 64-bit key of the whole vector (named weights, phase, pattern layer,
+ * network):
  * equal vectors have equal keys (the search mixes it into its table's keys). */
 uint64_t eval_weights_key(const Weights *w);
 /* eval_score(b, side, w) for the w t was made from. */
 int32_t eval_score_table(const Board *b, int side, const EvalTable *t);
+
+/* eval_score_table without the network layer (the search adds the
+ * network's part from the accumulators it keeps, nn.h). */
+int32_t eval_score_table_base(const Board *b, int side, const EvalTable *t);
 
 /* What a negamax search needs at a leaf: the evaluation for the root side,
  * negated when the other side is to move at the leaf (spec: the documents

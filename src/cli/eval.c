@@ -2,6 +2,7 @@
  * the 60 parameters and the new terms of a position, their weighted
  * contributions, the total (with a phase: both vectors' and the blend). */
 #include "cli.h"
+#include "kingme/nn.h"
 #include "kingme/patterns.h"
 #include "kingme/weights.h"
 
@@ -48,8 +49,14 @@ static int run(const Opts *o)
                (long long)se, n, t, EVAL_PHASE_SPAN - t, EVAL_PHASE_SPAN);
     }
     int32_t named = eval_dot_all(f, &w);
+    int32_t net = w.net ? nn_eval(w.net, &b, side) : 0;
+    if (w.net)
+        printf("network: %ld (%d units; %ld for the side to move)\n", (long)net, w.net->hidden,
+               (long)nn_eval(w.net, &b, b.stm));
     if (!w.pat) {
-        printf("total %ld\n", (long)named);
+        if (w.net)
+            printf("total %ld (named %ld + network %ld)\n", (long)(named + net), (long)named, (long)net);
+        else printf("total %ld\n", (long)named);
         return 0;
     }
     /* the pattern layer: each table's part, the player's cells minus the
@@ -82,7 +89,10 @@ static int run(const Opts *o)
     int n = popcount_board(&b);
     int32_t pat = eval_blend(po, pe, n);
     printf("patterns: opening %ld, ending %ld, blend %ld\n", (long)po, (long)pe, (long)pat);
-    printf("total %ld (named %ld + patterns %ld)\n", (long)(named + pat), (long)named, (long)pat);
+    if (w.net)
+        printf("total %ld (named %ld + patterns %ld + network %ld)\n", (long)(named + pat + net), (long)named,
+               (long)pat, (long)net);
+    else printf("total %ld (named %ld + patterns %ld)\n", (long)(named + pat), (long)named, (long)pat);
     return 0;
 }
 

@@ -1,6 +1,8 @@
 /* fit.c - kingme fit: the evaluation's weights fitted to self-play games. */
 #include "kingme/fit.h"
 #include "cli.h"
+#include "kingme/nn.h"
+#include "kingme/nn_fit.h"
 #include "kingme/textio.h"
 #include "kingme/weights.h"
 #include "longrun.h"
@@ -24,6 +26,68 @@ static void on_progress(const FitProgress *p, void *user)
     fprintf(stderr, "%sfit: epoch %d of %d, loss %.5f%s, ETA %.0f s%s", sh->tty ? "\r" : "", p->epoch,
             p->epochs, p->train_loss, hold, p->eta, sh->tty ? "   " : "\n");
     fflush(stderr);
+}
+
+/* kingme fit --net H: a network trained over the prior's evaluation. */
+static int run_net(const Opts *o, const FitConfig *fc, const Weights *prior, const char *prior_path,
+                   const char *out_path, SelfplayData *d)
+{
+    NetFitConfig c;
+    net_fit_config_default(&c);
+    c.hidden = (int)opt_int(o, "--net");
+    if (c.hidden % 16) return cli_usage_error("fit", "--net %d is not a multiple of 16", c.hidden);
+    c.epochs = (int)(opt_given(o, "--epochs") ? opt_int(o, "--epochs") : opt_int(o, "--net-epochs"));
+    c.batch = (int)opt_int(o, "--net-batch");
+    c.rate = opt_real(o, "--net-rate");
+    c.l2 = opt_real(o, "--net-l2");
+    c.lambda = fc->lambda;
+    c.holdout = fc->holdout;
+    c.min_pieces = fc->min_pieces;
+    c.threads = fc->threads;
+    c.seed = fc->seed;
+    c.checkpoint = opt_given(o, "--checkpoint") ? opt_str(o, "--checkpoint") : NULL;
+    if (c.checkpoint && (km_is_stdout_name(c.checkpoint) || km_writes_in_place(c.checkpoint)))
+        return cli_usage_error("fit", "--checkpoint '%s' is not a file", c.checkpoint);
+    Show sh = {isatty(2) != 0, c.epochs >= 20 ? c.epochs / 20 : 1};
+    NetFitReport rep;
+    char err[KM_ERR_MAX] = "";
+    cli_catch_sigint(true, "stopping after this epoch (the checkpoint keeps it)");
+    Weights out;
+    if (c.checkpoint && access(c.checkpoint, F_OK) == 0)
+        fprintf(stderr, "fit: going on from the checkpoint %s\n", c.checkpoint);
+    int rc = net_fit_run(&c, d, prior, &out, &rep, on_progress, &sh, &cli_stop, err);
+    cli_catch_sigint(false, NULL);
+    if (sh.tty) fputc('\n', stderr);
+    if (rc) return cli_error("%s", err);
+    KmBuf h = {0};
+    km_buf_str(&h, "made by: kingme fit");
+    for (int i = 0; i < o->nargs; i++) km_buf_printf(&h, " %s", o->args[i]);
+    km_buf_printf(&h,
+                  " --prior %s --out %s --net %d --epochs %d --net-batch %d --net-rate %g --net-l2 %g \\\n"
+                  "    --lambda %g --holdout %g --min-pieces %d --seed %llu -j %d\n",
+                  prior_path, out_path, c.hidden, c.epochs, c.batch, c.rate, c.l2, c.lambda, c.holdout,
+                  c.min_pieces, (unsigned long long)c.seed, c.threads);
+    km_buf_printf(&h, "samples: %zu quiet positions of %d games (%zu held out), score scale K %.1f\n",
+                  rep.samples + rep.holdout, rep.games, rep.holdout, rep.scale);
+    km_buf_printf(&h, "network: %d units, %ld weights, %d of %d epochs\n", c.hidden, nn_nparams(c.hidden),
+                  rep.epochs_done, c.epochs);
+    km_buf_printf(&h, "loss: prior %.5f, with the network %.5f (integers %.5f)\n", rep.prior_train, rep.train,
+                  rep.quant_train);
+    km_buf_printf(&h, "held out: prior %.5f, with the network %.5f (integers %.5f)\n", rep.prior_holdout,
+                  rep.holdout_loss, rep.quant_holdout);
+    char *hdr = km_buf_done(&h);
+    if (!hdr) return cli_error("out of memory");
+    rc = weights_write(&out, out_path, hdr, err);
+    free(hdr);
+    if (rc) return cli_error("%s", err);
+    if (rep.epochs_done < c.epochs)
+        fprintf(stderr, "fit: stopped after epoch %d of %d%s%s\n", rep.epochs_done, c.epochs,
+                c.checkpoint ? "; the same command goes on from " : "", c.checkpoint ? c.checkpoint : "");
+    printf("fit: %zu samples (%zu held out), K %.1f; network of %d units; held out %.5f -> %.5f (integers "
+           "%.5f); wrote %s\n",
+           rep.samples, rep.holdout, rep.scale, c.hidden, rep.prior_holdout, rep.holdout_loss,
+           rep.quant_holdout, out_path);
+    return 0;
 }
 
 static int run(const Opts *o)
@@ -59,6 +123,11 @@ static int run(const Opts *o)
         }
     fprintf(stderr, "fit: %zu positions of %d games, %d thread%s\n", d.n, d.games, c.threads,
             c.threads == 1 ? "" : "s");
+    if (opt_given(o, "--net")) {
+        int nrc = run_net(o, &c, &prior, prior_path, out_path, &d);
+        selfplay_data_free(&d);
+        return nrc;
+    }
     Show sh = {isatty(2) != 0, c.epochs >= 20 ? c.epochs / 20 : 1};
     FitReport rep;
     cli_catch_sigint(true, "stopping after this epoch (the weights so far are written)");
@@ -113,6 +182,16 @@ static const Opt options[] = {
      "fit the named weights alone (no pattern layer)"},
     {"--patterns-only", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "fit the pattern layer alone (the named weights kept)"},
+    {"--net", NULL, NULL, OPT_INT, "H", 16, NN_MAX_HIDDEN, DESCRIBED("no network"),
+     "train a network of H units (a multiple of 16) over the prior's evaluation, which is kept as it is"},
+    {"--net-epochs", NULL, NULL, OPT_INT, "N", 1, 100000, "10",
+     "with --net: passes over the samples (or --epochs)"},
+    {"--net-batch", NULL, NULL, OPT_INT, "N", 1, 1000000, "1024", "with --net: samples a step"},
+    {"--net-rate", NULL, NULL, OPT_REAL, "R", 1e-6, 1, "0.001", "with --net: Adam's step"},
+    {"--net-l2", NULL, NULL, OPT_REAL, "X", 0, 1, "0.0001",
+     "with --net: pull of the network's weights towards 0 (X x their squares, added to the mean loss)"},
+    {"--checkpoint", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("none"),
+     "with --net: the state after each epoch; a fit given the same file goes on from it"},
     CLI_SEED_OPT("which games are held out"),
     {"--threads", "-j", NULL, OPT_INT, "N", 1, 64, DESCRIBED("all cores"),
      "threads (the result is the same for the same number)"},

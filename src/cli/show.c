@@ -3,6 +3,7 @@
  * typical contribution (measured), or two files side by side. */
 #include "cli.h"
 #include "kingme/charts.h"
+#include "kingme/nn.h"
 #include "kingme/patterns.h"
 #include "kingme/textio.h"
 #include "kingme/weights.h"
@@ -144,6 +145,7 @@ static const char *typ_text(const Shown *f, int i, char buf[16])
 }
 
 static void show_patterns(const Shown *f);
+static void show_network(const Shown *f);
 
 static void show_one(const Shown *f, const int *order)
 {
@@ -159,6 +161,29 @@ static void show_one(const Shown *f, const int *order)
     print_thresholds("", f->max_abs);
     print_unit("", f);
     if (f->w.pat) show_patterns(f);
+    if (f->w.net) show_network(f);
+}
+
+/* The network layer: its shape, size, checksum and typical output. */
+static void show_network(const Shown *f)
+{
+    const EvalNet *n = f->w.net;
+    Board b;
+    char err[KM_ERR_MAX];
+    double typ = 0, big = 0;
+    int nb = 0;
+    for (int i = 0; i < bench_eval_npositions; i++)
+        if (board_from_fen(&b, bench_eval_positions[i], err) == 0) {
+            double v = fabs((double)nn_eval(n, &b, b.stm));
+            typ += v;
+            if (v > big) big = v;
+            nb++;
+        }
+    printf("\nnetwork: %d inputs a view x 2 views -> %d units -> %d -> 1, %ld weights, checksum %08x\n",
+           NN_INPUTS, n->hidden, NN_L2, nn_nparams(n->hidden), (unsigned)n->crc);
+    printf("  its part of the score over the %d positions of bench --eval: mean |part| %.3f men, largest "
+           "%.3f\n",
+           nb, typ / (nb ? nb : 1) / f->unit, big / f->unit);
 }
 
 /* ---- the pattern layer ------------------------------------------------------------- */
@@ -282,8 +307,12 @@ static void show_two(const Shown f[2], const int *order)
     printf("%d of %d weights differ; %d differ in class (marked *), %d change sign (marked !)\n", ndiff,
            nrows, nclass, nflip);
     for (int k = 0; k < 2; k++)
-        if (f[k].w.pat)
-            printf("%s has a pattern layer (kingme show %s shows it)\n", k ? "B" : "A", f[k].label);
+        if (f[k].w.pat || f[k].w.net)
+            printf("%s has a %s (kingme show %s shows it)\n", k ? "B" : "A",
+                   f[k].w.pat && f[k].w.net ? "pattern layer and a network"
+                   : f[k].w.pat             ? "pattern layer"
+                                            : "network",
+                   f[k].label);
 }
 
 static int run(const Opts *o)

@@ -376,7 +376,11 @@ static bool read_yardsticks(const Opts *o, TuneControls *c)
         }
         TuneYardstick *y = &c->yard[c->nyard];
         if (!cli_weights(path, &y->w)) return false; /* with or without a phase */
-        if (y->w.pat) {                              /* the population file names the layer's file */
+        if (y->w.net) { /* population files keep no network: it would be dropped */
+            cli_usage_error(o->name, "--yardstick %s has a network, which tune cannot keep", path);
+            return false;
+        }
+        if (y->w.pat) { /* the population file names the layer's file */
             char err[KM_ERR_MAX];
             if (!tune_layer_path_ok(path, err)) {
                 cli_usage_error(o->name, "--yardstick %s", err);
@@ -530,6 +534,10 @@ static int open_new(const Opts *o, const TuneControls *c, TuneSession *s)
         if (!cli_weights(path, &inc[k])) {
             free(inc);
             return 1;
+        }
+        if (inc[k].net) { /* population files keep no network: it would be dropped */
+            free(inc);
+            return cli_usage_error(o->name, "--include %s has a network, which tune cannot keep", path);
         }
     }
     /* the vector's length: 74 when an --include file gives one of the terms
