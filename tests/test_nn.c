@@ -368,12 +368,13 @@ TEST(nn_eval_show_and_checkpoint_commands)
     CHECK_MSG(strstr(out, "--checkpoint '-' is not a file") != NULL, "%s", out);
     /* a worker plays a vector with a network as a local thread does: the
      * network travels inside the vector's named-weights file */
-    snprintf(cmd, sizeof cmd,
-             "awk '/^table /{s=1} /^network /{s=0} !s' weights/nn-experimental.w > %s/net.w && echo '%s worker' > "
-             "%s/wk && %s match %s/net.w weights/named.w --games 4 --depth 3 --no-book --no-egdb --workers %s/wk "
-             "--out %s/w.pdn >/dev/null 2>&1 && %s match %s/net.w weights/named.w --games 4 --depth 3 --no-book "
-             "--no-egdb -j 1 --out %s/j.pdn >/dev/null 2>&1 && cmp %s/w.pdn %s/j.pdn 2>&1",
-             dir, test_kingme(), dir, test_kingme(), dir, dir, dir, test_kingme(), dir, dir, dir, dir);
+    snprintf(
+        cmd, sizeof cmd,
+        "awk '/^table /{s=1} /^network /{s=0} !s' weights/nn-experimental.w > %s/net.w && echo '%s worker' > "
+        "%s/wk && %s match %s/net.w weights/named.w --games 4 --depth 3 --no-book --no-egdb --workers %s/wk "
+        "--out %s/w.pdn >/dev/null 2>&1 && %s match %s/net.w weights/named.w --games 4 --depth 3 --no-book "
+        "--no-egdb -j 1 --out %s/j.pdn >/dev/null 2>&1 && cmp %s/w.pdn %s/j.pdn 2>&1",
+        dir, test_kingme(), dir, test_kingme(), dir, dir, dir, test_kingme(), dir, dir, dir, dir);
     CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
     /* nor can tune breed over one: its population files keep no network */
     snprintf(
