@@ -11,7 +11,7 @@
 set -u
 cd "$(dirname "$0")/.."
 B=build/tsan
-K=$PWD/$B/kingme
+K=$B/kingme # relative, as make test and make sanitize give it: the tests compare wrapped lines
 R=$PWD/$B/reports
 rm -rf "$R"
 mkdir -p "$R"
