@@ -12,6 +12,7 @@
 #include "kingme/elo.h"
 #include "kingme/memlimit.h"
 #include "kingme/pdn.h"
+#include "kingme/search_params.h"
 #include "kingme/textio.h"
 #include "kingme/weights.h"
 #include "kingme/workers.h"
@@ -465,6 +466,9 @@ static int workers_refusal(const Opts *o, const MatchSide sides[2], const Weight
                            const char *const names[2])
 {
     if (!opt_given(o, "--workers")) return 0;
+    if (opt_count(o, "--set-a") || opt_count(o, "--set-b")) /* the protocol carries no parameters */
+        return cli_usage_error("match", "workers cannot be sent search parameters yet (leave out --set-a, "
+                                        "--set-b, or play on local threads, -j N)");
     bool inprocess = !sides[0].command || !sides[1].command;
     if (inprocess && opt_given(o, "--book") && strcmp(opt_str(o, "--book"), "none"))
         return cli_usage_error("match", "workers cannot use an opening book yet (leave out --book)");
@@ -562,8 +566,19 @@ static int run(const Opts *o)
     if (engines < 0) return -engines;
     int refused = workers_refusal(o, sides, w, names);
     if (refused) return refused;
+    SearchParams par[2];
+    for (int k = 0; k < 2; k++) {
+        const char *opt = k ? "--set-b" : "--set-a";
+        search_params_default(&par[k]);
+        if (!opt_count(o, opt)) continue;
+        if (sides[k].command)
+            return cli_usage_error("match", "%s is for a player searched here; an engine takes its own (%s)",
+                                   opt, "engine:\"./kingme engine --set NAME=VALUE\"");
+        if (!cli_search_params(o, opt, &par[k])) return 1;
+    }
     set.sides = sides;
     set.nsides = 2;
+    set.side_params = par;
     set.engine_hash = hash_given;
     set.share_table = true;
     /* with --workers and no -j, no game is played here */
@@ -723,6 +738,8 @@ static const Opt options[] = {
     {"--book-variety", NULL, NULL, OPT_REAL, "MEN", 0, 100, "0",
      "the in-process players play a book move within MEN of the book's best, the better likelier, drawn by "
      "the game's seed (0: the best)"},
+    CLI_SET_OPT("--set-a", "player A (searched here)"),
+    CLI_SET_OPT("--set-b", "player B (searched here)"),
     OPTS_END,
 };
 
