@@ -222,3 +222,24 @@ TEST(search_params_command_line)
     snprintf(cmd, sizeof cmd, "%s match default engine:true --set-b etc=0 --games 2 2>&1", test_kingme());
     CHECK(test_run(cmd, out, sizeof out) == 2 && strstr(out, "--set-b is for a player searched here"));
 }
+
+TEST(search_params_extremes_terminate)
+{
+    /* ProbCut's shallow search is at the same ply: from depth 2 (a forced
+     * move's extension making a node of depth 1 one of 2) it would search
+     * itself again without end, so its range starts at 3 */
+    SearchParams p;
+    search_params_default(&p);
+    char err[KM_ERR_MAX];
+    CHECK(search_param_assign(&p, "probcut_depth=2", err) == -1);
+    const char *sets[][4] = {
+        {"probcut_depth=3", "probcut_div=2", "probcut_max_depth=63", "probcut_pieces=0"},
+        {"lmr_div=0.25", "lmr_base=4", "lmr_from=1", "lmr_depth=2"},
+        {"etc_depth=1", "futility_depth=10", "futility_margin=0", "aspiration=1"},
+    };
+    for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
+        search_params_default(&p);
+        for (int j = 0; j < 4; j++) CHECK(search_param_assign(&p, sets[k][j], err) == 0);
+        CHECK(nodes_with(&p) > 0);
+    }
+}

@@ -39,7 +39,7 @@
       "the divisor of the reduction's logarithms (larger: gentler)")                                          \
     X(probcut, INT, 1, 0, 1, "+52, 88 games at 0.05 s, c13c743, 2026-11-22",                                  \
       "ProbCut (0 off, 1 on): a shallow search far above beta cuts a null-window node")                      \
-    X(probcut_depth, INT, 5, 2, 63, "6 instead of 5, with four other changes: -11.3, 166dabd, 2026-11-25",    \
+    X(probcut_depth, INT, 5, 3, 63, "6 instead of 5, with four other changes: -11.3, 166dabd, 2026-11-25",    \
       "the shallowest node ProbCut is tried at")                                                              \
     X(probcut_max_depth, INT, 10, 2, 63,                                                                      \
       "+53 against no limit, 400 games at 0.1 s, cdae4c3, 2026-11-26 (+6.9 at 0.02 s)",                       \

@@ -348,6 +348,18 @@ static void print_header(const MatchSettings *set, const char *const names[2], i
     char line[4096];
     snprintf(line, sizeof line, "kingme match: A = %s, B = %s", names[0], names[1]);
     cli_wrap(stdout, line, 2);
+    for (int k = 0; k < 2 && set->side_params; k++) { /* the search parameters set (--set-a, --set-b) */
+        if (search_params_are_default(&set->side_params[k])) continue;
+        size_t at = (size_t)snprintf(line, sizeof line, "%s's search:", k ? "B" : "A");
+        for (int i = 0; i < SEARCH_NPARAMS && at < sizeof line; i++) {
+            char v[40], d[40];
+            search_param_text(&set->side_params[k], i, v, sizeof v);
+            search_param_value_text(i, search_param_info[i].def, d, sizeof d);
+            if (strcmp(v, d))
+                at += (size_t)snprintf(line + at, sizeof line - at, " %s=%s", search_param_info[i].name, v);
+        }
+        cli_wrap(stdout, line, 2);
+    }
     snprintf(line, sizeof line, "%d games%s: %d %s (%s) x 2 colours", n, sprt ? " at most" : "", used,
              cli_plural(used, "opening", "openings"), what);
     cli_wrap(stdout, line, 2);
