@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 TEST(search_params_defaults_are_the_list)
 {
@@ -204,10 +205,17 @@ TEST(search_params_command_line)
     CHECK(test_run(cmd, a, sizeof a) == 0);
     snprintf(cmd, sizeof cmd, "%s search --depth 9 --tiebreak first --no-egdb 2>&1", test_kingme());
     CHECK(test_run(cmd, c, sizeof c) == 0);
+    /* the engine's answer is awaited before quit (the end of input stops a search) */
+    char tmp[] = "/tmp/kingme-sp-XXXXXX";
+    int fd = mkstemp(tmp);
+    CHECK(fd >= 0);
+    if (fd >= 0) close(fd);
     snprintf(cmd, sizeof cmd,
-             "(printf 'option etc 0\\noption etc 3\\nposition start\\ngo depth 9\\n'; sleep 1; echo quit) | "
-             "%s engine --no-egdb --no-book 2>&1",
-             test_kingme());
+             "(printf 'option etc 0\\noption etc 3\\nposition start\\ngo depth 9\\n'; "
+             "i=0; while ! grep -q bestmove %s && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done; echo "
+             "quit) | %s engine --no-egdb --no-book > %s "
+             "2>&1; cat %s; rm -f %s",
+             tmp, test_kingme(), tmp, tmp, tmp);
     CHECK(test_run(cmd, b, sizeof b) == 0);
     CHECK_MSG(strstr(b, "error option etc '3' is not 0 (off) or 1 (on)\n") != NULL, "%s", b);
     const char *da = strstr(a, "depth  9"), *dc = strstr(c, "depth  9");
