@@ -34,8 +34,8 @@ void tm_budget_p(const SearchParams *p, double time_left, double increment, int 
 
 void tm_budget_fixed_p(const SearchParams *p, double seconds, TimeBudget *out)
 {
-    /* the margin, or a tenth of a short time (at least TM_MARGIN_MIN): the
-     * reply takes well under a millisecond, and TM_MARGIN whole left half
+    /* the margin, or a tenth of a short time (at least tm_margin_min): the
+     * reply takes well under a millisecond, and tm_margin whole left half
      * of a 20 ms move unused */
     double t = seconds - clampd(0.1 * seconds, p->tm_margin_min, p->tm_margin);
     if (t < seconds * 0.5) t = seconds * 0.5;

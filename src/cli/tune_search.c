@@ -180,6 +180,11 @@ static bool write_params(const TsSession *s, const Files *f)
                  "+%d =%d -%d, Elo %+.1f (%+.1f .. %+.1f)",
                  f->name, s->generation, budget_text(&s->c, b, sizeof b), s->confirmed_id, s->c.confirm_elo,
                  s->cw, s->cd, s->cl, e.elo, e.elo_lo, e.elo_hi);
+    } else if (s->confirmed_id >= 0 && s->cw + s->cd + s->cl == 0) {
+        snprintf(head, sizeof head,
+                 "kingme tune-search session %s, generation %d, %s\n"
+                 "the defaults: the leader (individual %d) is the defaults, nothing ranked above them",
+                 f->name, s->generation, budget_text(&s->c, b, sizeof b), s->confirmed_id);
     } else if (s->confirmed_id >= 0) {
         snprintf(head, sizeof head,
                  "kingme tune-search session %s, generation %d, %s\n"
@@ -376,7 +381,9 @@ static int report(const Opts *o, const Files *f)
         free(p);
     }
     if (!shown) printf("  none\n");
-    if (s.confirmed_id >= 0) {
+    if (s.confirmed_id >= 0 && s.cw + s.cd + s.cl == 0) {
+        printf("the leader (individual %d) is the defaults: nothing to confirm\n", s.confirmed_id);
+    } else if (s.confirmed_id >= 0) {
         EloStats e;
         elo_stats(s.cw, s.cd, s.cl, &e);
         printf("confirmation of individual %d: +%d =%d -%d, Elo %+.1f (%+.1f .. %+.1f): %s\n", s.confirmed_id,
