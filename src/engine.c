@@ -329,11 +329,13 @@ static void cmd_option(Engine *e, char **tok, int n)
             return;
         }
         session_set_level(e->s, (int)v);
+    } else if (search_param_find(name) >= 0) {
+        if (session_set_search_param(e->s, name, val, err)) say(e, "error option %s", err);
     } else {
         say(e,
             "error option: unknown option '%s' (hash, threads, weights, egdb, book, book-variety, seed, "
             "tiebreak, "
-            "search, level)",
+            "search, level, or a search parameter: kingme show --search)",
             name);
     }
 }

@@ -430,11 +430,14 @@ int match_players_play(MatchPlayers *P, const MatchSettings *set, const MatchGam
     R.book_rng[1] = seeds[1] ^ 0x626F6F6Bull;
     for (int c = 0; c < 2; c++) {
         const Weights *w = c == KM_BLACK ? spec->black : spec->white;
+        const SearchParams *par = &search_params_defaults;
         if (set->sides) {
             R.side[c] = spec->side[c];
             w = set->sides[R.side[c]].weights;
+            if (set->side_params) par = &set->side_params[R.side[c]];
         }
         if (is_engine(&R, c)) continue;
+        searcher_set_params(&P->s[c], par);
         searcher_set_weights(&P->s[c], w);
         searcher_seed(&P->s[c], seeds[c]);
         searcher_set_switches(&P->s[c], &set->use);

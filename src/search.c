@@ -41,39 +41,58 @@ void searcher_set_exact(Searcher *s, bool exact)
 void searcher_set_egdb(Searcher *s, const struct Egdb *db) { s->egdb = db; }
 void searcher_set_tiebreak(Searcher *s, int tiebreak) { s->tiebreak = tiebreak; }
 
-/* ProbCut (~+52 Elo, 88 games at 0.05 s, c13c743, 2026-11-22), and what
- * each of its refinements measured against the search before it (the
- * technique table of docs/devlog.md has the intervals): */
-#define PROBCUT_DEPTH 5 /* the shallowest node it is tried at */
-#define PROBCUT_MAX_DEPTH                                     \
-    10 /* the deepest (~+53 Elo, 400 games at 0.1 s, cdae4c3, \
-        * 2026-11-26; +6.9 at 0.02 s): the scores of depths   \
-        * d and d/2 disagree by more as d grows (over 100     \
-        * Tinsley positions the 90th percentile of the gap    \
-        * is about 100 at d 4-6, 230-285 at d 8-11, 536 at    \
-        * 12), so a deep node's shallow search misjudges      \
-        * more often */
-#define PROBCUT_MARGIN                                               \
-    100 /* evaluation units beyond the window (a man is about 1000), \
-         * until searcher_probcut_margin has measured the weights */
-#define PROBCUT_PIECES                                          \
-    6 /* not in endings of this many pieces or fewer (6 instead \
-       * of 8: ~+18 Elo, 1200 games at 0.02 s, 3c6c2a9,         \
-       * 2026-11-25; 4 instead of 6: -5): there the             \
-       * evaluation says little about the result and the        \
-       * shallow search would hide the wins (8 was better       \
-       * until the margin was measured for each vector) */
+static void init_lmr(Searcher *s);
 
-/* Late-move reductions (~+21 Elo, 200 games at 0.05 s, 1ebbd6e, 2026-11-22):
- * they grow with the logarithms of the depth and of the move's place in the
- * order. */
-#define LMR_DIV 3.0
-#define LMR_FROM 3 /* the first move (counting from 0) that may be reduced */
+/* ProbCut's margin from a measured gap (the median of |v(d) - v(d/2)|). */
+static int32_t margin_of_gap(const SearchParams *p, int32_t gap)
+{
+    int32_t m = (int32_t)((int64_t)gap * p->probcut_scale / 100);
+    return m < p->probcut_margin_min   ? p->probcut_margin_min
+           : m > p->probcut_margin_max ? p->probcut_margin_max
+                                       : m;
+}
+
+/* The gaps measured are kept by weights and measuring depth. */
+static uint64_t margin_key(const Searcher *s)
+{
+    return s->weights_key ^ km_mix64((uint64_t)s->par.probcut_measure_depth);
+}
+
+/* The margin for the weights and parameters, when their gap is known;
+ * else the parameters' assumed margin. */
+static void margin_from_cache(Searcher *s)
+{
+    uint64_t key = margin_key(s);
+    int slot = (int)(key % 64);
+    s->margin_known = s->margins[slot].key == key && s->margins[slot].gap > 0;
+    s->probcut_margin =
+        s->margin_known ? margin_of_gap(&s->par, s->margins[slot].gap - 1) : s->par.probcut_margin;
+}
+
+void searcher_set_params(Searcher *s, const SearchParams *p)
+{
+    SearchParams old = s->par;
+    s->par = *p;
+    if (old.lmr_base != p->lmr_base || old.lmr_div != p->lmr_div) init_lmr(s);
+    /* the margin from the gap measured for these weights at this depth, if
+     * it was (a margin known otherwise, as a node-budget level's, is kept) */
+    if (old.probcut_measure_depth != p->probcut_measure_depth || old.probcut_scale != p->probcut_scale ||
+        old.probcut_margin_min != p->probcut_margin_min || old.probcut_margin_max != p->probcut_margin_max ||
+        old.probcut_margin != p->probcut_margin)
+        margin_from_cache(s);
+    for (int k = 0; k < s->nthreads - 1; k++) searcher_set_params(&s->helpers[k], p);
+}
+
+/* ProbCut (~+52 Elo, 88 games at 0.05 s, c13c743, 2026-11-22), late-move
+ * reductions (~+21 Elo, 200 games at 0.05 s, 1ebbd6e, 2026-11-22), and the
+ * numbers of each: search_params.h (its list has what each measured). The
+ * reductions grow with the logarithms of the depth and of the move's place
+ * in the order. */
 static void init_lmr(Searcher *s)
 {
     for (int d = 0; d < 64; d++)
         for (int n = 0; n < 64; n++) {
-            double r = d && n ? 0.5 + log((double)d) * log((double)n) / LMR_DIV : 0;
+            double r = d && n ? s->par.lmr_base + log((double)d) * log((double)n) / s->par.lmr_div : 0;
             s->lmr[d][n] = (int8_t)(r > 60 ? 60 : r);
         }
 }
@@ -82,6 +101,7 @@ int searcher_init(Searcher *s, const Weights *w, size_t hash_mb, uint64_t seed, 
 {
     memset(s, 0, sizeof *s);
     board_hash_init();
+    search_params_default(&s->par);
     searcher_set_weights(s, w);
     searcher_seed(s, seed);
     init_lmr(s);
@@ -132,9 +152,7 @@ void searcher_set_weights(Searcher *s, const Weights *w)
     s->weights = *w;
     eval_table_init(&s->etab, w);
     s->weights_key = eval_weights_key(w);
-    int slot = (int)(s->weights_key % 64);
-    s->margin_known = s->margins[slot].key == s->weights_key && s->margins[slot].margin > 0;
-    s->probcut_margin = s->margin_known ? s->margins[slot].margin : PROBCUT_MARGIN;
+    margin_from_cache(s);
     for (int p = 0; s->nnacc && p < SEARCH_MAX_PLY; p++) s->nnacc[p].valid = 0; /* another network */
     for (int k = 0; k < s->nthreads - 1; k++) searcher_set_weights(&s->helpers[k], w);
 }
@@ -160,6 +178,7 @@ int searcher_set_threads(Searcher *s, int n, char *err)
                 return -1;
             }
             h[k].helper_id = k + 1;
+            searcher_set_params(&h[k], &s->par);
         }
     }
     free_helpers(s);
@@ -310,21 +329,27 @@ static bool tt_lookup(Searcher *s, const MoveList *ml, uint64_t tkey, int depth,
 static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int ply, int32_t alpha,
                        int32_t beta, int reversible);
 
-/* ProbCut (Buro): at a null-window node of depth 5 to 10, a shallow search
- * (half the depth) whose result lies a margin above beta predicts that the
+/* ProbCut (Buro): at a null-window node of depth 5 to 10 (the defaults), a
+ * shallow search (half the depth) whose result lies a margin above beta predicts that the
  * deep one fails high; trust it. Returns true when the node is cut at beta.
  * Only the beta side (~+19 Elo, 1200 games at 0.02 s, d8bd843, 2026-11-26):
  * a shallow search far below alpha predicting a fail low was tried too until
  * 3c6c2a9, and cutting on it lost: a shallow search that fails high has found
- * a move, one that fails low has only not found one. */
+ * a move, one that fails low has only not found one. Not deeper than
+ * probcut_max_depth: the scores of depths d and d/2 disagree by more as d
+ * grows (over 100 Tinsley positions the 90th percentile of the gap is about
+ * 100 at d 4-6, 230-285 at d 8-11, 536 at 12), so a deep node's shallow
+ * search misjudges more often. Not in endings of probcut_pieces or fewer:
+ * there the evaluation says little about the result and the shallow search
+ * would hide the wins. */
 static bool probcut(Searcher *s, const Board *b, uint64_t key, int depth, int ply, int32_t beta,
                     int reversible)
 {
-    if (depth < PROBCUT_DEPTH || depth > PROBCUT_MAX_DEPTH || beta >= SCORE_WIN_MIN - 1000 ||
-        beta <= -SCORE_WIN_MIN + 1000 || popcount32(board_occupied(b)) <= PROBCUT_PIECES)
+    if (depth < s->par.probcut_depth || depth > s->par.probcut_max_depth || beta >= SCORE_WIN_MIN - 1000 ||
+        beta <= -SCORE_WIN_MIN + 1000 || popcount32(board_occupied(b)) <= s->par.probcut_pieces)
         return false;
     int32_t hb = beta + s->probcut_margin;
-    int32_t v = negamax(s, b, key, depth / 2, ply, hb - 1, hb, reversible);
+    int32_t v = negamax(s, b, key, depth / s->par.probcut_div, ply, hb - 1, hb, reversible);
     return !s->stopped && v >= hb;
 }
 
@@ -406,9 +431,6 @@ static const char *const MARGIN_POSITIONS[] = {
     "W:W18,20,21,22,23,28,31,32:B2,4,5,7,8,10,11,13",
     "B:W17,19,21,22,24,25,26,27,28,30,31,32:B1,2,3,5,6,7,8,10,11,12,14,15",
 };
-#define MARGIN_DEEP 6
-#define MARGIN_MIN 20
-#define MARGIN_MAX 5000
 
 static int cmp_int32(const void *a, const void *b)
 {
@@ -458,8 +480,9 @@ int32_t searcher_probcut_margin(Searcher *s)
         if (board_from_fen(&b, MARGIN_POSITIONS[i], err)) continue;
         uint64_t key = board_hash(&b);
         s->root_side = b.stm;
-        int32_t shallow = negamax(s, &b, key, MARGIN_DEEP / 2, 0, -SCORE_INF, SCORE_INF, 0);
-        int32_t deep = negamax(s, &b, key, MARGIN_DEEP, 0, -SCORE_INF, SCORE_INF, 0);
+        int deep_depth = s->par.probcut_measure_depth;
+        int32_t shallow = negamax(s, &b, key, deep_depth / 2, 0, -SCORE_INF, SCORE_INF, 0);
+        int32_t deep = negamax(s, &b, key, deep_depth, 0, -SCORE_INF, SCORE_INF, 0);
         if (shallow > -3000 && shallow < 3000 && deep > -3000 && deep < 3000)
             d[n++] = deep > shallow ? deep - shallow : shallow - deep;
     }
@@ -478,16 +501,14 @@ int32_t searcher_probcut_margin(Searcher *s)
     }
     if (n == 0) return s->probcut_margin;
     qsort(d, (size_t)n, sizeof *d, cmp_int32);
-    int32_t m = d[n / 2] * 3 / 2;
-    s->probcut_margin = m < MARGIN_MIN ? MARGIN_MIN : m > MARGIN_MAX ? MARGIN_MAX : m;
+    s->probcut_margin = margin_of_gap(&s->par, d[n / 2]);
     s->margin_known = true;
-    int slot = (int)(s->weights_key % 64);
-    s->margins[slot].key = s->weights_key;
-    s->margins[slot].margin = s->probcut_margin;
+    uint64_t key = margin_key(s);
+    int slot = (int)(key % 64);
+    s->margins[slot].key = key;
+    s->margins[slot].gap = d[n / 2] + 1;
     return s->probcut_margin; /* the helpers get it in start_helpers */
 }
-
-#define ETC_DEPTH 4 /* the shallowest node it is tried at */
 
 /* Every child's table bucket asked for at once, so that the cache misses
  * overlap and the searches that follow find their buckets cached (the same
@@ -528,9 +549,6 @@ static bool etc_cutoff(Searcher *s, const Board *b, const MoveList *ml, uint64_t
     return false;
 }
 
-#define FUTILITY_DEPTH 2    /* the deepest node it is tried at */
-#define FUTILITY_MARGIN 200 /* per ply of depth (a man is 1000 in the default weights) */
-
 /* The evaluation at a node of ply ply. With a network, its accumulators
  * are kept one a ply and brought from this ply's last position or the
  * parent's, whichever differs less (nn_acc_set): the same value as
@@ -558,19 +576,19 @@ static int32_t search_eval(Searcher *s, const Board *b, int ply)
  * games at 0.02 s, d8bd843, 2026-11-26) near the leaves, at a quiet
  * null-window node of depth 1 or 2: when the static evaluation is so far below alpha that no quiet move
  * is likely to bring it back, the node fails low at once. Not when either
- * side can capture, when a man can crown, in endings of PROBCUT_PIECES or
+ * side can capture, when a man can crown, in endings of futility_pieces or
  * fewer, or near a proven score. Returns true with *v (the bound) when it
  * decides the node. */
 static bool futility(Searcher *s, const Board *b, const MoveList *ml, int depth, int ply, int32_t alpha,
                      int32_t *v)
 {
     if (alpha >= SCORE_DB_MIN - 1000 || alpha <= -SCORE_DB_MIN + 1000 ||
-        popcount32(board_occupied(b)) <= PROBCUT_PIECES || mg_can_capture(b, !b->stm))
+        popcount32(board_occupied(b)) <= s->par.futility_pieces || mg_can_capture(b, !b->stm))
         return false;
     /* a man about to crown gains more than the margin */
     for (int i = 0; i < ml->count; i++)
         if (move_promotes(b, &ml->moves[i])) return false;
-    int32_t e = search_eval(s, b, ply) + FUTILITY_MARGIN * depth;
+    int32_t e = search_eval(s, b, ply) + s->par.futility_margin * depth;
     if (e > alpha) return false;
     *v = e;
     return true;
@@ -671,14 +689,15 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
     int32_t tv;
     if (use_tt && tt_lookup(s, &ml, tkey, depth, ply, alpha, beta, &tt_move, &tv)) return tv;
 
-    if (use_tt && s->use.etc && depth >= ETC_DEPTH && etc_cutoff(s, b, &ml, key, depth, ply, beta, &tv))
+    if (use_tt && s->use.etc && s->par.etc && depth >= s->par.etc_depth &&
+        etc_cutoff(s, b, &ml, key, depth, ply, beta, &tv))
         return tv;
 
-    if (s->use.futility && beta - alpha == 1 && depth <= FUTILITY_DEPTH && !capture &&
-        futility(s, b, &ml, depth, ply, alpha, &tv))
+    if (s->use.futility && s->par.futility && beta - alpha == 1 && depth <= s->par.futility_depth &&
+        !capture && futility(s, b, &ml, depth, ply, alpha, &tv))
         return tv;
 
-    if (s->use.probcut && beta - alpha == 1) {
+    if (s->use.probcut && s->par.probcut && beta - alpha == 1) {
         bool cut = probcut(s, b, key, depth, ply, beta, reversible);
         if (s->stopped) return 0;
         if (cut) return beta;
@@ -694,7 +713,8 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
     bool pv_node = beta - alpha > 1;
     /* late-move reductions: only among quiet moves, and not when the
      * opponent threatens a capture (then the moves out of it matter) */
-    bool may_reduce = s->use.lmr && !capture && depth >= 3 && !mg_can_capture(b, !b->stm);
+    bool may_reduce =
+        s->use.lmr && s->par.lmr && !capture && depth >= s->par.lmr_depth && !mg_can_capture(b, !b->stm);
     for (int n = 0; n < ml.count; n++) {
         int i = s->use.ordering ? pick_next(sc, order, ml.count, n) : n;
         const Move *m = &ml.moves[i];
@@ -706,7 +726,8 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
         if (n == 0) {
             v = -negamax(s, &c, ck, depth - 1, ply + 1, -beta, -alpha, crev);
         } else {
-            int r = may_reduce && !pv_node && n >= LMR_FROM ? lmr_reduction(s, b, &c, m, depth, ply, n) : 0;
+            int r = may_reduce && !pv_node && n >= s->par.lmr_from ? lmr_reduction(s, b, &c, m, depth, ply, n)
+                                                                   : 0;
             v = alpha + 1;
             if (r > 0) v = -negamax(s, &c, ck, depth - 1 - r, ply + 1, -alpha - 1, -alpha, crev);
             if (v > alpha && !s->stopped)
@@ -749,7 +770,6 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
 /* ---- the root ---------------------------------------------------------------- */
 
 #define MAX_TIE_PV 32
-#define ASPIRATION 60 /* evaluation units around the last score */
 
 /* Everything a search sets up before its first iteration: counters, the
  * time budget, the table's generation, and the path (the game's positions
@@ -759,8 +779,8 @@ static int search_setup(Searcher *s, const Board *b, const uint64_t *history, in
 {
     /* ProbCut's margin for these weights, before the clock starts (unless
      * the caller's has: see searcher_probcut_margin) */
-    if (s->use.probcut && !s->helper_id && !s->margin_known &&
-        (limits->depth <= 0 || limits->depth >= PROBCUT_DEPTH || limits->infinite))
+    if (s->use.probcut && s->par.probcut && !s->helper_id && !s->margin_known &&
+        (limits->depth <= 0 || limits->depth >= s->par.probcut_depth || limits->infinite))
         searcher_probcut_margin(s);
     s->limits = *limits;
     s->root_side = b->stm;
@@ -774,8 +794,8 @@ static int search_setup(Searcher *s, const Board *b, const uint64_t *history, in
     /* the time manager: a game clock, or a fixed time for the move */
     *clock = limits->time_left > 0;
     *timed = *clock || limits->seconds > 0;
-    if (*clock) tm_budget(limits->time_left, limits->increment, limits->movestogo, tb);
-    else if (*timed) tm_budget_fixed(limits->seconds, tb);
+    if (*clock) tm_budget_p(&s->par, limits->time_left, limits->increment, limits->movestogo, tb);
+    else if (*timed) tm_budget_fixed_p(&s->par, limits->seconds, tb);
     if (limits->infinite) *timed = *clock = false;
     /* pondering: no limit until the hit (ponder_poll) */
     s->pondering = limits->ponder && limits->ponderhit && !limits->infinite;
@@ -870,8 +890,8 @@ static int32_t root_iteration(Searcher *s, const Board *b, const MoveList *ml, c
             /* aspiration: expect the last iteration's score, widen on failure */
             int32_t expect = rl ? rl->prev[i] : last;
             int32_t lo = -SCORE_INF, hi = SCORE_INF;
-            if (depth >= 5 && expect > -SCORE_WIN_MIN && expect < SCORE_WIN_MIN)
-                lo = expect - ASPIRATION, hi = expect + ASPIRATION;
+            if (depth >= s->par.aspiration_depth && expect > -SCORE_WIN_MIN && expect < SCORE_WIN_MIN)
+                lo = expect - s->par.aspiration, hi = expect + s->par.aspiration;
             v = -negamax(s, &c, ck, d, 1, -hi, -lo, crev);
             if ((v <= lo || v >= hi) && !s->stopped)
                 v = -negamax(s, &c, ck, d, 1, -SCORE_INF, SCORE_INF, crev);
@@ -996,6 +1016,7 @@ static int start_helpers(Searcher *s, const Board *b, const uint64_t *history, i
         j->h = &s->helpers[k];
         searcher_set_table(j->h, s->tt);
         j->h->use = s->use;
+        if (!search_params_equal(&j->h->par, &s->par)) searcher_set_params(j->h, &s->par);
         j->h->egdb = s->egdb;
         j->h->tiebreak = TIEBREAK_FIRST;
         j->h->probcut_margin = s->probcut_margin;
@@ -1147,7 +1168,8 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
         changes[depth % 3] = changed;
         /* on a game clock, no new iteration after the soft limit, which is
          * shorter while the best move is stable; a fixed time is used up */
-        if (clock && out->seconds > tm_soft_scaled(&tb, changes[0] + changes[1] + changes[2])) break;
+        if (clock && out->seconds > tm_soft_scaled_p(&s->par, &tb, changes[0] + changes[1] + changes[2]))
+            break;
         if (limits->nodes && s->nodes >= limits->nodes) break;
         if (atomic_load(&s->stop) || (limits->abort && atomic_load(limits->abort))) break;
     }

@@ -211,6 +211,14 @@ int session_set_hash(Session *s, size_t mb, char *err)
 
 size_t session_hash_mb(const Session *s) { return s->hash_mb; }
 
+int session_set_search_param(Session *s, const char *name, const char *value, char *err)
+{
+    SearchParams p = s->s.par;
+    if (search_param_set_text(&p, name, value, err)) return -1;
+    searcher_set_params(&s->s, &p);
+    return 0;
+}
+
 int session_set_threads(Session *s, int n, char *err) { return searcher_set_threads(&s->s, n, err); }
 
 int session_threads(const Session *s) { return s->s.nthreads; }

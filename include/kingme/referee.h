@@ -59,6 +59,10 @@ typedef struct MatchSettings {
                               * they play its move instead of searching */
     double book_variety;     /* a move within this many men of the book's best, drawn by the
                               * game's seed (0: the best) */
+
+    /* with sides: the search parameters (search_params.h) of each in-process
+     * side, nsides of them (NULL: every one the defaults) */
+    const SearchParams *side_params;
 } MatchSettings;
 
 /* Defaults: no limit (the caller sets depth or seconds), every technique,

@@ -12,6 +12,7 @@
 
 #include "kingme/eval.h"
 #include "kingme/movegen.h"
+#include "kingme/search_params.h"
 #include "kingme/tt.h"
 
 #include <stdatomic.h>
@@ -126,14 +127,17 @@ typedef struct Searcher {
     uint64_t weights_key;   /* mixed into table keys: never mixes weight vectors */
     int32_t probcut_margin; /* ProbCut's margin for these weights (searcher_probcut_margin) */
     bool margin_known;      /* probcut_margin measured for these weights */
-    struct {                /* the margins of the last vectors, by weights_key: a
-                             * match or a tuning run comes back to the same ones */
+    struct {                /* the gaps measured for the last vectors (by weights_key
+                             * and the measuring depth): a match or a tuning run
+                             * comes back to the same ones */
         uint64_t key;
-        int32_t margin; /* 0: none */
+        int32_t gap; /* the median gap + 1; 0: none */
     } margins[64];
     TT *tt; /* the table in use: own_tt, or one given by searcher_set_table */
     TT own_tt;
     SearchSwitches use; /* the techniques (searcher_set_switches) */
+    SearchParams par;   /* the numbers (searcher_set_params): a selective technique acts
+                         * when its switch in use and in par are both on */
     /* An endgame database (NULL: none), probed at every node with few enough
      * pieces and no capture pending; at the root it picks the move outright
      * when the position is a database win or loss. Shared read-only. */
@@ -191,13 +195,19 @@ void searcher_set_switches(Searcher *s, const SearchSwitches *use);
 void searcher_set_exact(Searcher *s, bool exact);
 void searcher_set_egdb(Searcher *s, const struct Egdb *db);
 void searcher_set_tiebreak(Searcher *s, int tiebreak);
-/* Search with n threads (1 to SEARCH_MAX_THREADS): n - 1 helpers search the
- * same root beside the caller's thread, each a whole iterative deepening of
- * its own (every other one a ply ahead), sharing the table, so that the
- * caller's search finds more of its positions already searched. The result
- * is the caller's search's. Not deterministic beyond one thread: the
- * helpers' timing decides what the table holds. Returns 0, or -1 with err
- * when out of memory (the searcher is then as before). */
+/* The search's and the time manager's parameters (search_params.h; the
+ * defaults after searcher_init), the helpers' too. A change of the ProbCut
+ * margin's measurement gives a margin from the gap measured for the
+ * weights at that depth, when it was (none measured: probcut_margin). */
+void searcher_set_params(
+    Searcher *s,
+    const SearchParams *p); /* Search with n threads (1 to SEARCH_MAX_THREADS): n - 1 helpers search the
+                             * same root beside the caller's thread, each a whole iterative deepening of
+                             * its own (every other one a ply ahead), sharing the table, so that the
+                             * caller's search finds more of its positions already searched. The result
+                             * is the caller's search's. Not deterministic beyond one thread: the
+                             * helpers' timing decides what the table holds. Returns 0, or -1 with err
+                             * when out of memory (the searcher is then as before). */
 #define SEARCH_MAX_THREADS 64
 int searcher_set_threads(Searcher *s, int n, char *err);
 /* ProbCut's margin for s's weights (evaluation units), measured the first

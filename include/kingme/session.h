@@ -93,6 +93,10 @@ size_t session_hash_mb(const Session *s);
 /* Search threads, 1 to SEARCH_MAX_THREADS. 0, or -1 with a message. */
 int session_set_threads(Session *s, int n, char *err);
 int session_threads(const Session *s);
+/* A search parameter (search_params.h) by name and value text: 0, or -1
+ * with "unknown search parameter 'x'" or "lmr_from '99' is not ..." (the
+ * parameter is then unchanged). The next searches use it. */
+int session_set_search_param(Session *s, const char *name, const char *value, char *err);
 void session_set_seed(Session *s, uint64_t seed);    /* the search's tie-breaks and the book's choices */
 void session_set_tiebreak(Session *s, int tiebreak); /* TIEBREAK_FIRST (default) or TIEBREAK_RANDOM */
 /* The strength level (level.h): LEVEL_MIN .. LEVEL_FULL (the default, the

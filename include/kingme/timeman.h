@@ -10,20 +10,23 @@
 #ifndef KINGME_TIMEMAN_H
 #define KINGME_TIMEMAN_H
 
+#include "kingme/search_params.h"
+
 #include <stdbool.h>
 
-/* Seconds kept back on every move for communication and the like (measured:
- * see docs/engine-protocol.md). */
-#define TM_MARGIN 0.010
-/* With a fixed time a move, a tenth of the time is kept instead when that
- * is less than TM_MARGIN, but never less than this. */
-#define TM_MARGIN_MIN 0.001
-/* Seconds kept on a game clock beyond two increments, never planned for
- * (half the clock at most): measured overruns on a loaded machine reached
- * 90 ms. */
-#define TM_RESERVE 0.100
-/* Moves expected still to play when the clock does not say (sudden death). */
-#define TM_MOVES_HORIZON 28
+/* The numbers of the time manager are search parameters (search_params.h:
+ * tm_margin, tm_reserve, tm_horizon, the shares); these are their defaults.
+ * tm_margin: seconds kept back on every move for communication and the like
+ * (measured: see docs/engine-protocol.md); tm_margin_min: with a fixed time a
+ * move, a tenth of the time is kept instead when that is less than
+ * tm_margin, but never less than this; tm_reserve: seconds kept on a game
+ * clock beyond two increments, never planned for (half the clock at most):
+ * measured overruns on a loaded machine reached 90 ms; tm_horizon: moves
+ * expected still to play when the clock does not say (sudden death). */
+#define TM_MARGIN (search_params_defaults.tm_margin)
+#define TM_MARGIN_MIN (search_params_defaults.tm_margin_min)
+#define TM_RESERVE (search_params_defaults.tm_reserve)
+#define TM_MOVES_HORIZON (search_params_defaults.tm_horizon)
 
 typedef struct TimeBudget {
     double soft; /* seconds: start no iteration after this (before stability scaling) */
@@ -42,5 +45,11 @@ void tm_budget_fixed(double seconds, TimeBudget *out);
 /* The soft limit scaled by how stable the best move has been: changes is the
  * number of iterations, among the last few, in which the best move changed. */
 double tm_soft_scaled(const TimeBudget *b, int changes);
+
+/* The same three with the parameters p (tm_budget and the others: the
+ * defaults). */
+void tm_budget_p(const SearchParams *p, double time_left, double increment, int movestogo, TimeBudget *out);
+void tm_budget_fixed_p(const SearchParams *p, double seconds, TimeBudget *out);
+double tm_soft_scaled_p(const SearchParams *p, const TimeBudget *b, int changes);
 
 #endif

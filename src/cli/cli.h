@@ -169,6 +169,21 @@ bool cli_egdb(const Opts *o, struct Egdb **db);
         "--seed", NULL, NULL, OPT_INT, "N", 0, 9e18, "1", help \
     }
 
+/* The search's parameters (search_params.h) of one player: --set NAME=VALUE
+ * (repeatable) and --set @FILE (a parameters file, read where it stands in
+ * the list: later values win). cli_search_params applies every value of
+ * option `name` to *p; false after an error line. */
+#define CLI_SET_OPT(name, who)                                                                          \
+    {                                                                                                   \
+        name, NULL, NULL, OPT_LIST, "NAME=VALUE|@FILE", 0, 0, NULL,                                     \
+            "set a search or time-manager parameter of " who " (repeatable; @FILE: a parameters file, " \
+            "as kingme tune --search writes); kingme show --search lists them with their ranges"        \
+    }
+struct SearchParams;
+bool cli_search_params(const Opts *o, const char *name, struct SearchParams *p);
+/* The table of kingme show --search: name, value, default, range, what it does. */
+void cli_print_search_params(const struct SearchParams *p, bool measured);
+
 /* The threads of one search (search, play, engine, analyze):
  * searcher_set_threads. Not -j, which is how many games (or slices) are
  * played at once. */

@@ -4,6 +4,7 @@
 #include "kingme/game.h"
 #include "kingme/memlimit.h"
 #include "kingme/notation.h"
+#include "kingme/search_params.h"
 #include "kingme/weights.h"
 #include "kingme/workers.h"
 #include "longrun.h"
@@ -238,5 +239,48 @@ void cli_command_text(char *buf, size_t len)
             at += (size_t)(*p == '\'' ? snprintf(buf + at, len - at, "'\\''")
                                       : snprintf(buf + at, len - at, "%c", *p));
         if (at < len) at += (size_t)snprintf(buf + at, len - at, "'");
+    }
+}
+
+bool cli_search_params(const Opts *o, const char *name, SearchParams *p)
+{
+    char err[KM_ERR_MAX];
+    for (int k = 0; k < opt_count(o, name); k++) {
+        const char *v = opt_item(o, name, k);
+        if (v[0] == '@') {
+            SearchParams f;
+            if (search_params_read(&f, v + 1, err)) return cli_error("%s", err), false;
+            /* a file sets every parameter it names; the others keep what
+             * the earlier values gave them */
+            SearchParams def;
+            search_params_default(&def);
+            for (int i = 0; i < SEARCH_NPARAMS; i++)
+                if (search_param_get(&f, i) != search_param_get(&def, i))
+                    search_param_set(p, i, search_param_get(&f, i));
+            continue;
+        }
+        if (search_param_assign(p, v, err)) return cli_error("%s: %s", name, err), false;
+    }
+    return true;
+}
+
+void cli_print_search_params(const SearchParams *p, bool measured)
+{
+    printf("%-22s %8s %8s  %s\n", "parameter", "value", "default", "range: what it does");
+    for (int i = 0; i < SEARCH_NPARAMS; i++) {
+        const SearchParamInfo *in = &search_param_info[i];
+        char v[32], d[32], lo[32], hi[32], line[1024];
+        search_param_text(p, i, v, sizeof v);
+        search_param_value_text(i, in->def, d, sizeof d);
+        search_param_value_text(i, in->lo, lo, sizeof lo);
+        search_param_value_text(i, in->hi, hi, sizeof hi);
+        printf("%-22s %7s%s %8s  %s..%s\n", in->name, v, strcmp(v, d) ? "*" : " ", d, lo, hi);
+        bool none = strcmp(in->measured, "not measured") == 0;
+        snprintf(line, sizeof line, "    %s%s%s", in->help,
+                 !measured ? ""
+                 : none    ? "; not measured"
+                           : "; measured: ",
+                 measured && !none ? in->measured : "");
+        cli_wrap(stdout, line, 4);
     }
 }

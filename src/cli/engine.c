@@ -78,6 +78,17 @@ static int run(const Opts *o)
         session_free(s);
         return cli_error("%s", err);
     }
+    SearchParams par;
+    search_params_default(&par);
+    if (!cli_search_params(o, "--set", &par)) {
+        session_free(s);
+        return 1;
+    }
+    for (int i = 0; i < SEARCH_NPARAMS; i++) {
+        char v[40];
+        search_param_text(&par, i, v, sizeof v);
+        session_set_search_param(s, search_param_info[i].name, v, err); /* checked above */
+    }
     Engine *e = engine_new(s, KINGME_VERSION, write_line, NULL, err);
     if (!e) return cli_error("%s", err);
     char *buf = malloc(ENGINE_LINE_MAX + 2);
@@ -121,6 +132,7 @@ static const Opt options[] = {
     SEARCH_THREADS_OPT,
     {"--level", NULL, NULL, OPT_INT, "N", LEVEL_MIN, LEVEL_FULL, "10",
      "the strength level, as 'option level N': 1 a beginner ... 10 the full engine"},
+    CLI_SET_OPT("--set", "the engine's search, as 'option NAME VALUE'"),
     OPTS_END,
 };
 

@@ -16,7 +16,7 @@ extern const CliCommand cmd_perft, cmd_moves;
 extern const CliCommand cmd_pdn;
 extern const CliCommand cmd_show, cmd_eval, cmd_bench;
 extern const CliCommand cmd_search;
-extern const CliCommand cmd_tune, cmd_find, cmd_match;
+extern const CliCommand cmd_tune, cmd_find, cmd_match, cmd_tune_search;
 extern const CliCommand cmd_play;
 extern const CliCommand cmd_help, cmd_version;
 extern const CliCommand cmd_engine, cmd_worker;
@@ -27,9 +27,9 @@ extern const CliCommand cmd_selfplay, cmd_fit;
 
 /* The order of "kingme help": the user's three doors first. */
 static const CliCommand *const commands[] = {
-    &cmd_play,  &cmd_analyze, &cmd_tune,     &cmd_find,  &cmd_show,  &cmd_search,  &cmd_engine,
-    &cmd_match, &cmd_eval,    &cmd_worker,   &cmd_perft, &cmd_moves, &cmd_pdn,     &cmd_bench,
-    &cmd_egdb,  &cmd_book,    &cmd_selfplay, &cmd_fit,   &cmd_help,  &cmd_version,
+    &cmd_play,   &cmd_analyze, &cmd_tune, &cmd_tune_search, &cmd_find,  &cmd_show,  &cmd_search,
+    &cmd_engine, &cmd_match,   &cmd_eval, &cmd_worker,      &cmd_perft, &cmd_moves, &cmd_pdn,
+    &cmd_bench,  &cmd_egdb,    &cmd_book, &cmd_selfplay,    &cmd_fit,   &cmd_help,  &cmd_version,
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
 

@@ -12,6 +12,7 @@
 #include "kingme/elo.h"
 #include "kingme/memlimit.h"
 #include "kingme/pdn.h"
+#include "kingme/search_params.h"
 #include "kingme/textio.h"
 #include "kingme/weights.h"
 #include "kingme/workers.h"
@@ -347,6 +348,18 @@ static void print_header(const MatchSettings *set, const char *const names[2], i
     char line[4096];
     snprintf(line, sizeof line, "kingme match: A = %s, B = %s", names[0], names[1]);
     cli_wrap(stdout, line, 2);
+    for (int side = 0; side < 2 && set->side_params; side++) { /* the parameters set (--set-a, --set-b) */
+        if (search_params_are_default(&set->side_params[side])) continue;
+        size_t at = (size_t)snprintf(line, sizeof line, "%s's search:", side ? "B" : "A");
+        for (int i = 0; i < SEARCH_NPARAMS && at < sizeof line; i++) {
+            char v[40], d[40];
+            search_param_text(&set->side_params[side], i, v, sizeof v);
+            search_param_value_text(i, search_param_info[i].def, d, sizeof d);
+            if (strcmp(v, d))
+                at += (size_t)snprintf(line + at, sizeof line - at, " %s=%s", search_param_info[i].name, v);
+        }
+        cli_wrap(stdout, line, 2);
+    }
     snprintf(line, sizeof line, "%d games%s: %d %s (%s) x 2 colours", n, sprt ? " at most" : "", used,
              cli_plural(used, "opening", "openings"), what);
     cli_wrap(stdout, line, 2);
@@ -459,6 +472,17 @@ static void print_summary(Tally *pt, const char *const names[2], int played, int
     }
 }
 
+/* What workers cannot be sent, refused before anything is opened: 0, or the
+ * status of the usage error said. */
+static int workers_refusal(const Opts *o)
+{
+    if (!opt_given(o, "--workers")) return 0;
+    if (opt_count(o, "--set-a") || opt_count(o, "--set-b")) /* the protocol carries no parameters */
+        return cli_usage_error("match", "workers cannot be sent search parameters yet (leave out --set-a, "
+                                        "--set-b, or play on local threads, -j N)");
+    return 0;
+}
+
 /* The coordinator's line after a match on workers. */
 static void print_worker_stats(WorkerSet *ws)
 {
@@ -542,8 +566,21 @@ static int run(const Opts *o)
     MatchSide sides[2];
     int engines = read_sides(names, w, sides);
     if (engines < 0) return -engines;
+    int refused = workers_refusal(o);
+    if (refused) return refused;
+    SearchParams par[2];
+    for (int k = 0; k < 2; k++) {
+        const char *opt = k ? "--set-b" : "--set-a";
+        search_params_default(&par[k]);
+        if (!opt_count(o, opt)) continue;
+        if (sides[k].command)
+            return cli_usage_error("match", "%s is for a player searched here; an engine takes its own (%s)",
+                                   opt, "engine:\"./kingme engine --set NAME=VALUE\"");
+        if (!cli_search_params(o, opt, &par[k])) return 1;
+    }
     set.sides = sides;
     set.nsides = 2;
+    set.side_params = par;
     set.engine_hash = hash_given;
     set.share_table = true;
     /* with --workers and no -j, no game is played here */
@@ -702,6 +739,8 @@ static const Opt options[] = {
     {"--book-variety", NULL, NULL, OPT_REAL, "MEN", 0, 100, "0",
      "the in-process players play a book move within MEN of the book's best, the better likelier, drawn by "
      "the game's seed (0: the best)"},
+    CLI_SET_OPT("--set-a", "player A (searched here)"),
+    CLI_SET_OPT("--set-b", "player B (searched here)"),
     OPTS_END,
 };
 

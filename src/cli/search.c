@@ -94,6 +94,15 @@ static int run(const Opts *o)
         return cli_error("%s", err);
     }
     searcher_set_switches(&s, &use);
+    SearchParams par;
+    search_params_default(&par);
+    if (!cli_search_params(o, "--set", &par)) {
+        searcher_free(&s);
+        game_free(&g);
+        egdb_close(db);
+        return 1;
+    }
+    searcher_set_params(&s, &par);
     searcher_set_egdb(&s, db);
     searcher_set_tiebreak(&s, opt_choice(o, "--tiebreak") == 1 ? TIEBREAK_FIRST : TIEBREAK_RANDOM);
     if (searcher_set_threads(&s, (int)opt_int(o, "--threads"), err)) {
@@ -155,6 +164,7 @@ static const Opt options[] = {
     {"--multipv", NULL, NULL, OPT_INT, "N", 1, SEARCH_ALL_MOVES, DESCRIBED("1"),
      "the best N moves, each with its exact score and line"},
     SEARCH_THREADS_OPT,
+    CLI_SET_OPT("--set", "the search"),
     CLI_EGDB_OPTS,
     OPTS_END,
 };

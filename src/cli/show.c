@@ -5,6 +5,7 @@
 #include "kingme/charts.h"
 #include "kingme/nn.h"
 #include "kingme/patterns.h"
+#include "kingme/search_params.h"
 #include "kingme/textio.h"
 #include "kingme/weights.h"
 
@@ -317,6 +318,19 @@ static void show_two(const Shown f[2], const int *order)
 
 static int run(const Opts *o)
 {
+    if (opt_flag(o, "--search")) {
+        if (o->nargs) return cli_usage_error("show", "--search takes no file (--set @FILE shows one)");
+        SearchParams p;
+        search_params_default(&p);
+        if (!cli_search_params(o, "--set", &p)) return 1;
+        cli_print_search_params(&p, !opt_flag(o, "--no-legend"));
+        if (!opt_flag(o, "--no-legend"))
+            printf("* differs from the default; measured: the last match that measured the value "
+                   "(docs/devlog.md)\n");
+        return 0;
+    }
+    if (opt_count(o, "--set")) return cli_usage_error("show", "--set goes with --search");
+    if (o->nargs == 0) return cli_usage_error("show", "give a weights file (or --search)");
     Shown f[2];
     for (int k = 0; k < o->nargs; k++)
         if (!load(o->args[k], &f[k])) return 1;
@@ -357,6 +371,10 @@ static const Opt options[] = {
     {"--svg", NULL, NULL, OPT_STR, "OUT", 0, 0, DESCRIBED("none"),
      "also draw FILE as an SVG picture: the board with the weights of a man and of a king on each "
      "square (in men; opening and ending with a phase), and every weight as a bar"},
+    {"--search", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+     "instead of a weights file, the search's and the time manager's parameters: name, value, default, "
+     "range, what each does and what it last measured (--no-legend: not that)"},
+    CLI_SET_OPT("--set", "the table shown (with --search)"),
     OPTS_END,
 };
 
@@ -366,7 +384,7 @@ const CliCommand cmd_show = {
     "show a weights file: each weight's class and typical contribution; or compare two",
     &(const OptSpec){
         "FILE [FILE2]",
-        1,
+        0,
         2,
         "One file: number, name, weight, the documents' priority class (high, medium or low, positive "
         "or negative, relative to the file's largest |weight|; unused for 0), the typical "
