@@ -241,9 +241,9 @@ static void draw_ballots(uint64_t *rng, int nops, int *pick, int n)
  * ballots pick[0..nb-1] with both colours, seeds from gseed; adds each
  * game's result to res[individual][0..2] (W, D, L). Returns 0, 1 when
  * stopped, -1 with a message. */
-static int play(const TsControls *c, const Weights *w, const SearchParams *const *ind, int n,
-                const Opening *ops, const int *pick, int nb, uint64_t gseed, int threads, TsProgress cb,
-                void *user, const atomic_bool *stop, int (*res)[3], char *err)
+static int play(const TsControls *c, struct WorkerSet *ws, const Weights *w, const SearchParams *const *ind,
+                int n, const Opening *ops, const int *pick, int nb, uint64_t gseed, int threads,
+                TsProgress cb, void *user, const atomic_bool *stop, int (*res)[3], char *err)
 {
     int ng = n * nb * 2;
     MatchSide *sides = calloc((size_t)n + 1, sizeof *sides);
@@ -274,7 +274,8 @@ static int play(const TsControls *c, const Weights *w, const SearchParams *const
     set.nsides = n + 1;
     set.side_params = par;
     Progress p = {cb, user};
-    int r = match_run(&set, specs, ng, threads, false, out, on_game, &p, stop, err);
+    int r = ws ? match_run_workers(ws, &set, specs, ng, threads, false, out, on_game, &p, stop, err)
+               : match_run(&set, specs, ng, threads, false, out, on_game, &p, stop, err);
     if (r == 0) {
         for (int g = 0; g < ng; g++)
             if (out[g].result == GAME_ONGOING) r = 1;
@@ -330,7 +331,7 @@ int ts_generation(TsSession *s, const Weights *weights, int threads, TsProgress 
     for (int i = 0; i < P; i++) ind[i] = &s->pop[i].p;
     uint64_t gseed = km_mix64(c->seed ^ km_mix64(0x47454E00ull + (uint64_t)s->generation));
     double t0 = km_now();
-    int r = play(c, weights, ind, P, ops, pick, nb, gseed, threads, cb, user, stop, res, err);
+    int r = play(c, s->workers, weights, ind, P, ops, pick, nb, gseed, threads, cb, user, stop, res, err);
     free(ops);
     free(ind);
     if (r) {
@@ -418,8 +419,8 @@ int ts_confirm(TsSession *s, const Weights *weights, int threads, TsProgress cb,
         if (2 * nb > s->c.confirm - played) nb = (s->c.confirm - played) / 2;
         int pick[TS_MAX_GAMES / 2];
         for (int b = 0; b < nb; b++) pick[b] = order[(played / 2 + b) % n];
-        r = play(&s->c, weights, ind, 1, ops, pick, nb, km_mix64(rng + (uint64_t)round), threads, cb, user,
-                 stop, wdl, err);
+        r = play(&s->c, s->workers, weights, ind, 1, ops, pick, nb, km_mix64(rng + (uint64_t)round), threads,
+                 cb, user, stop, wdl, err);
         if (r) break;
         played += 2 * nb;
         dec = sprt_decide(&sp, sprt_llr(&sp, wdl[0][0], wdl[0][1], wdl[0][2]));

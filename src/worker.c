@@ -307,6 +307,7 @@ static char *handle_job(WorkerState *ws, char **tok, int nt)
     }
     j->set.sides = sides;
     j->set.nsides = 2;
+    j->set.side_params = j->par; /* by colour: the game's spec below puts side c on colour c */
     if (j->book && !(j->set.book = worker_book(ws, j->book, err))) {
         r = worker_answer("error %d %s", j->n, err);
         goto out;

@@ -383,12 +383,28 @@ char *wproto_job_line(WprotoFiles *F, int n, const MatchSettings *set, const Mat
     km_buf_printf(&b,
                   " depth %d time %.17g nodes %llu cap %d hash %zu share %d tiebreak %s flags %u seed %llu"
                   " tc %.17g inc %.17g timeout %.17g grace %.17g ehash %d book %016llx variety %.17g egdb %s"
-                  " keep %d fen %s",
+                  " keep %d",
                   l->depth, l->seconds, (unsigned long long)l->nodes, set->ply_cap, set->hash_mb,
                   set->share_table ? 1 : 0, set->tiebreak == TIEBREAK_FIRST ? "first" : "random",
                   switch_flags(&set->use), (unsigned long long)spec->seed, set->tc_base, set->tc_inc,
                   set->timeout, set->grace, set->engine_hash ? 1 : 0, (unsigned long long)book,
-                  set->book_variety, dg, keep ? 1 : 0, fen);
+                  set->book_variety, dg, keep ? 1 : 0);
+    /* each colour's search parameters that differ from the defaults, or - */
+    for (int c = 0; c < 2; c++) {
+        const SearchParams *par = set->side_params ? &set->side_params[spec->side[c]] : NULL;
+        km_buf_printf(&b, " %s ", c ? "pwhite" : "pblack");
+        int listed = 0;
+        for (int i = 0; par && i < SEARCH_NPARAMS; i++) {
+            char v[40], d[40];
+            search_param_text(par, i, v, sizeof v);
+            search_param_text(&search_params_defaults, i, d, sizeof d);
+            if (strcmp(v, d) != 0)
+                km_buf_printf(&b, "%s%s=%s", listed++ ? "," : "", search_param_info[i].name, v);
+        }
+        if (!listed) km_buf_str(&b, "-");
+    }
+    km_buf_printf(&b, " fen %s", fen);
+
     if (spec->opening && spec->opening->nply) {
         km_buf_str(&b, " moves");
         for (int i = 0; i < spec->opening->nply; i++) {
@@ -442,11 +458,33 @@ int wproto_engine_ref(const char *ref, char **command, char **name)
     return 0;
 }
 
+/* A colour's search parameters: "-" (the defaults) or NAME=VALUE,... */
+static bool parse_params(const char *t, SearchParams *p, char *err)
+{
+    if (strcmp(t, "-") == 0) return true;
+    char buf[WPROTO_LINE_MAX / 4];
+    if (strlen(t) >= sizeof buf) {
+        km_fail(err, "the search parameters are too long");
+        return false;
+    }
+    snprintf(buf, sizeof buf, "%s", t);
+    for (char *s = buf, *next; s; s = next) {
+        next = strchr(s, ',');
+        if (next) *next++ = '\0';
+        char e2[KM_ERR_MAX];
+        if (search_param_assign(p, s, e2)) {
+            km_fail(err, "search parameter '%.40s': %s", s, e2);
+            return false;
+        }
+    }
+    return true;
+}
+
 int wproto_parse_job(char **tok, int nt, WprotoJob *j, char *err)
 {
-    static const char *const keys[] = {"depth",    "time",  "nodes", "cap",     "hash", "share",
-                                       "tiebreak", "flags", "seed",  "tc",      "inc",  "timeout",
-                                       "grace",    "ehash", "book",  "variety", "egdb", "keep"};
+    static const char *const keys[] = {"depth", "time",    "nodes", "cap",  "hash",    "share", "tiebreak",
+                                       "flags", "seed",    "tc",    "inc",  "timeout", "grace", "ehash",
+                                       "book",  "variety", "egdb",  "keep", "pblack",  "pwhite"};
     enum { NKEYS = sizeof keys / sizeof keys[0] };
     long long v = 0;
     uint64_t u = 0;
@@ -460,6 +498,8 @@ int wproto_parse_job(char **tok, int nt, WprotoJob *j, char *err)
         snprintf(j->player[c], sizeof j->player[c], "%s", tok[2 + c]);
     }
     match_settings_default(&j->set);
+    search_params_default(&j->par[0]);
+    search_params_default(&j->par[1]);
     bool seen[NKEYS] = {false};
     int i = 4;
     for (; i + 1 < nt && strcmp(tok[i], "fen") != 0; i += 2) {
@@ -526,6 +566,10 @@ int wproto_parse_job(char **tok, int nt, WprotoJob *j, char *err)
         case 16:
             ok = digest_ok(t);
             if (ok) snprintf(j->egdb, sizeof j->egdb, "%s", t);
+            break;
+        case 18:
+        case 19:
+            if (!parse_params(t, &j->par[k - 18], err)) return -1;
             break;
         }
         if (!ok) return km_fail(err, "bad %s '%.20s'", keys[k], t);

@@ -149,3 +149,42 @@ TEST(tune_search_command_writes_a_parameters_file)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CHECK(system(cmd) == 0);
 }
+
+/* The search parameters travel to workers: a tune-search session whose
+ * games are played by a worker process writes the same population file as
+ * the same session on one local thread, and so does a match with --set-a. */
+TEST(tune_search_on_workers_as_on_one_thread)
+{
+    char dir[] = "/tmp/kingme-tsw-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char cmd[2048], out[16384], how[2][512];
+    snprintf(cmd, sizeof cmd, "echo '%s worker --no-egdb --no-book' > %s/wk", test_kingme(), dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    snprintf(how[0], sizeof how[0], "-j 1");
+    snprintf(how[1], sizeof how[1], "--workers %s/wk", dir);
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd,
+                 "%s tune-search --nodes 400 --population 4 --elite 1 --games 2 --generations 2 --confirm 0 "
+                 "--only lmr_div,etc --seed 7 --no-egdb %s --dir %s --name s%d 2>&1",
+                 test_kingme(), how[k], dir, k);
+        CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
+    }
+    /* the same file but for the wall time it records */
+    snprintf(cmd, sizeof cmd,
+             "cd %s/population && grep -v ^elapsed s0.spop > s0.x && grep -v ^elapsed s1.spop > s1.x && "
+             "cmp s0.x s1.x 2>&1",
+             dir);
+    CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd,
+                 "%s match default default --set-a etc=0 --set-a lmr_div=2 --games 4 --depth 4 --no-egdb "
+                 "--no-book "
+                 "%s --out %s/m%d.pdn 2>&1",
+                 test_kingme(), how[k], dir, k);
+        CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
+    }
+    snprintf(cmd, sizeof cmd, "cmp %s/m0.pdn %s/m1.pdn 2>&1", dir, dir);
+    CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    test_run(cmd, out, sizeof out);
+}

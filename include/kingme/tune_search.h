@@ -103,6 +103,9 @@ typedef struct TsSession {
     int cw, cd, cl;
     bool accepted;
     SearchParams confirmed;
+    /* the worker processes the games are shared with besides the local
+     * threads (workers.h), or NULL; not part of the session's file */
+    struct WorkerSet *workers;
 } TsSession;
 
 int ts_new(TsSession *s, const TsControls *c, char *err);

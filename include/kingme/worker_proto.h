@@ -132,6 +132,7 @@ typedef struct WprotoJob {
     uint64_t seed;
     bool keep;
     Opening opening;
+    SearchParams par[2]; /* each colour's search parameters (pblack, pwhite) */
 } WprotoJob;
 
 /* A job line's words (tok[0] is "job") into j (large: allocate it). Returns

@@ -472,17 +472,6 @@ static void print_summary(Tally *pt, const char *const names[2], int played, int
     }
 }
 
-/* What workers cannot be sent, refused before anything is opened: 0, or the
- * status of the usage error said. */
-static int workers_refusal(const Opts *o)
-{
-    if (!opt_given(o, "--workers")) return 0;
-    if (opt_count(o, "--set-a") || opt_count(o, "--set-b")) /* the protocol carries no parameters */
-        return cli_usage_error("match", "workers cannot be sent search parameters yet (leave out --set-a, "
-                                        "--set-b, or play on local threads, -j N)");
-    return 0;
-}
-
 /* The coordinator's line after a match on workers. */
 static void print_worker_stats(WorkerSet *ws)
 {
@@ -566,8 +555,6 @@ static int run(const Opts *o)
     MatchSide sides[2];
     int engines = read_sides(names, w, sides);
     if (engines < 0) return -engines;
-    int refused = workers_refusal(o);
-    if (refused) return refused;
     SearchParams par[2];
     for (int k = 0; k < 2; k++) {
         const char *opt = k ? "--set-b" : "--set-a";

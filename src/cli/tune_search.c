@@ -6,6 +6,7 @@
 #include "kingme/search_params.h"
 #include "kingme/textio.h"
 #include "kingme/weights.h"
+#include "kingme/workers.h"
 #include "longrun.h"
 
 #include <stdio.h>
@@ -236,19 +237,30 @@ static int play_session(const Opts *o, TsSession *s, const Files *f)
 {
     Weights w;
     if (!cli_weights(opt_str(o, "--weights"), &w)) return 1;
-    int threads = (int)cli_concurrency(o);
+    long long local = cli_concurrency(o);
+    WorkerSet *ws = NULL;
+    if (!cli_workers(o, &ws, &local)) return 1;
+    s->workers = ws;
+    int threads = (int)local;
+    char who[96];
+    cli_threads_text(local, ws, who, sizeof who);
     bool tty = isatty(STDOUT_FILENO) != 0;
     char err[KM_ERR_MAX], b[80];
     printf("session %s: population %d, elite %d, %d games each a generation against the defaults, %s, %d of "
-           "%d generations done; %d threads\n",
+           "%d generations done; %s\n",
            f->name, s->c.population, s->c.elite, s->c.games, budget_text(&s->c, b, sizeof b), s->generation,
-           s->c.generations, threads);
+           s->c.generations, who);
     printf("files: %s, %s, %s\n", f->pop, f->csv, f->params);
     fflush(stdout);
-    if (ts_write(s, f->pop, err)) return cli_error("%s", err);
-    if (!trim_log(s, f->csv)) return 1;
-    cli_catch_sigint(true, "stopping: the last finished generation is kept");
     int rc = 0;
+    if (ts_write(s, f->pop, err)) rc = cli_error("%s", err);
+    else if (!trim_log(s, f->csv)) rc = 1;
+    if (rc) {
+        workers_free(ws);
+        s->workers = NULL;
+        return rc;
+    }
+    cli_catch_sigint(true, "stopping: the last finished generation is kept");
     while (!ts_finished(s)) {
         TsGenStats st;
         int r = ts_generation(s, &w, threads, on_game, &tty, &cli_stop, &st, err);
@@ -302,6 +314,8 @@ static int play_session(const Opts *o, TsSession *s, const Files *f)
         }
     }
     cli_catch_sigint(false, NULL);
+    workers_free(ws);
+    s->workers = NULL;
     if (!write_params(s, f)) return 1;
     printf("parameters written to %s\n", f->params);
     return rc;
@@ -404,9 +418,6 @@ static int run(const Opts *o)
         where(dir, n, &f);
         return report(o, &f);
     }
-    if (opt_given(o, "--workers"))
-        return cli_usage_error(o->name,
-                               "workers cannot be sent search parameters yet: play on local threads (-j N)");
     TsSession s;
     char err[KM_ERR_MAX];
     if (opt_given(o, "--resume")) {
