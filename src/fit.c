@@ -83,8 +83,6 @@ static void extract(const Board *b, Sample *s)
     }
 }
 
-static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
-
 typedef struct Model {
     const FitConfig *c;
     double *theta;
@@ -138,12 +136,6 @@ static void add_gradient(const Model *m, const Sample *s, double g, double *grad
     }
 }
 
-static double cross_entropy(double p, double y)
-{
-    const double eps = 1e-12;
-    return -(y * log(p + eps) + (1 - y) * log(1 - p + eps));
-}
-
 /* ---- one pass on several threads ------------------------------------------ */
 
 typedef struct Pass {
@@ -159,8 +151,8 @@ static void pass_share(Pass *p)
     double loss = 0;
     for (size_t i = p->from; i < p->to; i++) {
         const Sample *s = &p->s[i];
-        double q = sigmoid(score(p->m, s) / p->m->scale);
-        loss += cross_entropy(q, s->target);
+        double q = fit_sigmoid(score(p->m, s) / p->m->scale);
+        loss += fit_cross_entropy(q, s->target);
         if (p->grad) add_gradient(p->m, s, (q - s->target) / p->m->scale, p->grad);
     }
     p->loss = loss;
@@ -213,26 +205,60 @@ static int pass(const Model *m, const Sample *s, size_t n, int threads, double *
 
 /* ---- the scale ------------------------------------------------------------ */
 
-/* K minimising the cross-entropy of sigmoid(v / K) against the results, by
- * golden-section search on log K. */
-static double fit_scale(const SelfplayData *d, const bool *use)
+/* By golden-section search on log K. */
+double fit_scale(const SelfplayData *d, const bool *use)
 {
     double lo = log(50.0), hi = log(20000.0);
     const double gr = (sqrt(5.0) - 1) / 2;
     double a = hi - gr * (hi - lo), b = lo + gr * (hi - lo);
-    double fa = 0, fb = 0;
     for (int it = 0; it < 60; it++) {
         double k[2] = {exp(a), exp(b)}, f[2] = {0, 0};
         for (int j = 0; j < 2; j++)
             for (size_t i = 0; i < d->n; i++)
                 if (use[i] && d->pos[i].score != SELFPLAY_NO_SCORE)
-                    f[j] += cross_entropy(sigmoid(d->pos[i].score / k[j]), d->pos[i].result / 2.0);
-        fa = f[0], fb = f[1];
-        if (fa < fb) hi = b, b = a, a = hi - gr * (hi - lo);
+                    f[j] += fit_cross_entropy(fit_sigmoid(d->pos[i].score / k[j]), d->pos[i].result / 2.0);
+        if (f[0] < f[1]) hi = b, b = a, a = hi - gr * (hi - lo);
         else lo = a, a = b, b = lo + gr * (hi - lo);
     }
-    (void)fa, (void)fb;
     return exp((lo + hi) / 2);
+}
+
+int fit_samples(const SelfplayData *data, uint64_t seed, double holdout, int min_pieces, FitSamples *fs,
+                char *err)
+{
+    memset(fs, 0, sizeof *fs);
+    fs->use = calloc(data->n ? data->n : 1, sizeof *fs->use);
+    fs->held = calloc(data->n ? data->n : 1, sizeof *fs->held);
+    if (!fs->use || !fs->held) {
+        fit_samples_free(fs);
+        return km_fail(err, "out of memory");
+    }
+    bool hold = false;
+    for (size_t i = 0; i < data->n; i++) {
+        const SelfplayPos *p = &data->pos[i];
+        if (i == 0 || p->ply <= data->pos[i - 1].ply) {
+            fs->games++;
+            hold = (double)(km_mix64(seed ^ km_mix64((uint64_t)fs->games)) >> 11) * 0x1.0p-53 < holdout;
+        }
+        if (popcount32(board_occupied(&p->b)) <= min_pieces || mg_can_capture(&p->b, p->b.stm)) continue;
+        fs->use[i] = true;
+        fs->held[i] = hold;
+        fs->nuse++;
+        fs->nheld += hold;
+    }
+    if (fs->nuse - fs->nheld == 0) {
+        fit_samples_free(fs);
+        return km_fail(err, "no position to fit (%zu positions, none quiet with more than %d pieces)",
+                       data->n, min_pieces);
+    }
+    return 0;
+}
+
+void fit_samples_free(FitSamples *fs)
+{
+    free(fs->use);
+    free(fs->held);
+    fs->use = fs->held = NULL;
 }
 
 /* ---- the whole fit ---------------------------------------------------------- */
@@ -250,33 +276,11 @@ int fit_run(const FitConfig *c, const SelfplayData *data, const Weights *prior, 
     memset(rep, 0, sizeof *rep);
     int threads = c->threads < 1 ? 1 : c->threads > 64 ? 64 : c->threads;
     /* the samples: quiet positions with enough pieces; their games */
-    bool *use = calloc(data->n ? data->n : 1, sizeof *use);
-    bool *held = calloc(data->n ? data->n : 1, sizeof *held);
-    if (!use || !held) {
-        free(use), free(held);
-        return km_fail(err, "out of memory");
-    }
-    size_t nuse = 0, nheld = 0;
-    int game = 0;
-    bool hold = false;
-    for (size_t i = 0; i < data->n; i++) {
-        const SelfplayPos *p = &data->pos[i];
-        if (i == 0 || p->ply <= data->pos[i - 1].ply) {
-            game++;
-            hold = (double)(km_mix64(c->seed ^ km_mix64((uint64_t)game)) >> 11) * 0x1.0p-53 < c->holdout;
-        }
-        if (popcount32(board_occupied(&p->b)) <= c->min_pieces || mg_can_capture(&p->b, p->b.stm)) continue;
-        use[i] = true;
-        held[i] = hold;
-        nuse++;
-        nheld += hold;
-    }
-    rep->games = game;
-    if (nuse - nheld == 0) {
-        free(use), free(held);
-        return km_fail(err, "no position to fit (%zu positions, none quiet with more than %d pieces)",
-                       data->n, c->min_pieces);
-    }
+    FitSamples fs;
+    if (fit_samples(data, c->seed, c->holdout, c->min_pieces, &fs, err)) return -1;
+    bool *use = fs.use, *held = fs.held;
+    size_t nuse = fs.nuse, nheld = fs.nheld;
+    rep->games = fs.games;
     double scale = fit_scale(data, use);
     Sample *s = malloc(nuse * sizeof *s);
     double *theta = calloc((size_t)nparams, sizeof *theta);
@@ -298,10 +302,7 @@ int fit_run(const FitConfig *c, const SelfplayData *data, const Weights *prior, 
         if (!use[i]) continue;
         Sample *x = &s[held[i] ? nh++ : nt++];
         extract(&data->pos[i].b, x);
-        double y = data->pos[i].result / 2.0;
-        if (data->pos[i].score != SELFPLAY_NO_SCORE)
-            y = c->lambda * y + (1 - c->lambda) * sigmoid(data->pos[i].score / scale);
-        x->target = (float)y;
+        x->target = (float)fit_target(&data->pos[i], c->lambda, scale);
     }
     /* the start: the prior's weights */
     for (int k = 0; k < NPAIRS; k++) {

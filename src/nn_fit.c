@@ -55,13 +55,6 @@ static Layout layout(int h)
     return l;
 }
 
-static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
-static double cross_entropy(double p, double y)
-{
-    const double eps = 1e-12;
-    return -(y * log(p + eps) + (1 - y) * log(1 - p + eps));
-}
-
 static void extract(const Board *b, NSample *s)
 {
     s->b = *b;
@@ -157,8 +150,8 @@ static void *share_run(void *arg)
     for (size_t i = p->from; i < p->to; i++) {
         const NSample *s = &p->s[p->idx ? p->idx[i] : i];
         double out = forward(p->L, p->th, s, NULL, 0);
-        double q = sigmoid((s->base + NN_OUT_SCALE * out) / p->scale);
-        loss += cross_entropy(q, s->target);
+        double q = fit_sigmoid((s->base + NN_OUT_SCALE * out) / p->scale);
+        loss += fit_cross_entropy(q, s->target);
         if (p->grad) forward(p->L, p->th, s, p->grad, (q - s->target) * NN_OUT_SCALE / p->scale);
     }
     p->loss = loss;
@@ -292,32 +285,12 @@ static EvalNet *quantise(const Layout *L, const float *th)
 
 /* ---- the fit ------------------------------------------------------------------ */
 
-/* The K of fit.c: the scale minimising the cross-entropy of sigmoid(v / K)
- * against the results, golden-section search on log K (the same steps, so
- * the same K). */
-static double fit_scale(const SelfplayData *d, const bool *use)
-{
-    double lo = log(50.0), hi = log(20000.0);
-    const double gr = (sqrt(5.0) - 1) / 2;
-    double a = hi - gr * (hi - lo), b = lo + gr * (hi - lo);
-    for (int it = 0; it < 60; it++) {
-        double k[2] = {exp(a), exp(b)}, f[2] = {0, 0};
-        for (int j = 0; j < 2; j++)
-            for (size_t i = 0; i < d->n; i++)
-                if (use[i] && d->pos[i].score != SELFPLAY_NO_SCORE)
-                    f[j] += cross_entropy(sigmoid(d->pos[i].score / k[j]), d->pos[i].result / 2.0);
-        if (f[0] < f[1]) hi = b, b = a, a = hi - gr * (hi - lo);
-        else lo = a, a = b, b = lo + gr * (hi - lo);
-    }
-    return exp((lo + hi) / 2);
-}
-
 static double quant_loss(const EvalNet *net, const NSample *s, size_t n, double scale)
 {
     double l = 0;
     for (size_t i = 0; i < n; i++) {
         double v = s[i].base + nn_eval(net, &s[i].b, s[i].b.stm);
-        l += cross_entropy(sigmoid(v / scale), s[i].target);
+        l += fit_cross_entropy(fit_sigmoid(v / scale), s[i].target);
     }
     return n ? l / (double)n : -1;
 }
@@ -333,33 +306,11 @@ int net_fit_run(const NetFitConfig *c, const SelfplayData *data, const Weights *
     Weights prior = *prior_in;
     prior.net = NULL;
     /* the samples and the held-out games: as fit_run chooses them */
-    bool *use = calloc(data->n ? data->n : 1, sizeof *use);
-    bool *held = calloc(data->n ? data->n : 1, sizeof *held);
-    if (!use || !held) {
-        free(use), free(held);
-        return km_fail(err, "out of memory");
-    }
-    size_t nuse = 0, nheld = 0;
-    int game = 0;
-    bool hold = false;
-    for (size_t i = 0; i < data->n; i++) {
-        const SelfplayPos *p = &data->pos[i];
-        if (i == 0 || p->ply <= data->pos[i - 1].ply) {
-            game++;
-            hold = (double)(km_mix64(c->seed ^ km_mix64((uint64_t)game)) >> 11) * 0x1.0p-53 < c->holdout;
-        }
-        if (popcount32(board_occupied(&p->b)) <= c->min_pieces || mg_can_capture(&p->b, p->b.stm)) continue;
-        use[i] = true;
-        held[i] = hold;
-        nuse++;
-        nheld += hold;
-    }
-    rep->games = game;
-    if (nuse - nheld == 0) {
-        free(use), free(held);
-        return km_fail(err, "no position to fit (%zu positions, none quiet with more than %d pieces)",
-                       data->n, c->min_pieces);
-    }
+    FitSamples fs;
+    if (fit_samples(data, c->seed, c->holdout, c->min_pieces, &fs, err)) return -1;
+    bool *use = fs.use, *held = fs.held;
+    size_t nuse = fs.nuse, nheld = fs.nheld;
+    rep->games = fs.games;
     double scale = fit_scale(data, use);
     Layout L = layout(c->hidden);
     size_t ntrain = nuse - nheld;
@@ -383,10 +334,7 @@ int net_fit_run(const NetFitConfig *c, const SelfplayData *data, const Weights *
         if (!use[i]) continue;
         NSample *x = &s[held[i] ? nh++ : nt++];
         extract(&data->pos[i].b, x);
-        double y = data->pos[i].result / 2.0;
-        if (data->pos[i].score != SELFPLAY_NO_SCORE)
-            y = c->lambda * y + (1 - c->lambda) * sigmoid(data->pos[i].score / scale);
-        x->target = (float)y;
+        x->target = (float)fit_target(&data->pos[i], c->lambda, scale);
         x->base = (float)eval_score(&x->b, x->b.stm, &prior);
         key = km_mix64(key ^ board_hash(&x->b) ^ (uint64_t)(x->target * 1e6) ^
                        ((uint64_t)(int32_t)x->base << 32));
@@ -403,7 +351,7 @@ int net_fit_run(const NetFitConfig *c, const SelfplayData *data, const Weights *
     /* the prior's losses: the network's output 0 */
     double lp = 0, lh = 0;
     for (size_t i = 0; i < nuse; i++) {
-        double l = cross_entropy(sigmoid(s[i].base / scale), s[i].target);
+        double l = fit_cross_entropy(fit_sigmoid(s[i].base / scale), s[i].target);
         if (i < ntrain) lp += l;
         else lh += l;
     }

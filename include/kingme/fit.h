@@ -28,6 +28,7 @@
 #include "kingme/eval.h"
 #include "kingme/selfplay.h"
 
+#include <math.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -47,6 +48,37 @@ typedef struct FitConfig {
 } FitConfig;
 
 void fit_config_default(FitConfig *c);
+
+/* The samples of a fit, chosen once for every model that kingme fit trains
+ * (the weights here, the network in nn_fit.h): use[i], position i is quiet
+ * and has more than min_pieces pieces; held[i], its game is held out (drawn
+ * from seed, a share holdout of the games). Both malloc'd (free them).
+ * Returns 0, or -1 with err (out of memory, or no position left to fit). */
+typedef struct FitSamples {
+    bool *use, *held;
+    size_t nuse, nheld;
+    int games;
+} FitSamples;
+int fit_samples(const SelfplayData *data, uint64_t seed, double holdout, int min_pieces, FitSamples *fs,
+                char *err);
+void fit_samples_free(FitSamples *fs);
+static inline double fit_sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+static inline double fit_cross_entropy(double p, double y)
+{
+    const double eps = 1e-12;
+    return -(y * log(p + eps) + (1 - y) * log(1 - p + eps));
+}
+/* A sample's target for the side to move: lambda r + (1 - lambda)
+ * sigmoid(v / scale), the game's result r (0, 1/2, 1) and the search's score
+ * v, or r alone where the position has no score. */
+static inline double fit_target(const SelfplayPos *p, double lambda, double scale)
+{
+    double y = p->result / 2.0;
+    return p->score == SELFPLAY_NO_SCORE ? y : lambda * y + (1 - lambda) * fit_sigmoid(p->score / scale);
+}
+/* K minimising the cross-entropy of sigmoid(v / K) against the results of
+ * the samples used: the scale of the scores. */
+double fit_scale(const SelfplayData *d, const bool *use);
 
 typedef struct FitProgress {
     int epoch, epochs;
