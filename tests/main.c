@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MAX_TESTS 1024
 static struct {
@@ -53,6 +54,29 @@ const char *test_kingme(void)
 {
     const char *k = getenv("KINGME");
     return k ? k : "./kingme";
+}
+
+void test_fresh_dir(const char *kind, char *buf, size_t len, const char *tag)
+{
+    snprintf(buf, len, "/tmp/kingme-%s-%d-%s", kind, (int)getpid(), tag);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", buf, buf);
+    if (system(cmd) != 0) test_fail(__FILE__, __LINE__, "cannot make %s", buf);
+}
+
+void test_remove_dir(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) test_fail(__FILE__, __LINE__, "cannot remove %s", dir);
+}
+
+bool test_put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return false;
+    fputs(text, f);
+    return fclose(f) == 0;
 }
 
 char *test_slurp(const char *path)

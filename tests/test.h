@@ -23,6 +23,12 @@ void test_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool test_sanitized(void);
 /* Path of the kingme program for the command-line tests (env KINGME). */
 const char *test_kingme(void);
+/* A fresh, empty folder /tmp/kingme-KIND-PID-TAG into buf (a failed
+ * check when it cannot be made), and the folder removed with all it holds. */
+void test_fresh_dir(const char *kind, char *buf, size_t len, const char *tag);
+void test_remove_dir(const char *dir);
+/* Write text to path (created or truncated); false on any error. */
+bool test_put_file(const char *path, const char *text);
 /* The whole file as a malloc'd NUL-terminated string, or NULL. */
 char *test_slurp(const char *path);
 /* Runs a shell command, captures stdout+stderr into out (truncated to len),

@@ -26,14 +26,6 @@ static void tmp_name(char *buf, size_t len, const char *tag)
     snprintf(buf, len, "/tmp/kingme-files-%d-%s", (int)getpid(), tag);
 }
 
-static bool put_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) return false;
-    fputs(text, f);
-    return fclose(f) == 0;
-}
-
 static int kingme(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int kingme(const char *fmt, ...)
 {
@@ -85,7 +77,7 @@ TEST(files_write_replaces_a_regular_file_whole)
 {
     char path[256], err[KM_ERR_MAX];
     tmp_name(path, sizeof path, "plain.txt");
-    CHECK(put_file(path, "old text that is longer\n"));
+    CHECK(test_put_file(path, "old text that is longer\n"));
     CHECK(chmod(path, 0640) == 0);
     CHECK_MSG(km_write_atomic(path, "new\n", 4, err) == 0, "%s", err);
     char *t = test_slurp(path);
@@ -121,7 +113,7 @@ TEST(files_write_through_a_symlink_updates_its_target)
     snprintf(link, sizeof link, "%s-link.pdn", dir); /* in /tmp, the target in a subdirectory */
     snprintf(rel, sizeof rel, "%s/rel.pdn", dir);
     snprintf(dangling, sizeof dangling, "%s/dangling.pdn", dir);
-    CHECK(put_file(target, "old\n"));
+    CHECK(test_put_file(target, "old\n"));
     remove(link);
     CHECK(symlink(target, link) == 0);
     CHECK(symlink("target.pdn", rel) == 0); /* relative to the link's directory */
@@ -255,7 +247,7 @@ TEST(files_stdout_write_errors_are_reported)
     char pdn[256], in[256];
     tmp_name(pdn, sizeof pdn, "closed.pdn");
     tmp_name(in, sizeof in, "closed.in");
-    CHECK(put_file(in, "11-15\nquit\n"));
+    CHECK(test_put_file(in, "11-15\nquit\n"));
     CHECK_INT(kingme("play --depth 1 --seed 1 --out %s >&- < %s", pdn, in), 1);
     CHECK_MSG(strstr(out, "kingme: write error: ") != NULL && count_lines(out) == 1, "'%s'", out);
     /* the game is saved whole all the same, and nothing of the screen went into it */
@@ -291,13 +283,13 @@ TEST(files_empty_weights_file_refused)
 {
     char path[256];
     tmp_name(path, sizeof path, "empty.w");
-    CHECK(put_file(path, ""));
+    CHECK(test_put_file(path, ""));
     CHECK_INT(kingme("show %s", path), 1);
     char want[400];
     snprintf(want, sizeof want, "kingme: %s: no parameters (the file is empty or holds only comments)\n",
              path);
     CHECK_STR(out, want);
-    CHECK(put_file(path, "# a header and nothing else\n"));
+    CHECK(test_put_file(path, "# a header and nothing else\n"));
     CHECK_INT(kingme("search --depth 1 --weights %s", path), 1);
     CHECK_STR(out, want);
     remove(path);
@@ -319,7 +311,7 @@ TEST(files_pdn_input_is_bounded)
      * one byte more than the bound (not all of it) */
     char big[256];
     tmp_name(big, sizeof big, "big.pdn");
-    CHECK(truncate(big, 0) == 0 || put_file(big, ""));
+    CHECK(truncate(big, 0) == 0 || test_put_file(big, ""));
     CHECK(truncate(big, (off_t)4 << 30) == 0); /* 4 GiB of holes */
     CHECK_INT(kingme("pdn %s", big), 1);
     char too_large[400];
@@ -364,7 +356,7 @@ TEST(files_play_reads_crlf_input)
     char pdn[256], in[256];
     tmp_name(pdn, sizeof pdn, "crlf.pdn");
     tmp_name(in, sizeof in, "crlf.in");
-    CHECK(put_file(in, "11-15\r\n\r\nmoves\r\nquit\r\n"));
+    CHECK(test_put_file(in, "11-15\r\n\r\nmoves\r\nquit\r\n"));
     CHECK_INT(kingme("play --no-color --depth 1 --seed 1 --out %s < %s", pdn, in), 0);
     CHECK_MSG(strstr(out, "is not a move") == NULL &&
                   strstr(out, "Quit: the game is left unfinished.") != NULL,
@@ -373,7 +365,7 @@ TEST(files_play_reads_crlf_input)
     CHECK_MSG(t && strstr(t, "1. 11-15 "), "'%s'", t ? t : "(nothing)");
     free(t);
     /* a last line with CR and no LF */
-    CHECK(put_file(in, "11-15\r\nquit\r"));
+    CHECK(test_put_file(in, "11-15\r\nquit\r"));
     CHECK_INT(kingme("play --no-color --depth 1 --seed 1 --out %s < %s", pdn, in), 0);
     CHECK_MSG(strstr(out, "Quit: the game is left unfinished.") != NULL, "%s", out);
     remove(in);
@@ -491,7 +483,7 @@ static bool same_file(const char *a, const char *b)
 static bool copy_file(const char *from, const char *to)
 {
     char *t = test_slurp(from);
-    bool ok = t && put_file(to, t);
+    bool ok = t && test_put_file(to, t);
     free(t);
     return ok;
 }
@@ -534,7 +526,7 @@ TEST(files_play_write_failure_keeps_the_last_saved_game)
     wlong[180] = '\0';
     tmp_name(wname, sizeof wname, wlong);
     CHECK(copy_file("weights/default.w", wname));
-    CHECK(put_file(in, "1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\nquit\n"));
+    CHECK(test_put_file(in, "1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\nquit\n"));
     CHECK_INT(
         kingme_limited(1, "play --no-color --depth 1 --seed 2 --weights %s --out %s < %s", wname, pdn, in),
         1);
@@ -589,7 +581,7 @@ TEST(files_tune_resume_refuses_unreachable_counters)
         size_t end = strcspn(g + 1, "\n");
         char edited[8192];
         snprintf(edited, sizeof edited, "%.*s\ngames 9223372036854775807%s", (int)(g - t), t, g + 1 + end);
-        CHECK(put_file(pop, edited));
+        CHECK(test_put_file(pop, edited));
         CHECK_INT(kingme("tune --resume c --generations 2 --dir %s", dir), 1);
         char want[400];
         snprintf(want, sizeof want, "kingme: %s:%d: games 9223372036854775807 is more than 1 generation", pop,

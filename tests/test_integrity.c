@@ -22,30 +22,6 @@
 
 static char out[1 << 16];
 
-/* A fresh folder /tmp/kingme-int-PID-TAG. */
-static void fresh_dir(char *buf, size_t len, const char *tag)
-{
-    snprintf(buf, len, "/tmp/kingme-int-%d-%s", (int)getpid(), tag);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", buf, buf);
-    if (system(cmd) != 0) test_fail(__FILE__, __LINE__, "cannot make %s", buf);
-}
-
-static void remove_dir(const char *dir)
-{
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0) test_fail(__FILE__, __LINE__, "cannot remove %s", dir);
-}
-
-static bool put_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) return false;
-    fputs(text, f);
-    return fclose(f) == 0;
-}
-
 /* Runs `timeout 120 KINGME ARGS` in a shell; stdout and stderr into out. */
 static int kingme(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int kingme(const char *fmt, ...)
@@ -65,7 +41,7 @@ static void workers_file(const char *dir, char *path, size_t len)
     snprintf(path, len, "%s/workers.txt", dir);
     char text[1200];
     snprintf(text, sizeof text, "%s worker\n%s worker\n", test_kingme(), test_kingme());
-    if (!put_file(path, text)) test_fail(__FILE__, __LINE__, "cannot write %s", path);
+    if (!test_put_file(path, text)) test_fail(__FILE__, __LINE__, "cannot write %s", path);
 }
 
 /* ---- every --workers job kind from the command line ---------------------------- */
@@ -79,7 +55,7 @@ static void workers_file(const char *dir, char *path, size_t len)
 TEST(integrity_book_build_on_workers_from_the_command_line)
 {
     char dir[256], list[512];
-    fresh_dir(dir, sizeof dir, "bookw");
+    test_fresh_dir("int", dir, sizeof dir, "bookw");
     workers_file(dir, list, sizeof list);
     CHECK_INT(kingme("book build " BOOK_SMALL " --positions 40 -j 1 --out %s/one.book", dir), 0);
     CHECK_INT(kingme("book build " BOOK_SMALL " --positions 40 --workers %s --out %s/w.book", list, dir), 0);
@@ -106,7 +82,7 @@ TEST(integrity_book_build_on_workers_from_the_command_line)
     }
     CHECK_MSG(crc[0] && crc[0] == crc[1] && crc[0] == crc[2] && crc[0] == crc[3],
               "other books: %08x %08x %08x %08x", crc[0], crc[1], crc[2], crc[3]);
-    remove_dir(dir);
+    test_remove_dir(dir);
 }
 
 #define SP_SMALL \
@@ -116,7 +92,7 @@ TEST(integrity_book_build_on_workers_from_the_command_line)
 TEST(integrity_selfplay_on_workers_from_the_command_line)
 {
     char dir[256], list[512];
-    fresh_dir(dir, sizeof dir, "spw");
+    test_fresh_dir("int", dir, sizeof dir, "spw");
     workers_file(dir, list, sizeof list);
     CHECK_INT(kingme("selfplay " SP_SMALL " -j 1 --out %s/one 2>/dev/null", dir), 0);
     CHECK_INT(kingme("selfplay " SP_SMALL " --workers %s --out %s/w 2>/dev/null", list, dir), 0);
@@ -125,7 +101,7 @@ TEST(integrity_selfplay_on_workers_from_the_command_line)
              "cmp %s/one/sp-000000.kmsp %s/w/sp-000000.kmsp && cmp %s/one/sp-000001.kmsp %s/w/sp-000001.kmsp",
              dir, dir, dir, dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
-    remove_dir(dir);
+    test_remove_dir(dir);
 }
 
 /* ---- self-play chunks: whole or refused ------------------------------------------ */
@@ -222,7 +198,7 @@ static void put32le(uint8_t *p, uint32_t v)
 TEST(integrity_selfplay_chunks_whole_or_refused)
 {
     char dir[256], a0[400], a1[400];
-    fresh_dir(dir, sizeof dir, "chunks");
+    test_fresh_dir("int", dir, sizeof dir, "chunks");
     CHECK_INT(kingme("selfplay " SP_SMALL " -j 1 --hash 1 --out %s/a", dir), 0);
     snprintf(a0, sizeof a0, "%s/a/sp-000000.kmsp", dir);
     snprintf(a1, sizeof a1, "%s/a/sp-000001.kmsp", dir);
@@ -275,7 +251,7 @@ TEST(integrity_selfplay_chunks_whole_or_refused)
     free(c);
     free(b0);
     free(b1);
-    remove_dir(dir);
+    test_remove_dir(dir);
 }
 
 /* ---- the book's header: bounded on write as on read, shown escaped ---------------- */
@@ -310,7 +286,7 @@ static void set_depth(uint8_t *p, uint32_t v)
 TEST(integrity_book_header_bounded_and_shown_escaped)
 {
     char err[KM_ERR_MAX], dir[256], path[400];
-    fresh_dir(dir, sizeof dir, "bookh");
+    test_fresh_dir("int", dir, sizeof dir, "bookh");
     /* every resume appended its command: past BOOK_COMMAND_MAX the first
      * command, "..." and the last are kept, and the book reads back */
     BookBuildParams p;
@@ -378,7 +354,7 @@ TEST(integrity_book_header_bounded_and_shown_escaped)
     CHECK_MSG(strstr(out, "kingme: no opening book: KINGME_BOOK is none; give --book FILE\n") &&
                   !strstr(out, "\nbuilt by"),
               "%s", out);
-    remove_dir(dir);
+    test_remove_dir(dir);
 }
 
 /* ---- every byte of input accounted for -------------------------------------------- */
@@ -401,11 +377,11 @@ TEST(integrity_engine_refuses_a_nul_byte)
 TEST(integrity_pdn_and_analyze_escape_what_they_echo)
 {
     char dir[256], path[400];
-    fresh_dir(dir, sizeof dir, "pdn");
+    test_fresh_dir("int", dir, sizeof dir, "pdn");
     snprintf(path, sizeof path, "%s/g.pdn", dir);
-    CHECK(put_file(path, "[Black \"Bl\x7F"
-                         "ck\"]\n[White \"caf\xC3\xA9 \xFF\"]\n"
-                         "1. 11-15 \033[31m 23-19 *\n"));
+    CHECK(test_put_file(path, "[Black \"Bl\x7F"
+                              "ck\"]\n[White \"caf\xC3\xA9 \xFF\"]\n"
+                              "1. 11-15 \033[31m 23-19 *\n"));
     CHECK_INT(kingme("pdn %s", path), 1);
     char want[600];
     snprintf(want, sizeof want,
@@ -414,8 +390,8 @@ TEST(integrity_pdn_and_analyze_escape_what_they_echo)
     CHECK_MSG(strstr(out, "1 game,") || strstr(out, "1 game "), "%s", out);
     CHECK_MSG(!strchr(out, '\033'), "%s", out);
     snprintf(path, sizeof path, "%s/h.pdn", dir);
-    CHECK(put_file(path, "[Black \"Bl\x7F"
-                         "ck\"]\n[White \"caf\xC3\xA9 \xFF\"]\n1. 11-15 23-19 *\n"));
+    CHECK(test_put_file(path, "[Black \"Bl\x7F"
+                              "ck\"]\n[White \"caf\xC3\xA9 \xFF\"]\n1. 11-15 23-19 *\n"));
     CHECK_INT(kingme("pdn --verbose %s", path), 0);
     CHECK_MSG(strstr(out, "Bl\\x7Fck - caf\xC3\xA9 \\xFF,"), "%s", out);
     CHECK_INT(kingme("analyze %s --depth 1 --out %s/a.pdn --svg %s/a.svg", path, dir, dir), 0);
@@ -428,7 +404,7 @@ TEST(integrity_pdn_and_analyze_escape_what_they_echo)
     CHECK_MSG(t && test_xml_well_formed(t, "svg", why, sizeof why), "%s", t ? why : "no picture");
     free(t);
     /* a surrogate in a name: the picture stays XML */
-    CHECK(put_file(path, "[Black \"s\xED\xA0\x80\"]\n[White \"w\xEF\xBF\xBF\"]\n1. 11-15 23-19 *\n"));
+    CHECK(test_put_file(path, "[Black \"s\xED\xA0\x80\"]\n[White \"w\xEF\xBF\xBF\"]\n1. 11-15 23-19 *\n"));
     CHECK_INT(kingme("analyze %s --depth 1 --out %s/a.pdn --svg %s/a.svg", path, dir, dir), 0);
     t = test_slurp(svg);
     CHECK_MSG(t && test_xml_well_formed(t, "svg", why, sizeof why), "%s", t ? why : "no picture");
@@ -439,7 +415,7 @@ TEST(integrity_pdn_and_analyze_escape_what_they_echo)
     snprintf(cmd, sizeof cmd, "{ { %s analyze %s --depth 1 --out -; } 2>/dev/null; }", test_kingme(), path);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(out[0] == '[' && !strstr(out, "game 1:") && !strstr(out, "written to"), "%s", out);
-    remove_dir(dir);
+    test_remove_dir(dir);
 }
 
 /* ---- memory checked for the run, not per table -------------------------------------- */
@@ -457,7 +433,7 @@ TEST(integrity_memory_checked_for_the_whole_run)
         return;
     }
     char dir[256];
-    fresh_dir(dir, sizeof dir, "mem");
+    test_fresh_dir("int", dir, sizeof dir, "mem");
     char want[200];
     snprintf(want, sizeof want, "--hash %lld with -j 2 needs %lld MB of tables, more than the %llu MB", half,
              2 * half, (unsigned long long)have);
@@ -466,7 +442,7 @@ TEST(integrity_memory_checked_for_the_whole_run)
     CHECK_INT(kingme("selfplay --hash %lld -j 2 --games 2 --no-egdb --out %s/sp", half, dir), 1);
     CHECK_MSG(strstr(out, want), "%s", out);
     CHECK(access(dir, F_OK) == 0);
-    remove_dir(dir);
+    test_remove_dir(dir);
 }
 
 /* ---- fit with nothing held out ---------------------------------------------------------- */
@@ -474,7 +450,7 @@ TEST(integrity_memory_checked_for_the_whole_run)
 TEST(integrity_fit_with_nothing_held_out)
 {
     char dir[256];
-    fresh_dir(dir, sizeof dir, "fit");
+    test_fresh_dir("int", dir, sizeof dir, "fit");
     CHECK_INT(kingme("selfplay " SP_SMALL " -j 1 --out %s/sp 2>/dev/null", dir), 0);
     CHECK_INT(kingme("fit %s/sp --epochs 2 --holdout 0 -j 1 --out %s/w.w 2>/dev/null", dir, dir), 0);
     CHECK_MSG(strstr(out, ", held out none; wrote ") && !strstr(out, "-1.0"), "%s", out);
@@ -483,5 +459,5 @@ TEST(integrity_fit_with_nothing_held_out)
     char *t = test_slurp(w);
     CHECK_MSG(t && strstr(t, "; held out: none\n") && !strstr(t, "-1.0"), "%s", t ? t : "(no file)");
     free(t);
-    remove_dir(dir);
+    test_remove_dir(dir);
 }

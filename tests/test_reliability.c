@@ -28,30 +28,6 @@
 
 static char out[1 << 16];
 
-/* A fresh folder /tmp/kingme-rel-PID-TAG. */
-static void fresh_dir(char *buf, size_t len, const char *tag)
-{
-    snprintf(buf, len, "/tmp/kingme-rel-%d-%s", (int)getpid(), tag);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", buf, buf);
-    if (system(cmd) != 0) test_fail(__FILE__, __LINE__, "cannot make %s", buf);
-}
-
-static void remove_dir(const char *dir)
-{
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0) test_fail(__FILE__, __LINE__, "cannot remove %s", dir);
-}
-
-static bool put_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) return false;
-    fputs(text, f);
-    return fclose(f) == 0;
-}
-
 /* Runs `KINGME ARGS` in a shell; stdout and stderr into out. */
 static int kingme(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int kingme(const char *fmt, ...)
@@ -128,11 +104,11 @@ static int kingme_timed(const char *fmt, ...)
 TEST(reliability_a_planted_temporary_link_is_not_followed)
 {
     char dir[256], victim[512], target[512], link[600], err[KM_ERR_MAX];
-    fresh_dir(dir, sizeof dir, "planted");
+    test_fresh_dir("rel", dir, sizeof dir, "planted");
     snprintf(victim, sizeof victim, "%s/victim", dir);
     snprintf(target, sizeof target, "%s/out.pdn", dir);
     snprintf(link, sizeof link, "%s.tmp", target);
-    CHECK(put_file(victim, "precious\n"));
+    CHECK(test_put_file(victim, "precious\n"));
     CHECK(symlink(victim, link) == 0);
     CHECK_MSG(km_write_atomic(target, "new text\n", 9, err) == 0, "%s", err);
     CHECK(holds(victim, "precious\n"));
@@ -180,7 +156,7 @@ TEST(reliability_a_planted_temporary_link_is_not_followed)
     CHECK(holds(victim, "precious\n"));
     CHECK_INT(kingme("egdb info --dir %s", db), 0);
     CHECK_INT(temps_in(db), 0);
-    remove_dir(dir);
+    test_remove_dir(dir);
 }
 
 /* match --out through a link to a missing file created the file the link
@@ -188,7 +164,7 @@ TEST(reliability_a_planted_temporary_link_is_not_followed)
 TEST(reliability_a_link_to_a_missing_file_is_refused_by_every_writer)
 {
     char dir[256], link[512], missing[512], err[KM_ERR_MAX];
-    fresh_dir(dir, sizeof dir, "dangling");
+    test_fresh_dir("rel", dir, sizeof dir, "dangling");
     snprintf(link, sizeof link, "%s/out.pdn", dir);
     snprintf(missing, sizeof missing, "%s/elsewhere/created.pdn", dir);
     CHECK(symlink(missing, link) == 0);
@@ -207,13 +183,13 @@ TEST(reliability_a_link_to_a_missing_file_is_refused_by_every_writer)
     CHECK_INT(km_open_append(link, NULL, err), -1);
     CHECK_MSG(strstr(err, "a symbolic link to a missing file"), "%s", err);
     CHECK(access(missing, F_OK) != 0 && is_link(link));
-    remove_dir(dir);
+    test_remove_dir(dir);
 }
 
 TEST(reliability_appending_follows_the_writer_rules)
 {
     char dir[256], path[512], target[512], link[512], err[KM_ERR_MAX];
-    fresh_dir(dir, sizeof dir, "append");
+    test_fresh_dir("rel", dir, sizeof dir, "append");
     /* a new file in folders that do not exist yet */
     snprintf(path, sizeof path, "%s/a/b/log.csv", dir);
     bool created = false;
@@ -230,7 +206,7 @@ TEST(reliability_appending_follows_the_writer_rules)
     /* a link to an existing file: the file it names grows, the link stays */
     snprintf(target, sizeof target, "%s/target.csv", dir);
     snprintf(link, sizeof link, "%s/link.csv", dir);
-    CHECK(put_file(target, "old\n"));
+    CHECK(test_put_file(target, "old\n"));
     CHECK(symlink(target, link) == 0);
     fd = km_open_append(link, &created, err);
     CHECK(fd >= 0 && !created);
@@ -240,7 +216,7 @@ TEST(reliability_appending_follows_the_writer_rules)
     /* a folder that cannot be made */
     CHECK_INT(km_open_append("Makefile/x.csv", NULL, err), -1);
     CHECK_STR(err, "Makefile: cannot create the folder: Not a directory");
-    remove_dir(dir);
+    test_remove_dir(dir);
 }
 
 /* play --out into a missing folder failed while match made the folder: every
@@ -248,7 +224,7 @@ TEST(reliability_appending_follows_the_writer_rules)
 TEST(reliability_every_writer_makes_missing_folders)
 {
     char dir[256], path[512], err[KM_ERR_MAX];
-    fresh_dir(dir, sizeof dir, "folders");
+    test_fresh_dir("rel", dir, sizeof dir, "folders");
     CHECK_INT(kingme("play --no-color --black engine --white engine --depth 1 --seed 1 --max-plies 2 --out "
                      "%s/p/q/game.pdn",
                      dir),
@@ -266,7 +242,7 @@ TEST(reliability_every_writer_makes_missing_folders)
     snprintf(path, sizeof path, "%s/w/x/y.w", dir);
     CHECK_MSG(weights_write(&w, path, NULL, err) == 0, "%s", err);
     CHECK(is_regular(path));
-    remove_dir(dir);
+    test_remove_dir(dir);
 }
 
 /* ---- reading --------------------------------------------------------------------- */
@@ -276,7 +252,7 @@ TEST(reliability_every_writer_makes_missing_folders)
 TEST(reliability_a_fifo_or_a_device_is_refused_where_a_file_is_read)
 {
     char dir[256], fifo[512], err[KM_ERR_MAX];
-    fresh_dir(dir, sizeof dir, "fifo");
+    test_fresh_dir("rel", dir, sizeof dir, "fifo");
     snprintf(fifo, sizeof fifo, "%s/in", dir);
     CHECK(mkfifo(fifo, 0600) == 0);
     char want[600];
@@ -308,7 +284,7 @@ TEST(reliability_a_fifo_or_a_device_is_refused_where_a_file_is_read)
     CHECK(t && !*t);
     free(t);
     CHECK(km_read_text(fifo, &missing_ok, NULL, err) == NULL);
-    remove_dir(dir);
+    test_remove_dir(dir);
 }
 
 /* A UTF-8 byte order mark at the start of a weights, population or PDN file
@@ -366,7 +342,7 @@ TEST(reliability_a_byte_order_mark_is_accepted)
     /* the command: no stray bytes before the first word */
     char path[256];
     snprintf(path, sizeof path, "/tmp/kingme-rel-%d-bom.w", (int)getpid());
-    CHECK(put_file(path, "\xEF\xBB\xBFown_men 100\n"));
+    CHECK(test_put_file(path, "\xEF\xBB\xBFown_men 100\n"));
     CHECK_INT(kingme("show %s", path), 0);
     CHECK_MSG(strstr(out, " 1  own_men ") != NULL, "%s", out);
     remove(path);
@@ -380,7 +356,7 @@ TEST(reliability_a_byte_order_mark_is_accepted)
 TEST(reliability_a_match_on_a_full_disk_counts_only_the_games_it_kept)
 {
     char dir[256], pdn[512], cmd[1200];
-    fresh_dir(dir, sizeof dir, "full");
+    test_fresh_dir("rel", dir, sizeof dir, "full");
     snprintf(pdn, sizeof pdn, "%s/m.pdn", dir);
     /* 4 blocks of 512 bytes: a few games of 500-1000 bytes fit */
     snprintf(cmd, sizeof cmd,
@@ -404,7 +380,7 @@ TEST(reliability_a_match_on_a_full_disk_counts_only_the_games_it_kept)
     const char *a = strstr(out, "A: ");
     CHECK_MSG(a && sscanf(a, "A: %d %*[a-z], %d %*[a-z], %d", &w, &d, &l) == 3, "%s", out);
     CHECK_INT(w + d + l, played);
-    remove_dir(dir);
+    test_remove_dir(dir);
 }
 
 /* ---- what is shown --------------------------------------------------------------- */
@@ -499,11 +475,11 @@ TEST(reliability_transposition_tables_are_bounded_by_the_memory)
 TEST(reliability_headers_say_who_plays_with_workers)
 {
     char dir[256], list[512];
-    fresh_dir(dir, sizeof dir, "workers");
+    test_fresh_dir("rel", dir, sizeof dir, "workers");
     snprintf(list, sizeof list, "%s/workers.txt", dir);
     char text[1200];
     snprintf(text, sizeof text, "%s worker\n%s worker\n", test_kingme(), test_kingme());
-    CHECK(put_file(list, text));
+    CHECK(test_put_file(list, text));
     CHECK_INT(
         kingme("match weights/material.w weights/material.w --games 2 --depth 1 --workers %s --out %s/m.pdn",
                list, dir),
@@ -525,7 +501,7 @@ TEST(reliability_headers_say_who_plays_with_workers)
     char *t = test_slurp(w);
     CHECK_MSG(t && strstr(t, "games played by 2 workers (no local thread)\n"), "%s", t ? t : "(no file)");
     free(t);
-    remove_dir(dir);
+    test_remove_dir(dir);
 }
 
 /* ---- a session's node budget ------------------------------------------------------ */
