@@ -978,43 +978,18 @@ done:
 
 /* ---- the worker's side: the score lines (worker.h) --------------------------------- */
 
-/* The searcher of the book positions, kept while the vector and the table
- * size stay (a position's scores do not depend on what it searched before:
- * the table is cleared for each). */
-typedef struct BkKept {
-    Searcher s;
-    bool made;
-    const Weights *w;
-    int hash;
-} BkKept;
-
-static void bk_kept_free(void *data)
-{
-    BkKept *k = data;
-    if (k && k->made) searcher_free(&k->s);
-    free(k);
-}
-
 static char *bk_handle(WorkerState *ws, void *data, char **tok, int nt)
 {
-    BkKept *kp = data;
     char err[KM_ERR_MAX];
     WprotoScore j;
     if (wproto_parse_score(tok, nt, &j, err)) return worker_answer("error %s %s", nt > 1 ? tok[1] : "-", err);
     const Weights *w = worker_vector(ws, j.vector, err);
     if (!w) return worker_answer("error %d %s", j.n, err);
-    if (!kp->made || kp->w != w || kp->hash != j.hash_mb) {
-        if (kp->made) searcher_free(&kp->s);
-        kp->made = false;
-        if (searcher_init(&kp->s, w, (size_t)j.hash_mb, 1, err))
-            return worker_answer("error %d %s", j.n, err);
-        kp->made = true;
-        kp->w = w;
-        kp->hash = j.hash_mb;
-    }
+    Searcher *s = worker_kept_searcher(data, w, j.hash_mb, err);
+    if (!s) return worker_answer("error %d %s", j.n, err);
     uint16_t codes[255];
     int16_t scores[255];
-    int k = book_score_position(&kp->s, &j.b, j.depth, NULL, codes, scores);
+    int k = book_score_position(s, &j.b, j.depth, NULL, codes, scores);
     if (k < 0) return worker_answer("error %d out of memory", j.n);
     char *r = wproto_scored_line(j.n, k, codes, scores);
     return r ? r : worker_answer("error %d out of memory", j.n);
@@ -1022,7 +997,7 @@ static char *bk_handle(WorkerState *ws, void *data, char **tok, int nt)
 
 int book_build_worker_kind(WorkerState *ws)
 {
-    BkKept *k = calloc(1, sizeof *k);
+    WorkerKept *k = worker_kept_new();
     if (!k) return -1;
-    return worker_register(ws, "score", bk_handle, k, bk_kept_free);
+    return worker_register(ws, "score", bk_handle, k, worker_kept_free);
 }

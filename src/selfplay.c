@@ -780,25 +780,8 @@ int selfplay_run(const SelfplayConfig *c, const char *dir, int threads, struct W
 
 /* ---- the worker's side: the selfplay lines (worker.h) --------------------- */
 
-/* The searcher of the self-play games, kept while the vector and the table
- * size stay (a game does not depend on what it searched before). */
-typedef struct SpKept {
-    Searcher s;
-    bool made;
-    const Weights *w;
-    int hash;
-} SpKept;
-
-static void sp_kept_free(void *data)
-{
-    SpKept *k = data;
-    if (k && k->made) searcher_free(&k->s);
-    free(k);
-}
-
 static char *sp_handle(WorkerState *ws, void *data, char **tok, int nt)
 {
-    SpKept *kp = data;
     char err[KM_ERR_MAX];
     WprotoSelfplay j;
     if (wproto_parse_selfplay(tok, nt, &j, err))
@@ -821,22 +804,15 @@ static char *sp_handle(WorkerState *ws, void *data, char **tok, int nt)
     c.weights = *w;
     c.egdb = worker_egdb(ws, j.egdb, err);
     if (err[0]) return worker_answer("error %d %s", j.n, err);
-    if (!kp->made || kp->w != w || kp->hash != j.hash_mb) {
-        if (kp->made) searcher_free(&kp->s);
-        kp->made = false;
-        if (searcher_init(&kp->s, w, (size_t)j.hash_mb, 1, err))
-            return worker_answer("error %d %s", j.n, err);
-        kp->made = true;
-        kp->w = w;
-        kp->hash = j.hash_mb;
-    }
-    char *r = selfplay_played_line(&kp->s, &c, j.n, j.game, err);
+    Searcher *s = worker_kept_searcher(data, w, j.hash_mb, err);
+    if (!s) return worker_answer("error %d %s", j.n, err);
+    char *r = selfplay_played_line(s, &c, j.n, j.game, err);
     return r ? r : worker_answer("error %d %s", j.n, err);
 }
 
 int selfplay_worker_kind(WorkerState *ws)
 {
-    SpKept *k = calloc(1, sizeof *k);
+    WorkerKept *k = worker_kept_new();
     if (!k) return -1;
-    return worker_register(ws, "selfplay", sp_handle, k, sp_kept_free);
+    return worker_register(ws, "selfplay", sp_handle, k, worker_kept_free);
 }

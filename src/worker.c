@@ -215,6 +215,35 @@ static const char *file_text(WorkerState *ws, uint64_t hash, char *err)
     return s->bytes;
 }
 
+struct WorkerKept {
+    Searcher s;
+    bool made;
+    const Weights *w;
+    int hash;
+};
+
+WorkerKept *worker_kept_new(void) { return calloc(1, sizeof(WorkerKept)); }
+
+void worker_kept_free(void *kept)
+{
+    WorkerKept *k = kept;
+    if (k && k->made) searcher_free(&k->s);
+    free(k);
+}
+
+Searcher *worker_kept_searcher(WorkerKept *k, const Weights *w, int hash_mb, char *err)
+{
+    if (!k->made || k->w != w || k->hash != hash_mb) {
+        if (k->made) searcher_free(&k->s);
+        k->made = false;
+        if (searcher_init(&k->s, w, (size_t)hash_mb, 1, err)) return NULL;
+        k->made = true;
+        k->w = w;
+        k->hash = hash_mb;
+    }
+    return &k->s;
+}
+
 const Weights *worker_vector(WorkerState *ws, const char *ref, char *err)
 {
     for (int i = ws->nvecs - 1; i >= 0; i--)

@@ -45,6 +45,17 @@ const Weights *worker_vector(WorkerState *ws, const char *ref, char *err);
 const struct Book *worker_book(WorkerState *ws, uint64_t hash, char *err);
 const struct Egdb *worker_egdb(const WorkerState *ws, const char *digest, char *err);
 
+/* A job kind's searcher, kept from one job to the next while the vector and
+ * the table size stay (the jobs' results do not depend on what it searched
+ * before: the searcher is cleared for each). worker_kept_new allocates one
+ * for worker_register's data (free it with worker_kept_free);
+ * worker_kept_searcher returns its searcher for w and hash_mb, made again
+ * when either changed, or NULL with err. */
+typedef struct WorkerKept WorkerKept;
+WorkerKept *worker_kept_new(void);
+void worker_kept_free(void *kept);
+struct Searcher *worker_kept_searcher(WorkerKept *k, const Weights *w, int hash_mb, char *err);
+
 /* A line (malloc'd, control bytes escaped: one line). */
 char *worker_answer(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
