@@ -492,14 +492,25 @@ int workers_run_jobs(WorkerSet *ws, const WorkersJobs *jobs, int threads, const 
 
     double cpu0 = km_cpu_now();
     int reported = 0;
+    double next_tick = r.t0 + WORKERS_TICK;
     while (!run_stopped(&r) && run_done(&r) < n) {
         progress(&r, &reported);
+        if (jobs->tick && km_now() >= next_tick) {
+            jobs->tick(jobs->user);
+            next_tick = km_now() + WORKERS_TICK;
+        }
         if (!nw) { /* local threads alone: wait for them */
             pthread_mutex_lock(&r.lock);
             if (r.done < n && !atomic_load(&r.failed)) {
                 struct timespec ts;
                 clock_gettime(CLOCK_REALTIME, &ts);
-                ts.tv_nsec += 200000000L; /* a stop set by a signal handler is seen within 0.2 s */
+                /* a stop set by a signal handler is seen within 0.2 s; a tick comes on time */
+                long wait = 200000000L;
+                if (jobs->tick) {
+                    double left = next_tick - km_now();
+                    wait = left <= 0 ? 1000000L : left < 0.2 ? (long)(left * 1e9) + 1000000L : wait;
+                }
+                ts.tv_nsec += wait;
                 if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
                 pthread_cond_timedwait(&r.cond, &r.lock, &ts);
             }

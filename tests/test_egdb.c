@@ -5,6 +5,7 @@
 #include "../src/egdb_impl.h"
 #include "kingme/bits.h"
 #include "kingme/egdb.h"
+#include "kingme/egdb_build.h"
 #include "kingme/search.h"
 #include "kingme/weights.h"
 #include "test.h"

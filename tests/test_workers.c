@@ -2,6 +2,7 @@
  * protocol, and a coordinator whose results do not depend on which worker
  * (or local thread) played what, even when workers die or answer garbage. */
 #include "kingme/egdb.h"
+#include "kingme/egdb_build.h"
 #include "kingme/match.h"
 #include "kingme/selfplay.h"
 #include "kingme/textio.h"

@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "kingme/bits.h"
 #include "kingme/datapath.h"
+#include "kingme/egdb_build.h"
 #include "kingme/notation.h"
 
 #include <stdio.h>
