@@ -401,13 +401,9 @@ static bool take_hello(Run *r, int k, const char *line, char *why)
         run_fail(r, msg);
         return true;
     }
-    const char *want = r->jobs->egdb ? r->jobs->egdb : "none";
-    if (strcmp(want, "none") != 0 && strcmp(want, w->hello.egdb) != 0) {
+    if (wproto_egdb_serves(&w->hello, r->jobs->egdb, e2)) {
         char msg[KM_ERR_MAX];
-        snprintf(msg, sizeof msg,
-                 "worker %d (%.60s) has the endgame database %s, this run uses %s: give it the same "
-                 "slices (kingme worker --egdb DIR), or play without it (--no-egdb)",
-                 k + 1, w->cmd, w->hello.egdb, want);
+        snprintf(msg, sizeof msg, "worker %d (%.40s) %.190s", k + 1, w->cmd, e2);
         run_fail(r, msg);
         return true;
     }

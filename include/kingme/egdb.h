@@ -73,6 +73,9 @@ void egdb_limit_pieces(Egdb *db, int max);
 /* A digest of the slices db holds (which ones, their counts and sizes): two
  * databases with the same digest give the same probes. */
 uint64_t egdb_digest(const Egdb *db);
+/* The digest of its slices of at most pieces pieces (egdb_digest: of all),
+ * whatever the limit: what a run limited to that many pieces probes. */
+uint64_t egdb_digest_pieces(const Egdb *db, int pieces);
 /* Blocks are decoded when a probe first needs them; one that does not decode
  * (a damaged file whose checksums were recomputed: kingme egdb info decodes
  * them all) makes its positions EGDB_UNKNOWN. 0 while no probe has met such
