@@ -324,8 +324,8 @@ static int cmd_verify(const Opts *o)
     for (long g = 0; g < games; g++) {
         Board b;
         int d;
-        do egdb_random_position((int)pieces, &rng, &b);
-        while (egdb_probe(db, &b, &d) != EGDB_WIN);
+        do egdb_random_position((int)pieces, &rng, &b); /* a game: a piece on each side */
+        while (!b.pieces[KM_BLACK] || !b.pieces[KM_WHITE] || egdb_probe(db, &b, &d) != EGDB_WIN);
         int winner = b.stm, reversible = 0, maxreversible = 0, ply = 0;
         bool ok = true;
         for (;;) {
