@@ -22,13 +22,14 @@
  * are decided at t+1 (a won predecessor of a loss) or, when their last king
  * move has been decided, at one more than the longest (a lost predecessor of
  * wins). */
+#include "kingme/egdb_build.h"
 #include "egdb_impl.h"
 #include "kingme/bits.h"
 #include "kingme/textio.h"
+#include "kingme/workers.h"
 
 #include <errno.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,16 +67,16 @@ typedef struct BuildCtx {
     int full_dtc_pieces; /* slices of more pieces keep only some DTC */
     uint8_t *codes[EGDB_NSLICE_IDS];
     EgdbGeom geom[EGDB_NSLICE_IDS];
-    /* progress of the workers */
+    /* progress of the threads building */
     pthread_mutex_t lock;
-    EgdbProgress cur;                         /* last reported state of some worker */
+    EgdbProgress cur;                         /* last reported state of some thread */
     uint64_t positions_done, positions_total; /* of the pairs finished / to build */
     Pair *active;                             /* the group being built: its pairs' shares done */
     int nactive;
     int slices_done, slices_total;
     double start, build_start; /* the build; its first slice built (not loaded) */
-    bool failed;
-    char err[KM_ERR_MAX];
+    EgdbProgressFn progress;   /* may be NULL */
+    void *user;
 } BuildCtx;
 
 /* A slice and its mirror (n = 1 when they are the same). */
@@ -105,7 +106,7 @@ static double now_s(void)
 #define SHARE_LEVELS 0.15
 #define SHARE_WRITE 0.10
 
-/* The worker's state for the progress line: phase, level, and the share of
+/* A thread's state for the progress line: phase, level, and the share of
  * the pair done (from + part of the step's share). */
 static void report(BuildCtx *c, Pair *p, const char *phase, int pass, double done)
 {
@@ -329,7 +330,7 @@ static inline int value_any(const BuildCtx *c, const Pair *p, const Board *q)
 }
 
 /* Pass 2: distances to conversion. */
-static int pass_distances(BuildCtx *c, Pair *p)
+static int pass_distances(BuildCtx *c, Pair *p, char *err)
 {
     const double before = SHARE_MOVES + SHARE_VALUES;
     MoveList ml;
@@ -403,7 +404,7 @@ static int pass_distances(BuildCtx *c, Pair *p)
                         level = p->aux[kk][i];
                     }
                     if (level >= MAX_LEVELS - 1) {
-                        snprintf(c->err, KM_ERR_MAX, "distance to conversion above %d plies", MAX_LEVELS - 2);
+                        snprintf(err, KM_ERR_MAX, "distance to conversion above %d plies", MAX_LEVELS - 2);
                         return -2;
                     }
                     p->dtc[kk][i] = (uint8_t)level;
@@ -424,7 +425,7 @@ static int pass_distances(BuildCtx *c, Pair *p)
                 if (d == DTC_UNSET || d > lim) {
                     char name[16];
                     egdb_slice_name(p->g[k].s, name, sizeof name);
-                    snprintf(c->err, KM_ERR_MAX, "%s: %s at index %llu", name,
+                    snprintf(err, KM_ERR_MAX, "%s: %s at index %llu", name,
                              d == DTC_UNSET ? "a decided position without a distance (a bug)"
                                             : "a distance to conversion too long for the format",
                              (unsigned long long)i);
@@ -439,74 +440,57 @@ static int pass_distances(BuildCtx *c, Pair *p)
 
 /* ---- the driver ---- */
 
-static int build_pair(BuildCtx *c, Pair *p)
+static int build_pair(BuildCtx *c, Pair *p, char *err)
 {
-    if (pair_alloc(p)) {
-        snprintf(c->err, KM_ERR_MAX, "out of memory building the slices");
-        return -1;
-    }
+    if (pair_alloc(p)) return km_fail(err, "out of memory building the slices");
     int rc = pass_values(c, p);
-    if (rc == 0) rc = pass_distances(c, p);
-    if (rc == -1) snprintf(c->err, KM_ERR_MAX, "out of memory building the slices");
+    if (rc == 0) rc = pass_distances(c, p, err);
+    if (rc == -1) km_fail(err, "out of memory building the slices");
     if (rc) return -1;
     report(c, p, "writing", 0, 1 - SHARE_WRITE);
     for (int k = 0; k < p->n; k++) {
         EgdbSliceInfo info;
-        char err[KM_ERR_MAX];
         const EgdbSlice *s = &p->g[k].s;
         bool partial = s->bm + s->bk + s->wm + s->wk > c->full_dtc_pieces;
-        if (egdb_write_slice(c->dir, &p->g[k], p->st[k], partial, &info, err)) {
-            snprintf(c->err, KM_ERR_MAX, "%s", err);
-            return -1;
-        }
+        if (egdb_write_slice(c->dir, &p->g[k], p->st[k], partial, &info, err)) return -1;
     }
     return 0;
 }
 
+/* One step's pairs (every capture and crowning out of them leads to a
+ * slice built before), a job each on the runner's local threads. */
 typedef struct Group {
     BuildCtx *c;
     Pair *pairs;
-    int npairs;
-    atomic_int next;
-    atomic_int running;
 } Group;
 
-static void *worker(void *arg)
+/* The runner's job i: build pair i, keep its codes, free its work arrays. */
+static int build_job(void *ctx, int thread, int i, const atomic_bool *stop, char *err)
 {
-    Group *gr = arg;
+    (void)thread, (void)stop; /* a pair is not interrupted: its file is whole or absent */
+    Group *gr = ctx;
     BuildCtx *c = gr->c;
-    for (;;) {
-        int i = atomic_fetch_add(&gr->next, 1);
-        if (i >= gr->npairs) break;
-        pthread_mutex_lock(&c->lock);
-        bool stop = c->failed;
-        pthread_mutex_unlock(&c->lock);
-        if (stop) break;
-        Pair *p = &gr->pairs[i];
-        int rc = build_pair(c, p);
-        pthread_mutex_lock(&c->lock);
-        p->done = 0;
-        if (rc) c->failed = true;
-        else {
-            for (int k = 0; k < p->n; k++) c->positions_done += p->g[k].size;
-            c->slices_done += p->n;
-        }
-        pthread_mutex_unlock(&c->lock);
-        /* keep the codes, free the work arrays */
-        if (rc == 0)
-            for (int k = 0; k < p->n; k++) {
-                c->codes[p->id[k]] = p->st[k];
-                p->st[k] = NULL;
-            }
-        pair_free(p);
+    Pair *p = &gr->pairs[i];
+    int rc = build_pair(c, p, err);
+    pthread_mutex_lock(&c->lock);
+    p->done = 0;
+    if (rc == 0) {
+        for (int k = 0; k < p->n; k++) c->positions_done += p->g[k].size;
+        c->slices_done += p->n;
     }
-    atomic_fetch_sub(&gr->running, 1);
-    return NULL;
+    pthread_mutex_unlock(&c->lock);
+    if (rc == 0)
+        for (int k = 0; k < p->n; k++) {
+            c->codes[p->id[k]] = p->st[k];
+            p->st[k] = NULL;
+        }
+    pair_free(p);
+    return rc;
 }
 
-static void progress_now(BuildCtx *c, EgdbProgressFn fn, void *user)
+static void progress_now(BuildCtx *c)
 {
-    if (!fn) return;
+    if (!c->progress) return;
     pthread_mutex_lock(&c->lock);
     EgdbProgress pr = c->cur;
     pr.done = c->slices_done;
@@ -521,8 +505,11 @@ static void progress_now(BuildCtx *c, EgdbProgressFn fn, void *user)
     double building = c->build_start > 0 ? now_s() - c->build_start : 0;
     pr.eta = done > 0 && building > 1 ? building * ((double)c->positions_total - done) / done : -1;
     pthread_mutex_unlock(&c->lock);
-    fn(&pr, user);
+    c->progress(&pr, c->user);
 }
+
+/* The runner's tick: the progress line, every quarter of a second. */
+static void build_tick(void *user) { progress_now(user); }
 
 /* The codes a file leaves out (egdb_file.c): positions where Black can
  * capture, from the slices below; White without a piece. */
@@ -596,6 +583,8 @@ int egdb_build_partial(const char *dir, int pieces, int full_dtc_pieces, int thr
     if (!c) return km_fail(err, "out of memory");
     c->dir = dir;
     c->full_dtc_pieces = full_dtc_pieces;
+    c->progress = progress;
+    c->user = user;
     pthread_mutex_init(&c->lock, NULL);
     c->start = now_s();
     /* the positions to build: those of the pairs whose files are not both
@@ -641,7 +630,7 @@ int egdb_build_partial(const char *dir, int pieces, int full_dtc_pieces, int thr
                     c->cur.slice = s;
                     c->cur.phase = "loaded";
                     pthread_mutex_unlock(&c->lock);
-                    progress_now(c, progress, user);
+                    progress_now(c);
                     continue;
                 }
                 free(c->codes[id]);
@@ -656,38 +645,19 @@ int egdb_build_partial(const char *dir, int pieces, int full_dtc_pieces, int thr
                     if (!counted[p->id[k]]) c->positions_total += p->g[k].size;
             }
             if (np) {
-                Group gr = {.c = c, .pairs = pairs, .npairs = np};
+                Group gr = {.c = c, .pairs = pairs};
                 pthread_mutex_lock(&c->lock);
                 c->active = pairs;
                 c->nactive = np;
                 if (c->build_start == 0) c->build_start = now_s();
                 pthread_mutex_unlock(&c->lock);
-                int nt = threads < np ? threads : np;
-                pthread_t tid[64];
-                if (nt > 64) nt = 64;
-                atomic_store(&gr.running, nt);
-                int started = 0;
-                for (int t = 0; t < nt; t++)
-                    if (pthread_create(&tid[t], NULL, worker, &gr) == 0) started++;
-                    else atomic_fetch_sub(&gr.running, 1);
-                if (!started) {
-                    atomic_store(&gr.running, 1);
-                    worker(&gr);
-                }
-                /* a short tick, so that a small group's end is seen at
-                 * once; the progress still every quarter of a second */
-                for (int tick = 1; atomic_load(&gr.running) > 0; tick++) {
-                    struct timespec ts = {0, 5 * 1000 * 1000};
-                    nanosleep(&ts, NULL);
-                    if (tick % 50 == 0) progress_now(c, progress, user);
-                }
-                for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
-                progress_now(c, progress, user);
+                WorkersJobs jobs = {.n = np, .ctx = &gr, .play = build_job, .tick = build_tick, .user = c};
+                rc = workers_run_jobs(NULL, &jobs, threads < np ? threads : np, NULL, err);
+                progress_now(c);
                 pthread_mutex_lock(&c->lock);
                 c->active = NULL;
                 c->nactive = 0;
                 pthread_mutex_unlock(&c->lock);
-                if (c->failed) rc = km_fail(err, "%s", c->err);
             }
             free(pairs);
         }

@@ -801,12 +801,16 @@ void egdb_limit_pieces(Egdb *db, int max)
     if (db && max >= 1 && max < db->pieces) db->pieces = max;
 }
 
-uint64_t egdb_digest(const Egdb *db)
+uint64_t egdb_digest(const Egdb *db) { return egdb_digest_pieces(db, EGDB_MAX_PIECES); }
+
+uint64_t egdb_digest_pieces(const Egdb *db, int pieces)
 {
     uint64_t h = 0x6567646264696765ull;
     for (int i = 0; db && i < EGDB_NSLICE_IDS; i++) {
         const SliceFile *sf = db->slice[i];
         if (!sf) continue;
+        const EgdbSlice *s = &sf->g.s;
+        if (s->bm + s->bk + s->wm + s->wk > pieces) continue;
         const EgdbSliceInfo *in = &sf->info;
         h = km_mix64(h ^ (uint64_t)i);
         h = km_mix64(h ^ in->positions);

@@ -114,11 +114,6 @@ static inline void egdb_mirror(const Board *in, Board *out)
     *out = r;
 }
 
-/* egdb_build, the slices of more than full_dtc_pieces pieces in version 2
- * (egdb_build: EGDB_FULL_DTC_PIECES; the tests try the format on fewer). */
-int egdb_build_partial(const char *dir, int pieces, int full_dtc_pieces, int threads, EgdbProgressFn progress,
-                       void *user, char *err);
-
 /* ---- probing (egdb_file.c; egdb_dtc.c above it: egdb_probe, the DTCs
  * the files leave out, egdb_best_move) ---- */
 /* egdb_probe without the search for a DTC the file does not keep: *exact

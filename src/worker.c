@@ -37,9 +37,8 @@ typedef struct Kind {
 } Kind;
 
 struct WorkerState {
-    const Egdb *db;
+    Egdb *db; /* limited to the pieces of the run's jobs (worker_egdb) */
     const Book *book;
-    char digest[WPROTO_DIGEST_MAX];
     uint64_t book_hash;
     Stored *files;
     int nfiles, capfiles;
@@ -59,13 +58,12 @@ struct WorkerState {
     bool players_share;
 };
 
-WorkerState *worker_state_new(const Egdb *db, const Book *book)
+WorkerState *worker_state_new(Egdb *db, const Book *book)
 {
     WorkerState *ws = calloc(1, sizeof *ws);
     if (!ws) return NULL;
     ws->db = db;
     ws->book = book;
-    wproto_egdb_digest(db, ws->digest);
     if (book) {
         size_t len;
         const uint8_t *p = book_bytes(book, &len);
@@ -303,11 +301,24 @@ const Book *worker_book(WorkerState *ws, uint64_t hash, char *err)
 const Egdb *worker_egdb(const WorkerState *ws, const char *digest, char *err)
 {
     err[0] = '\0';
-    if (strcmp(digest, "none") == 0) return NULL;
-    if (strcmp(digest, ws->digest) != 0)
-        return km_fail(err, "this worker's endgame database is %s, the run's %s: give it the same slices",
-                       ws->digest, digest),
+    int p;
+    uint64_t d;
+    if (wproto_parse_egdb_digest(digest, &p, &d)) return km_fail(err, "bad egdb '%.30s'", digest), NULL;
+    if (p == 0) return NULL;
+    int have = ws->db ? egdb_pieces(ws->db) : 0;
+    if (have < p)
+        return km_fail(err,
+                       "this worker's endgame database has %d pieces, the run needs %d: give it the slices",
+                       have, p),
                NULL;
+    if (egdb_digest_pieces(ws->db, p) != d)
+        return km_fail(err,
+                       "this worker's slices of up to %d pieces are not the run's: give it the same slices",
+                       p),
+               NULL;
+    /* the run's pieces only, so that it probes as the coordinator does (a
+     * limit is never raised: a worker serves the runs of one coordinator) */
+    egdb_limit_pieces(ws->db, p);
     return ws->db;
 }
 

@@ -153,21 +153,92 @@ static char *unhex(const char *t, size_t *len)
 void wproto_egdb_digest(const Egdb *db, char out[WPROTO_DIGEST_MAX])
 {
     if (!db) snprintf(out, WPROTO_DIGEST_MAX, "none");
-    else snprintf(out, WPROTO_DIGEST_MAX, "%d-%016llx", egdb_pieces(db), (unsigned long long)egdb_digest(db));
+    else
+        snprintf(out, WPROTO_DIGEST_MAX, "%d-%016llx", egdb_pieces(db),
+                 (unsigned long long)egdb_digest_pieces(db, egdb_pieces(db)));
+}
+
+int wproto_parse_egdb_digest(const char *t, int *pieces, uint64_t *digest)
+{
+    *pieces = 0;
+    *digest = 0;
+    if (strcmp(t, "none") == 0) return 0;
+    if (strlen(t) != 18 || t[0] < '1' || t[0] > '0' + WPROTO_EGDB_PIECES_MAX || t[1] != '-' ||
+        !wproto_parse_hex64(t + 2, digest))
+        return -1;
+    *pieces = t[0] - '0';
+    return 0;
+}
+
+int wproto_egdb_serves(const WprotoHello *h, const char *want, char *why)
+{
+    int p;
+    uint64_t d;
+    if (!want || wproto_parse_egdb_digest(want, &p, &d)) return 0; /* none */
+    if (p == 0) return 0;
+    if (h->egdb_pieces < p) {
+        if (!h->egdb_pieces)
+            return km_fail(
+                why,
+                "has no endgame database, this run uses %d pieces: give it the slices (kingme worker "
+                "--egdb DIR), or play without them (--no-egdb)",
+                p);
+        return km_fail(
+            why,
+            "has the endgame database up to %d pieces, this run needs %d: give it the slices (kingme "
+            "worker --egdb DIR), or use %d (--egdb-pieces %d)",
+            h->egdb_pieces, p, h->egdb_pieces, h->egdb_pieces);
+    }
+    if (h->egdb_digest[p] != d)
+        return km_fail(
+            why,
+            "has other slices of up to %d pieces than this run: give it the same ones (kingme worker "
+            "--egdb DIR)",
+            p);
+    return 0;
 }
 
 char *wproto_hello(const Egdb *db, const Book *book)
 {
-    char dg[WPROTO_DIGEST_MAX], bh[24] = "none";
-    wproto_egdb_digest(db, dg);
+    char bh[24] = "none";
     if (book) {
         size_t len;
         const uint8_t *p = book_bytes(book, &len);
         snprintf(bh, sizeof bh, "%016llx", (unsigned long long)wproto_hash(p, len));
     }
     KmBuf b = {0};
-    km_buf_printf(&b, "worker kingme %s protocol %d egdb %s book %s", KINGME_VERSION, WPROTO_VERSION, dg, bh);
+    km_buf_printf(&b, "worker kingme %s protocol %d egdb ", KINGME_VERSION, WPROTO_VERSION);
+    int np = db ? egdb_pieces(db) : 0;
+    if (np > WPROTO_EGDB_PIECES_MAX) np = WPROTO_EGDB_PIECES_MAX;
+    if (np) km_buf_printf(&b, "%d:", np);
+    else km_buf_printf(&b, "none");
+    for (int n = 1; n <= np; n++)
+        km_buf_printf(&b, "%s%016llx", n > 1 ? "," : "", (unsigned long long)egdb_digest_pieces(db, n));
+    km_buf_printf(&b, " book %s", bh);
     return km_buf_done(&b);
+}
+
+/* A hello's database: "none" or "P:D1,...,DP". */
+static bool parse_hello_egdb(const char *t, WprotoHello *h)
+{
+    h->egdb_pieces = 0;
+    memset(h->egdb_digest, 0, sizeof h->egdb_digest);
+    if (strcmp(t, "none") == 0) return true;
+    if (t[0] < '1' || t[0] > '0' + WPROTO_EGDB_PIECES_MAX || t[1] != ':') return false;
+    int np = t[0] - '0';
+    const char *q = t + 2;
+    for (int n = 1; n <= np; n++) {
+        char hex[17];
+        if (strlen(q) < 16) return false;
+        memcpy(hex, q, 16);
+        hex[16] = '\0';
+        if (!wproto_parse_hex64(hex, &h->egdb_digest[n])) return false;
+        q += 16;
+        if (*q != (n < np ? ',' : '\0')) return false;
+        if (n < np) q++;
+    }
+    h->egdb_pieces = np;
+    return true;
 }
 
 static bool digest_ok(const char *t)
@@ -197,9 +268,8 @@ int wproto_parse_hello(const char *line, WprotoHello *h, char *err)
         return km_fail(err, "speaks protocol %d, not %d: give it the coordinator's kingme (%s)", last,
                        WPROTO_VERSION, KINGME_VERSION);
     }
-    if (nt != 9 || strcmp(tok[5], "egdb") != 0 || strcmp(tok[7], "book") != 0 || !digest_ok(tok[6]))
+    if (nt != 9 || strcmp(tok[5], "egdb") != 0 || strcmp(tok[7], "book") != 0 || !parse_hello_egdb(tok[6], h))
         return km_fail(err, "did not say hello: '%.60s'", line);
-    snprintf(h->egdb, sizeof h->egdb, "%s", tok[6]);
     h->book = 0;
     if (strcmp(tok[8], "none") != 0 && !wproto_parse_hex64(tok[8], &h->book))
         return km_fail(err, "did not say hello: '%.60s'", line);

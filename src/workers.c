@@ -401,13 +401,9 @@ static bool take_hello(Run *r, int k, const char *line, char *why)
         run_fail(r, msg);
         return true;
     }
-    const char *want = r->jobs->egdb ? r->jobs->egdb : "none";
-    if (strcmp(want, "none") != 0 && strcmp(want, w->hello.egdb) != 0) {
+    if (wproto_egdb_serves(&w->hello, r->jobs->egdb, e2)) {
         char msg[KM_ERR_MAX];
-        snprintf(msg, sizeof msg,
-                 "worker %d (%.60s) has the endgame database %s, this run uses %s: give it the same "
-                 "slices (kingme worker --egdb DIR), or play without it (--no-egdb)",
-                 k + 1, w->cmd, w->hello.egdb, want);
+        snprintf(msg, sizeof msg, "worker %d (%.40s) %.190s", k + 1, w->cmd, e2);
         run_fail(r, msg);
         return true;
     }
@@ -492,14 +488,25 @@ int workers_run_jobs(WorkerSet *ws, const WorkersJobs *jobs, int threads, const 
 
     double cpu0 = km_cpu_now();
     int reported = 0;
+    double next_tick = r.t0 + WORKERS_TICK;
     while (!run_stopped(&r) && run_done(&r) < n) {
         progress(&r, &reported);
+        if (jobs->tick && km_now() >= next_tick) {
+            jobs->tick(jobs->user);
+            next_tick = km_now() + WORKERS_TICK;
+        }
         if (!nw) { /* local threads alone: wait for them */
             pthread_mutex_lock(&r.lock);
             if (r.done < n && !atomic_load(&r.failed)) {
                 struct timespec ts;
                 clock_gettime(CLOCK_REALTIME, &ts);
-                ts.tv_nsec += 200000000L; /* a stop set by a signal handler is seen within 0.2 s */
+                /* a stop set by a signal handler is seen within 0.2 s; a tick comes on time */
+                long wait = 200000000L;
+                if (jobs->tick) {
+                    double left = next_tick - km_now();
+                    wait = left <= 0 ? 1000000L : left < 0.2 ? (long)(left * 1e9) + 1000000L : wait;
+                }
+                ts.tv_nsec += wait;
                 if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
                 pthread_cond_timedwait(&r.cond, &r.lock, &ts);
             }

@@ -7,6 +7,7 @@
 #include "../src/cb/cb.h"
 #include "kingme/book.h"
 #include "kingme/egdb.h"
+#include "kingme/egdb_build.h"
 #include "kingme/game.h"
 #include "kingme/movegen.h"
 #include "kingme/notation.h"

@@ -5,6 +5,7 @@
 #include "../src/egdb_impl.h"
 #include "kingme/bits.h"
 #include "kingme/egdb.h"
+#include "kingme/egdb_build.h"
 #include "kingme/search.h"
 #include "kingme/weights.h"
 #include "test.h"
@@ -1159,6 +1160,18 @@ TEST(egdb_info_checks_what_probe_checks)
 
 /* egdb_limit_pieces (CheckerBoard's Limit max pieces): the positions of
  * more pieces become unknown, the others stay; the limit only lowers. */
+/* kingme egdb verify passes on the test's database: every position played
+ * out is a game (a piece on each side), won as the database says. */
+TEST(egdb_verify_command_passes)
+{
+    if (!test_db()) return;
+    char cmd[512];
+    static char out[4096];
+    snprintf(cmd, sizeof cmd, "%s egdb verify --dir %s --check 2000 --games 200 2>&1", test_kingme(), db_dir);
+    CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
+    CHECK_MSG(strstr(out, "  won 200, within the forty-move rule 200\n") != NULL, "%s", out);
+}
+
 TEST(egdb_limit_pieces_lowers_what_is_probed)
 {
     if (!test_db()) return;

@@ -2,6 +2,7 @@
  * protocol, and a coordinator whose results do not depend on which worker
  * (or local thread) played what, even when workers die or answer garbage. */
 #include "kingme/egdb.h"
+#include "kingme/egdb_build.h"
 #include "kingme/match.h"
 #include "kingme/selfplay.h"
 #include "kingme/textio.h"
@@ -154,7 +155,7 @@ TEST(workers_hello)
     char *hello = worker_hello(ws);
     CHECK_MSG(hello && strcmp(hello, "worker kingme " KINGME_VERSION " protocol 1 egdb none book none") == 0,
               "%s", hello ? hello : "");
-    CHECK(hello && wproto_parse_hello(hello, &h, err) == 0 && h.version == 1 && strcmp(h.egdb, "none") == 0 &&
+    CHECK(hello && wproto_parse_hello(hello, &h, err) == 0 && h.version == 1 && h.egdb_pieces == 0 &&
           h.book == 0);
     free(hello);
     worker_state_free(ws);
@@ -163,10 +164,24 @@ TEST(workers_hello)
         strcmp(err, "speaks protocol 5, not 1: give it the coordinator's kingme (" KINGME_VERSION ")") == 0,
         "%s", err);
     CHECK(wproto_parse_hello("worker kingme 0.1.0 protocol 1 egdb 5-0123 book none", &h, err) == -1);
+    CHECK(wproto_parse_hello("worker kingme 0.1.0 protocol 1 egdb 2:0123456789abcdef book none", &h, err) ==
+          -1);
+    CHECK(wproto_parse_hello("worker kingme 0.1.0 protocol 1 egdb 1:0123456789abcdef, book none", &h, err) ==
+          -1);
     CHECK(wproto_parse_hello("hello", &h, err) == -1);
-    CHECK(wproto_parse_hello("worker kingme 0.1.0 protocol 1 egdb 5-0123456789abcdef book 0123456789abcdef",
+    CHECK(wproto_parse_hello("worker kingme 0.1.0 protocol 1 egdb 2:0123456789abcdef,fedcba9876543210 book "
+                             "0123456789abcdef",
                              &h, err) == 0 &&
-          strcmp(h.egdb, "5-0123456789abcdef") == 0 && h.book == 0x0123456789abcdefull);
+          h.egdb_pieces == 2 && h.egdb_digest[1] == 0x0123456789abcdefull &&
+          h.egdb_digest[2] == 0xfedcba9876543210ull && h.book == 0x0123456789abcdefull);
+    /* which runs that hello serves: up to 2 pieces, with its digests */
+    CHECK_INT(wproto_egdb_serves(&h, "none", err), 0);
+    CHECK_INT(wproto_egdb_serves(&h, "1-0123456789abcdef", err), 0);
+    CHECK_INT(wproto_egdb_serves(&h, "2-fedcba9876543210", err), 0);
+    CHECK_INT(wproto_egdb_serves(&h, "2-0123456789abcdef", err), -1);
+    CHECK_MSG(strstr(err, "has other slices of up to 2 pieces than this run") == err, "%s", err);
+    CHECK_INT(wproto_egdb_serves(&h, "3-0123456789abcdef", err), -1);
+    CHECK_MSG(strstr(err, "has the endgame database up to 2 pieces, this run needs 3") == err, "%s", err);
     /* the runner: a run that fails at the hello, before any job */
     Fixture f;
     if (!fixture(&f)) return;
@@ -174,11 +189,13 @@ TEST(workers_hello)
     snprintf(path, sizeof path, "/tmp/kingme-workers-hello-%d.txt", (int)getpid());
     static const char *const files[2] = {
         "sh -c 'echo worker kingme 0.1.0 protocol 1 2 3 4 5; cat >/dev/null'\n",
-        "sh -c 'echo worker kingme 0.1.0 protocol 1 egdb 5-0123456789abcdef book none; cat >/dev/null'\n"};
+        "sh -c 'echo worker kingme 0.1.0 protocol 1 egdb "
+        "3:0000000000000000,0000000000000000,0000000000000000 "
+        "book none; cat >/dev/null'\n"};
     static const char *const want[2] = {
         "worker 1 (sh -c 'echo worker kingme 0.1.0 protocol 1 2 3 4 5; cat >/de) speaks protocol 5, not 1: "
         "give it the coordinator's kingme",
-        ") has the endgame database 5-0123456789abcdef, this run uses 3-"};
+        "has other slices of up to 3 pieces than this run: give it the same ones"};
     for (int r = 0; r < 2; r++) {
         FILE *fp = fopen(path, "w");
         if (!fp) break;
@@ -395,6 +412,74 @@ TEST(workers_vectors_and_database)
     egdb_close(db);
     remove(path);
     free(f.op);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    test_run(cmd, out, sizeof out);
+}
+
+/* --egdb-pieces N with --workers: the coordinator has 4 pieces and the run
+ * needs 3; workers with 4 pieces (limited to 3 for the run) and with 3 (built
+ * apart: the same slices) give the PDN of -j 1, which differs from that of
+ * the 4 pieces; a run that needs 4 from a worker with 3 is refused with one
+ * line naming the piece count. */
+TEST(workers_egdb_pieces)
+{
+    char dir[] = "/tmp/kingme-wp-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *k = test_kingme();
+    char cmd[4096], path[300], err[KM_ERR_MAX];
+    static char out[8192];
+    for (int p = 3; p <= 4; p++) {
+        snprintf(path, sizeof path, "%s/db%d", dir, p);
+        CHECK_MSG(egdb_build(path, p, 2, NULL, NULL, err) == 0, "%s", err);
+        snprintf(path, sizeof path, "%s/w%d.txt", dir, p);
+        FILE *fp = fopen(path, "w");
+        if (!fp) return;
+        fprintf(fp, "%s worker --no-book --egdb %s/db%d\n%s worker --no-book --egdb %s/db%d\n", k, dir, p, k,
+                dir, p);
+        fclose(fp);
+    }
+    snprintf(path, sizeof path, "%s/op.pdn", dir);
+    FILE *fp = fopen(path, "w");
+    if (!fp) return;
+    fputs("[FEN \"B:WK22,K23,30:B1,K10\"]\n*\n\n[FEN \"W:W21,K26:BK3,7,K14\"]\n*\n\n"
+          "[FEN \"B:WK18,27:BK5,K6\"]\n*\n",
+          fp);
+    fclose(fp);
+    /* 0: -j 1 with 3 pieces; 1: with 4; 2, 3: 3 pieces on workers with 4, with 3 */
+    static const char *const how[4] = {"--egdb-pieces 3 -j 1", "-j 1", "--egdb-pieces 3 --workers %s/w4.txt",
+                                       "--egdb-pieces 3 --workers %s/w3.txt"};
+    for (int r = 0; r < 4; r++) {
+        char h[400];
+        snprintf(h, sizeof h, how[r], dir);
+        snprintf(
+            cmd, sizeof cmd,
+            "%s match default weights/handset.w --no-book --openings %s/op.pdn --games 6 --depth 3 --seed 2 "
+            "--egdb %s/db4 %s --out %s/%d.pdn 2>&1",
+            k, dir, dir, h, dir, r);
+        CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s\n%s", cmd, out);
+    }
+    snprintf(cmd, sizeof cmd, "cmp -s %s/0.pdn %s/1.pdn", dir, dir);
+    CHECK_MSG(test_run(cmd, out, sizeof out) != 0,
+              "3 pieces and 4 gave the same games: the test shows nothing");
+    for (int r = 2; r < 4; r++) {
+        snprintf(cmd, sizeof cmd, "cmp %s/0.pdn %s/%d.pdn", dir, dir, r);
+        CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "workers %d: %s", r, out);
+    }
+    snprintf(cmd, sizeof cmd,
+             "%s match default weights/handset.w --no-book --openings %s/op.pdn --games 6 --depth 3 --seed 2 "
+             "--egdb %s/db4 --egdb-pieces 4 --workers %s/w3.txt --out %s/4.pdn 2>&1 | grep '^kingme: '",
+             k, dir, dir, dir, dir);
+    test_run(cmd, out, sizeof out);
+    CHECK_MSG(strstr(out, "has the endgame database up to 3 pieces, this run needs 4: give it the slices") &&
+                  strchr(out, '\n') == strrchr(out, '\n'),
+              "%s", out);
+    snprintf(cmd, sizeof cmd,
+             "%s match default weights/handset.w --no-book --games 2 --depth 2 --egdb %s/db3 "
+             "--egdb-pieces 4 -j 1 2>&1",
+             k, dir);
+    CHECK(test_run(cmd, out, sizeof out) != 0);
+    CHECK_MSG(strstr(out, "kingme: --egdb-pieces 4: the endgame database in ") && strstr(out, "has 3 pieces"),
+              "%s", out);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd, out, sizeof out);
 }

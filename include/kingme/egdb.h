@@ -56,24 +56,7 @@ void egdb_slice_name(EgdbSlice s, char *buf, size_t len);
  * side to move. */
 void egdb_random_position(int n, uint64_t *rng, Board *b);
 
-/* ---- building ---- */
-typedef struct EgdbProgress {
-    EgdbSlice slice;
-    int done, total;    /* slices finished (including those found on disk) / to do */
-    const char *phase;  /* "moves", "values", "distances", "writing", "loaded" */
-    int pass;           /* level of the distance pass */
-    uint64_t positions; /* positions of the slice */
-    double elapsed;     /* seconds since the build started */
-    double eta;         /* estimated seconds left (<0: unknown) */
-} EgdbProgress;
-typedef void (*EgdbProgressFn)(const EgdbProgress *p, void *user);
-
-/* Build every slice of at most pieces pieces into dir (created if missing).
- * Slices whose file is already there and sound are loaded, not rebuilt, so an
- * interrupted build resumes at the slice it was in. threads >= 1 slices are
- * built at once. progress (may be NULL) is called from the calling thread.
- * Returns 0, or -1 with err. */
-int egdb_build(const char *dir, int pieces, int threads, EgdbProgressFn progress, void *user, char *err);
+/* Building: egdb_build.h. */
 
 /* ---- using ---- */
 /* Open every slice file in dir. Returns NULL with err when dir holds no
@@ -90,6 +73,9 @@ void egdb_limit_pieces(Egdb *db, int max);
 /* A digest of the slices db holds (which ones, their counts and sizes): two
  * databases with the same digest give the same probes. */
 uint64_t egdb_digest(const Egdb *db);
+/* The digest of its slices of at most pieces pieces (egdb_digest: of all),
+ * whatever the limit: what a run limited to that many pieces probes. */
+uint64_t egdb_digest_pieces(const Egdb *db, int pieces);
 /* Blocks are decoded when a probe first needs them; one that does not decode
  * (a damaged file whose checksums were recomputed: kingme egdb info decodes
  * them all) makes its positions EGDB_UNKNOWN. 0 while no probe has met such

@@ -19,8 +19,9 @@ struct Book;
 typedef struct WorkerState WorkerState;
 
 /* db, book: what the worker found on its machine (NULL: none), said in its
- * hello and used when a job names them (by digest, by hash). */
-WorkerState *worker_state_new(const struct Egdb *db, const struct Book *book);
+ * hello and used when a job names them (by digest, by hash). db is limited
+ * to the pieces a job's digest says (egdb_limit_pieces). */
+WorkerState *worker_state_new(struct Egdb *db, const struct Book *book);
 void worker_state_free(WorkerState *ws);
 
 /* The hello the worker says first (malloc'd, no newline). */
@@ -39,8 +40,9 @@ int worker_register(WorkerState *ws, const char *word, WorkerKindFn fn, void *da
 
 /* For the handlers: the vector of a reference (ID or ID+LAYER, made of the
  * files sent), the book of a hash (sent, or the worker's own), the endgame
- * database of a digest ("none": NULL without err; another database than the
- * worker's: NULL with err). NULL with err when unknown. */
+ * database of a digest ("none": NULL without err; fewer pieces or other
+ * slices up to its pieces than the worker's: NULL with err; else the
+ * worker's, limited to the digest's pieces). NULL with err when unknown. */
 const Weights *worker_vector(WorkerState *ws, const char *ref, char *err);
 const struct Book *worker_book(WorkerState *ws, uint64_t hash, char *err);
 const struct Egdb *worker_egdb(const WorkerState *ws, const char *digest, char *err);

@@ -3,10 +3,11 @@
  * one line each way. Also what the tests and the fuzz targets check.
  *
  * The protocol (version 1; docs/workers.md has it line by line):
- *   worker -> `worker kingme VERSION protocol 1 egdb DIGEST book HASH`  when it
- *              starts: its endgame database (`none`, or P-XXXXXXXXXXXXXXXX: up to
- *              P pieces, a digest of the slices it holds) and the opening book
- *              it found (`none`, or the hash of the file's bytes)
+ *   worker -> `worker kingme VERSION protocol 1 egdb DIGESTS book HASH`  when it
+ *              starts: its endgame database (`none`, or P:D1,...,DP: up to P
+ *              pieces, Dn the 16 hex digits of the digest of its slices up to n
+ *              pieces) and the opening book it found (`none`, or the hash of the
+ *              file's bytes)
  *   coord  -> `file HASH SIZE`, then `data HEX` lines (up to WPROTO_CHUNK bytes
  *              each, as hex digits) until SIZE bytes: a file the jobs name by
  *              the hash of its bytes (weights, a pattern layer, a book), sent
@@ -46,10 +47,11 @@
 
 #define WPROTO_VERSION 1
 #define WPROTO_LINE_MAX 65536
-#define WPROTO_CHUNK 16384   /* bytes of a file a data line carries */
-#define WPROTO_REF_MAX 40    /* "ID+LAYER" and its NUL */
-#define WPROTO_DIGEST_MAX 24 /* "none" or "P-" and 16 hex digits, and the NUL */
-#define WPROTO_NEED_MAX 4    /* files one job names */
+#define WPROTO_CHUNK 16384       /* bytes of a file a data line carries */
+#define WPROTO_REF_MAX 40        /* "ID+LAYER" and its NUL */
+#define WPROTO_EGDB_PIECES_MAX 8 /* the most pieces a hello's database may say */
+#define WPROTO_DIGEST_MAX 24     /* "none" or "P-" and 16 hex digits, and the NUL */
+#define WPROTO_NEED_MAX 4        /* files one job names */
 
 struct Book;
 struct Egdb;
@@ -72,9 +74,17 @@ const Weights *wproto_spec_weights(const MatchSettings *set, const MatchGameSpec
 /* 16 lower-case hex digits. */
 bool wproto_parse_hex64(const char *t, uint64_t *out);
 
-/* The endgame database's digest as the protocol says it: "none", or
- * "P-XXXXXXXXXXXXXXXX" (egdb_digest). */
+/* The endgame database a run uses as the protocol says it: "none", or
+ * "P-XXXXXXXXXXXXXXXX" (P: its pieces, egdb_pieces, after any limit; the
+ * digest of its slices up to P pieces, egdb_digest_pieces). */
 void wproto_egdb_digest(const struct Egdb *db, char out[WPROTO_DIGEST_MAX]);
+struct WprotoHello;
+/* Whether a worker that said hello h can serve a run that uses the database
+ * want (wproto_egdb_digest): 0, or -1 with why ("has the endgame database
+ * up to 3 pieces, this run needs 4: ...", with what to do). */
+int wproto_egdb_serves(const struct WprotoHello *h, const char *want, char *why);
+/* Parse a digest ("none": *pieces 0). 0, or -1 when it is none of those. */
+int wproto_parse_egdb_digest(const char *t, int *pieces, uint64_t *digest);
 
 /* The worker's hello (malloc'd, no newline). */
 char *wproto_hello(const struct Egdb *db, const struct Book *book);
@@ -82,8 +92,9 @@ char *wproto_hello(const struct Egdb *db, const struct Book *book);
  * another protocol version: "speaks protocol 5, not 1"). */
 typedef struct WprotoHello {
     int version;
-    char egdb[WPROTO_DIGEST_MAX];
-    uint64_t book; /* 0: none */
+    int egdb_pieces;                                  /* 0: no database */
+    uint64_t egdb_digest[WPROTO_EGDB_PIECES_MAX + 1]; /* [n]: of its slices up to n pieces */
+    uint64_t book;                                    /* 0: none */
 } WprotoHello;
 int wproto_parse_hello(const char *line, WprotoHello *h, char *err);
 

@@ -4,7 +4,8 @@
  * to through its stdin and stdout in the worker protocol, worker_proto.h).
  * Every command that runs many jobs runs them here: the games of match and
  * tune (match.h), the self-play games (selfplay.h), the opening book's
- * positions (book_build.h).
+ * positions (book_build.h), the endgame slices (egdb_build.h, local threads
+ * only).
  *
  * A job kind is a few callbacks (WorkersJobs): the line that carries job i
  * to a worker and the files it names, the answer taken into the job's own
@@ -25,6 +26,7 @@
 
 #define WORKERS_MAX 256
 #define WORKERS_THREADS_MAX 256
+#define WORKERS_TICK 0.25 /* seconds between WorkersJobs.tick calls */
 
 /* What happened to a worker, for the progress line. */
 typedef enum WorkerEventKind {
@@ -93,6 +95,10 @@ typedef struct WorkersJobs {
      * or NULL: none): a worker that holds another stops the run with a line */
     const char *egdb;
     WorkersProgressFn progress; /* may be NULL; from the coordinating thread */
+    /* may be NULL: called from the coordinating thread about every
+     * WORKERS_TICK seconds while the run goes on (a progress line that
+     * shows the share done of the jobs in flight, which `progress` cannot) */
+    void (*tick)(void *user);
     void *user;
 } WorkersJobs;
 

@@ -4,6 +4,7 @@
 #define KINGME_CLI_H
 
 #include "kingme/board.h"
+#include "kingme/egdb.h"
 #include "opts.h"
 
 #include <stdarg.h>
@@ -127,7 +128,8 @@ const char *cli_egdb_dir(const char *given);
  * KINGME_EGDB=none none. cli_egdb_auto opens it into *db (NULL: none). A
  * database asked for (--egdb, KINGME_EGDB) that cannot be opened is an
  * error line (false); the one beside the program costs a warning on stderr,
- * not the command. */
+ * not the command. --egdb-pieces N limits it to N pieces (egdb_limit_pieces;
+ * a database of fewer is an error line). */
 #define CLI_EGDB_OPTS                                                                             \
     {"--egdb",                                                                                    \
      NULL,                                                                                        \
@@ -139,6 +141,16 @@ const char *cli_egdb_dir(const char *given);
      NULL,                                                                                        \
      "use the endgame database in DIR (alone: $KINGME_EGDB or egdb/); without it, $KINGME_EGDB, " \
      "else egdb/ in the data folders (beside the program, PREFIX/share/kingme; kingme version)"}, \
+        {"--egdb-pieces",                                                                         \
+         NULL,                                                                                    \
+         NULL,                                                                                    \
+         OPT_INT,                                                                                 \
+         "N",                                                                                     \
+         1,                                                                                       \
+         EGDB_MAX_PIECES,                                                                         \
+         DESCRIBED("all it has"),                                                                 \
+         "use the database's positions of at most N pieces only (an error when it has fewer); "   \
+         "with --workers, each worker needs the same slices up to N pieces only"},                \
     {                                                                                             \
         "--no-egdb", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,                                      \
             "no endgame database, not even the data folders'"                                     \

@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "kingme/bits.h"
 #include "kingme/datapath.h"
+#include "kingme/egdb_build.h"
 #include "kingme/notation.h"
 
 #include <stdio.h>
@@ -30,17 +31,34 @@ const char *cli_egdb_dir(const char *given)
     return given ? given : dir ? env : EGDB_DEFAULT_DIR;
 }
 
+/* --egdb-pieces N: the database limited to N pieces; one of fewer, or
+ * none, is an error line (false). */
+static bool egdb_limit(const Opts *o, Egdb **db, const char *dir)
+{
+    if (!opt_given(o, "--egdb-pieces") || opt_given(o, "--no-egdb")) return true;
+    int n = (int)opt_int(o, "--egdb-pieces");
+    if (!*db) return cli_error("--egdb-pieces %d: no endgame database (--egdb DIR)", n), false;
+    if (egdb_pieces(*db) < n) {
+        cli_error("--egdb-pieces %d: the endgame database in %s has %d pieces", n, dir, egdb_pieces(*db));
+        egdb_close(*db);
+        *db = NULL;
+        return false;
+    }
+    egdb_limit_pieces(*db, n);
+    return true;
+}
+
 bool cli_egdb(const Opts *o, Egdb **db)
 {
     *db = NULL;
     bool env_dir;
     const char *env = egdb_env(&env_dir);
     const char *dir = opt_given(o, "--egdb") ? cli_egdb_dir(opt_str(o, "--egdb")) : env_dir ? env : NULL;
-    if (!dir) return true;
+    if (!dir) return egdb_limit(o, db, "");
     char err[KM_ERR_MAX];
     *db = egdb_open(dir, 0, err);
     if (!*db) cli_error("%s", err);
-    return *db != NULL;
+    return *db != NULL && egdb_limit(o, db, dir);
 }
 
 /* The folder egdb in the data folders (datapath.h): beside the program in a
@@ -59,11 +77,12 @@ bool cli_egdb_auto(const Opts *o, Egdb **db)
     if (opt_given(o, "--egdb") || egdb_env(&env_dir)) return cli_egdb(o, db); /* KINGME_EGDB=none: none */
     char dir[4200];
     struct stat st;
-    if (!egdb_beside_program(dir, sizeof dir) || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) return true;
+    if (!egdb_beside_program(dir, sizeof dir) || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return egdb_limit(o, db, "");
     char err[KM_ERR_MAX];
     *db = egdb_open(dir, 0, err);
     if (!*db) cli_error("%s; going on without the endgame database", err);
-    return true;
+    return egdb_limit(o, db, dir);
 }
 
 static const char *value_name(int v)
@@ -305,8 +324,8 @@ static int cmd_verify(const Opts *o)
     for (long g = 0; g < games; g++) {
         Board b;
         int d;
-        do egdb_random_position((int)pieces, &rng, &b);
-        while (egdb_probe(db, &b, &d) != EGDB_WIN);
+        do egdb_random_position((int)pieces, &rng, &b); /* a game: a piece on each side */
+        while (!b.pieces[KM_BLACK] || !b.pieces[KM_WHITE] || egdb_probe(db, &b, &d) != EGDB_WIN);
         int winner = b.stm, reversible = 0, maxreversible = 0, ply = 0;
         bool ok = true;
         for (;;) {
