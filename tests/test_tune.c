@@ -1469,3 +1469,20 @@ TEST(tune_no_layer_file_unchanged)
     free(t);
     tune_free(&a);
 }
+
+/* a pattern layer's path as the population file records it: one token of
+ * at most TUNE_PATH_MAX - 1 characters; each refusal is one line saying why */
+TEST(tune_layer_path_refusals)
+{
+    char err[KM_ERR_MAX] = "";
+    CHECK(tune_layer_path_ok("weights/pat.w", err));
+    CHECK(!tune_layer_path_ok("", err));
+    CHECK_MSG(strstr(err, "without the path") != NULL, "%s", err);
+    CHECK(!tune_layer_path_ok("my weights.w", err));
+    CHECK_MSG(strstr(err, "'my weights.w'") && strstr(err, "cannot hold blanks"), "%s", err);
+    char long_path[TUNE_PATH_MAX + 8];
+    memset(long_path, 'a', sizeof long_path - 1);
+    long_path[sizeof long_path - 1] = '\0';
+    CHECK(!tune_layer_path_ok(long_path, err));
+    CHECK_MSG(strstr(err, "at most") && !strchr(err, '\n'), "%s", err);
+}
