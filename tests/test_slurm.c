@@ -32,7 +32,10 @@ static long submit(const char *env, const char *script, const char *args, const 
     return id;
 }
 
-/* Wait for job id to end (at most limit s): its state line, into state. */
+/* Wait for job id to end (at most limit s): its state line, into state.
+ * SLURM tells the end of a job to no process of the test (sbatch has
+ * returned), so scontrol is asked every half second until the job has
+ * left the running states. */
 static void wait_job(long id, double limit, char *state, size_t len)
 {
     char cmd[256];
