@@ -3,6 +3,7 @@
 #include "kingme/base.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -13,6 +14,24 @@ int km_fail(char *err, const char *fmt, ...)
     vsnprintf(err, KM_ERR_MAX, fmt, ap);
     va_end(ap);
     return -1;
+}
+
+bool km_fail_false(char *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, KM_ERR_MAX, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+void *km_fail_null(char *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, KM_ERR_MAX, fmt, ap);
+    va_end(ap);
+    return NULL;
 }
 
 double km_now(void)

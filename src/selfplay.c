@@ -434,11 +434,11 @@ int selfplay_read_dir(const char *dir, SelfplayData *d, char *err)
 
 char *selfplay_played_line(Searcher *s, const SelfplayConfig *c, int n, int i, char *err)
 {
-    if (c->max_plies < 1) return km_fail(err, "selfplay: max_plies must be at least 1"), NULL;
+    if (c->max_plies < 1) return km_fail_null(err, "selfplay: max_plies must be at least 1");
     Move *moves = malloc((size_t)c->max_plies * sizeof *moves);
     SelfplayData d = {0};
     Searcher own;
-    if (!moves) return km_fail(err, "out of memory"), NULL;
+    if (!moves) return km_fail_null(err, "out of memory");
     if (!s && searcher_init(&own, &c->weights, (size_t)c->hash_mb, c->seed, err)) {
         free(moves);
         return NULL;

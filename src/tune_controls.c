@@ -222,15 +222,14 @@ int tune_controls_check(const TuneControls *c, char *err)
 bool tune_layer_path_ok(const char *path, char *err)
 {
     size_t n = strlen(path);
-    if (n == 0) return km_fail(err, "a pattern layer without the path of its weights file"), false;
+    if (n == 0) return km_fail_false(err, "a pattern layer without the path of its weights file");
     if (n >= TUNE_PATH_MAX)
-        return km_fail(err, "%.60s...: a pattern layer's file is recorded by its path, at most %d characters",
-                       path, TUNE_PATH_MAX - 1),
-               false;
+        return km_fail_false(
+            err, "%.60s...: a pattern layer's file is recorded by its path, at most %d characters", path,
+            TUNE_PATH_MAX - 1);
     if (strpbrk(path, " \t\r\n"))
-        return km_fail(err, "'%s': a pattern layer's file is recorded by its path, which cannot hold blanks",
-                       path),
-               false;
+        return km_fail_false(
+            err, "'%s': a pattern layer's file is recorded by its path, which cannot hold blanks", path);
     return true;
 }
 

@@ -269,20 +269,10 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
         }
         if (s == e) continue;
         int nr = net_line(&np, &tp, s, e, where, lineno, err);
-        if (nr < 0) {
-            free(hdr.s);
-            free(tp.pat);
-            free(np.net);
-            return -1;
-        }
+        if (nr < 0) goto fail;
         if (nr > 0) continue;
         int tr = table_line(&tp, s, e, where, lineno, err);
-        if (tr < 0) {
-            free(hdr.s);
-            free(tp.pat);
-            free(np.net);
-            return -1;
-        }
+        if (tr < 0) goto fail;
         if (tr > 0) continue;
         const char *name = s, *ne = s;
         while (ne < e && !is_space(*ne)) ne++;
@@ -302,18 +292,14 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
             }
         }
         if (idx < 0) {
-            free(hdr.s);
-            free(tp.pat);
-            free(np.net);
-            return km_fail(err, "%s:%d: unknown parameter '%s'", where, lineno, nm);
+            km_fail(err, "%s:%d: unknown parameter '%s'", where, lineno, nm);
+            goto fail;
         }
         int slot = ending * EVAL_NTERMS + idx;
         if (seen[slot]) {
-            free(hdr.s);
-            free(tp.pat);
-            free(np.net);
-            return km_fail(err, "%s:%d: duplicate parameter '%s' (first given on line %d)", where, lineno, nm,
-                           seen[slot]);
+            km_fail(err, "%s:%d: duplicate parameter '%s' (first given on line %d)", where, lineno, nm,
+                    seen[slot]);
+            goto fail;
         }
         seen[slot] = lineno;
         const char *v = ne;
@@ -321,10 +307,8 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
         const char *ve = v;
         while (ve < e && !is_space(*ve)) ve++;
         if (v == ve) {
-            free(hdr.s);
-            free(tp.pat);
-            free(np.net);
-            return km_fail(err, "%s:%d: missing value for '%s'", where, lineno, nm);
+            km_fail(err, "%s:%d: missing value for '%s'", where, lineno, nm);
+            goto fail;
         }
         const char *d = v;
         if (*d == '-' || *d == '+') d++;
@@ -332,20 +316,16 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
         for (const char *q = d; q < ve; q++)
             if (*q < '0' || *q > '9') digits = 0;
         if (!digits) {
-            free(hdr.s);
-            free(tp.pat);
-            free(np.net);
-            return km_fail(err, "%s:%d: value '%s' of '%s' is not an integer", where, lineno,
-                           clip(v, (size_t)(ve - v), tok), nm);
+            km_fail(err, "%s:%d: value '%s' of '%s' is not an integer", where, lineno,
+                    clip(v, (size_t)(ve - v), tok), nm);
+            goto fail;
         }
         const char *x = ve;
         while (x < e && is_space(*x)) x++;
         if (x < e) {
-            free(hdr.s);
-            free(tp.pat);
-            free(np.net);
-            return km_fail(err, "%s:%d: unexpected '%s' after the value of '%s'", where, lineno,
-                           clip(x, (size_t)(e - x), tok), nm);
+            km_fail(err, "%s:%d: unexpected '%s' after the value of '%s'", where, lineno,
+                    clip(x, (size_t)(e - x), tok), nm);
+            goto fail;
         }
         /* digits only, so overflow is the only way strtol can fail */
         char num[40];
@@ -353,11 +333,8 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
         errno = 0;
         long val = (ve - v) > 30 ? 0 : strtol(num, NULL, 10);
         if ((ve - v) > 30 || errno == ERANGE || val < -32768 || val > 32767) {
-            free(hdr.s);
-            free(tp.pat);
-            free(np.net);
-            return km_fail(err, "%s:%d: value %s of '%s' is out of range -32768..32767", where, lineno, num,
-                           nm);
+            km_fail(err, "%s:%d: value %s of '%s' is out of range -32768..32767", where, lineno, num, nm);
+            goto fail;
         }
         if (ending) {
             r.end[idx] = (int16_t)val;
@@ -368,43 +345,52 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
     }
     if (in_header) {
         /* every weight 0 is no evaluation at all: an empty or truncated file */
-        free(hdr.s);
-        free(np.net);
-        return km_fail(err, "%s: no parameters (the file is empty or holds only comments)", where);
+        km_fail(err, "%s: no parameters (the file is empty or holds only comments)", where);
+        goto fail;
     }
     if (np.net && nn_crc(np.net) != np.crc) {
-        free(hdr.s);
-        free(tp.pat);
-        uint32_t got = nn_crc(np.net);
-        free(np.net);
-        return km_fail(err, "%s:%d: the network's values have checksum %08x, not %08x (a damaged section)",
-                       where, np.line, (unsigned)got, (unsigned)np.crc);
+        km_fail(err, "%s:%d: the network's values have checksum %08x, not %08x (a damaged section)", where,
+                np.line, (unsigned)nn_crc(np.net), (unsigned)np.crc);
+        goto fail;
     }
     if (tp.pat && pat_all_zero(tp.pat)) {
         /* every cell 0 (a "table NAME" line and no values, or rows of
          * zeros) adds nothing: no layer, as weights_format writes it */
         free(tp.pat);
-        free(np.net);
         tp.pat = NULL;
     }
+    /* interning takes the layer (and frees it when it fails) */
     if (tp.pat) {
         r.pat = patterns_intern(tp.pat);
+        tp.pat = NULL;
         if (!r.pat) {
-            free(hdr.s);
-            free(np.net);
-            return km_fail(err, "%s: out of memory", where);
+            km_fail(err, "%s: out of memory", where);
+            goto fail;
         }
     }
-    if (np.net && !(r.net = nn_intern(np.net))) {
-        free(hdr.s);
-        return km_fail(err, "%s: out of memory", where);
+    if (np.net) {
+        r.net = nn_intern(np.net);
+        np.net = NULL;
+        if (!r.net) {
+            km_fail(err, "%s: out of memory", where);
+            goto fail;
+        }
     }
     char *h = km_buf_done(&hdr);
-    if (!h) return km_fail(err, "%s: out of memory", where);
+    if (!h) { /* km_buf_done freed the header */
+        km_fail(err, "%s: out of memory", where);
+        goto fail;
+    }
     *w = r;
     if (comments) *comments = h;
     else free(h);
     return 0;
+
+fail: /* the one way out of a failure: what the parse holds is freed */
+    free(hdr.s);
+    free(tp.pat);
+    free(np.net);
+    return -1;
 }
 
 int weights_read(Weights *w, const char *path, char **comments, char *err)

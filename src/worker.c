@@ -207,9 +207,9 @@ static char *handle_data(WorkerState *ws, char **tok, int nt)
 static const char *file_text(WorkerState *ws, uint64_t hash, char *err)
 {
     Stored *s = find_file(ws, hash);
-    if (!s) return km_fail(err, "unknown file %016llx", (unsigned long long)hash), NULL;
+    if (!s) return km_fail_null(err, "unknown file %016llx", (unsigned long long)hash);
     if (strlen(s->bytes) != s->len)
-        return km_fail(err, "file %016llx is not text", (unsigned long long)hash), NULL;
+        return km_fail_null(err, "file %016llx is not text", (unsigned long long)hash);
     return s->bytes;
 }
 
@@ -251,9 +251,8 @@ const Weights *worker_vector(WorkerState *ws, const char *ref, char *err)
     snprintf(head, sizeof head, "%.16s", ref);
     if (!wproto_parse_hex64(head, &named) ||
         (ref[16] && (ref[16] != '+' || !wproto_parse_hex64(ref + 17, &layer))))
-        return km_fail(err, "the vector '%.40s' is not ID or ID+LAYER", ref), NULL;
-    if (ws->nvecs == WORKER_MAX_VECTORS)
-        return km_fail(err, "more than %d vectors", WORKER_MAX_VECTORS), NULL;
+        return km_fail_null(err, "the vector '%.40s' is not ID or ID+LAYER", ref);
+    if (ws->nvecs == WORKER_MAX_VECTORS) return km_fail_null(err, "more than %d vectors", WORKER_MAX_VECTORS);
     char where[40], e2[KM_ERR_MAX];
     Vec v;
     memset(&v, 0, sizeof v);
@@ -261,25 +260,25 @@ const Weights *worker_vector(WorkerState *ws, const char *ref, char *err)
     const char *text = file_text(ws, named, err);
     if (!text) return NULL;
     snprintf(where, sizeof where, "file %016llx", (unsigned long long)named);
-    if (weights_parse(&v.w, text, where, NULL, e2)) return km_fail(err, "%s", e2), NULL;
-    if (v.w.pat) return km_fail(err, "%s holds a pattern layer: its vector is ID+LAYER", where), NULL;
+    if (weights_parse(&v.w, text, where, NULL, e2)) return km_fail_null(err, "%s", e2);
+    if (v.w.pat) return km_fail_null(err, "%s holds a pattern layer: its vector is ID+LAYER", where);
     if (layer) {
         Weights l;
         memset(&l, 0, sizeof l);
         if (!(text = file_text(ws, layer, err))) return NULL;
         snprintf(where, sizeof where, "file %016llx", (unsigned long long)layer);
-        if (weights_parse(&l, text, where, NULL, e2)) return km_fail(err, "%s", e2), NULL;
+        if (weights_parse(&l, text, where, NULL, e2)) return km_fail_null(err, "%s", e2);
         v.w.pat = l.pat;
     }
     if (ws->nvecs == ws->capvecs) {
         int cap = ws->capvecs ? 2 * ws->capvecs : 16;
         Vec **nv = realloc(ws->vecs, (size_t)cap * sizeof *nv);
-        if (!nv) return km_fail(err, "out of memory"), NULL;
+        if (!nv) return km_fail_null(err, "out of memory");
         ws->vecs = nv;
         ws->capvecs = cap;
     }
     Vec *keep = malloc(sizeof *keep);
-    if (!keep) return km_fail(err, "out of memory"), NULL;
+    if (!keep) return km_fail_null(err, "out of memory");
     *keep = v;
     ws->vecs[ws->nvecs++] = keep;
     return &keep->w;
@@ -289,7 +288,7 @@ const Book *worker_book(WorkerState *ws, uint64_t hash, char *err)
 {
     if (ws->book && hash == ws->book_hash) return ws->book;
     Stored *s = find_file(ws, hash);
-    if (!s) return km_fail(err, "unknown book %016llx", (unsigned long long)hash), NULL;
+    if (!s) return km_fail_null(err, "unknown book %016llx", (unsigned long long)hash);
     if (!s->book) {
         char where[40];
         snprintf(where, sizeof where, "book %016llx", (unsigned long long)hash);
@@ -303,19 +302,16 @@ const Egdb *worker_egdb(const WorkerState *ws, const char *digest, char *err)
     err[0] = '\0';
     int p;
     uint64_t d;
-    if (wproto_parse_egdb_digest(digest, &p, &d)) return km_fail(err, "bad egdb '%.30s'", digest), NULL;
+    if (wproto_parse_egdb_digest(digest, &p, &d)) return km_fail_null(err, "bad egdb '%.30s'", digest);
     if (p == 0) return NULL;
     int have = ws->db ? egdb_pieces(ws->db) : 0;
     if (have < p)
-        return km_fail(err,
-                       "this worker's endgame database has %d pieces, the run needs %d: give it the slices",
-                       have, p),
-               NULL;
+        return km_fail_null(
+            err, "this worker's endgame database has %d pieces, the run needs %d: give it the slices", have,
+            p);
     if (egdb_digest_pieces(ws->db, p) != d)
-        return km_fail(err,
-                       "this worker's slices of up to %d pieces are not the run's: give it the same slices",
-                       p),
-               NULL;
+        return km_fail_null(
+            err, "this worker's slices of up to %d pieces are not the run's: give it the same slices", p);
     /* the run's pieces only, so that it probes as the coordinator does (a
      * limit is never raised: a worker serves the runs of one coordinator) */
     egdb_limit_pieces(ws->db, p);

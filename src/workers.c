@@ -351,7 +351,7 @@ static bool take_result(Run *r, int k, char *line, char *why)
 {
     Worker *w = &r->ws->w[k];
     char **tok = malloc((WPROTO_LINE_MAX / 2 + 2) * sizeof *tok);
-    if (!tok) return km_fail(why, "out of memory"), false;
+    if (!tok) return km_fail_false(why, "out of memory");
     int nt = km_split(line, tok, WPROTO_LINE_MAX / 2);
     bool ok = false;
     long long n;
@@ -395,7 +395,7 @@ static bool take_hello(Run *r, int k, const char *line, char *why)
     Worker *w = &r->ws->w[k];
     char e2[KM_ERR_MAX];
     if (wproto_parse_hello(line, &w->hello, e2)) {
-        if (strncmp(e2, "speaks protocol", 15) != 0) return km_fail(why, "%s", e2), false;
+        if (strncmp(e2, "speaks protocol", 15) != 0) return km_fail_false(why, "%s", e2);
         char msg[KM_ERR_MAX];
         snprintf(msg, sizeof msg, "worker %d (%.60s) %.150s", k + 1, w->cmd, e2);
         run_fail(r, msg);

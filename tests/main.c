@@ -1,6 +1,9 @@
 /* main.c - the test runner. */
 #include "test.h"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -113,6 +116,75 @@ int test_run(const char *cmd, char *out, size_t len)
         }
     int st = pclose(p);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int test_spawn(const char *cmd, int *in, int *out)
+{
+    int o[2], i[2] = {-1, -1};
+    if (pipe(o)) return -1;
+    if (in && pipe(i)) {
+        close(o[0]), close(o[1]);
+        return -1;
+    }
+    /* a program that ends early makes a write into its pipe fail (a check),
+     * not end the tests */
+    if (in) signal(SIGPIPE, SIG_IGN);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGPIPE, SIG_DFL);
+        int null = in ? -1 : open("/dev/null", O_RDONLY);
+        dup2(in ? i[0] : null, 0);
+        dup2(o[1], 1);
+        dup2(o[1], 2);
+        close(o[0]), close(o[1]);
+        if (in) close(i[0]), close(i[1]);
+        else close(null);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    close(o[1]);
+    if (in) close(i[0]);
+    if (pid < 0) {
+        close(o[0]);
+        if (in) close(i[1]);
+        return -1;
+    }
+    *out = o[0];
+    if (in) *in = i[1];
+    return (int)pid;
+}
+
+bool test_wait_for(int fd, const char *want, double timeout)
+{
+    /* the last strlen(want) bytes read, one byte at a time so that nothing
+     * after the match is taken from the pipe */
+    size_t n = strlen(want), have = 0;
+    if (n == 0) return true;
+    char *tail = calloc(n + 1, 1);
+    if (!tail) return false;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    bool found = false;
+    for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        double left = timeout - ((double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) / 1e9);
+        if (left <= 0) break;
+        struct pollfd pf = {fd, POLLIN, 0};
+        int r = poll(&pf, 1, (int)(left * 1000) + 1);
+        if (r < 0) continue; /* a signal */
+        if (r == 0) break;
+        char c;
+        if (read(fd, &c, 1) != 1) break; /* its end */
+        if (have == n) memmove(tail, tail + 1, --have);
+        tail[have++] = c;
+        if (have == n && memcmp(tail, want, n) == 0) {
+            found = true;
+            break;
+        }
+    }
+    free(tail);
+    return found;
 }
 
 int main(int argc, char **argv)

@@ -34,6 +34,15 @@ char *test_slurp(const char *path);
 /* Runs a shell command, captures stdout+stderr into out (truncated to len),
  * returns the exit status (or -1). */
 int test_run(const char *cmd, char *out, size_t len);
+/* Starts sh -c cmd with its standard output and error on a pipe whose read
+ * end goes to *out; its standard input is the write end of another pipe,
+ * into *in (SIGPIPE is then ignored here), or /dev/null when in is NULL.
+ * Returns its pid, or -1. */
+int test_spawn(const char *cmd, int *in, int *out);
+/* Reads fd until what comes holds want: true. false at the end of the
+ * pipe or after timeout seconds, a guard against a hang and never a pace:
+ * the tests wait on what the program says, not on the clock. */
+bool test_wait_for(int fd, const char *want, double timeout);
 /* Whether text is a well-formed XML document (test_svg.c: a small checker
  * of elements, attributes, entities, comments and UTF-8) whose root element
  * is root; false with the reason and its line in why. */

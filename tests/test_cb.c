@@ -267,6 +267,10 @@ typedef struct Later {
     int *playnow;
 } Later;
 
+/* CheckerBoard's interface gives no event while a search runs (the status
+ * line is a buffer it reads on its own), so the flag is set 100 ms after the
+ * search was asked for. A slow machine cannot make the test fail: a flag set
+ * before the search starts gives a move as well (checked below). */
 static void *press_later(void *arg)
 {
     Later *l = arg;

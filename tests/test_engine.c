@@ -211,7 +211,9 @@ TEST(engine_stop_during_go_infinite)
     for (int t = 0; t < 3; t++) {
         pipe_send(&p, "position start");
         pipe_send(&p, "go infinite");
-        nanosleep(&(struct timespec){0, 200000000}, NULL);
+        /* stopped deep in the search: its depth 12 takes some milliseconds
+         * from the start position, the iterations after it longer */
+        CHECK(pipe_until(&p, "info depth 12 ", line, sizeof line, NULL, 60));
         pipe_send(&p, "isready"); /* answered while searching */
         CHECK(pipe_until(&p, "readyok", line, sizeof line, NULL, 5));
         double c0 = cpu_of(p.pid), t0 = now_s();

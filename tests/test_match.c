@@ -588,8 +588,11 @@ TEST(match_referee_forfeits)
             int pid = t ? atoi(t) : 0;
             free(t);
             CHECK(pid > 0);
+            /* The sleep is the script's child, not ours: no waitpid, no
+             * pipe tells when the kill has taken effect. A loop on that
+             * condition, 10 ms a look, given up after 10 s. */
             bool gone = false;
-            for (int i = 0; i < 100 && pid > 0 && !gone; i++) {
+            for (int i = 0; i < 1000 && pid > 0 && !gone; i++) {
                 gone = process_dead(pid);
                 if (!gone) nanosleep(&(struct timespec){0, 10000000}, NULL);
             }
@@ -767,7 +770,10 @@ TEST(match_command_referee)
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
 
     /* kill -9 after the first game: that game is in the file. The engine
-     * plays an illegal move at its first start and hangs after its restart. */
+     * plays an illegal move at its first start and hangs after its restart.
+     * The hang's pid file (written by the engine's script, which no pipe
+     * joins to the test) says the second game has begun, so the first is
+     * written: the shell loops on it, 50 ms a look, for at most 20 s. */
     snprintf(cmd, sizeof cmd,
              "%s match engine:\"sh tests/data/engines/broken.sh once %s/log\" weights/material.w --games 4 "
              "--depth 2 -j 1 --timeout 30 --out %s/k.pdn >/dev/null 2>&1 & pid=$!; "

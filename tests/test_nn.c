@@ -242,6 +242,33 @@ TEST(nn_weights_file_errors)
     free(text);
 }
 
+/* a pattern layer whose every cell is 0 is dropped, and a network in the
+ * same file stays whole (the drop once freed the network with it) */
+TEST(nn_weights_file_zero_table_keeps_network)
+{
+    Weights w;
+    memset(&w, 0, sizeof w);
+    w.w[EP_own_men] = 1000;
+    w.net = random_net(14, 16);
+    char *text = weights_format(&w, NULL);
+    CHECK(text != NULL);
+    if (!text) return;
+    size_t n = strlen(text) + 32;
+    char *with = malloc(n);
+    CHECK(with != NULL);
+    if (with) {
+        snprintf(with, n, "%stable man\n0: 0 0 0\n", text);
+        Weights r;
+        char err[KM_ERR_MAX] = "";
+        CHECK_MSG(weights_parse(&r, with, "z.w", NULL, err) == 0, "%s", err);
+        CHECK(r.pat == NULL);
+        CHECK(r.net == w.net); /* interned: the same network as the one written */
+        CHECK_INT(r.w[EP_own_men], 1000);
+    }
+    free(with);
+    free(text);
+}
+
 /* kingme fit --net on a few self-play games: the same network twice with two
  * threads; stopped after an epoch and started again from its checkpoint, the
  * same network as a fit never stopped. */

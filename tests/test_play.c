@@ -9,6 +9,8 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define INITIAL_FEN "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
@@ -594,7 +596,7 @@ TEST(play_screen_fits_80_columns)
 
 TEST(play_clock)
 {
-    char pdn[256], cmd[2048], in[256];
+    char pdn[256], cmd[2048];
     tmp_name(pdn, sizeof pdn, "clock.pdn");
     /* two engines on a 3 s + 0.05 s clock, 16 plies (about 0.15 s a move,
      * far from the flag even on a loaded machine): the game ends at the cap,
@@ -604,18 +606,30 @@ TEST(play_clock)
               strstr(out, "Game over: ") ? strstr(out, "Game over: ") : out);
     CHECK(strstr(out, "White: kingme, 12 men  0:03.0") != NULL);
     check_replays(pdn, -1);
-    /* a person who takes 1.5 s against a 0.12 s clock (0.002 minutes) loses
-     * on time with that move (the sleep covers the program's start, slow on
-     * a loaded machine: the clock starts at the prompt) */
-    tmp_name(in, sizeof in, "slow");
-    snprintf(cmd, sizeof cmd, "(sleep 1.5; echo 11-15) | %s play --no-color --tc 0.002+0 --out %s > %s 2>&1",
-             test_kingme(), pdn, in);
-    CHECK_INT(system(cmd), 0);
-    char *t = test_slurp(in);
-    CHECK_MSG(t && strstr(t, "Game over: White wins, 0-1 (Black lost on time). kingme wins."), "%s",
-              t ? t : "");
-    free(t);
-    remove(in);
+    /* a person who takes 0.5 s against a 0.12 s clock (0.002 minutes) loses
+     * on time with that move. The clock starts at the prompt, so the move
+     * is typed half a second after the prompt is seen: that pause is the
+     * person's slowness under test, not a wait for the program */
+    snprintf(cmd, sizeof cmd, "exec %s play --no-color --tc 0.002+0 --out %s", test_kingme(), pdn);
+    int to, from;
+    pid_t pid = test_spawn(cmd, &to, &from);
+    CHECK(pid > 0);
+    if (pid > 0) {
+        CHECK_MSG(test_wait_for(from, "Black> ", 60), "no prompt");
+        nanosleep(&(struct timespec){0, 500000000}, NULL);
+        CHECK(write(to, "11-15\n", 6) == 6);
+        close(to);
+        static char rest[1 << 16];
+        size_t n = 0;
+        ssize_t r;
+        while (n + 1 < sizeof rest && (r = read(from, rest + n, sizeof rest - 1 - n)) > 0) n += (size_t)r;
+        rest[n] = '\0';
+        close(from);
+        int st = 0;
+        waitpid(pid, &st, 0);
+        CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+        CHECK_MSG(strstr(rest, "Game over: White wins, 0-1 (Black lost on time). kingme wins."), "%s", rest);
+    }
     /* --tc sets the time: not with --time or --depth; a bad clock */
     CHECK_INT(play(NULL, "--tc 5+2 --time 1", pdn), 2);
     CHECK_INT(play(NULL, "--tc five", pdn), 2);
@@ -626,8 +640,6 @@ TEST(play_clock)
 /* ---- thinking on the person's time -------------------------------------------- */
 
 #include <poll.h>
-#include <sys/wait.h>
-#include <time.h>
 
 typedef struct Talk {
     pid_t pid;

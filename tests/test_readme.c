@@ -312,3 +312,38 @@ TEST(readme_figures_match_the_shipped_files)
     free(bookmd);
     free(readme);
 }
+
+/* docs/architecture.md's table of modules names every header of
+ * include/kingme/, and every header it names is there */
+TEST(readme_architecture_names_every_module)
+{
+    char *doc = test_slurp("docs/architecture.md");
+    CHECK(doc != NULL);
+    if (!doc) return;
+    DIR *d = opendir("include/kingme");
+    CHECK(d != NULL);
+    int headers = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len < 3 || strcmp(e->d_name + len - 2, ".h") != 0) continue;
+        char want[300];
+        snprintf(want, sizeof want, "| `%s`: ", e->d_name);
+        CHECK_MSG(strstr(doc, want), "docs/architecture.md does not list %s", e->d_name);
+        headers++;
+    }
+    if (d) closedir(d);
+    CHECK(headers > 30);
+    int rows = 0;
+    for (const char *p = doc; (p = strstr(p, "| `")); p += 3) {
+        const char *end = strstr(p + 3, "`: ");
+        if (!end || end - p > 40 || memchr(p + 3, '\n', (size_t)(end - p - 3))) continue;
+        char path[128];
+        snprintf(path, sizeof path, "include/kingme/%.*s", (int)(end - p - 3), p + 3);
+        char *h = test_slurp(path);
+        CHECK_MSG(h != NULL, "docs/architecture.md lists %s, which is not there", path);
+        free(h);
+        rows++;
+    }
+    CHECK_INT(rows, headers);
+    free(doc);
+}

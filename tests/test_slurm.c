@@ -32,16 +32,26 @@ static long submit(const char *env, const char *script, const char *args, const 
     return id;
 }
 
-/* Wait for job id to end (at most limit s): its state line, into state. */
+/* Wait for job id to end (at most limit s): its state line, into state.
+ * SLURM tells the end of a job to no process of the test (sbatch has
+ * returned), so scontrol is asked every half second until the job has
+ * left the running states, limit seconds of the wall clock at most (each
+ * scontrol call bounded by a timeout too: a slurmctld that does not answer
+ * cannot hold the test). */
 static void wait_job(long id, double limit, char *state, size_t len)
 {
     char cmd[256];
     snprintf(cmd, sizeof cmd,
-             "SLURM_CONF=" SLURM_DIR "/slurm.conf scontrol -o show job %ld | grep -o 'JobState=[A-Z_]* "
+             "SLURM_CONF=" SLURM_DIR
+             "/slurm.conf timeout 5 scontrol -o show job %ld | grep -o 'JobState=[A-Z_]* "
              "Reason=[^ ]* .*ExitCode=[0-9:]*' | sed 's/Reason.*ExitCode/ExitCode/'",
              id);
     snprintf(state, len, "(no state)");
-    for (double t = 0; t < limit; t += 0.5) {
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        if ((double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9 > limit) return;
         test_run(cmd, out, sizeof out);
         out[strcspn(out, "\n")] = '\0';
         snprintf(state, len, "%.200s", out);

@@ -1234,22 +1234,19 @@ TEST(tune_command_kill9_resume)
              "-j 2 --dir %s",
              test_sanitized() ? 8 : 16, tdir);
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "exec %s tune %s --name k >/dev/null 2>&1", test_kingme(), ctl);
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-        _exit(127);
-    }
+    snprintf(cmd, sizeof cmd, "exec %s tune %s --name k", test_kingme(), ctl);
+    int from;
+    pid_t pid = test_spawn(cmd, NULL, &from);
     CHECK(pid > 0);
     if (pid <= 0) return;
     char pop[256];
     snprintf(pop, sizeof pop, "%s/population/k.pop", tdir);
-    struct timespec tick = {0, 1000000};
-    for (int i = 0; i < 10000 && access(pop, F_OK) != 0; i++) nanosleep(&tick, NULL);
+    /* "gen 1/2 best ..." comes once the first generation is saved: the kill
+     * falls in the second */
+    CHECK_MSG(test_wait_for(from, "gen 1/2 ", 120), "the session said nothing after its first generation");
     CHECK(access(pop, F_OK) == 0);
-    nanosleep(&tick, NULL);
     kill(pid, SIGKILL);
+    close(from);
     int status = 0;
     waitpid(pid, &status, 0);
     CHECK_MSG(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "the session ended before the kill");
@@ -1468,4 +1465,21 @@ TEST(tune_no_layer_file_unchanged)
     for (int i = 0; i < 6; i++) CHECK(a.pop[i].w.pat == NULL && fabs(norm(&a.pop[i].w) - TUNE_NORM) < 8);
     free(t);
     tune_free(&a);
+}
+
+/* a pattern layer's path as the population file records it: one token of
+ * at most TUNE_PATH_MAX - 1 characters; each refusal is one line saying why */
+TEST(tune_layer_path_refusals)
+{
+    char err[KM_ERR_MAX] = "";
+    CHECK(tune_layer_path_ok("weights/pat.w", err));
+    CHECK(!tune_layer_path_ok("", err));
+    CHECK_MSG(strstr(err, "without the path") != NULL, "%s", err);
+    CHECK(!tune_layer_path_ok("my weights.w", err));
+    CHECK_MSG(strstr(err, "'my weights.w'") && strstr(err, "cannot hold blanks"), "%s", err);
+    char long_path[TUNE_PATH_MAX + 8];
+    memset(long_path, 'a', sizeof long_path - 1);
+    long_path[sizeof long_path - 1] = '\0';
+    CHECK(!tune_layer_path_ok(long_path, err));
+    CHECK_MSG(strstr(err, "at most") && !strchr(err, '\n'), "%s", err);
 }

@@ -5,6 +5,7 @@
 #ifndef KINGME_BASE_H
 #define KINGME_BASE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define KINGME_VERSION "0.1.0" /* the program's, the engine protocol's and the CheckerBoard engine's */
@@ -14,6 +15,10 @@
 /* Format a message into err (KM_ERR_MAX bytes, truncated) and return -1, so
  * that `return km_fail(err, "...", ...);` ends a failing function. */
 int km_fail(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same message, for the functions that fail with false or with NULL:
+ * `return km_fail_false(err, "...", ...);`, `return km_fail_null(err, ...);` */
+bool km_fail_false(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void *km_fail_null(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The sides. Black moves first, from squares 1-12 towards 32. */
 enum { KM_BLACK = 0, KM_WHITE = 1 };
