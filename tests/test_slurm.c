@@ -132,7 +132,7 @@ TEST(slurm_tune_and_selfplay_as_j1)
              dir, dir, dir, dir);
     bool same_sp = test_run(cmd, out, sizeof out) == 0;
     CHECK_MSG(same_sp, "selfplay under SLURM: other chunks than -j 1: %s", out);
-    /* what the integrator reads: the job ids, the time, the comparison */
+    /* what a reader of the log needs: the job ids, the time, the comparison */
     printf("  slurm: tune job %ld and selfplay job %ld done in %.0f s; weights %s, chunks %s as -j 1\n", tune,
            sp, elapsed, same_w ? "the same" : "NOT the same", same_sp ? "the same" : "NOT the same");
     if (started) test_run("tools/slurm-cluster.sh stop " SLURM_DIR, out, sizeof out);
