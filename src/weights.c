@@ -57,6 +57,27 @@ static bool pat_all_zero(const EvalPatterns *p)
     return true;
 }
 
+/* The next whitespace-separated value of a "CELL: v v ..." line at *p
+ * (before e): 1 with *val (its magnitude capped near 10^9, above every
+ * range a caller allows, within a 32-bit long) and *p past it, 0 at the line's end, -1 when the
+ * word at *v is not an integer. */
+static int next_value(const char **p, const char *e, const char **v, long *val)
+{
+    const char *q = *p;
+    while (q < e && is_space(*q)) q++;
+    *v = q;
+    if (q == e) return 0;
+    if (*q == '-' || *q == '+') q++;
+    long x = 0;
+    int nd = 0;
+    for (; q < e && *q >= '0' && *q <= '9'; q++, nd++)
+        if (x < 100000000) x = x * 10 + (*q - '0');
+    if (!nd || (q < e && !is_space(*q))) return -1;
+    *val = **v == '-' ? -x : x;
+    *p = q;
+    return 1;
+}
+
 /* 1 when [s, e) was a table line (read into tp), 0 when it is not one, -1 on
  * error (message in err). */
 static int table_line(TableParse *tp, const char *s, const char *e, const char *where, int lineno, char *err)
@@ -101,20 +122,13 @@ static int table_line(TableParse *tp, const char *s, const char *e, const char *
     p++;
     int16_t *c = pat_cells(tp->pat, t, tp->phase);
     for (;;) {
-        while (p < e && is_space(*p)) p++;
-        if (p == e) break;
-        const char *v = p;
-        if (*p == '-' || *p == '+') p++;
-        long val = 0;
-        int nd = 0;
-        while (p < e && *p >= '0' && *p <= '9') {
-            if (val < 100000) val = val * 10 + (*p - '0');
-            p++, nd++;
-        }
-        if (!nd || (p < e && !is_space(*p)))
+        const char *v;
+        long val;
+        int got = next_value(&p, e, &v, &val);
+        if (got == 0) break;
+        if (got < 0)
             return km_fail(err, "%s:%d: value '%s' in table '%s' is not an integer", where, lineno,
                            clip(v, (size_t)(e - v) < 12 ? (size_t)(e - v) : 12, nm), pat_tables[t].name);
-        if (*v == '-') val = -val;
         if (cell >= cells)
             return km_fail(err, "%s:%d: table '%s' has cells 0..%d only", where, lineno, pat_tables[t].name,
                            cells - 1);
@@ -203,20 +217,13 @@ static int net_line(NetParse *np, TableParse *tp, const char *s, const char *e, 
     p = digits + 1;
     int32_t lim = nn_layer_max(l);
     for (;;) {
-        while (p < e && is_space(*p)) p++;
-        if (p == e) break;
-        const char *v = p;
-        if (*p == '-' || *p == '+') p++;
-        long val = 0;
-        int nd = 0;
-        while (p < e && *p >= '0' && *p <= '9') {
-            if (val < (1l << 30)) val = val * 10 + (*p - '0');
-            p++, nd++;
-        }
-        if (!nd || (p < e && !is_space(*p)))
+        const char *v;
+        long val;
+        int got = next_value(&p, e, &v, &val);
+        if (got == 0) break;
+        if (got < 0)
             return km_fail(err, "%s:%d: value '%s' in layer '%s' is not an integer", where, lineno,
                            clip(v, (size_t)(e - v) < 12 ? (size_t)(e - v) : 12, nm), nn_layer_names[l]);
-        if (*v == '-') val = -val;
         if (cell >= size)
             return km_fail(err, "%s:%d: layer '%s' has values 0..%ld only", where, lineno, nn_layer_names[l],
                            size - 1);
