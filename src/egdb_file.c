@@ -463,64 +463,70 @@ int egdb_write_slice(const char *dir, const EgdbGeom *g, const uint8_t *codes, b
 
 /* ---- reading ---- */
 
-/* One slice file in memory, verified. */
+/* One slice file: its header, read and checked when the database is opened,
+ * and its data, in memory once loaded and verified (ready). */
 typedef struct SliceFile {
     EgdbGeom g;
     EgdbSliceInfo info;
     HuffDec dec;
     bool valid[256]; /* the codes this slice may hold (block_decode) */
-    uint8_t *file;   /* the whole file */
+    uint8_t head[HEADER_BYTES];
+    char *path;
+    uint64_t need; /* the file's size, as its header gives it */
+    uint8_t *file; /* the whole file, once loaded */
     const uint8_t *index, *data;
     uint32_t nblocks, block;
+    atomic_bool ready; /* file, index, data and dec may be read */
 } SliceFile;
 
-/* Parse and verify. expect: the slice the name promised (NULL: any). The
- * file must be a regular file (a FIFO, a device or a directory is refused
- * before anything is read) of exactly the size its header gives, which the
- * slice's geometry bounds: nothing beyond that is ever read or allocated. */
-static int slice_file_load(const char *path, const EgdbSlice *expect, SliceFile *sf, char *err)
+/* What a loaded SliceFile holds (not the struct itself). */
+static void slice_file_clear(SliceFile *sf)
 {
-    memset(sf, 0, sizeof *sf);
+    free(sf->file);
+    free(sf->path);
+}
+
+static void slice_file_free(SliceFile *sf)
+{
+    if (!sf) return;
+    slice_file_clear(sf);
+    free(sf);
+}
+
+/* Read and check the header of path into sf. expect: the slice the name
+ * promised (NULL: any). The file must be a regular file (a FIFO, a device
+ * or a directory is refused before anything is read) of exactly the size
+ * its header gives, which the slice's geometry bounds: nothing beyond that
+ * is ever read or allocated. */
+static int slice_head_load(const char *path, const EgdbSlice *expect, SliceFile *sf, char *err)
+{
     uint64_t size;
     int fd = km_open_regular(path, "cannot open", &size, err);
     if (fd < 0) return -1;
-    uint8_t h[HEADER_BYTES];
+    uint8_t *h = sf->head;
     size_t n = size < HEADER_BYTES ? (size_t)size : HEADER_BYTES;
     ssize_t got = pread(fd, h, n, 0);
-    if (got < 0) {
-        int e = errno;
-        close(fd);
-        return km_fail(err, "%s: read error: %s", path, strerror(e));
-    }
+    int e = errno;
+    close(fd);
+    if (got < 0) return km_fail(err, "%s: read error: %s", path, strerror(e));
     n = (size_t)got;
     if (n < 8 || memcmp(h, MAGIC, 8) != 0) {
-        close(fd);
         if (n >= 6 && memcmp(h, MAGIC, 6) == 0 && n < 8)
             return km_fail(err, "%s: truncated (%zu bytes)", path, n);
         return km_fail(err, "%s: not a kingme endgame database file", path);
     }
-    if (n < HEADER_BYTES) {
-        close(fd);
-        return km_fail(err, "%s: truncated (%zu bytes)", path, n);
-    }
-    int r = -1;
-    uint8_t *p = NULL;
+    if (n < HEADER_BYTES) return km_fail(err, "%s: truncated (%zu bytes)", path, n);
     uint32_t version = get32(h + 8);
-    if (version != VERSION && version != VERSION_PARTIAL) {
-        km_fail(err, "%s: format version %u, this kingme reads versions %d and %d", path, (unsigned)version,
-                VERSION, VERSION_PARTIAL);
-        goto out;
-    }
-    if (get32(h + 84) != km_crc32(0, h, 84)) {
-        km_fail(err, "%s: corrupt header (checksum mismatch)", path);
-        goto out;
-    }
+    if (version != VERSION && version != VERSION_PARTIAL)
+        return km_fail(err, "%s: format version %u, this kingme reads versions %d and %d", path,
+                       (unsigned)version, VERSION, VERSION_PARTIAL);
+    if (get32(h + 84) != km_crc32(0, h, 84))
+        return km_fail(err, "%s: corrupt header (checksum mismatch)", path);
     EgdbSlice s = {h[12], h[13], h[14], h[15]};
     if (s.bm + s.bk + s.wm + s.wk > EGDB_MAX_PIECES || s.bm + s.bk + s.wm + s.wk == 0 ||
-        (expect && memcmp(&s, expect, sizeof s) != 0)) {
-        km_fail(err, "%s: holds slice b%dk%dw%dk%d, not what its name says", path, s.bm, s.bk, s.wm, s.wk);
-        goto out;
-    }
+        (expect && memcmp(&s, expect, sizeof s) != 0))
+        return km_fail(err, "%s: holds slice b%dk%dw%dk%d, not what its name says", path, s.bm, s.bk, s.wm,
+                       s.wk);
     egdb_geom(s, &sf->g);
     uint32_t nblocks = get32(h + 64), block = get32(h + 60), nsym = get32(h + 68);
     uint64_t data = get64(h + 72);
@@ -528,27 +534,60 @@ static int slice_file_load(const char *path, const EgdbSlice *expect, SliceFile 
     /* a code is at most 15 bits a position, a block padded to a byte */
     if (get64(h + 16) != sf->g.size || block == 0 || block > MAX_BLOCK || nsym != NSYM ||
         nblocks != (sf->g.size + block - 1) / block || get64(h + 24) != egdb_slice_positions(s) ||
-        data > 2 * sf->g.size + nblocks || max_win > EGDB_MAX_WIN_DTC || max_loss > EGDB_MAX_LOSS_DTC) {
-        km_fail(err, "%s: inconsistent header", path);
-        goto out;
-    }
+        data > 2 * sf->g.size + nblocks || max_win > EGDB_MAX_WIN_DTC || max_loss > EGDB_MAX_LOSS_DTC)
+        return km_fail(err, "%s: inconsistent header", path);
     uint64_t need = HEADER_BYTES + NSYM + 4 * ((uint64_t)nblocks + 1) + data;
-    if (size < need) {
-        km_fail(err, "%s: truncated (%llu bytes)", path, (unsigned long long)size);
+    if (size < need) return km_fail(err, "%s: truncated (%llu bytes)", path, (unsigned long long)size);
+    if (size > need)
+        return km_fail(err, "%s: %llu bytes after the end of the data", path,
+                       (unsigned long long)(size - need));
+    sf->path = malloc(strlen(path) + 1);
+    if (!sf->path) return km_fail(err, "%s: out of memory", path);
+    strcpy(sf->path, path);
+    sf->need = need;
+    sf->nblocks = nblocks;
+    sf->block = block;
+    sf->valid[EGDB_CODE_DRAW] = true;
+    for (int d = 1; d <= max_win; d++) sf->valid[egdb_code_win(d)] = true;
+    for (int d = 0; d <= max_loss; d++) sf->valid[egdb_code_loss(d)] = true;
+    if (version == VERSION_PARTIAL) sf->valid[EGDB_CODE_WIN_SHORT] = sf->valid[EGDB_CODE_LOSS_ANY] = true;
+    sf->info.slice = s;
+    sf->info.positions = get64(h + 24);
+    sf->info.wins = get64(h + 32);
+    sf->info.losses = get64(h + 40);
+    sf->info.draws = get64(h + 48);
+    sf->info.max_win_dtc = max_win;
+    sf->info.max_loss_dtc = max_loss;
+    sf->info.file_bytes = need;
+    return 0;
+}
+
+/* Read the whole file of sf (its header checked by slice_head_load) and
+ * verify it; then sf->ready. stop: when it turns true, the reading ends
+ * early with -1 and no message (a database closed while it loads). */
+#define LOAD_CHUNK (1u << 20)
+static int slice_data_load(SliceFile *sf, const atomic_bool *stop, char *err)
+{
+    const char *path = sf->path;
+    uint64_t size;
+    int fd = km_open_regular(path, "cannot open", &size, err);
+    if (fd < 0) return -1;
+    int r = -1;
+    uint8_t *p = NULL;
+    if (size != sf->need) {
+        km_fail(err, "%s: changed since the database was opened", path);
         goto out;
     }
-    if (size > need) {
-        km_fail(err, "%s: %llu bytes after the end of the data", path, (unsigned long long)(size - need));
-        goto out;
-    }
-    p = malloc((size_t)need);
+    p = malloc((size_t)sf->need);
     if (!p) {
         km_fail(err, "%s: out of memory reading the file", path);
         goto out;
     }
-    memcpy(p, h, HEADER_BYTES);
-    for (size_t at = HEADER_BYTES; at < need;) {
-        ssize_t k = pread(fd, p + at, (size_t)need - at, (off_t)at);
+    uint32_t crc = 0;
+    for (size_t at = 0; at < sf->need;) {
+        if (stop && atomic_load(stop)) goto out;
+        size_t want = sf->need - at < LOAD_CHUNK ? (size_t)(sf->need - at) : LOAD_CHUNK;
+        ssize_t k = pread(fd, p + at, want, (off_t)at);
         if (k < 0 && errno == EINTR) continue;
         if (k < 0) {
             km_fail(err, "%s: read error: %s", path, strerror(errno));
@@ -558,9 +597,16 @@ static int slice_file_load(const char *path, const EgdbSlice *expect, SliceFile 
             km_fail(err, "%s: truncated (%zu bytes)", path, at);
             goto out;
         }
+        /* the checksum covers everything after the header */
+        size_t from = at < HEADER_BYTES ? HEADER_BYTES : at, to = at + (size_t)k;
+        if (to > from) crc = km_crc32(crc, p + from, to - from);
         at += (size_t)k;
     }
-    if (get32(p + 80) != km_crc32(0, p + HEADER_BYTES, need - HEADER_BYTES)) {
+    if (memcmp(p, sf->head, HEADER_BYTES) != 0) {
+        km_fail(err, "%s: changed since the database was opened", path);
+        goto out;
+    }
+    if (get32(p + 80) != crc) {
         km_fail(err, "%s: corrupt data (checksum mismatch)", path);
         goto out;
     }
@@ -568,35 +614,37 @@ static int slice_file_load(const char *path, const EgdbSlice *expect, SliceFile 
         km_fail(err, "%s: corrupt code table", path);
         goto out;
     }
-    sf->index = p + HEADER_BYTES + NSYM;
-    sf->data = sf->index + 4 * ((size_t)nblocks + 1);
-    sf->nblocks = nblocks;
-    sf->block = block;
-    for (uint32_t k = 0; k < nblocks; k++)
-        if (get32(sf->index + 4 * k) > get32(sf->index + 4 * (k + 1)) ||
-            get32(sf->index + 4 * (k + 1)) > data) {
+    const uint8_t *index = p + HEADER_BYTES + NSYM;
+    uint64_t data = get64(p + 72);
+    for (uint32_t k = 0; k < sf->nblocks; k++)
+        if (get32(index + 4 * k) > get32(index + 4 * (k + 1)) || get32(index + 4 * (k + 1)) > data) {
             km_fail(err, "%s: corrupt block index", path);
             goto out;
         }
-    sf->valid[EGDB_CODE_DRAW] = true;
-    for (int d = 1; d <= max_win; d++) sf->valid[egdb_code_win(d)] = true;
-    for (int d = 0; d <= max_loss; d++) sf->valid[egdb_code_loss(d)] = true;
-    if (version == VERSION_PARTIAL) sf->valid[EGDB_CODE_WIN_SHORT] = sf->valid[EGDB_CODE_LOSS_ANY] = true;
-    sf->info.slice = s;
-    sf->info.positions = get64(p + 24);
-    sf->info.wins = get64(p + 32);
-    sf->info.losses = get64(p + 40);
-    sf->info.draws = get64(p + 48);
-    sf->info.max_win_dtc = max_win;
-    sf->info.max_loss_dtc = max_loss;
-    sf->info.file_bytes = need;
+    sf->index = index;
+    sf->data = index + 4 * ((size_t)sf->nblocks + 1);
     sf->file = p;
     p = NULL;
+    atomic_store_explicit(&sf->ready, true, memory_order_release);
     r = 0;
 out:
     close(fd);
     free(p);
     return r;
+}
+
+/* Parse and verify the whole file (slice_head_load, slice_data_load). */
+static int slice_file_load(const char *path, const EgdbSlice *expect, SliceFile *sf, char *err)
+{
+    memset(sf, 0, sizeof *sf);
+    atomic_init(&sf->ready, false);
+    if (slice_head_load(path, expect, sf, err) || slice_data_load(sf, NULL, err)) {
+        free(sf->path);
+        free(sf->file);
+        memset(sf, 0, sizeof *sf);
+        return -1;
+    }
+    return 0;
 }
 
 static bool slice_block_decode(const SliceFile *sf, uint32_t k, uint8_t *out, int *n)
@@ -614,20 +662,20 @@ int egdb_read_slice(const char *path, const EgdbGeom *g, uint8_t **codes, EgdbSl
     if (slice_file_load(path, &g->s, &sf, err)) return -1;
     uint8_t *out = malloc((size_t)g->size + 1);
     if (!out) {
-        free(sf.file);
+        slice_file_clear(&sf);
         return km_fail(err, "%s: out of memory", path);
     }
     for (uint32_t k = 0; k < sf.nblocks; k++) {
         int n = 0;
         if (!slice_block_decode(&sf, k, out + (uint64_t)k * sf.block, &n)) {
             free(out);
-            free(sf.file);
+            slice_file_clear(&sf);
             return km_fail(err, "%s: corrupt block %u", path, (unsigned)k);
         }
     }
     *info = sf.info;
     *codes = out;
-    free(sf.file);
+    slice_file_clear(&sf);
     return 0;
 }
 
@@ -644,7 +692,7 @@ int egdb_file_info(const char *path, EgdbSliceInfo *info, char *err)
     /* and every block, which a probe decodes only when it needs it */
     uint8_t *out = malloc(sf.block);
     if (!out) {
-        free(sf.file);
+        slice_file_clear(&sf);
         return km_fail(err, "%s: out of memory", path);
     }
     int r = 0;
@@ -653,7 +701,7 @@ int egdb_file_info(const char *path, EgdbSliceInfo *info, char *err)
         if (!slice_block_decode(&sf, k, out, &n)) r = km_fail(err, "%s: corrupt block %u", path, (unsigned)k);
     }
     free(out);
-    free(sf.file);
+    slice_file_clear(&sf);
     if (!r) *info = sf.info;
     return r;
 }
@@ -679,6 +727,13 @@ struct Egdb {
     /* the first block found damaged by a probe: slice id + 1 (0: none), block */
     atomic_int bad_slice;
     atomic_uint bad_block;
+    /* loading in the background (egdb_open_background) */
+    pthread_t loader;
+    bool has_loader;
+    int load_pieces;           /* the piece counts loaded: pieces at the open */
+    atomic_bool stop;          /* egdb_close: the loader ends early */
+    atomic_bool loaded;        /* the loader is done */
+    char load_err[KM_ERR_MAX]; /* its first error ("": none), read once loaded */
 };
 
 static bool parse_name(const char *name, EgdbSlice *s)
@@ -695,11 +750,11 @@ static bool parse_name(const char *name, EgdbSlice *s)
 void egdb_close(Egdb *db)
 {
     if (!db) return;
-    for (int i = 0; i < EGDB_NSLICE_IDS; i++)
-        if (db->slice[i]) {
-            free(db->slice[i]->file);
-            free(db->slice[i]);
-        }
+    if (db->has_loader) {
+        atomic_store(&db->stop, true);
+        pthread_join(db->loader, NULL);
+    }
+    for (int i = 0; i < EGDB_NSLICE_IDS; i++) slice_file_free(db->slice[i]);
     for (size_t i = 0; i < db->ncache; i++) pthread_mutex_destroy(&db->cache[i].lock);
     free(db->cache);
     free(db->cache_data);
@@ -707,7 +762,33 @@ void egdb_close(Egdb *db)
     free(db);
 }
 
-Egdb *egdb_open(const char *dir, size_t cache_mb, char *err)
+/* Load the data of every slice, the fewest pieces first (so that a search
+ * that starts meanwhile has the small endings soonest). Every slice is
+ * tried; the first error is kept in db->load_err. */
+static void load_all(Egdb *db)
+{
+    db->load_err[0] = '\0';
+    for (int n = 1; n <= db->load_pieces; n++)
+        for (int i = 0; i < egdb_slice_count(n); i++) {
+            SliceFile *sf = db->slice[egdb_slice_id(egdb_slice_at(n, i))];
+            char err[KM_ERR_MAX];
+            if (atomic_load(&db->stop)) return;
+            if (slice_data_load(sf, &db->stop, err) && !atomic_load(&db->stop) && !db->load_err[0])
+                snprintf(db->load_err, sizeof db->load_err, "%s", err);
+        }
+}
+
+static void *loader_main(void *arg)
+{
+    Egdb *db = arg;
+    load_all(db);
+    atomic_store_explicit(&db->loaded, true, memory_order_release);
+    return NULL;
+}
+
+/* Everything but the slices' data: the headers checked, the complete piece
+ * counts found, the cache allocated. */
+static Egdb *open_heads(const char *dir, size_t cache_mb, char *err)
 {
     egdb_tables_init();
     DIR *d = opendir(dir);
@@ -726,6 +807,8 @@ Egdb *egdb_open(const char *dir, size_t cache_mb, char *err)
     strcpy(db->dir, dir);
     atomic_init(&db->bad_slice, 0);
     atomic_init(&db->bad_block, 0);
+    atomic_init(&db->stop, false);
+    atomic_init(&db->loaded, false);
     struct dirent *e;
     int found = 0;
     while ((e = readdir(d)) != NULL) {
@@ -733,10 +816,11 @@ Egdb *egdb_open(const char *dir, size_t cache_mb, char *err)
         if (!parse_name(e->d_name, &s)) continue;
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        SliceFile *sf = malloc(sizeof *sf);
-        if (!sf || slice_file_load(path, &s, sf, err)) {
+        SliceFile *sf = calloc(1, sizeof *sf);
+        if (sf) atomic_init(&sf->ready, false);
+        if (!sf || slice_head_load(path, &s, sf, err)) {
             if (!sf) km_fail(err, "out of memory");
-            free(sf);
+            slice_file_free(sf);
             closedir(d);
             egdb_close(db);
             return NULL;
@@ -761,8 +845,7 @@ Egdb *egdb_open(const char *dir, size_t cache_mb, char *err)
     for (int i = 0; i < EGDB_NSLICE_IDS; i++) {
         SliceFile *sf = db->slice[i];
         if (sf && sf->g.s.bm + sf->g.s.bk + sf->g.s.wm + sf->g.s.wk > db->pieces) {
-            free(sf->file);
-            free(sf);
+            slice_file_free(sf);
             db->slice[i] = NULL;
         }
     }
@@ -791,7 +874,51 @@ Egdb *egdb_open(const char *dir, size_t cache_mb, char *err)
         db->cache[i].data = db->cache_data + i * block;
     }
     db->ncache = entries;
+    db->load_pieces = db->pieces;
     return db;
+}
+
+Egdb *egdb_open(const char *dir, size_t cache_mb, char *err)
+{
+    Egdb *db = open_heads(dir, cache_mb, err);
+    if (!db) return NULL;
+    load_all(db);
+    atomic_store(&db->loaded, true);
+    if (db->load_err[0]) {
+        km_fail(err, "%s", db->load_err);
+        egdb_close(db);
+        return NULL;
+    }
+    return db;
+}
+
+Egdb *egdb_open_background(const char *dir, size_t cache_mb, char *err)
+{
+    Egdb *db = open_heads(dir, cache_mb, err);
+    if (!db) return NULL;
+    if (pthread_create(&db->loader, NULL, loader_main, db) != 0) {
+        /* no thread: load now, as egdb_open does, but keep the database */
+        load_all(db);
+        atomic_store(&db->loaded, true);
+        return db;
+    }
+    db->has_loader = true;
+    return db;
+}
+
+bool egdb_loaded(const Egdb *db)
+{
+    return !db || atomic_load_explicit(&((Egdb *)db)->loaded, memory_order_acquire);
+}
+
+int egdb_wait(Egdb *db, char *err)
+{
+    if (!db) return 0;
+    if (db->has_loader) {
+        pthread_join(db->loader, NULL);
+        db->has_loader = false;
+    }
+    return db->load_err[0] ? km_fail(err, "%s", db->load_err) : 0;
 }
 
 int egdb_pieces(const Egdb *db) { return db ? db->pieces : 0; }
@@ -823,6 +950,7 @@ uint64_t egdb_digest_pieces(const Egdb *db, int pieces)
 
 int egdb_damage(const Egdb *db, char *err)
 {
+    if (db && egdb_loaded(db) && db->load_err[0]) return km_fail(err, "%s", db->load_err);
     int id = db ? atomic_load(&db->bad_slice) - 1 : -1;
     if (id < 0) return 0;
     char name[16];
@@ -836,7 +964,8 @@ static int lookup(const Egdb *db, const Board *b)
 {
     int id = egdb_slice_id(egdb_slice_of(b));
     const SliceFile *sf = db->slice[id];
-    if (!sf) return -1;
+    /* a slice still loading (egdb_open_background), or whose file failed */
+    if (!sf || !atomic_load_explicit(&((SliceFile *)sf)->ready, memory_order_acquire)) return -1;
     uint64_t idx = egdb_index(&sf->g, b);
     uint32_t block = (uint32_t)(idx / sf->block), off = (uint32_t)(idx % sf->block);
     CacheEntry *ce = &db->cache[km_mix64((uint64_t)id << 32 | block) % db->ncache];

@@ -391,7 +391,13 @@ bool engine_command(Engine *e, const char *line)
     } else if (strcmp(c, "isready") == 0) {
         /* ProbCut's margin for the weights is measured now (once), not
          * on the first move's clock */
-        if (!busy) session_prepare(e->s);
+        if (!busy) {
+            session_prepare(e->s);
+            /* the database's files load in the background from the start
+               (or option egdb): ready means they are in */
+            char err[KM_ERR_MAX];
+            if (session_wait_egdb(e->s, err)) say(e, "error egdb: %s", err);
+        }
         say(e, "readyok");
     } else if (strcmp(c, "hello") == 0) {
         say(e, "hello kingme %s protocol %d", e->version, ENGINE_PROTOCOL);

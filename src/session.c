@@ -23,6 +23,7 @@ struct Session {
     int level;            /* LEVEL_FULL: the full engine */
     uint64_t level_rng;   /* a level's draws */
     Egdb *egdb;           /* NULL: none */
+    bool egdb_reported;   /* session_wait_egdb said its error */
     Book *book;           /* NULL: none */
     double variety;       /* men: the book's moves within this of its best */
     uint64_t book_rng;    /* the choices among them */
@@ -162,14 +163,23 @@ void session_take_egdb(Session *s, Egdb *db)
 {
     egdb_close(s->egdb);
     s->egdb = db;
+    s->egdb_reported = false;
 }
 
 int session_open_egdb(Session *s, const char *dir, char *err)
 {
-    Egdb *db = egdb_open(dir, 0, err);
+    Egdb *db = egdb_open_background(dir, 0, err);
     if (!db) return -1;
     session_take_egdb(s, db);
     return 0;
+}
+
+int session_wait_egdb(Session *s, char *err)
+{
+    if (!s->egdb || s->egdb_reported) return 0;
+    if (egdb_wait(s->egdb, err) == 0) return 0;
+    s->egdb_reported = true;
+    return -1;
 }
 
 const Egdb *session_egdb(const Session *s) { return s->egdb; }

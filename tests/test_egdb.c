@@ -833,12 +833,16 @@ static void copy_file(const char *from, const char *to, long keep, long flip)
     free(s);
 }
 
-/* A directory holding the 1- and 2-piece files of the test database, with
- * one of them spoilt by spoil(). Returns the error of egdb_open. */
-static void bad_dir_error(long keep, long flip, bool foreign, char *err)
+static bool same_slice(EgdbSlice x, EgdbSlice y) { return memcmp(&x, &y, sizeof x) == 0; }
+
+/* The slice bad_dir spoils. */
+static EgdbSlice bad_slice(void) { return egdb_slice_at(2, 4); }
+
+/* Make dir (a mkdtemp template) hold the 1- and 2-piece files of the test
+ * database, bad_slice's file cut to keep bytes (-1: whole), with the byte
+ * at flip changed (-1: none), or replaced by a foreign file. */
+static void bad_dir(char *dir, long keep, long flip, bool foreign)
 {
-    char dir[64], cmd[512];
-    snprintf(dir, sizeof dir, "/tmp/kingme-egdb-bad-XXXXXX");
     CHECK(mkdtemp(dir) != NULL);
     for (int n = 1; n <= 2; n++)
         for (int i = 0; i < egdb_slice_count(n); i++) {
@@ -846,7 +850,7 @@ static void bad_dir_error(long keep, long flip, bool foreign, char *err)
             egdb_slice_name(egdb_slice_at(n, i), name, sizeof name);
             snprintf(from, sizeof from, "%s/%s", db_dir, name);
             snprintf(to, sizeof to, "%s/%s", dir, name);
-            bool victim = n == 2 && i == 4;
+            bool victim = same_slice(egdb_slice_at(n, i), bad_slice());
             copy_file(from, to, victim ? keep : -1, victim ? flip : -1);
             if (victim && foreign) {
                 FILE *f = fopen(to, "w");
@@ -856,6 +860,14 @@ static void bad_dir_error(long keep, long flip, bool foreign, char *err)
                 }
             }
         }
+}
+
+/* bad_dir's error from egdb_open, and the command's line. */
+static void bad_dir_error(long keep, long flip, bool foreign, char *err)
+{
+    char dir[64], cmd[512];
+    snprintf(dir, sizeof dir, "/tmp/kingme-egdb-bad-XXXXXX");
+    bad_dir(dir, keep, flip, foreign);
     Egdb *db = egdb_open(dir, 1, err);
     CHECK(db == NULL);
     egdb_close(db);
@@ -884,6 +896,95 @@ TEST(egdb_refuses_truncated_foreign_and_corrupt_files)
     CHECK_MSG(strstr(err, "corrupt") != NULL, "%s", err);
     Egdb *none = egdb_open("/tmp/kingme-no-such-dir", 1, err);
     CHECK(none == NULL && strstr(err, "kingme-no-such-dir") != NULL);
+}
+
+TEST(egdb_background_open_answers_as_the_plain_one)
+{
+    const Egdb *db = test_db();
+    if (!db) return;
+    char err[KM_ERR_MAX];
+    enum { N = 20000 };
+    static Board pos[N];
+    static int want[N];
+    uint64_t rng = 77;
+    for (int i = 0; i < N; i++) {
+        egdb_random_position(1 + i % db_built_pieces, &rng, &pos[i]);
+        int d, v = egdb_probe(db, &pos[i], &d);
+        want[i] = v * 256 + d;
+    }
+    /* while the files load, a probe answers the value or unknown, never a
+     * wrong value; once loaded, every value */
+    Egdb *bg = egdb_open_background(db_dir, 4, err);
+    CHECK_MSG(bg != NULL, "%s", err);
+    if (!bg) return;
+    int early_unknown = 0, early_wrong = 0;
+    for (int i = 0; i < N; i++) {
+        int d, v = egdb_probe(bg, &pos[i], &d);
+        if (v == EGDB_UNKNOWN && want[i] / 256 != EGDB_UNKNOWN) early_unknown++;
+        else if (v * 256 + d != want[i]) early_wrong++;
+    }
+    CHECK_INT(early_wrong, 0);
+    CHECK_INT(egdb_wait(bg, err), 0);
+    CHECK(egdb_loaded(bg));
+    CHECK_INT(egdb_pieces(bg), egdb_pieces(db));
+    CHECK(egdb_digest(bg) == egdb_digest(db));
+    int wrong = 0;
+    for (int i = 0; i < N; i++) {
+        int d, v = egdb_probe(bg, &pos[i], &d);
+        wrong += v * 256 + d != want[i];
+    }
+    CHECK_INT(wrong, 0);
+    egdb_close(bg);
+    /* closed while it loads: the thread ends, nothing leaks (the sanitizers) */
+    for (int k = 0; k < 5; k++) {
+        bg = egdb_open_background(db_dir, 1, err);
+        CHECK(bg != NULL);
+        egdb_close(bg);
+    }
+    /* a file whose data fail their checksum: egdb_open refuses the
+     * database; in the background it is said by egdb_wait and
+     * egdb_damage, its positions are unknown and the others answer */
+    char dir[64], cmd[128];
+    snprintf(dir, sizeof dir, "/tmp/kingme-egdb-bg-XXXXXX");
+    bad_dir(dir, -1, 400, false);
+    CHECK(egdb_open(dir, 1, err) == NULL && strstr(err, "corrupt data") != NULL);
+    bg = egdb_open_background(dir, 1, err);
+    CHECK_MSG(bg != NULL, "%s", err);
+    if (bg) {
+        CHECK_INT(egdb_wait(bg, err), -1);
+        CHECK_MSG(strstr(err, "corrupt data (checksum mismatch)") != NULL, "%s", err);
+        err[0] = '\0';
+        CHECK_INT(egdb_damage(bg, err), -1);
+        CHECK_MSG(strstr(err, "corrupt data") != NULL, "%s", err);
+        int in_bad = 0, in_good = 0;
+        rng = 5;
+        for (int i = 0; i < 4000; i++) {
+            Board b;
+            egdb_random_position(2, &rng, &b);
+            int d, v = egdb_probe(bg, &b, &d), w = egdb_probe(db, &b, &d);
+            EgdbSlice s = egdb_slice_of(&b);
+            EgdbSlice m = egdb_slice_mirror(s);
+            bool bad = (b.stm == KM_BLACK ? same_slice(s, bad_slice()) : same_slice(m, bad_slice())) &&
+                       !mg_can_capture(&b, b.stm);
+            if (bad) {
+                in_bad++;
+                CHECK(v == EGDB_UNKNOWN);
+            } else if (!mg_can_capture(&b, b.stm)) {
+                in_good++;
+                CHECK(v == w);
+            }
+        }
+        CHECK(in_bad > 0 && in_good > 0);
+        egdb_close(bg);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK_INT(system(cmd), 0);
+    /* a file whose header is bad is refused at once, as by egdb_open */
+    snprintf(dir, sizeof dir, "/tmp/kingme-egdb-bg-XXXXXX");
+    bad_dir(dir, 300, -1, false);
+    CHECK(egdb_open_background(dir, 1, err) == NULL && strstr(err, "truncated") != NULL);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK_INT(system(cmd), 0);
 }
 
 TEST(egdb_build_resumes_and_is_deterministic)

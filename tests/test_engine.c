@@ -450,6 +450,9 @@ TEST(engine_option_egdb)
     CHECK_MSG(strncmp(line, "error option egdb: ", 19) == 0, "%s", line);
     snprintf(cmd, sizeof cmd, "option egdb %s", dir);
     pipe_send(&p, cmd);
+    /* the files load in the background; isready waits for them */
+    pipe_send(&p, "isready");
+    CHECK(pipe_until(&p, "readyok", line, sizeof line, NULL, 10));
     pipe_send(&p, "position fen W:WK32:BK1,K2");
     pipe_send(&p, "go depth 2");
     CHECK(pipe_until(&p, "bestmove ", line, sizeof line, info, 10));
@@ -480,7 +483,8 @@ TEST(engine_egdb_beside_the_program)
              "rm -rf %s && mkdir %s && cp %s %s/kingme && %s/kingme egdb build --pieces 3 --dir %s/egdb", dir,
              dir, test_kingme(), dir, dir, dir);
     CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
-    const char *go = "printf 'position fen W:WK32:BK1,K2\\ngo depth 2\\nquit\\n'";
+    /* isready: the database's files are in (they load in the background) */
+    const char *go = "printf 'isready\\nposition fen W:WK32:BK1,K2\\ngo depth 2\\nquit\\n'";
     /* beside the program: a database loss for White */
     snprintf(cmd, sizeof cmd, "%s | env -u KINGME_EGDB %s/kingme engine --hash 1 | grep '^info' | tail -1",
              go, dir);

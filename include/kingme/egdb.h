@@ -63,6 +63,20 @@ void egdb_random_position(int n, uint64_t *rng, Board *b);
  * database or a file is truncated, foreign or corrupt (checksums verified).
  * cache_mb: size of the shared cache of decoded blocks (0: a default). */
 Egdb *egdb_open(const char *dir, size_t cache_mb, char *err);
+/* The same, with the files' data read and verified by a thread of its own:
+ * returns once the headers are checked (a missing, foreign, truncated or
+ * incomplete file is refused now), so that a program can answer at once
+ * and start its clock while the files load. Until a slice is in, its
+ * positions probe as EGDB_UNKNOWN, which the search takes as it takes a
+ * position beyond the database. A file whose data fails its checksum is
+ * reported by egdb_wait and egdb_damage, and its positions stay unknown. */
+Egdb *egdb_open_background(const char *dir, size_t cache_mb, char *err);
+/* Whether every file is in (or failed): true for a database from egdb_open. */
+bool egdb_loaded(const Egdb *db);
+/* Wait until every file is in: 0, or -1 with err naming the first file
+ * that failed. One thread at a time (the one that opened it). */
+int egdb_wait(Egdb *db, char *err);
+/* Also ends a loading thread (at once: between reads of 1 MB). */
 void egdb_close(Egdb *db);
 /* The most pieces for which every slice is present (0: none). */
 int egdb_pieces(const Egdb *db);

@@ -70,8 +70,14 @@ typedef bool (*SessionFindFn)(const char *name, char *out, size_t len);
 void session_set_weights_finder(Session *s, SessionFindFn find);
 const Weights *session_weights(const Session *s);
 /* Open the endgame databases of dir, replacing any open ones. 0, or -1 with a
- * message (the open ones are then kept). */
+ * message (the open ones are then kept). The files' data load in the
+ * background (egdb_open_background): a move searched meanwhile does
+ * without them. */
 int session_open_egdb(Session *s, const char *dir, char *err);
+/* Wait until the database's files are in (egdb_open_background): 0, or -1
+ * with err naming a file that failed, once (then 0: its positions are
+ * unknown, the rest is used). */
+int session_wait_egdb(Session *s, char *err);
 /* Use db (NULL: none); the session owns it from now on. */
 void session_take_egdb(Session *s, struct Egdb *db);
 const struct Egdb *session_egdb(const Session *s);

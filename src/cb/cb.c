@@ -148,8 +148,10 @@ static int open_db(CbEngine *cb, char *err)
         cb->db_pieces = 0;
         return 0;
     }
-    /* egdb_open takes 0 for its own default: CheckerBoard's 0 is the least */
-    Egdb *db = egdb_open(cb->dbpath, cb->db_cache_mb > 0 ? (size_t)cb->db_cache_mb : 1, err);
+    /* read in the background: CheckerBoard's clock runs from its first
+       getmove, which searches without the files until they are in. The
+       cache: 0 is the opener's default, CheckerBoard's 0 the least */
+    Egdb *db = egdb_open_background(cb->dbpath, cb->db_cache_mb > 0 ? (size_t)cb->db_cache_mb : 1, err);
     if (!db) return -1;
     egdb_limit_pieces(db, cb->db_max_pieces);
     session_take_egdb(cb->s, db);

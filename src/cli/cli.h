@@ -157,6 +157,9 @@ const char *cli_egdb_dir(const char *given);
     }
 struct Egdb;
 bool cli_egdb_auto(const Opts *o, struct Egdb **db);
+/* The same, the files' data read by a thread (egdb_open_background): for
+ * the engine, which answers at once and waits for them at isready. */
+bool cli_egdb_auto_background(const Opts *o, struct Egdb **db);
 /* Only when asked for (--egdb, KINGME_EGDB): what cli_egdb_auto opens then. */
 bool cli_egdb(const Opts *o, struct Egdb **db);
 /* --no-egdb of the commands that search but never with a database (bench,

@@ -48,6 +48,14 @@ static bool egdb_limit(const Opts *o, Egdb **db, const char *dir)
     return true;
 }
 
+/* egdb_open, or egdb_open_background for the engine (cli_egdb_auto_background) */
+static bool open_in_background;
+
+static Egdb *open_dir(const char *dir, char *err)
+{
+    return open_in_background ? egdb_open_background(dir, 0, err) : egdb_open(dir, 0, err);
+}
+
 bool cli_egdb(const Opts *o, Egdb **db)
 {
     *db = NULL;
@@ -56,7 +64,7 @@ bool cli_egdb(const Opts *o, Egdb **db)
     const char *dir = opt_given(o, "--egdb") ? cli_egdb_dir(opt_str(o, "--egdb")) : env_dir ? env : NULL;
     if (!dir) return egdb_limit(o, db, "");
     char err[KM_ERR_MAX];
-    *db = egdb_open(dir, 0, err);
+    *db = open_dir(dir, err);
     if (!*db) cli_error("%s", err);
     return *db != NULL && egdb_limit(o, db, dir);
 }
@@ -80,9 +88,17 @@ bool cli_egdb_auto(const Opts *o, Egdb **db)
     if (!egdb_beside_program(dir, sizeof dir) || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return egdb_limit(o, db, "");
     char err[KM_ERR_MAX];
-    *db = egdb_open(dir, 0, err);
+    *db = open_dir(dir, err);
     if (!*db) cli_error("%s; going on without the endgame database", err);
     return egdb_limit(o, db, dir);
+}
+
+bool cli_egdb_auto_background(const Opts *o, Egdb **db)
+{
+    open_in_background = true;
+    bool ok = cli_egdb_auto(o, db);
+    open_in_background = false;
+    return ok;
 }
 
 static const char *value_name(int v)

@@ -55,7 +55,7 @@ static int run(const Opts *o)
     if (!s) return cli_error("%s", err);
     session_set_weights_finder(s, datapath_weights); /* --weights material, option weights material */
     struct Egdb *db;
-    if (!cli_egdb_auto(o, &db)) {
+    if (!cli_egdb_auto_background(o, &db)) {
         session_free(s);
         return 1;
     }
