@@ -15,6 +15,7 @@
  * On rows starting at b (1-4, 9-12, ...) the neighbours of n are n-4, n-3
  * (up) and n+4, n+5 (down); on rows starting at a (5-8, 13-16, ...) they are
  * n-5, n-4 and n+3, n+4 (none beyond the a- or h-file). */
+#include "../src/cli/cli.h"
 #include "kingme/eval.h"
 #include "kingme/movegen.h"
 #include "kingme/patterns.h"
@@ -808,8 +809,9 @@ static bool row_has(const char *out, const char *name, const char *text)
     return strstr(line, text) != NULL;
 }
 
-/* eval_typical_value is the mean of every parameter over the positions of
- * tests/data/tinsley.pdn for the side to move, to the 4 decimals kept. */
+/* The table the Makefile generates for kingme show (tools/gen_typical.c):
+ * the mean of every term over the positions of tests/data/tinsley.pdn for
+ * the side to move, to the 4 decimals kept, recomputed here. */
 TEST(eval_typical_values)
 {
     PdnGame *g;
@@ -836,7 +838,8 @@ TEST(eval_typical_values)
     }
     pdn_free_games(g, n);
     CHECK_INT(negative, 0); /* so w x mean(value) is the mean |value x weight| with w's sign */
-    CHECK_INT(count, EVAL_TYPICAL_POSITIONS);
+    CHECK_INT(count, eval_typical_positions);
+    CHECK_INT(n, eval_typical_games);
     for (int j = 0; j < EVAL_NTERMS; j++)
         CHECK_MSG(fabs(sum[j] / (double)count - eval_typical_value[j]) < 0.00005,
                   "%s: %.4f, the table says %.4f", eval_params[j].name, sum[j] / (double)count,

@@ -154,14 +154,6 @@ extern const EvalParamInfo eval_params[EVAL_NTERMS];
  * an opp_ term (or out of range). */
 int eval_term_partner(int i);
 
-/* The mean value of each parameter over the 36832 positions of Tinsley's
- * 724 games (tests/data/tinsley.pdn: every position of every game, for the
- * side to move). Every parameter is >= 0, so w[i] * eval_typical_value[i] is
- * the typical contribution of weight i: the mean |value x weight|, with the
- * weight's sign (`kingme show`). tests/test_eval.c recomputes it. */
-#define EVAL_TYPICAL_POSITIONS 36832
-extern const double eval_typical_value[EVAL_NTERMS];
-
 /* The features of a position: what the evaluation sees, for `kingme eval`,
  * `kingme show`, `kingme fit` and the charts. */
 typedef struct EvalFeatures {

@@ -118,7 +118,7 @@ static void print_legend(void)
 {
     printf("\n"
            "typ: the weight's typical contribution, value x weight averaged over all\n"
-           "  the %d positions of Tinsley's 724 games (for the side to move); values\n"
+           "  the %d positions of Tinsley's %d games (for the side to move); values\n"
            "  are never negative, so it is the mean |value x weight| with the weight's sign.\n"
            "class: the design documents' priority class, from the weight alone.\n"
            "terms: player = the side the evaluation is for, opponent = the other side;\n"
@@ -129,7 +129,7 @@ static void print_legend(void)
            "  Oreo men on 2 3 7, Bridge men on 1 and 3, Dog a man on 28 held by an enemy\n"
            "  man on 32. Blockers: pieces with an own piece on a square one row ahead;\n"
            "  runs (block lines): 2 or more own pieces in a row on one diagonal.\n",
-           EVAL_TYPICAL_POSITIONS);
+           eval_typical_positions, eval_typical_games);
     if (nrows > EVAL_NPARAMS)
         printf("  New terms (61-74) and the phase (end.NAME: the ending vector):\n"
                "  docs/file-formats.md.\n");
