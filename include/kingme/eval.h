@@ -182,14 +182,15 @@ typedef struct EvalTable {
                                        and adds the network's part itself) */
 } EvalTable;
 
+/* t made from w (some 5 KB: make it once per vector, not per position). */
 void eval_table_init(EvalTable *t, const Weights *w);
 
 /* The evaluation of b for `side`, whoever is to move: the sum over every
  * term of eval_features' value times its weight, blended by the phase when
  * the vector has one, plus the pattern layer's score (pat_eval) and the
  * network's (nn_eval) when t has them. The one scorer, for the search and
- * every command. Terms of weight 0 (in every phase) whose computation costs
- * anything are skipped. */
+ * every command. Terms of weight 0 (in the position's phase) whose
+ * computation costs anything are skipped. */
 int32_t eval_score(const Board *b, int side, const EvalTable *t);
 
 /* A 64-bit key of the whole vector (named weights, phase, pattern layer,
