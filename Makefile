@@ -18,6 +18,7 @@ LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/default_weights.o
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/cb/cb.o
 LIB      = $(BUILD)/libkingme.a
+TYPICAL_OBJ = $(BUILD)/gen/eval_typical.o
 
 .PHONY: all test sanitize tsan soak bench fuzz clean egdb egdb6 db book dll test-dll format format-check dll-check \
         install uninstall dist test-dist test-install docs-gen FORCE
@@ -41,15 +42,15 @@ VERSION    := $(shell sed -n 's/^\#define KINGME_VERSION "\([^"]*\)".*/\1/p' inc
 kingme: $(BUILD)/kingme
 	cp -f $< $@
 
-$(BUILD)/kingme: $(CLI_OBJ) $(LIB)
-	$(CC) $(ALLCFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
+$(BUILD)/kingme: $(CLI_OBJ) $(TYPICAL_OBJ) $(LIB)
+	$(CC) $(ALLCFLAGS) -o $@ $(CLI_OBJ) $(TYPICAL_OBJ) $(LIB) $(LDLIBS)
 
 $(LIB): $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/kingme_tests: $(TEST_OBJ) $(LIB)
-	$(CC) $(ALLCFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(LDLIBS)
+$(BUILD)/kingme_tests: $(TEST_OBJ) $(TYPICAL_OBJ) $(LIB)
+	$(CC) $(ALLCFLAGS) -o $@ $(TEST_OBJ) $(TYPICAL_OBJ) $(LIB) $(LDLIBS)
 
 $(BUILD)/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -65,6 +66,22 @@ $(BUILD)/gen/default_weights.c: weights/default.w
 	  echo '    ;'; } > $@
 
 $(BUILD)/gen/default_weights.o: $(BUILD)/gen/default_weights.c
+	$(CC) $(ALLCFLAGS) -c -o $@ $<
+
+# The typical-contribution table of kingme show (src/cli/cli.h: the mean of
+# every term over the positions of Tinsley's games), written by
+# tools/gen_typical.c, built against the library, from tests/data/tinsley.pdn:
+# it follows the data and the evaluation, and only the front end (and the
+# test that checks it) links it.
+$(BUILD)/tools/gen_typical: tools/gen_typical.c $(LIB) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+$(BUILD)/gen/eval_typical.c: $(BUILD)/tools/gen_typical tests/data/tinsley.pdn
+	@mkdir -p $(dir $@)
+	$(BUILD)/tools/gen_typical tests/data/tinsley.pdn > $@.tmp && mv -f $@.tmp $@
+
+$(TYPICAL_OBJ): $(BUILD)/gen/eval_typical.c $(HEADERS)
 	$(CC) $(ALLCFLAGS) -c -o $@ $<
 
 # What kingme version says of its build, and the data folder of PREFIX:

@@ -175,8 +175,9 @@ double chart_square_weight(const Weights *w, int sq, bool king, bool ending)
     uint32_t m = 1u << (sq - 1);
     bd.pieces[KM_BLACK] = m;
     if (king) bd.kings = m;
-    int f[EVAL_NTERMS];
-    eval_features_all(&bd, KM_BLACK, f);
+    EvalFeatures ef;
+    eval_features(&bd, KM_BLACK, &ef);
+    const int *f = ef.term;
     const int *terms = king ? KING_TERMS : MAN_TERMS;
     int nt =
         king ? (int)(sizeof KING_TERMS / sizeof *KING_TERMS) : (int)(sizeof MAN_TERMS / sizeof *MAN_TERMS);

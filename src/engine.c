@@ -411,7 +411,9 @@ bool engine_command(Engine *e, const char *line)
             cmd_moves(e);
         } else {
             const Board *b = &session_game(e->s)->cur;
-            say(e, "eval %" PRId32, eval_score(b, b->stm, session_weights(e->s)));
+            EvalTable t;
+            eval_table_init(&t, session_weights(e->s));
+            say(e, "eval %" PRId32, eval_score(b, b->stm, &t));
         }
     } else if (strcmp(c, "position") == 0 || strcmp(c, "go") == 0 || strcmp(c, "newgame") == 0 ||
                strcmp(c, "option") == 0) {

@@ -5,6 +5,8 @@
  * so each colour's quantities are computed once and then placed according to
  * the point of view). Only the capture parameters (16, 17, 19, 20) need the
  * move generator, and only when a bitboard test shows that a capture exists.
+ * One source, colour_terms, computes each term: the extractor
+ * (eval_features) stores them, the scorer (eval_score) sums them weighted.
  *
  * Choices where the spec leaves room (also in docs/file-formats.md):
  *  - "pieces" means men and kings; "men" / "kings" only those.
@@ -58,86 +60,6 @@ int eval_term_partner(int i)
     _Static_assert(EP_##name == (nr)-1, "EVAL_PARAM_LIST: " #name " is not number " #nr);
 EVAL_TERM_LIST(PARAM_ORDER)
 #undef PARAM_ORDER
-
-/* Measured by the test eval_typical_values (one a line: 1, 2, ..., 60,
- * then 61-74). */
-const double eval_typical_value[EVAL_NTERMS] = {
-    7.6822,
-    0.2248,
-    7.8093,
-    0.2410,
-    2.1313,
-    0.0270,
-    2.0979,
-    0.0282,
-    5.4557,
-    0.2232,
-    5.6415,
-    0.2392,
-    6.1084,
-    7.1873,
-    0.2663,
-    0.3186,
-    0.2949,
-    0.1400,
-    0.1507,
-    0.1581,
-    42.3783,
-    42.2119,
-    1.7249,
-    1.6564,
-    4.2150,
-    0.0061,
-    4.0894,
-    0.0071,
-    1.3701,
-    0.0444,
-    1.5518,
-    0.0481,
-    0.2168,
-    0.1625,
-    0.3170,
-    0.1730,
-    1.3928,
-    0.1366,
-    1.5086,
-    0.1372,
-    0.4556,
-    0.0103,
-    0.0010,
-    0.4383,
-    0.0108,
-    0.0010,
-    0.3184,
-    0.3231,
-    0.4252,
-    0.0135,
-    0.2990,
-    0.3038,
-    0.4064,
-    0.0144,
-    3.9804,
-    3.6897,
-    2.5201,
-    3.9486,
-    3.6245,
-    2.5330,
-    /* 61-74 */
-    0.1106,
-    0.1097,
-    2.2652,
-    2.1999,
-    1.6436,
-    1.8072,
-    0.0732,
-    0.0788,
-    0.0202,
-    0.0214,
-    0.0352,
-    0.0479,
-    0.5292,
-    1.6148,
-};
 
 /* ---- geometry ------------------------------------------------------------- */
 
@@ -204,12 +126,6 @@ static const int8_t QIDX[2][NQ] = {
 #undef QUANTITY_INDEX
 };
 
-/* Masks shared by both colours. */
-typedef struct Shared {
-    uint32_t empty, lonely;
-    uint32_t e_ur, e_ul, e_dl, e_dr; /* squares whose DL / DR / UR / UL neighbour is empty */
-} Shared;
-
 /* Squares one step down (either way) / up of the squares of x: mg_dl | mg_dr
  * and mg_ul | mg_ur with the common shift by 4 done once. */
 static inline uint32_t down2(uint32_t x)
@@ -238,101 +154,111 @@ static inline uint32_t blocked_cones(uint32_t opp, int s)
     return c;
 }
 
-/* One colour's quantities, either stored in f (mode FEAT) or multiplied
- * by their weights and summed into sum[0] (mode SCORE: the vector w alone;
- * mode PHASED: w into sum[0] and the ending vector we into sum[1]). In the
- * score modes the costly groups (capture generation, the longest run) and
- * every new term are skipped when their weights are 0; those branches depend
- * only on the weights, so they are always predicted. */
-enum { FEAT, SCORE, PHASED, TABLE };
-#define KM_INLINE static inline __attribute__((always_inline))
-KM_INLINE void colour_feat(const Board *b, const Shared *sh, int s, int role, int mode, int extra,
-                           const int16_t *w, const int16_t *we, const int32_t *cw, int *f, int32_t sum[2],
-                           int64_t *acc)
-{
-#define IDX(q) QIDX[role][q]
-#define WANT(q) \
-    (mode == FEAT || (mode == TABLE ? cw[IDX(q)] != 0 : w[IDX(q)] || (mode == PHASED && we[IDX(q)])))
-#define PUT(q, v)                                          \
-    do {                                                   \
-        if (mode == FEAT) {                                \
-            f[IDX(q)] = (v);                               \
-        } else if (mode == TABLE) {                        \
-            *acc += (int64_t)(v)*cw[IDX(q)];               \
-        } else {                                           \
-            int32_t v_ = (v);                              \
-            sum[0] += v_ * w[IDX(q)];                      \
-            if (mode == PHASED) sum[1] += v_ * we[IDX(q)]; \
-        }                                                  \
-    } while (0)
+/* The position as both colours see it: the board and the masks shared by
+ * both colours' terms. */
+typedef struct Pos {
+    const Board *b;
+    uint32_t empty, lonely;
+    uint32_t e_ur, e_ul, e_dl, e_dr; /* squares whose DL / DR / UR / UL neighbour is empty */
+} Pos;
 
+/* Where the terms go. The extractor (f set) stores every term in f. The
+ * scorer (f NULL) adds each term times its weight cw[term] to acc, and skips
+ * the costly groups (capture generation, the longest run) when their weights
+ * are 0, and the terms beyond the 60 unless `extra`: those tests depend only
+ * on the weights, so they are always predicted. Each caller's Sink is a
+ * constant of its own copy of colour_terms (always inlined), so neither
+ * pays for the other's branches. */
+typedef struct Sink {
+    int *f;            /* the extractor's terms, or NULL: the scorer */
+    const int32_t *cw; /* the scorer's weights (a row of EvalTable) */
+    int extra;         /* the scorer: some term beyond the 60 has a weight */
+    int64_t acc;       /* the scorer's sum */
+} Sink;
+
+#define KM_INLINE static inline __attribute__((always_inline))
+KM_INLINE int wanted(const Sink *o, int term) { return o->f || o->cw[term] != 0; }
+KM_INLINE void put(Sink *o, int term, int v)
+{
+    if (o->f) o->f[term] = v;
+    else o->acc += (int64_t)v * o->cw[term];
+}
+
+/* One colour's terms: those of colour s, which is the player (role OWN) or
+ * the opponent (role OPP). */
+KM_INLINE void colour_terms(const Pos *p, int s, int role, Sink *o)
+{
+    const int8_t *ix = QIDX[role]; /* the term of each quantity */
+    const Board *b = p->b;
     uint32_t own = b->pieces[s], opp = b->pieces[s ^ 1];
     uint32_t men = own & ~b->kings, kings = own & b->kings;
     int nmen = popcount32(men);
 
-    PUT(Q_MEN, nmen);
-    PUT(Q_KINGS, popcount32(kings));
-    PUT(Q_MEN_EDGE, popcount32(men & WALL));
-    PUT(Q_KINGS_EDGE, popcount32(kings & WALL));
+    put(o, ix[Q_MEN], nmen);
+    put(o, ix[Q_KINGS], popcount32(kings));
+    put(o, ix[Q_MEN_EDGE], popcount32(men & WALL));
+    put(o, ix[Q_KINGS_EDGE], popcount32(kings & WALL));
 
     /* Pieces able to step or jump towards higher squares ("down") and lower
      * squares ("up"): a step needs the neighbour empty; a jump needs an enemy
      * neighbour whose own neighbour beyond it is empty. */
-    uint32_t jump_down = mg_ur(sh->e_ur & opp) | mg_ul(sh->e_ul & opp);
-    uint32_t jump_up = mg_dl(sh->e_dl & opp) | mg_dr(sh->e_dr & opp);
-    uint32_t down = sh->e_ur | sh->e_ul | jump_down;
-    uint32_t up = sh->e_dl | sh->e_dr | jump_up;
+    uint32_t jump_down = mg_ur(p->e_ur & opp) | mg_ul(p->e_ul & opp);
+    uint32_t jump_up = mg_dl(p->e_dl & opp) | mg_dr(p->e_dr & opp);
+    uint32_t down = p->e_ur | p->e_ul | jump_down;
+    uint32_t up = p->e_dl | p->e_dr | jump_up;
     uint32_t dpieces = s == KM_BLACK ? own : kings; /* pieces moving down */
     uint32_t upieces = s == KM_WHITE ? own : kings; /* pieces moving up */
-    PUT(Q_MOV_MEN, popcount32(men & (s == KM_BLACK ? down : up)));
-    PUT(Q_MOV_KINGS, popcount32(kings & (down | up)));
+    put(o, ix[Q_MOV_MEN], popcount32(men & (s == KM_BLACK ? down : up)));
+    put(o, ix[Q_MOV_KINGS], popcount32(kings & (down | up)));
 
     int can = ((dpieces & jump_down) | (upieces & jump_up)) != 0;
-    PUT(Q_CAN_CAPTURE, can);
+    put(o, ix[Q_CAN_CAPTURE], can);
     if (can) {
-        if (WANT(Q_MOVES) || WANT(Q_CAPTURES) || WANT(Q_LONGEST_CAPTURE)) {
+        if (wanted(o, ix[Q_MOVES]) || wanted(o, ix[Q_CAPTURES]) || wanted(o, ix[Q_LONGEST_CAPTURE])) {
             int n, longest;
             captures(b, s, &n, &longest);
-            PUT(Q_MOVES, n); /* compulsory capture: the captures are the moves */
-            PUT(Q_CAPTURES, n);
-            PUT(Q_LONGEST_CAPTURE, longest);
+            put(o, ix[Q_MOVES], n); /* compulsory capture: the captures are the moves */
+            put(o, ix[Q_CAPTURES], n);
+            put(o, ix[Q_LONGEST_CAPTURE], longest);
         }
     } else {
-        PUT(Q_MOVES, popcount32(dpieces & sh->e_ur) + popcount32(dpieces & sh->e_ul) +
-                         popcount32(upieces & sh->e_dl) + popcount32(upieces & sh->e_dr));
-        if (mode == FEAT) f[IDX(Q_CAPTURES)] = f[IDX(Q_LONGEST_CAPTURE)] = 0;
+        put(o, ix[Q_MOVES],
+            popcount32(dpieces & p->e_ur) + popcount32(dpieces & p->e_ul) + popcount32(upieces & p->e_dl) +
+                popcount32(upieces & p->e_dr));
+        put(o, ix[Q_CAPTURES], 0);
+        put(o, ix[Q_LONGEST_CAPTURE], 0);
     }
 
     int rs = row_sum(men);
-    PUT(Q_PROMO_DIST, s == KM_BLACK ? 7 * nmen - rs : rs);
-    PUT(Q_PROMO_EMPTY, popcount32(sh->empty & km_promotion_row(s)));
+    put(o, ix[Q_PROMO_DIST], s == KM_BLACK ? 7 * nmen - rs : rs);
+    put(o, ix[Q_PROMO_EMPTY], popcount32(p->empty & km_promotion_row(s)));
 
-    PUT(Q_MEN_LOW, popcount32(men & LOW[s]));
-    PUT(Q_KINGS_LOW, popcount32(kings & LOW[s]));
-    PUT(Q_MEN_MID, popcount32(men & MIDDLE[s]));
-    PUT(Q_KINGS_MID, popcount32(kings & MIDDLE[s]));
-    PUT(Q_MEN_HIGH, popcount32(men & HIGH[s]));
-    PUT(Q_KINGS_HIGH, popcount32(kings & HIGH[s]));
+    put(o, ix[Q_MEN_LOW], popcount32(men & LOW[s]));
+    put(o, ix[Q_KINGS_LOW], popcount32(kings & LOW[s]));
+    put(o, ix[Q_MEN_MID], popcount32(men & MIDDLE[s]));
+    put(o, ix[Q_KINGS_MID], popcount32(kings & MIDDLE[s]));
+    put(o, ix[Q_MEN_HIGH], popcount32(men & HIGH[s]));
+    put(o, ix[Q_KINGS_HIGH], popcount32(kings & HIGH[s]));
 
-    PUT(Q_LONE_MEN, popcount32(men & sh->lonely));
-    PUT(Q_LONE_KINGS, popcount32(kings & sh->lonely));
+    put(o, ix[Q_LONE_MEN], popcount32(men & p->lonely));
+    put(o, ix[Q_LONE_KINGS], popcount32(kings & p->lonely));
 
-    PUT(Q_MAN_CORNER, (men & CORNERS) != 0);
-    PUT(Q_KING_CORNER, (kings & CORNERS) != 0);
-    PUT(Q_BOTH_CORNERS, has_all(own, CORNERS));
+    put(o, ix[Q_MAN_CORNER], (men & CORNERS) != 0);
+    put(o, ix[Q_KING_CORNER], (kings & CORNERS) != 0);
+    put(o, ix[Q_BOTH_CORNERS], has_all(own, CORNERS));
 
-    PUT(Q_TRIANGLE, has_all(men, TRIANGLE[s]));
-    PUT(Q_OREO, has_all(men, OREO[s]));
-    PUT(Q_BRIDGE, has_all(men, BRIDGE[s]));
-    PUT(Q_DOG, (men & DOG_MAN[s]) && (opp & ~b->kings & DOG_HOLD[s]));
+    put(o, ix[Q_TRIANGLE], has_all(men, TRIANGLE[s]));
+    put(o, ix[Q_OREO], has_all(men, OREO[s]));
+    put(o, ix[Q_BRIDGE], has_all(men, BRIDGE[s]));
+    put(o, ix[Q_DOG], (men & DOG_MAN[s]) && (opp & ~b->kings & DOG_HOLD[s]));
 
     /* Pairs along each diagonal: dl = pieces whose down-left neighbour is own,
      * dr = pieces whose down-right neighbour is own. A run's top square is in
      * the pair set but its up neighbour is not own: one per maximal run. */
     uint32_t dl = own & mg_ur(own), dr = own & mg_ul(own);
-    PUT(Q_BLOCKERS, popcount32(s == KM_BLACK ? dl | dr : own & (mg_dl(own) | mg_dr(own))));
-    PUT(Q_LINES, popcount32(dl & ~mg_dl(own)) + popcount32(dr & ~mg_dr(own)));
-    if (WANT(Q_LONGEST_LINE)) {
+    put(o, ix[Q_BLOCKERS], popcount32(s == KM_BLACK ? dl | dr : own & (mg_dl(own) | mg_dr(own))));
+    put(o, ix[Q_LINES], popcount32(dl & ~mg_dl(own)) + popcount32(dr & ~mg_dr(own)));
+    if (wanted(o, ix[Q_LONGEST_LINE])) {
         /* Squares starting a run of length >= k+1 are those starting a run
          * of length >= k whose next square also does. */
         int len = 0;
@@ -345,24 +271,30 @@ KM_INLINE void colour_feat(const Board *b, const Shared *sh, int s, int role, in
                 len++;
             }
         }
-        PUT(Q_LONGEST_LINE, len);
+        put(o, ix[Q_LONGEST_LINE], len);
     }
 
     /* ---- the terms beyond the 60 (61..), when one has a weight ---- */
-    if (mode != FEAT && !extra) return;
-    if (WANT(Q_RUNAWAY)) PUT(Q_RUNAWAY, popcount32(men & ~blocked_cones(opp, s)));
-    if (WANT(Q_BACK_MEN)) PUT(Q_BACK_MEN, popcount32(men & BACK[s]));
-    if (WANT(Q_MEN_CENTRE)) PUT(Q_MEN_CENTRE, popcount32(men & CENTRE));
-    if (WANT(Q_KINGS_CENTRE)) PUT(Q_KINGS_CENTRE, popcount32(kings & CENTRE));
-    if (WANT(Q_KINGS_DOUBLE)) PUT(Q_KINGS_DOUBLE, popcount32(kings & DOUBLE_CORNERS));
-    if (WANT(Q_SOLE_KINGS)) PUT(Q_SOLE_KINGS, (opp & b->kings) ? 0 : popcount32(kings));
-    if (WANT(Q_TRADE_LEAD)) {
+    if (!o->f && !o->extra) return;
+    if (wanted(o, ix[Q_RUNAWAY])) put(o, ix[Q_RUNAWAY], popcount32(men & ~blocked_cones(opp, s)));
+    if (wanted(o, ix[Q_BACK_MEN])) put(o, ix[Q_BACK_MEN], popcount32(men & BACK[s]));
+    if (wanted(o, ix[Q_MEN_CENTRE])) put(o, ix[Q_MEN_CENTRE], popcount32(men & CENTRE));
+    if (wanted(o, ix[Q_KINGS_CENTRE])) put(o, ix[Q_KINGS_CENTRE], popcount32(kings & CENTRE));
+    if (wanted(o, ix[Q_KINGS_DOUBLE])) put(o, ix[Q_KINGS_DOUBLE], popcount32(kings & DOUBLE_CORNERS));
+    if (wanted(o, ix[Q_SOLE_KINGS])) put(o, ix[Q_SOLE_KINGS], (opp & b->kings) ? 0 : popcount32(kings));
+    if (wanted(o, ix[Q_TRADE_LEAD])) {
         int mine = popcount32(own), theirs = popcount32(opp);
-        PUT(Q_TRADE_LEAD, mine > theirs ? (mine - theirs) * (24 - mine - theirs) : 0);
+        put(o, ix[Q_TRADE_LEAD], mine > theirs ? (mine - theirs) * (24 - mine - theirs) : 0);
     }
-#undef PUT
-#undef WANT
-#undef IDX
+}
+
+/* Both colours' terms of b for side into o. */
+KM_INLINE void terms(const Board *b, int side, Sink *o)
+{
+    uint32_t occ = board_occupied(b);
+    Pos p = {b, ~occ, ~(down2(occ) | up2(occ)), mg_ur(~occ), mg_ul(~occ), mg_dl(~occ), mg_dr(~occ)};
+    colour_terms(&p, side, OWN, o);
+    colour_terms(&p, side ^ 1, OPP, o);
 }
 
 /* Whether any of the new terms has a weight in v (one test instead of one
@@ -377,81 +309,31 @@ static inline int has_extra(const int16_t *v)
     return (x[0] | x[1] | x[2] | y) != 0;
 }
 
-KM_INLINE int32_t extract(const Board *b, int side, int mode, int extra, const Weights *w, const EvalTable *t,
-                          int *f)
-{
-    Shared sh;
-    uint32_t occ = board_occupied(b);
-    sh.empty = ~occ;
-    sh.e_ur = mg_ur(sh.empty);
-    sh.e_ul = mg_ul(sh.empty);
-    sh.e_dl = mg_dl(sh.empty);
-    sh.e_dr = mg_dr(sh.empty);
-    sh.lonely = ~(down2(occ) | up2(occ));
-    int32_t sum[2] = {0, 0};
-    int64_t acc = 0;
-    const int16_t *wo = w ? w->w : NULL, *we = w ? w->end : NULL;
-    const int32_t *cw = t ? t->cw[eval_phase(popcount32(occ))] : NULL;
-    colour_feat(b, &sh, side, 0, mode, extra, wo, we, cw, f, sum, &acc);
-    colour_feat(b, &sh, side ^ 1, 1, mode, extra, wo, we, cw, f, sum, &acc);
-    if (mode == TABLE) return (int32_t)(t->phased ? acc / EVAL_PHASE_SPAN : acc);
-    if (mode == PHASED) return eval_blend(sum[0], sum[1], popcount32(occ));
-    return sum[0];
-}
-
-/* Each entry point is compiled once per colour (and mode), so that the
+/* Each colour's copy of the extractor and the scorer (and of the scorer
+ * with and without the new terms) is compiled on its own, so that the
  * colour's masks and directions are constants. */
-void eval_features_all(const Board *b, int side, int f[EVAL_NTERMS])
+void eval_features(const Board *b, int side, EvalFeatures *f)
 {
-    if (side == KM_BLACK) extract(b, KM_BLACK, FEAT, 1, NULL, NULL, f);
-    else extract(b, KM_WHITE, FEAT, 1, NULL, NULL, f);
+    Sink o = {f->term, NULL, 1, 0};
+    if (side == KM_BLACK) terms(b, KM_BLACK, &o);
+    else terms(b, KM_WHITE, &o);
+    pat_features(b, &f->pat);
 }
 
-void eval_features(const Board *b, int side, int f[EVAL_NPARAMS])
+KM_INLINE int32_t named_score(const Board *b, int side, const EvalTable *t, int extra)
 {
-    int all[EVAL_NTERMS];
-    eval_features_all(b, side, all);
-    memcpy(f, all, sizeof(int) * EVAL_NPARAMS);
+    Sink o = {NULL, t->cw[eval_phase(popcount32(board_occupied(b)))], extra, 0};
+    terms(b, side, &o);
+    return (int32_t)(t->phased ? o.acc / EVAL_PHASE_SPAN : o.acc);
 }
 
-int32_t eval_dot(const int f[EVAL_NPARAMS], const Weights *w)
+int32_t eval_score(const Board *b, int side, const EvalTable *t)
 {
-    int32_t s = 0;
-    for (int i = 0; i < EVAL_NPARAMS; i++) s += (int32_t)f[i] * w->w[i];
-    return s;
-}
-
-int32_t eval_dot_all(const int f[EVAL_NTERMS], const Weights *w)
-{
-    int32_t so = 0, se = 0;
-    for (int i = 0; i < EVAL_NTERMS; i++) {
-        so += (int32_t)f[i] * w->w[i];
-        se += (int32_t)f[i] * w->end[i];
-    }
-    if (!w->phased) return so;
-    int n = f[EP_own_men] + f[EP_own_kings] + f[EP_opp_men] + f[EP_opp_kings];
-    return eval_blend(so, se, n);
-}
-
-static int32_t eval_named(const Board *b, int side, const Weights *w)
-{
-    /* one copy per colour, mode and "any new term weighted", so that the
-     * 60-parameter case carries no test of the new terms */
-    if (w->phased)
-        return side == KM_BLACK ? extract(b, KM_BLACK, PHASED, 1, w, NULL, NULL)
-                                : extract(b, KM_WHITE, PHASED, 1, w, NULL, NULL);
-    if (has_extra(w->w))
-        return side == KM_BLACK ? extract(b, KM_BLACK, SCORE, 1, w, NULL, NULL)
-                                : extract(b, KM_WHITE, SCORE, 1, w, NULL, NULL);
-    return side == KM_BLACK ? extract(b, KM_BLACK, SCORE, 0, w, NULL, NULL)
-                            : extract(b, KM_WHITE, SCORE, 0, w, NULL, NULL);
-}
-
-int32_t eval_score(const Board *b, int side, const Weights *w)
-{
-    int32_t v = eval_named(b, side, w);
-    if (w->pat) v += pat_eval(w->pat, b, side);
-    return w->net ? v + nn_eval(w->net, b, side) : v;
+    int32_t v;
+    if (t->extra) v = side == KM_BLACK ? named_score(b, KM_BLACK, t, 1) : named_score(b, KM_WHITE, t, 1);
+    else v = side == KM_BLACK ? named_score(b, KM_BLACK, t, 0) : named_score(b, KM_WHITE, t, 0);
+    if (t->pat) v += pat_eval(t->pat, b, side);
+    return t->net ? v + nn_eval(t->net, b, side) : v;
 }
 
 void eval_table_init(EvalTable *t, const Weights *w)
@@ -465,24 +347,6 @@ void eval_table_init(EvalTable *t, const Weights *w)
                 t->phased ? (int32_t)w->w[i] * p + (int32_t)w->end[i] * (EVAL_PHASE_SPAN - p) : w->w[i];
     t->pat = w->pat;
     t->net = w->net;
-}
-
-int32_t eval_score_table_base(const Board *b, int side, const EvalTable *t)
-{
-    int32_t v;
-    if (t->extra)
-        v = side == KM_BLACK ? extract(b, KM_BLACK, TABLE, 1, NULL, t, NULL)
-                             : extract(b, KM_WHITE, TABLE, 1, NULL, t, NULL);
-    else
-        v = side == KM_BLACK ? extract(b, KM_BLACK, TABLE, 0, NULL, t, NULL)
-                             : extract(b, KM_WHITE, TABLE, 0, NULL, t, NULL);
-    return t->pat ? v + pat_eval(t->pat, b, side) : v;
-}
-
-int32_t eval_score_table(const Board *b, int side, const EvalTable *t)
-{
-    int32_t v = eval_score_table_base(b, side, t);
-    return t->net ? v + nn_eval(t->net, b, side) : v;
 }
 
 uint64_t eval_weights_key(const Weights *w)

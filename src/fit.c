@@ -68,18 +68,18 @@ static void layout_init(void)
 
 static void extract(const Board *b, Sample *s)
 {
-    int f[EVAL_NTERMS];
-    eval_features_all(b, b->stm, f);
+    EvalFeatures ef;
+    eval_features(b, b->stm, &ef);
+    const int *f = ef.term;
+    const PatFeatures *pf = &ef.pat;
     for (int k = 0; k < NPAIRS; k++) s->d[k] = (int16_t)(f[pair_own[k]] - f[pair_opp[k]]);
     s->t = (uint8_t)eval_phase(popcount32(board_occupied(b)));
-    PatFeatures pf;
-    pat_features(b, &pf);
     for (int v = 0; v < 2; v++) {
         int c = v == 0 ? b->stm : b->stm ^ 1;
-        memcpy(s->reg[v], pf.region[c], sizeof s->reg[v]);
-        s->nmen[v] = pf.nmen[c], s->nkings[v] = pf.nkings[c];
-        memcpy(s->men[v], pf.men[c], sizeof s->men[v]);
-        memcpy(s->kings[v], pf.kings[c], sizeof s->kings[v]);
+        memcpy(s->reg[v], pf->region[c], sizeof s->reg[v]);
+        s->nmen[v] = pf->nmen[c], s->nkings[v] = pf->nkings[c];
+        memcpy(s->men[v], pf->men[c], sizeof s->men[v]);
+        memcpy(s->kings[v], pf->kings[c], sizeof s->kings[v]);
     }
 }
 

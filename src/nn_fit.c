@@ -329,13 +329,15 @@ int net_fit_run(const NetFitConfig *c, const SelfplayData *data, const Weights *
     }
     /* the data's key: the samples' boards and targets, for the checkpoint */
     uint64_t key = km_mix64(0x6E6E666974ull ^ (uint64_t)c->hidden);
+    EvalTable ptab;
+    eval_table_init(&ptab, &prior);
     size_t nt = 0, nh = ntrain;
     for (size_t i = 0; i < data->n; i++) {
         if (!use[i]) continue;
         NSample *x = &s[held[i] ? nh++ : nt++];
         extract(&data->pos[i].b, x);
         x->target = (float)fit_target(&data->pos[i], c->lambda, scale);
-        x->base = (float)eval_score(&x->b, x->b.stm, &prior);
+        x->base = (float)eval_score(&x->b, x->b.stm, &ptab);
         key = km_mix64(key ^ board_hash(&x->b) ^ (uint64_t)(x->target * 1e6) ^
                        ((uint64_t)(int32_t)x->base << 32));
     }

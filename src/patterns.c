@@ -193,19 +193,30 @@ void pat_features(const Board *b, PatFeatures *f)
     }
 }
 
+int32_t pat_table_part(const EvalPatterns *p, int t, int ph, const PatFeatures *f, int side)
+{
+    const int16_t *c = pat_cells_const(p, t, ph);
+    int32_t v = 0;
+    for (int k = 0; k < 2; k++) {
+        int colour = k ? side ^ 1 : side;
+        int32_t x = 0;
+        if (t == PAT_MAN_TABLE)
+            for (int i = 0; i < f->nmen[colour]; i++) x += c[f->men[colour][i] - 1];
+        else if (t == PAT_KING_TABLE)
+            for (int i = 0; i < f->nkings[colour]; i++) x += c[f->kings[colour][i] - 1];
+        else x = c[f->region[colour][t - 2]];
+        v += k ? -x : x;
+    }
+    return v;
+}
+
 void pat_score_written(const EvalPatterns *p, const Board *b, int side, int32_t *open, int32_t *end)
 {
     PatFeatures f;
     pat_features(b, &f);
     for (int ph = 0; ph < 2; ph++) {
         int32_t s = 0;
-        for (int c = 0; c < 2; c++) {
-            int32_t v = 0;
-            for (int r = 0; r < PAT_NREGIONS; r++) v += p->region[ph][r][f.region[c][r]];
-            for (int i = 0; i < f.nmen[c]; i++) v += p->man[ph][f.men[c][i] - 1];
-            for (int i = 0; i < f.nkings[c]; i++) v += p->king[ph][f.kings[c][i] - 1];
-            s += c == side ? v : -v;
-        }
+        for (int t = 0; t < PAT_NTABLES; t++) s += pat_table_part(p, t, ph, &f, side);
         *(ph ? end : open) = s;
     }
 }

@@ -151,6 +151,7 @@ void searcher_set_weights(Searcher *s, const Weights *w)
 {
     s->weights = *w;
     eval_table_init(&s->etab, w);
+    s->etab.net = NULL; /* the network's part comes from its accumulators (search_eval) */
     s->weights_key = eval_weights_key(w);
     margin_from_cache(s);
     for (int p = 0; s->nnacc && p < SEARCH_MAX_PLY; p++) s->nnacc[p].valid = 0; /* another network */
@@ -549,26 +550,31 @@ static bool etc_cutoff(Searcher *s, const Board *b, const MoveList *ml, uint64_t
     return false;
 }
 
-/* The evaluation at a node of ply ply. With a network, its accumulators
- * are kept one a ply and brought from this ply's last position or the
- * parent's, whichever differs less (nn_acc_set): the same value as
- * eval_for_search. */
+/* The evaluation at a node of ply ply, for the side to move: eval_score
+ * of the named terms and the pattern layer, plus the network's part. Its
+ * accumulators are kept one a ply and brought from this ply's last position
+ * or the parent's, whichever differs less (nn_acc_set): the same value as
+ * nn_eval. */
 static int board_diff(const Board *x, const Board *y)
 {
     return popcount32((x->pieces[0] ^ y->pieces[0]) | (x->pieces[1] ^ y->pieces[1]) | (x->kings ^ y->kings));
 }
-static int32_t search_eval(Searcher *s, const Board *b, int ply)
+static int32_t search_net(Searcher *s, const EvalNet *net, const Board *b, int ply)
 {
-    const EvalNet *net = s->etab.net;
-    if (!net || (!s->nnacc && !(s->nnacc = calloc(SEARCH_MAX_PLY, sizeof *s->nnacc))))
-        return eval_for_search(b, s->root_side, &s->etab);
+    if (!s->nnacc && !(s->nnacc = calloc(SEARCH_MAX_PLY, sizeof *s->nnacc)))
+        return nn_eval(net, b, s->root_side);
     NnAcc *a = &s->nnacc[ply];
     const NnAcc *from = a;
     if (ply > 0 && s->nnacc[ply - 1].valid &&
         (!a->valid || board_diff(&s->nnacc[ply - 1].b, b) < board_diff(&a->b, b)))
         from = &s->nnacc[ply - 1];
     nn_acc_set(net, a, from, b);
-    int32_t v = eval_score_table_base(b, s->root_side, &s->etab) + nn_acc_eval(net, a, s->root_side);
+    return nn_acc_eval(net, a, s->root_side);
+}
+static int32_t search_eval(Searcher *s, const Board *b, int ply)
+{
+    int32_t v = eval_score(b, s->root_side, &s->etab);
+    if (s->weights.net) v += search_net(s, s->weights.net, b, ply);
     return b->stm == s->root_side ? v : -v;
 }
 

@@ -35,6 +35,9 @@ out=$(./kingme version 2>&1)
 printf '%s\n' "$out" | sed -n '1,3p' | sed 's/^/     /'
 out=$(./kingme show material 2>&1 | head -1)
 [ "$out" = material ] && ok "kingme show material" || bad "kingme show material" "$out"
+out=$(./kingme show material 2>&1 | grep "positions of Tinsley's")
+[[ $out == *"the 36832 positions of Tinsley's 724 games"* ]] &&
+    ok "kingme show's typical table, made from the tarball's tests/data/tinsley.pdn" || bad "the typical table" "$out"
 out=$(./kingme search --depth 8 2>&1 | tail -1)
 [[ $out == bestmove* ]] && ok "kingme search --depth 8: $out" || bad "kingme search" "$out"
 out=$(printf 'quit\n' | ./kingme play --out "$tmp/g.pdn" 2>&1)

@@ -9,6 +9,7 @@
 #define KINGME_TEST_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +20,11 @@ extern long test_checks;
 /* The running test cannot run here: why is printed, and the test is counted
  * neither passed nor failed. The test should return at once. */
 void test_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* eval_score of b for side with the vector w, its table made for the call
+ * (test_eval.c). */
+struct Board;
+struct Weights;
+int32_t test_eval_score(const struct Board *b, int side, const struct Weights *w);
 /* Whether the tests run under the sanitizers (slower: some loops are shortened). */
 bool test_sanitized(void);
 /* Path of the kingme program for the command-line tests (env KINGME). */

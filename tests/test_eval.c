@@ -15,6 +15,7 @@
  * On rows starting at b (1-4, 9-12, ...) the neighbours of n are n-4, n-3
  * (up) and n+4, n+5 (down); on rows starting at a (5-8, 13-16, ...) they are
  * n-5, n-4 and n+3, n+4 (none beyond the a- or h-file). */
+#include "../src/cli/cli.h"
 #include "kingme/eval.h"
 #include "kingme/movegen.h"
 #include "kingme/patterns.h"
@@ -36,7 +37,15 @@ static void feats(const char *fen, int side, int f[EVAL_NPARAMS])
     int rc = board_from_fen(&b, fen, err);
     CHECK_MSG(rc == 0, "FEN %s: %s", fen, err);
     memset(f, 0xff, sizeof(int) * EVAL_NPARAMS);
-    if (rc == 0) eval_features(&b, side, f);
+    EvalFeatures ef;
+    if (rc == 0) eval_features(&b, side, &ef), memcpy(f, ef.term, sizeof(int) * EVAL_NPARAMS);
+}
+
+int32_t test_eval_score(const Board *b, int side, const Weights *w)
+{
+    EvalTable t;
+    eval_table_init(&t, w);
+    return eval_score(b, side, &t);
 }
 
 /* parameter number nr (1..60) of f */
@@ -568,8 +577,10 @@ TEST(eval_matches_reference_on_random_positions)
         Board b;
         random_board(&rng, &b);
         for (int side = 0; side < 2; side++) {
-            int f[EVAL_NPARAMS], r[EVAL_NPARAMS];
-            eval_features(&b, side, f);
+            int r[EVAL_NPARAMS];
+            EvalFeatures ef;
+            eval_features(&b, side, &ef);
+            const int *f = ef.term;
             ref_features(&b, side, r);
             for (int i = 0; i < EVAL_NPARAMS; i++)
                 if (f[i] != r[i]) {
@@ -586,8 +597,7 @@ TEST(eval_matches_reference_on_random_positions)
     }
 }
 
-/* The new terms (61-74) against the square-by-square reference, and the 60
- * of eval_features_all equal to eval_features'. */
+/* The new terms (61-74) against the square-by-square reference. */
 TEST(eval_extra_terms_match_reference_on_random_positions)
 {
     uint64_t rng = 4242;
@@ -596,11 +606,11 @@ TEST(eval_extra_terms_match_reference_on_random_positions)
         Board b;
         random_board(&rng, &b);
         for (int side = 0; side < 2; side++) {
-            int f[EVAL_NTERMS], r[EVAL_NTERMS], f60[EVAL_NPARAMS];
-            eval_features_all(&b, side, f);
-            eval_features(&b, side, f60);
+            int r[EVAL_NTERMS];
+            EvalFeatures ef;
+            eval_features(&b, side, &ef);
+            const int *f = ef.term;
             ref_extra(&b, side, r);
-            CHECK(memcmp(f, f60, sizeof f60) == 0);
             for (int i = EVAL_NPARAMS; i < EVAL_NTERMS; i++)
                 if (f[i] != r[i]) {
                     char fen[128];
@@ -611,6 +621,7 @@ TEST(eval_extra_terms_match_reference_on_random_positions)
                 }
         }
     }
+    CHECK_INT(bad, 0);
 }
 
 /* The new terms on hand-built positions.
@@ -624,8 +635,9 @@ TEST(eval_extra_terms_by_hand)
     Board b;
     char err[KM_ERR_MAX];
     CHECK(board_from_fen(&b, fen, err) == 0);
-    int f[EVAL_NTERMS];
-    eval_features_all(&b, KM_BLACK, f);
+    EvalFeatures ef;
+    const int *f = ef.term;
+    eval_features(&b, KM_BLACK, &ef);
     CHECK_INT(f[EP_own_runaway_men], 1); /* 24 */
     CHECK_INT(f[EP_opp_runaway_men], 0); /* 10: Black's 2 is in its cone, 26: 9, 29: 24 */
     CHECK_INT(f[EP_own_back_men], 1);    /* 2 */
@@ -639,13 +651,13 @@ TEST(eval_extra_terms_by_hand)
     CHECK_INT(f[EP_own_trade_lead], 2 * 16); /* 5 against 3, 8 on the board */
     CHECK_INT(f[EP_opp_trade_lead], 0);
     /* the same for White: own and opp swap */
-    eval_features_all(&b, KM_WHITE, f);
+    eval_features(&b, KM_WHITE, &ef);
     CHECK_INT(f[EP_opp_runaway_men], 1);
     CHECK_INT(f[EP_opp_trade_lead], 32);
     CHECK_INT(f[EP_opp_sole_kings], 2);
     /* a White king anywhere: no sole kings for Black */
     CHECK(board_from_fen(&b, "B:W10,26,29,K32:B2,9,24,K5,K15", err) == 0);
-    eval_features_all(&b, KM_BLACK, f);
+    eval_features(&b, KM_BLACK, &ef);
     CHECK_INT(f[EP_own_sole_kings], 0);
     CHECK_INT(f[EP_own_runaway_men], 0); /* 24's cone now holds 32 */
     CHECK_INT(f[EP_own_trade_lead], 1 * 15);
@@ -660,16 +672,17 @@ TEST(eval_mirror_symmetry)
         Board b, m;
         random_board(&rng, &b);
         board_mirror(&b, &m);
-        int fb[EVAL_NPARAMS], fm[EVAL_NPARAMS];
+        EvalFeatures eb, em;
+        const int *fb = eb.term, *fm = em.term;
         for (int side = 0; side < 2; side++) {
-            eval_features(&b, side, fb);
-            eval_features(&m, side ^ 1, fm);
-            if (memcmp(fb, fm, sizeof fb) != 0) {
+            eval_features(&b, side, &eb);
+            eval_features(&m, side ^ 1, &em);
+            if (memcmp(fb, fm, sizeof eb.term) != 0) {
                 char fen[128];
                 fen_of(&b, fen);
-                for (int i = 0; i < EVAL_NPARAMS; i++)
-                    CHECK_MSG(fb[i] == fm[i], "%s: parameter %d differs in the mirror (%d, %d)", fen, i + 1,
-                              fb[i], fm[i]);
+                for (int i = 0; i < EVAL_NTERMS; i++)
+                    CHECK_MSG(fb[i] == fm[i], "%s: term %d differs in the mirror (%d, %d)", fen, i + 1, fb[i],
+                              fm[i]);
                 return;
             }
             compared++;
@@ -684,10 +697,11 @@ TEST(eval_score_equals_dot_product)
     int n = test_sanitized() ? 500 : 3000;
     Weights def, hand;
     weights_default(&def);
-    static EvalTable tdef; /* static: the tables are 5 KB each */
+    static EvalTable tdef, thand, tx, tph, tw; /* static: the tables are 5 KB each */
     eval_table_init(&tdef, &def);
     char err[KM_ERR_MAX];
     CHECK_MSG(weights_read(&hand, "weights/handset.w", NULL, err) == 0, "%s", err);
+    eval_table_init(&thand, &hand);
     for (int k = 0; k < n; k++) {
         Board b;
         random_board(&rng, &b);
@@ -704,73 +718,59 @@ TEST(eval_score_equals_dot_product)
         ph.phased = 1;
         for (int i = 0; i < EVAL_NTERMS; i++)
             ph.end[i] = rng_next(&rng) % 3 == 0 ? 0 : (int16_t)(rng_next(&rng) & 0xffff);
-        EvalTable tx, tph;
+        eval_table_init(&tw, &w);
         eval_table_init(&tx, &x);
         eval_table_init(&tph, &ph);
         for (int side = 0; side < 2; side++) {
-            int fa[EVAL_NTERMS];
-            eval_features_all(&b, side, fa);
-            int64_t so = 0, se = 0;
+            EvalFeatures ef;
+            eval_features(&b, side, &ef);
+            const int *fa = ef.term;
+            int64_t dot = 0, so = 0, se = 0;
             for (int i = 0; i < EVAL_NTERMS; i++) {
+                dot += (int64_t)fa[i] * w.w[i];
                 so += (int64_t)fa[i] * x.w[i];
                 se += (int64_t)fa[i] * ph.end[i];
             }
-            CHECK_INT(eval_score(&b, side, &x), so);
-            CHECK_INT(eval_dot_all(fa, &x), so);
+            CHECK_INT(eval_score(&b, side, &tw), dot);
+            CHECK_INT(eval_score(&b, side, &tx), so);
             /* the blend by hand: t = pieces - 4 in 0..16 */
             int pieces = __builtin_popcount(b.pieces[0] | b.pieces[1]);
             int t = pieces - 4 < 0 ? 0 : pieces - 4 > 16 ? 16 : pieces - 4;
             int64_t blend = (so * t + se * (16 - t)) / 16;
-            CHECK_INT(eval_score(&b, side, &ph), blend);
-            CHECK_INT(eval_dot_all(fa, &ph), blend);
-            /* the search's table of blended weights gives the same values */
-            CHECK_INT(eval_score_table(&b, side, &tx), so);
-            CHECK_INT(eval_score_table(&b, side, &tph), blend);
-        }
-        EvalTable tw;
-        eval_table_init(&tw, &w);
-        for (int side = 0; side < 2; side++) {
-            int f[EVAL_NPARAMS];
-            eval_features(&b, side, f);
-            int64_t dot = 0;
-            for (int i = 0; i < EVAL_NPARAMS; i++) dot += (int64_t)f[i] * w.w[i];
-            CHECK_INT(eval_dot(f, &w), dot);
-            CHECK_INT(eval_score(&b, side, &w), dot);
-            int fa[EVAL_NTERMS]; /* the default weights have terms beyond the 60 */
-            eval_features_all(&b, side, fa);
-            /* the default has a pattern layer: its score is added */
-            int32_t want = eval_dot_all(fa, &def) + (def.pat ? pat_eval(def.pat, &b, side) : 0);
-            CHECK(def.pat != NULL);
-            CHECK_INT(eval_score(&b, side, &def), want);
-            CHECK_INT(eval_score_table(&b, side, &tdef), want);
-            CHECK_INT(eval_score_table(&b, side, &tw), dot);
-            /* the search's view: negated when the other side is to move */
-            int32_t s = eval_score(&b, side, &w);
-            CHECK_INT(eval_for_search(&b, side, &tw), b.stm == side ? s : -s);
+            CHECK_INT(eval_score(&b, side, &tph), blend);
+            /* the default: phased, new terms, a pattern layer (its score is added) */
+            CHECK(def.phased && def.pat != NULL);
+            int64_t dso = 0, dse = 0;
+            for (int i = 0; i < EVAL_NTERMS; i++) {
+                dso += (int64_t)fa[i] * def.w[i];
+                dse += (int64_t)fa[i] * def.end[i];
+            }
+            CHECK_INT(eval_score(&b, side, &tdef),
+                      eval_blend(dso, dse, pieces) + pat_eval(def.pat, &b, side));
         }
         /* the hand-set vector is antisymmetric: one side's score is minus the other's */
-        CHECK_INT(eval_score(&b, KM_BLACK, &hand), -eval_score(&b, KM_WHITE, &hand));
+        CHECK_INT(eval_score(&b, KM_BLACK, &thand), -eval_score(&b, KM_WHITE, &thand));
     }
 }
 
-TEST(eval_dot_by_hand)
+TEST(eval_score_by_hand)
 {
-    int f[EVAL_NPARAMS] = {0};
-    Weights w = {0};
-    f[0] = 12, w.w[0] = 1000;
-    f[2] = 11, w.w[2] = -1000;
-    f[59] = 3, w.w[59] = -32768;
-    f[30] = 4; /* weight 0 */
-    CHECK_INT(eval_dot(f, &w), 12000 - 11000 - 98304);
-    /* initial position, material only: 12 - 12 men */
+    /* initial position, material and moves only: 12 - 12 men, 7 moves */
     Board b;
     board_init(&b);
     Weights mat = {0};
-    mat.w[0] = 1000, mat.w[2] = -1000, mat.w[12] = 7; /* own_moves: 7 moves */
-    CHECK_INT(eval_score(&b, KM_BLACK, &mat), 49);
-    static EvalTable tmat; /* static: 5 KB */
-    eval_table_init(&tmat, &mat);
-    CHECK_INT(eval_for_search(&b, KM_WHITE, &tmat), -49);
+    mat.w[0] = 1000, mat.w[2] = -1000, mat.w[12] = 7;
+    static EvalTable t; /* static: 5 KB */
+    eval_table_init(&t, &mat);
+    CHECK_INT(eval_score(&b, KM_BLACK, &t), 49);
+    CHECK_INT(eval_score(&b, KM_WHITE, &t), 49);
+    /* the largest weight in 32 bits: the opponent's longest run (3) x -32768 */
+    mat.w[EP_opp_longest_block_line] = -32768;
+    eval_table_init(&t, &mat);
+    EvalFeatures ef;
+    eval_features(&b, KM_BLACK, &ef);
+    CHECK_INT(ef.term[EP_opp_longest_block_line], 3);
+    CHECK_INT(eval_score(&b, KM_BLACK, &t), 49 - 3 * 32768);
 }
 
 /* ---- commands ------------------------------------------------------------- */
@@ -809,8 +809,9 @@ static bool row_has(const char *out, const char *name, const char *text)
     return strstr(line, text) != NULL;
 }
 
-/* eval_typical_value is the mean of every parameter over the positions of
- * tests/data/tinsley.pdn for the side to move, to the 4 decimals kept. */
+/* The table the Makefile generates for kingme show (tools/gen_typical.c):
+ * the mean of every term over the positions of tests/data/tinsley.pdn for
+ * the side to move, to the 4 decimals kept, recomputed here. */
 TEST(eval_typical_values)
 {
     PdnGame *g;
@@ -824,8 +825,9 @@ TEST(eval_typical_values)
         const Game *gm = &g[i].game;
         Board b = gm->start;
         for (int k = 0; k <= gm->nply; k++) {
-            int f[EVAL_NTERMS];
-            eval_features_all(&b, b.stm, f);
+            EvalFeatures ef;
+            eval_features(&b, b.stm, &ef);
+            const int *f = ef.term;
             for (int j = 0; j < EVAL_NTERMS; j++) {
                 negative += f[j] < 0;
                 sum[j] += f[j];
@@ -836,7 +838,8 @@ TEST(eval_typical_values)
     }
     pdn_free_games(g, n);
     CHECK_INT(negative, 0); /* so w x mean(value) is the mean |value x weight| with w's sign */
-    CHECK_INT(count, EVAL_TYPICAL_POSITIONS);
+    CHECK_INT(count, eval_typical_positions);
+    CHECK_INT(n, eval_typical_games);
     for (int j = 0; j < EVAL_NTERMS; j++)
         CHECK_MSG(fabs(sum[j] / (double)count - eval_typical_value[j]) < 0.00005,
                   "%s: %.4f, the table says %.4f", eval_params[j].name, sum[j] / (double)count,
@@ -977,7 +980,7 @@ TEST(eval_cli_eval)
     board_from_fen(&b, "B:W7,10,18,19:B2,6", err);
     Weights w;
     CHECK_INT(weights_read(&w, "weights/thesis.w", NULL, err), 0);
-    CHECK_INT(total, eval_score(&b, KM_WHITE, &w));
+    CHECK_INT(total, test_eval_score(&b, KM_WHITE, &w));
 
     /* --for defaults to the side to move; the default weights are built in */
     snprintf(cmd, sizeof cmd, "%s eval", test_kingme());

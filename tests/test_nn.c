@@ -118,7 +118,8 @@ TEST(nn_search_with_network)
     /* the network's part shows in the evaluation */
     Weights plain = w;
     plain.net = NULL;
-    CHECK_INT(eval_score(&b, KM_BLACK, &w), eval_score(&b, KM_BLACK, &plain) + nn_eval(w.net, &b, KM_BLACK));
+    CHECK_INT(test_eval_score(&b, KM_BLACK, &w),
+              test_eval_score(&b, KM_BLACK, &plain) + nn_eval(w.net, &b, KM_BLACK));
     searcher_free(&s);
 }
 
@@ -135,7 +136,7 @@ TEST(eval_mirror_symmetry_with_network)
         for (int i = 0; i < n; i++) {
             board_mirror(&b[i], &m);
             for (int side = 0; side < 2; side++) {
-                int32_t x = eval_score(&b[i], side, &w), y = eval_score(&m, side ^ 1, &w);
+                int32_t x = test_eval_score(&b[i], side, &w), y = test_eval_score(&m, side ^ 1, &w);
                 int32_t p = nn_eval(w.net, &b[i], side), q = nn_eval(w.net, &m, side ^ 1);
                 if (x != y || p != q || p != -nn_eval(w.net, &b[i], side ^ 1)) {
                     char fen[128];

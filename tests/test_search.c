@@ -36,9 +36,10 @@ static int32_t ref_minimax(Ref *r, const Board *b, int depth, int ply, int rever
         if (r->path[i] == k) return 0;
     bool capture = ml.moves[0].njumps > 0;
     if (depth <= 0 && !(r->quiescence && capture)) {
-        int f[EVAL_NPARAMS];
-        eval_features(b, r->root, f);
-        int32_t v = eval_dot(f, r->w);
+        EvalFeatures f; /* the 60 alone: the documents' weighted sum */
+        eval_features(b, r->root, &f);
+        int32_t v = 0;
+        for (int i = 0; i < EVAL_NPARAMS; i++) v += f.term[i] * r->w->w[i];
         return b->stm == r->root ? v : -v;
     }
     int32_t best = -SCORE_INF;

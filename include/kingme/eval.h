@@ -1,9 +1,11 @@
 /* eval.h - the 60 evaluation parameters (docs/eval-params.md) and the
- * weighted sum. One extraction serves the search, `kingme eval` and the tuner. */
+ * weighted sum: one feature extractor (eval_features) and one scorer
+ * (eval_score), from one source, for the search and every command. */
 #ifndef KINGME_EVAL_H
 #define KINGME_EVAL_H
 
 #include "kingme/board.h"
+#include "kingme/patterns.h"
 #include "kingme/phase.h"
 
 /* The 60 parameters, defined here once: every table of names, numbers and
@@ -152,69 +154,48 @@ extern const EvalParamInfo eval_params[EVAL_NTERMS];
  * an opp_ term (or out of range). */
 int eval_term_partner(int i);
 
-/* The mean value of each parameter over the 36832 positions of Tinsley's
- * 724 games (tests/data/tinsley.pdn: every position of every game, for the
- * side to move). Every parameter is >= 0, so w[i] * eval_typical_value[i] is
- * the typical contribution of weight i: the mean |value x weight|, with the
- * weight's sign (`kingme show`). tests/test_eval.c recomputes it. */
-#define EVAL_TYPICAL_POSITIONS 36832
-extern const double eval_typical_value[EVAL_NTERMS];
+/* The features of a position: what the evaluation sees, for `kingme eval`,
+ * `kingme show`, `kingme fit` and the charts. */
+typedef struct EvalFeatures {
+    int term[EVAL_NTERMS]; /* term[i]: the value of term i (EP_...) for the side */
+    PatFeatures pat;       /* the pattern layer's: each colour's cells and squares, from its own view */
+} EvalFeatures;
 
-/* All 60 parameters of b from the point of view of `side` (the "player"),
- * whoever is to move: f[i] is parameter number i+1. */
-void eval_features(const Board *b, int side, int f[EVAL_NPARAMS]);
+/* The features of b from the point of view of `side` (the "player"),
+ * whoever is to move: every named term (the 60, then the new ones) and the
+ * pattern layer's cells. The one extractor: eval_score computes the same
+ * terms from the same source. */
+void eval_features(const Board *b, int side, EvalFeatures *f);
 
-/* Every term (the 60, then the new ones) of b for `side`. */
-void eval_features_all(const Board *b, int side, int f[EVAL_NTERMS]);
-
-/* sum f[i] * w[i] over the 60 in 32 bits (bounded well below 2^31 for real
- * positions): the documents' evaluation. */
-int32_t eval_dot(const int f[EVAL_NPARAMS], const Weights *w);
-
-/* The full evaluation of the terms f (from eval_features_all): the sum over
- * every term, blended by the phase when w->phased (the number of pieces is
- * taken from f's four material terms). */
-int32_t eval_dot_all(const int f[EVAL_NTERMS], const Weights *w);
-
-/* eval_dot_all(eval_features_all(b, side), w), faster: terms of weight 0 (in
- * both vectors) whose computation costs anything are skipped; plus the
- * pattern layer's score (pat_eval) when w has one, and the network's
- * (nn_eval) when w has one. */
-int32_t eval_score(const Board *b, int side, const Weights *w);
-
-/* A weight vector made ready for the search: for each phase t, the opening
+/* A weight vector made ready for eval_score: for each phase t, the opening
  * and ending weights already blended (t w + (EVAL_PHASE_SPAN - t) end), so
- * that a phased evaluation costs one product a term instead of two; the same
- * values as eval_score, exactly (the blend is linear; it is divided once, at
- * the end, as eval_blend does). Without a phase every row is w. */
+ * that a phased evaluation costs one product a term instead of two (the
+ * blend is linear; it is divided once, at the end, as eval_blend does).
+ * Without a phase every row is w. */
 typedef struct EvalTable {
     int32_t cw[EVAL_PHASE_SPAN + 1][EVAL_NTERMS];
     int phased;                     /* divide the sum by EVAL_PHASE_SPAN */
     int extra;                      /* some term beyond the 60 has a weight */
     const struct EvalPatterns *pat; /* the pattern layer, or NULL */
-    const struct EvalNet *net;      /* the network layer, or NULL */
+    const struct EvalNet *net;      /* the network layer, or NULL (the search, which
+                                       keeps the network's accumulators, sets it to NULL
+                                       and adds the network's part itself) */
 } EvalTable;
 
+/* t made from w (some 5 KB: make it once per vector, not per position). */
 void eval_table_init(EvalTable *t, const Weights *w);
+
+/* The evaluation of b for `side`, whoever is to move: the sum over every
+ * term of eval_features' value times its weight, blended by the phase when
+ * the vector has one, plus the pattern layer's score (pat_eval) and the
+ * network's (nn_eval) when t has them. The one scorer, for the search and
+ * every command. Terms of weight 0 (in the position's phase) whose
+ * computation costs anything are skipped. */
+int32_t eval_score(const Board *b, int side, const EvalTable *t);
 
 /* A 64-bit key of the whole vector (named weights, phase, pattern layer,
  * network):
  * equal vectors have equal keys (the search mixes it into its table's keys). */
 uint64_t eval_weights_key(const Weights *w);
-/* eval_score(b, side, w) for the w t was made from. */
-int32_t eval_score_table(const Board *b, int side, const EvalTable *t);
-
-/* eval_score_table without the network layer (the search adds the
- * network's part from the accumulators it keeps, nn.h). */
-int32_t eval_score_table_base(const Board *b, int side, const EvalTable *t);
-
-/* What a negamax search needs at a leaf: the evaluation for the root side,
- * negated when the other side is to move at the leaf (spec: the documents
- * evaluate every leaf for the player who started the search). */
-static inline int32_t eval_for_search(const Board *b, int root_side, const EvalTable *t)
-{
-    int32_t s = eval_score_table(b, root_side, t);
-    return b->stm == root_side ? s : -s;
-}
 
 #endif

@@ -152,7 +152,8 @@ static inline int32_t pat_eval(const EvalPatterns *p, const Board *b, int side)
 
 /* The features of b from each side's own view, for fitting and explaining:
  * for side c (KM_BLACK, KM_WHITE): the cell of each region, and the own-view
- * squares (1..32) of its men and of its kings. */
+ * squares (1..32) of its men and of its kings. The commands take them from
+ * eval_features (eval.h), the one extractor, which calls pat_features. */
 typedef struct PatFeatures {
     uint16_t region[2][PAT_NREGIONS];
     uint8_t nmen[2], nkings[2];
@@ -160,9 +161,14 @@ typedef struct PatFeatures {
 } PatFeatures;
 void pat_features(const Board *b, PatFeatures *f);
 
-/* The written (not ready) pattern score of b for side, in each phase: the sum
- * over the player's features minus the opponent's. Equal to pat_score's
- * (negated for White); the tests check it, and `kingme eval` explains with it. */
+/* Table t's part of the written (not ready) pattern score for side, in
+ * phase ph (0 opening, 1 ending), of the position whose features are f: the
+ * player's cells minus the opponent's, each seen from its own side.
+ * `kingme eval` and `kingme show` explain with it. */
+int32_t pat_table_part(const EvalPatterns *p, int t, int ph, const PatFeatures *f, int side);
+
+/* The written pattern score of b for side, in each phase: the sum of the
+ * tables' parts. Equal to pat_score's (negated for White); the tests check it. */
 void pat_score_written(const EvalPatterns *p, const Board *b, int side, int32_t *open, int32_t *end);
 
 /* A region cell as text: its eight squares, '.' empty, 'x' the player's, 'o'

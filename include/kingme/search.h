@@ -123,7 +123,8 @@ typedef void (*SearchReport)(const SearchResult *r, void *user);
 typedef struct Searcher {
     /* configuration */
     Weights weights;
-    EvalTable etab;         /* the weights blended for each phase (eval_table_init) */
+    EvalTable etab;         /* the weights blended for each phase (eval_table_init), without
+                               the network: search_eval adds its part from accumulators */
     uint64_t weights_key;   /* mixed into table keys: never mixes weight vectors */
     int32_t probcut_margin; /* ProbCut's margin for these weights (searcher_probcut_margin) */
     bool margin_known;      /* probcut_margin measured for these weights */

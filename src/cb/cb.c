@@ -723,8 +723,10 @@ static int command(CbEngine *cb, const char *line, char *reply)
         Board b;
         if (!rest(p, fen, sizeof fen) || board_from_fen(&b, fen, err))
             return say(reply, 0, "staticevaluation: %s", fen[0] ? err : "the FEN is missing");
-        return say(reply, 1, "kingme's static evaluation: %+d for %s",
-                   (int)eval_score(&b, b.stm, session_weights(s)), b.stm == KM_BLACK ? "Black" : "White");
+        EvalTable t;
+        eval_table_init(&t, session_weights(s));
+        return say(reply, 1, "kingme's static evaluation: %+d for %s", (int)eval_score(&b, b.stm, &t),
+                   b.stm == KM_BLACK ? "Black" : "White");
     }
     return say(reply, 0, "kingme does not support '%.64s'", cmd);
 }

@@ -66,6 +66,8 @@ static int bench_eval(long long rounds, const char *wpath)
             return cli_error("bench position %d: %s", i + 1, err);
     Weights w;
     if (!cli_weights(wpath, &w)) return 1;
+    static EvalTable t;
+    eval_table_init(&t, &w);
     /* The sum is printed, so the evaluations cannot be optimised away; the
      * library is a separate unit, so the calls are real calls. */
     uint64_t sum = 0;
@@ -74,8 +76,8 @@ static int bench_eval(long long rounds, const char *wpath)
     for (long long r = 0; r < rounds; r++)
         for (int i = 0; i < NPOS; i++) {
             /* the default weights are antisymmetric: a plain sum would be 0 */
-            sum = sum * 31 + eval_score(&pos[i], KM_BLACK, &w);
-            sum = sum * 31 + eval_score(&pos[i], KM_WHITE, &w);
+            sum = sum * 31 + eval_score(&pos[i], KM_BLACK, &t);
+            sum = sum * 31 + eval_score(&pos[i], KM_WHITE, &t);
         }
     double s = km_cpu_now() - t0, ws = km_now() - w0;
     long long n = rounds * NPOS * 2;

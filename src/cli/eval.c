@@ -20,8 +20,9 @@ static int run(const Opts *o)
     if (!cli_board(fen, &b)) return 1;
     int side = opt_given(o, "--for") ? opt_choice(o, "--for") : b.stm; /* black = 0 = KM_BLACK */
 
-    int f[EVAL_NTERMS];
-    eval_features_all(&b, side, f);
+    EvalFeatures ef;
+    eval_features(&b, side, &ef);
+    const int *f = ef.term;
     char fenbuf[128];
     board_to_fen(&b, fenbuf, sizeof fenbuf);
     printf("# %s\n# for %s (%s to move), weights %s\n", fenbuf, side == KM_BLACK ? "black" : "white",
@@ -42,13 +43,13 @@ static int run(const Opts *o)
         else
             printf("%4d %-23s %5d %9ld  %d\n", eval_params[i].nr, eval_params[i].name, f[i], (long)c, w.w[i]);
     }
+    int n = popcount_board(&b);
     if (w.phased) {
-        int n = f[EP_own_men] + f[EP_own_kings] + f[EP_opp_men] + f[EP_opp_kings];
         int t = eval_phase(n);
         printf("opening %lld, ending %lld, %d pieces: (opening x %d + ending x %d) / %d\n", (long long)so,
                (long long)se, n, t, EVAL_PHASE_SPAN - t, EVAL_PHASE_SPAN);
     }
-    int32_t named = eval_dot_all(f, &w);
+    int32_t named = w.phased ? eval_blend(so, se, n) : (int32_t)so;
     int32_t net = w.net ? nn_eval(w.net, &b, side) : 0;
     if (w.net)
         printf("network: %ld (%d units; %ld for the side to move)\n", (long)net, w.net->hidden,
@@ -61,32 +62,18 @@ static int run(const Opts *o)
     }
     /* the pattern layer: each table's part, the player's cells minus the
      * opponent's (each seen from its own side) */
-    PatFeatures pf;
-    pat_features(&b, &pf);
     printf("# pattern layer: each table's part (the player's cells minus the opponent's)\n");
     printf("# %-6s %8s %8s  %-8s  %-8s\n", "table", "opening", "ending", "player", "opponent");
     int32_t po = 0, pe = 0;
     for (int t = 0; t < PAT_NTABLES; t++) {
-        int32_t part[2] = {0, 0};
-        for (int ph = 0; ph < 2; ph++) {
-            const int16_t *c = pat_cells_const(w.pat, t, ph);
-            for (int k = 0; k < 2; k++) {
-                int colour = k ? side ^ 1 : side;
-                int32_t x = 0;
-                if (t == PAT_MAN_TABLE)
-                    for (int i = 0; i < pf.nmen[colour]; i++) x += c[pf.men[colour][i] - 1];
-                else if (t == PAT_KING_TABLE)
-                    for (int i = 0; i < pf.nkings[colour]; i++) x += c[pf.kings[colour][i] - 1];
-                else x = c[pf.region[colour][t - 2]];
-                part[ph] += k ? -x : x;
-            }
-        }
+        int32_t part[2] = {pat_table_part(w.pat, t, 0, &ef.pat, side),
+                           pat_table_part(w.pat, t, 1, &ef.pat, side)};
         po += part[0], pe += part[1];
         char a[9] = "", d[9] = "";
-        if (t >= 2) pat_cell_text(pf.region[side][t - 2], a), pat_cell_text(pf.region[side ^ 1][t - 2], d);
+        if (t >= 2)
+            pat_cell_text(ef.pat.region[side][t - 2], a), pat_cell_text(ef.pat.region[side ^ 1][t - 2], d);
         printf("  %-6s %8ld %8ld  %-8s  %-8s\n", pat_tables[t].name, (long)part[0], (long)part[1], a, d);
     }
-    int n = popcount_board(&b);
     int32_t pat = eval_blend(po, pe, n);
     printf("patterns: opening %ld, ending %ld, blend %ld\n", (long)po, (long)pe, (long)pat);
     if (w.net)

@@ -118,7 +118,7 @@ static void print_legend(void)
 {
     printf("\n"
            "typ: the weight's typical contribution, value x weight averaged over all\n"
-           "  the %d positions of Tinsley's 724 games (for the side to move); values\n"
+           "  the %d positions of Tinsley's %d games (for the side to move); values\n"
            "  are never negative, so it is the mean |value x weight| with the weight's sign.\n"
            "class: the design documents' priority class, from the weight alone.\n"
            "terms: player = the side the evaluation is for, opponent = the other side;\n"
@@ -129,7 +129,7 @@ static void print_legend(void)
            "  Oreo men on 2 3 7, Bridge men on 1 and 3, Dog a man on 28 held by an enemy\n"
            "  man on 32. Blockers: pieces with an own piece on a square one row ahead;\n"
            "  runs (block lines): 2 or more own pieces in a row on one diagonal.\n",
-           EVAL_TYPICAL_POSITIONS);
+           eval_typical_positions, eval_typical_games);
     if (nrows > EVAL_NPARAMS)
         printf("  New terms (61-74) and the phase (end.NAME: the ending vector):\n"
                "  docs/file-formats.md.\n");
@@ -208,25 +208,6 @@ static void show_square_table(const EvalPatterns *p, int t)
     }
 }
 
-/* A table's contribution to the player's score in b (the player's cells
- * minus the opponent's, from each own view), phase ph. */
-static int32_t table_part(const EvalPatterns *p, int t, int ph, const PatFeatures *f, int side)
-{
-    const int16_t *c = pat_cells_const(p, t, ph);
-    int32_t v = 0;
-    for (int k = 0; k < 2; k++) {
-        int colour = k ? side ^ 1 : side;
-        int32_t x = 0;
-        if (t == PAT_MAN_TABLE)
-            for (int i = 0; i < f->nmen[colour]; i++) x += c[f->men[colour][i] - 1];
-        else if (t == PAT_KING_TABLE)
-            for (int i = 0; i < f->nkings[colour]; i++) x += c[f->kings[colour][i] - 1];
-        else x = c[f->region[colour][t - 2]];
-        v += k ? -x : x;
-    }
-    return v;
-}
-
 static void show_patterns(const Shown *f)
 {
     const EvalPatterns *p = f->w.pat;
@@ -263,10 +244,10 @@ static void show_patterns(const Shown *f)
         }
         double typ[2] = {0, 0};
         for (int i = 0; i < nb; i++) {
-            PatFeatures pf;
-            pat_features(&b[i], &pf);
+            EvalFeatures ef;
+            eval_features(&b[i], KM_BLACK, &ef);
             for (int side = 0; side < 2; side++)
-                for (int ph = 0; ph < 2; ph++) typ[ph] += abs(table_part(p, t, ph, &pf, side));
+                for (int ph = 0; ph < 2; ph++) typ[ph] += abs(pat_table_part(p, t, ph, &ef.pat, side));
         }
         for (int ph = 0; ph < 2; ph++) typ[ph] /= 2.0 * (nb ? nb : 1) * f->unit;
         printf("%-6s %5d %5d  %-20s  %-20s  %6.3f %6.3f\n", pat_tables[t].name, 2 * pat_tables[t].cells, used,
