@@ -103,7 +103,7 @@ static bool read_position(const Opts *o, Board *b)
     Board start;
     if (!cli_board(opt_str(o, OPT_FEN), &start)) return false;
     Game g;
-    if (game_init(&g, &start)) return cli_error("out of memory"), false;
+    if (game_init(&g, &start)) return cli_error_false("out of memory");
     bool ok = !opt_given(o, OPT_MOVES) || cli_play_moves(&g, opt_str(o, OPT_MOVES));
     *b = g.cur;
     game_free(&g);

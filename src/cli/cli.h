@@ -26,6 +26,11 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The usage error: "kingme CMD: <message>" and "see: kingme help CMD" on
  * stderr. Returns 2 (the exit status for a bad command line). */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same lines for a function that answers false or NULL on failure:
+ * `return cli_error_false("%s", err);`. */
+bool cli_error_false(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void *cli_error_null(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+bool cli_usage_false(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The message of fmt with its control bytes escaped (km_escape), into
  * shown (len bytes). */
 void cli_vshown(char *shown, size_t len, const char *fmt, va_list ap);

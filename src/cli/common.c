@@ -249,7 +249,7 @@ bool cli_search_params(const Opts *o, OptId id, SearchParams *p)
         const char *v = opt_item(o, id, k);
         if (v[0] == '@') {
             SearchParams f;
-            if (search_params_read(&f, v + 1, err)) return cli_error("%s", err), false;
+            if (search_params_read(&f, v + 1, err)) return cli_error_false("%s", err);
             /* a file sets every parameter it names; the others keep what
              * the earlier values gave them */
             SearchParams def;
@@ -259,7 +259,7 @@ bool cli_search_params(const Opts *o, OptId id, SearchParams *p)
                     search_param_set(p, i, search_param_get(&f, i));
             continue;
         }
-        if (search_param_assign(p, v, err)) return cli_error("%s: %s", opt_name(id), err), false;
+        if (search_param_assign(p, v, err)) return cli_error_false("%s: %s", opt_name(id), err);
     }
     return true;
 }

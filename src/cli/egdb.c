@@ -37,7 +37,7 @@ static bool egdb_limit(const Opts *o, Egdb **db, const char *dir)
 {
     if (!opt_given(o, OPT_EGDB_PIECES) || opt_given(o, OPT_NO_EGDB)) return true;
     int n = (int)opt_int(o, OPT_EGDB_PIECES);
-    if (!*db) return cli_error("--egdb-pieces %d: no endgame database (--egdb DIR)", n), false;
+    if (!*db) return cli_error_false("--egdb-pieces %d: no endgame database (--egdb DIR)", n);
     if (egdb_pieces(*db) < n) {
         cli_error("--egdb-pieces %d: the endgame database in %s has %d pieces", n, dir, egdb_pieces(*db));
         egdb_close(*db);

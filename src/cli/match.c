@@ -411,18 +411,18 @@ static const char *load_openings(const char *openings, Opening **ops, int *nops,
 {
     char err[KM_ERR_MAX];
     if (strcmp(openings, "ballots") == 0) {
-        if (openings_crossboard(ops, nops, err)) return cli_error("%s", err), NULL;
+        if (openings_crossboard(ops, nops, err)) return cli_error_null("%s", err);
         return "crossboard ACF ballots";
     }
     if (strcmp(openings, "start") == 0) {
         *ops = malloc(sizeof **ops);
-        if (!*ops) return cli_error("out of memory"), NULL;
+        if (!*ops) return cli_error_null("out of memory");
         opening_start(*ops);
         *nops = 1;
         if (*games < 0 && !sprt) *games = MATCH_START_GAMES;
         return "the initial position, random tie-breaks";
     }
-    if (openings_from_pdn(openings, ops, nops, err)) return cli_error("%s", err), NULL;
+    if (openings_from_pdn(openings, ops, nops, err)) return cli_error_null("%s", err);
     return openings;
 }
 

@@ -24,26 +24,63 @@ void cli_vshown(char *shown, size_t len, const char *fmt, va_list ap)
     km_escape(msg, shown, len);
 }
 
-int cli_error(const char *fmt, ...)
+static void say_error(const char *fmt, va_list ap)
 {
     char shown[8192];
+    cli_vshown(shown, sizeof shown, fmt, ap);
+    fprintf(stderr, "kingme: %s\n", shown);
+}
+
+static void say_usage_error(const char *cmd, const char *fmt, va_list ap)
+{
+    char shown[8192];
+    cli_vshown(shown, sizeof shown, fmt, ap);
+    fprintf(stderr, "kingme %s: %s\nsee: kingme help %s\n", cmd, shown, cmd);
+}
+
+int cli_error(const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    cli_vshown(shown, sizeof shown, fmt, ap);
+    say_error(fmt, ap);
     va_end(ap);
-    fprintf(stderr, "kingme: %s\n", shown);
     return 1;
+}
+
+bool cli_error_false(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say_error(fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+void *cli_error_null(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say_error(fmt, ap);
+    va_end(ap);
+    return NULL;
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
-    char shown[8192];
     va_list ap;
     va_start(ap, fmt);
-    cli_vshown(shown, sizeof shown, fmt, ap);
+    say_usage_error(cmd, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "kingme %s: %s\nsee: kingme help %s\n", cmd, shown, cmd);
     return 2;
+}
+
+bool cli_usage_false(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say_usage_error(cmd, fmt, ap);
+    va_end(ap);
+    return false;
 }
 
 bool cli_int(const char *s, long long lo, long long hi, long long *out)

@@ -64,7 +64,7 @@ static bool read_controls(const Opts *o, TsControls *c, bool fresh)
     c->confirm = (int)opt_int(o, OPT_CONFIRM);
     c->confirm_elo = opt_real(o, OPT_CONFIRM_ELO);
     int budgets = opt_given(o, OPT_NODES) + opt_given(o, OPT_TIME) + opt_given(o, OPT_TC);
-    if (budgets > 1) return cli_usage_error(o->name, "give one of --nodes, --time and --tc"), false;
+    if (budgets > 1) return cli_usage_false(o->name, "give one of --nodes, --time and --tc");
     c->budget = TS_BUDGET_NODES;
     c->nodes = (uint64_t)opt_int(o, OPT_NODES);
     if (opt_given(o, OPT_TIME)) c->budget = TS_BUDGET_TIME, c->seconds = opt_real(o, OPT_TIME);
@@ -80,12 +80,12 @@ static bool read_controls(const Opts *o, TsControls *c, bool fresh)
         snprintf(buf, sizeof buf, "%s", only);
         for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
             int i = search_param_find(t);
-            if (i < 0) return cli_usage_error(o->name, "--only: unknown search parameter '%.60s'", t), false;
+            if (i < 0) return cli_usage_false(o->name, "--only: unknown search parameter '%.60s'", t);
             c->tuned[i] = true;
         }
     }
     char err[KM_ERR_MAX];
-    if (ts_controls_check(c, err)) return cli_usage_error(o->name, "%s", err), false;
+    if (ts_controls_check(c, err)) return cli_usage_false(o->name, "%s", err);
     return true;
 }
 
@@ -101,7 +101,7 @@ static bool trim_log(const TsSession *s, const char *path)
     char err[KM_ERR_MAX];
     KmReadOpts ro = {.missing_ok = true};
     char *text = km_read_text(path, &ro, NULL, err);
-    if (!text) return cli_error("%s", err), false;
+    if (!text) return cli_error_false("%s", err);
     KmBuf b = {0};
     bool head = false;
     for (char *ln = text; *ln;) {
@@ -126,10 +126,10 @@ static bool trim_log(const TsSession *s, const char *path)
     free(text);
     size_t len = b.len;
     char *out = km_buf_done(&b);
-    if (!out) return cli_error("out of memory"), false;
+    if (!out) return cli_error_false("out of memory");
     int r = km_write_atomic(path, out, len, err);
     free(out);
-    if (r) return cli_error("%s", err), false;
+    if (r) return cli_error_false("%s", err);
     return true;
 }
 
@@ -150,18 +150,18 @@ static bool append_log(const TsSession *s, const TsGenStats *st, const char *pat
     km_buf_str(&b, "\n");
     size_t len = b.len;
     char *t = km_buf_done(&b);
-    if (!t) return cli_error("out of memory"), false;
+    if (!t) return cli_error_false("out of memory");
     char err[KM_ERR_MAX];
     bool created;
     int fd = km_open_append(path, &created, err);
     if (fd < 0) {
         free(t);
-        return cli_error("%s", err), false;
+        return cli_error_false("%s", err);
     }
     int r = km_write_fd(fd, t, len);
     close(fd);
     free(t);
-    if (r) return cli_error("%s: cannot write", path), false;
+    if (r) return cli_error_false("%s: cannot write", path);
     return true;
 }
 
@@ -199,7 +199,7 @@ static bool write_params(const TsSession *s, const Files *f)
                  s->generation);
     }
     char err[KM_ERR_MAX];
-    if (search_params_write(p, head, f->params, err)) return cli_error("%s", err), false;
+    if (search_params_write(p, head, f->params, err)) return cli_error_false("%s", err);
     return true;
 }
 
