@@ -850,7 +850,7 @@ static int report(const Opts *o, unsigned given)
     printf("session %s (%s)\n", name, pop);
     cli_wrap(stdout, d ? d : "", 2);
     free(d);
-    if (!s.c.nyard) printf("no yardstick in this session (population file format 1, or --yardstick none)\n");
+    if (!s.c.nyard) printf("no yardstick in this session (--yardstick none)\n");
     tune_free(&s);
     char *log = read_log(csv, err);
     if (!log) return cli_error("%s", err);
@@ -907,15 +907,15 @@ static int run(const Opts *o)
 #define TUNE_OPT_WHO_YARD ""
 #define TUNE_OPT_WHO_LEARN "(learn) "
 #define TUNE_OPT_WHO_THESIS "(thesis) "
-#define TUNE_CONTROL_OPT_(field, kind, key, option, arg, lo, hi, multiple, learn, thesis, who, since, help) \
-    {TUNE_OPT_ID_##field,                                                                                   \
-     NULL,                                                                                                  \
-     NULL,                                                                                                  \
-     TUNE_OPT_KIND_##kind,                                                                                  \
-     arg,                                                                                                   \
-     lo,                                                                                                    \
-     hi,                                                                                                    \
-     TUNE_OPT_DEFAULT_##kind(learn, thesis),                                                                \
+#define TUNE_CONTROL_OPT_(field, kind, key, option, arg, lo, hi, multiple, learn, thesis, who, help) \
+    {TUNE_OPT_ID_##field,                                                                            \
+     NULL,                                                                                           \
+     NULL,                                                                                           \
+     TUNE_OPT_KIND_##kind,                                                                           \
+     arg,                                                                                            \
+     lo,                                                                                             \
+     hi,                                                                                             \
+     TUNE_OPT_DEFAULT_##kind(learn, thesis),                                                         \
      TUNE_OPT_WHO_##who help},
 
 static const Opt options[] = {
