@@ -236,11 +236,16 @@ TEST(cli_same_option_same_spelling_and_default)
         snprintf(args, sizeof args, "%s -j 2", search_threads[i]);
         CHECK_INT(kingme(args), 2); /* -j is games at once, not a search's threads */
     }
-    const char *at_once[] = {"match", "tune", "egdb", "selfplay"};
+    const char *at_once[] = {"match", "tune", "egdb", "selfplay", "book"};
     for (size_t i = 0; i < sizeof at_once / sizeof *at_once; i++)
         CHECK_MSG(option_help(at_once[i], "--concurrency", h, sizeof h) && strstr(h, "-j, --concurrency N") &&
                       strstr(h, "[default: all cores]"),
                   "%s -j: %s", at_once[i], h);
+    /* book build's old spelling of it is gone */
+    CHECK_INT(kingme("book build --threads 1"), 2);
+    CHECK_MSG(strstr(out, "kingme book: unknown option '--threads'"), "%s", out);
+    CHECK_INT(kingme("help book"), 0);
+    CHECK_MSG(!strstr(out, "old spellings"), "%s", out);
 }
 
 /* The library has no circle: no module includes one that includes it back,

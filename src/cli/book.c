@@ -414,7 +414,7 @@ static const Opt options[] = {
     {OPT_BATCH, NULL, NULL, OPT_INT, "N", 1, 100000, "64", "build: positions scored a round"},
     {OPT_HASH, NULL, NULL, OPT_INT, "MB", 0, 65536, "32", "build: the table of each position's searches"},
     {OPT_WEIGHTS, NULL, NULL, OPT_STR, "FILE", 0, 0, "default", "build: " WEIGHTS_HELP},
-    {OPT_CONCURRENCY, "-j", "--threads", OPT_INT, "N", 1, 256, DESCRIBED("all cores"),
+    {OPT_CONCURRENCY, "-j", NULL, OPT_INT, "N", 1, 256, DESCRIBED("all cores"),
      "build: positions scored at once; the book does not depend on it"},
     WORKERS_OPTIONS,
     {OPT_RESUME, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
