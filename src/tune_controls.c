@@ -12,8 +12,8 @@
 #define TUNE_WHO_(who) TUNE_WHO_##who
 
 const TuneControlInfo tune_control_info[TUNE_NCONTROLS] = {
-#define TUNE_CONTROL_INFO_(field, kind, key, option, arg, lo, hi, multiple, learn, thesis, who, since, help) \
-    {key, option, arg, TUNE_KIND_(kind), lo, hi, multiple, TUNE_WHO_(who), since, help},
+#define TUNE_CONTROL_INFO_(field, kind, key, option, arg, lo, hi, multiple, learn, thesis, who, help) \
+    {key, option, arg, TUNE_KIND_(kind), lo, hi, multiple, TUNE_WHO_(who), help},
     TUNE_CONTROL_LIST(TUNE_CONTROL_INFO_)
 #undef TUNE_CONTROL_INFO_
 };
@@ -145,10 +145,9 @@ void tune_control_text(const TuneControls *c, int i, char *buf, size_t len)
 static void defaults(TuneControls *c, bool thesis)
 {
     memset(c, 0, sizeof *c);
-#define TUNE_CONTROL_DEFAULT_(field, kind, key, option, arg, lo, hi, multiple, learn, thesis_, who, since, \
-                              help)                                                                        \
-    tune_control_set(c, TUNE_C_##field,                                                                    \
-                     thesis ? TUNE_DEFAULT_##kind(TUNE_C_##field, thesis_)                                 \
+#define TUNE_CONTROL_DEFAULT_(field, kind, key, option, arg, lo, hi, multiple, learn, thesis_, who, help) \
+    tune_control_set(c, TUNE_C_##field,                                                                   \
+                     thesis ? TUNE_DEFAULT_##kind(TUNE_C_##field, thesis_)                                \
                             : TUNE_DEFAULT_##kind(TUNE_C_##field, learn));
     TUNE_CONTROL_LIST(TUNE_CONTROL_DEFAULT_)
 #undef TUNE_CONTROL_DEFAULT_

@@ -98,16 +98,6 @@ static int yard_length(const Weights *w)
     return w->phased ? TUNE_NWEIGHTS_PHASE : weights_beyond_60(w) ? EVAL_NTERMS : EVAL_NPARAMS;
 }
 
-/* The format a session is written in: 7 when it has a pattern layer (its
- * vectors' or a yardstick's), else 6 when it has a phase (the same), else 5,
- * which kingme before the phase reads too. */
-static int format_version(const TuneControls *c)
-{
-    bool phase = c->nweights == TUNE_NWEIGHTS_PHASE, layer = c->pat != NULL;
-    for (int k = 0; k < c->nyard; k++) phase |= c->yard[k].w.phased != 0, layer |= c->yard[k].w.pat != NULL;
-    return layer ? 7 : phase ? 6 : 5;
-}
-
 /* "KEY SCORE [STEP] W1 ... Wn"; step < 0: none. */
 static void format_vector(KmBuf *b, const char *key, int score, double step, const Weights *w, int n)
 {
@@ -134,7 +124,7 @@ char *tune_format(const TuneSession *s)
                   "# with 'weights 74' the terms 61-74 of docs/file-formats.md; with 'weights 148' those 74\n"
                   "# of the opening, then the 74 of the ending, the end. weights).\n"
                   "# Go on with: kingme tune --resume FILE\n");
-    km_buf_printf(&b, "kingme-population %d\n", format_version(c));
+    km_buf_printf(&b, "kingme-population %d\n", TUNE_FORMAT_VERSION);
     for (int i = 0; i < TUNE_NCONTROLS; i++) {
         char v[40];
         tune_control_text(c, i, v, sizeof v);
@@ -150,15 +140,13 @@ char *tune_format(const TuneSession *s)
         for (int i = 0; i < n; i++) km_buf_printf(&b, " %d", weights_at(&c->yard[k].w, i));
         km_buf_printf(&b, "\n");
     }
-    if (format_version(c) >= 7) {
-        for (int k = 0; k < c->nyard; k++)
-            if (c->yard[k].w.pat)
-                km_buf_printf(&b, "yardstick_patterns %s %016llx %s\n", c->yard[k].name,
-                              (unsigned long long)c->yard[k].w.pat->key, c->yard[k].pat_file);
-        if (c->pat) km_buf_printf(&b, "patterns %016llx %s\n", (unsigned long long)c->pat->key, c->pat_file);
-        else km_buf_printf(&b, "patterns none\n");
-        km_buf_printf(&b, "norm %d\n", c->norm);
-    }
+    for (int k = 0; k < c->nyard; k++)
+        if (c->yard[k].w.pat)
+            km_buf_printf(&b, "yardstick_patterns %s %016llx %s\n", c->yard[k].name,
+                          (unsigned long long)c->yard[k].w.pat->key, c->yard[k].pat_file);
+    if (c->pat) km_buf_printf(&b, "patterns %016llx %s\n", (unsigned long long)c->pat->key, c->pat_file);
+    else km_buf_printf(&b, "patterns none\n");
+    km_buf_printf(&b, "norm %d\n", c->norm);
     km_buf_printf(&b, "generation %d\nelapsed %.3f\ngames %lld\nrng %016llx\n", s->generation, s->elapsed,
                   s->games, (unsigned long long)s->rng);
     km_buf_printf(&b, "best_generation %d\n", s->best_generation);
@@ -198,18 +186,10 @@ static const char *const other_keys[NKEYS - TUNE_NCONTROLS] = {
     "stop", "seed",    "generation", "elapsed", "games", "rng", "best_generation",
     "best", "weights", "patterns",   "norm",
 };
-/* The format version that brought each of them: older files must not have
- * it (and get its default), newer ones must. */
-static const int other_since[NKEYS - TUNE_NCONTROLS] = {1, 1, 1, 1, 1, 1, 1, 1, 4, 7, 7};
 
 static const char *key_name(int k)
 {
     return k < TUNE_NCONTROLS ? tune_control_info[k].key : other_keys[k - TUNE_NCONTROLS];
-}
-
-static int key_since(int k)
-{
-    return k < TUNE_NCONTROLS ? tune_control_info[k].since : other_since[k - TUNE_NCONTROLS];
 }
 
 #define MAX_TOKENS (TUNE_NWEIGHTS_PHASE + 8)
@@ -218,7 +198,6 @@ typedef struct Parse {
     const char *where;
     int line;
     char *err;
-    int version;  /* of the file, once its first line is read */
     int nweights; /* the weights of a best or individual line: the 'weights' key's
                    * (found before the lines are parsed), else 60 */
 } Parse;
@@ -277,16 +256,17 @@ static int parse_vector(const Parse *p, char **tok, int ntok, int *score, Weight
     return 0;
 }
 
-static int parse_header(Parse *p, char **tok, int ntok)
+/* The first line: this kingme's version only (a file of another is one
+ * line, not a read of what that version meant). */
+static int parse_header(const Parse *p, char **tok, int ntok)
 {
     long long v;
     if (strcmp(tok[0], "kingme-population") != 0 || ntok != 2)
         return perr(p, "not a kingme population file (the first line should be 'kingme-population %d')",
                     TUNE_FORMAT_VERSION);
-    if (!km_parse_ll(tok[1], 1, 1000000, &v) || v > TUNE_FORMAT_VERSION)
-        return perr(p, "population file format '%s' is not supported (this kingme reads 1 to %d)", tok[1],
-                    TUNE_FORMAT_VERSION);
-    p->version = (int)v;
+    if (!km_parse_ll(tok[1], 0, 1000000, &v) || v != TUNE_FORMAT_VERSION)
+        return perr(p, "population file version %s, this kingme reads version %d only; start a new session",
+                    tok[1], TUNE_FORMAT_VERSION);
     return 0;
 }
 
@@ -383,9 +363,6 @@ static int parse_key(const Parse *p, int k, char **tok, TuneSession *t)
             (n != EVAL_NPARAMS && n != EVAL_NTERMS && n != TUNE_NWEIGHTS_PHASE))
             r = perr(p, "weights '%s': the vector length is %d or %d, or %d with a phase", v, EVAL_NPARAMS,
                      EVAL_NTERMS, TUNE_NWEIGHTS_PHASE);
-        else if (n == TUNE_NWEIGHTS_PHASE && p->version < 6)
-            r = perr(p, "weights %s (a phase) is not part of population file format %d (6 on)", v,
-                     p->version);
         t->c.nweights = (int)n;
         break;
     }
@@ -414,7 +391,7 @@ static int check_parsed(Parse *p, const TuneSession *t, const int seen[NKEYS], i
     }
     if (!ended) return perr(p, "the file ends without 'end' (truncated?)");
     for (int k = 0; k < NKEYS; k++)
-        if (!seen[k] && key_since(k) <= p->version) return perr(p, "missing '%s'", key_name(k));
+        if (!seen[k]) return perr(p, "missing '%s'", key_name(k));
     if (t->c.duels > t->c.population - 1) {
         p->line = seen[TUNE_C_duels];
         return perr(p, "duels %d: at most population - 1 = %d", t->c.duels, t->c.population - 1);
@@ -458,13 +435,6 @@ static int add_individual(const Parse *p, char **tok, int ntok, TuneIndividual *
         *cap = c;
     }
     TuneIndividual *x = &(*ind)[(*nind)++];
-    x->step = -1; /* format 1 and 2: the session's step, set at the end */
-    if (p->version < 3) {
-        if (ntok != 2 + EVAL_NPARAMS)
-            return perr(p, "'individual' needs a score and %d weights, found %d numbers", EVAL_NPARAMS,
-                        ntok - 1);
-        return parse_vector(p, tok, ntok, &x->score, &x->w);
-    }
     if (ntok != 3 + p->nweights)
         return perr(p, "'individual' needs a score, a step and %d weights, found %d numbers", p->nweights,
                     ntok - 1);
@@ -478,23 +448,13 @@ static int add_individual(const Parse *p, char **tok, int ntok, TuneIndividual *
     return parse_vector(p, vt, 2 + p->nweights, &x->score, &x->w);
 }
 
-/* A "yardstick NAME W1 ... W60" line (version 2; version 4: or 74 weights;
- * version 6: or 148, a phase). */
+/* A "yardstick NAME W1 ... W60" line (or 74 weights, or 148: a phase). */
 static int parse_yardstick(const Parse *p, char **tok, int ntok, TuneControls *c)
 {
-    if (p->version < 2) return perr(p, "'yardstick' is not part of population file format %d", p->version);
     if (c->nyard >= TUNE_MAX_YARDSTICKS) return perr(p, "more than %d yardsticks", TUNE_MAX_YARDSTICKS);
-    if (ntok != 2 + EVAL_NPARAMS && (p->version < 4 || ntok != 2 + EVAL_NTERMS) &&
-        (p->version < 6 || ntok != 2 + TUNE_NWEIGHTS_PHASE)) {
-        if (p->version < 4)
-            return perr(p, "'yardstick' needs a name and %d weights, found %d fields", EVAL_NPARAMS,
-                        ntok - 1);
-        if (p->version < 6)
-            return perr(p, "'yardstick' needs a name and %d or %d weights, found %d fields", EVAL_NPARAMS,
-                        EVAL_NTERMS, ntok - 1);
+    if (ntok != 2 + EVAL_NPARAMS && ntok != 2 + EVAL_NTERMS && ntok != 2 + TUNE_NWEIGHTS_PHASE)
         return perr(p, "'yardstick' needs a name and %d or %d weights, or %d with a phase, found %d fields",
                     EVAL_NPARAMS, EVAL_NTERMS, TUNE_NWEIGHTS_PHASE, ntok - 1);
-    }
     if (strlen(tok[1]) >= TUNE_YARD_NAME_MAX || strchr(tok[1], ','))
         return perr(p, "yardstick name '%s': up to %d characters, no commas", tok[1], TUNE_YARD_NAME_MAX - 1);
     TuneYardstick *y = &c->yard[c->nyard];
@@ -547,7 +507,7 @@ static int parse_layer(const Parse *p, const char *what, char **tok, const EvalP
     return load_layer(p, what, path, key, pat);
 }
 
-/* A "yardstick_patterns NAME KEY FILE" line (format 7): the layer of a
+/* A "yardstick_patterns NAME KEY FILE" line: the layer of a
  * reference, which may be named before or after it (resolved at the end). */
 typedef struct YardLayers {
     int n;
@@ -557,7 +517,6 @@ typedef struct YardLayers {
 
 static int parse_yard_layer(const Parse *p, char **tok, int ntok, YardLayers *yl)
 {
-    if (p->version < 7) return perr(p, "unknown key '%s'", tok[0]);
     if (ntok != 4) return perr(p, "'yardstick_patterns' needs a reference's name, a key and a file");
     for (int j = 0; j < yl->n; j++)
         if (strcmp(yl->y[j].name, tok[1]) == 0)
@@ -580,7 +539,7 @@ static int parse_line(const Parse *p, char **tok, int ntok, int seen[NKEYS], Tun
     if (strcmp(tok[0], "yardstick") == 0) return parse_yardstick(p, tok, ntok, &t->c);
     int k = 0;
     while (k < NKEYS && strcmp(tok[0], key_name(k)) != 0) k++;
-    if (k == NKEYS || key_since(k) > p->version) return perr(p, "unknown key '%s'", tok[0]);
+    if (k == NKEYS) return perr(p, "unknown key '%s'", tok[0]);
     if (seen[k]) return perr(p, "'%s' given twice (first on line %d)", tok[0], seen[k]);
     seen[k] = p->line;
     if (k == K_BEST) {
@@ -633,15 +592,11 @@ int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
 {
     text = km_skip_bom(text); /* an editor's byte order mark is no key */
     memset(s, 0, sizeof *s);
-    Parse p = {where, 0, err, 0, prescan_nweights(text)};
+    Parse p = {where, 0, err, prescan_nweights(text)};
     int seen[NKEYS] = {0}; /* line of each key, 0 = not yet */
     TuneSession t;
     memset(&t, 0, sizeof t);
-    tune_controls_thesis(&t.c);   /* what older formats leave out: they were the thesis algorithm */
-    t.c.init = TUNE_INIT_UNIFORM; /* and learn before format 5: uniform, not symmetric, no relative step */
-    t.c.symmetric = false;
-    t.c.rel_step = 0;
-    t.c.nyard = 0;
+    tune_controls_default(&t.c); /* every control is in the file; no yardstick but its lines */
     TuneIndividual *ind = NULL;
     int nind = 0, cap = 0;
     bool header = false, ended = false;
@@ -688,10 +643,7 @@ int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
         free(ind);
         return -1;
     }
-    for (int i = 0; i < nind; i++) {
-        if (ind[i].step < 0) ind[i].step = t.c.step;
-        ind[i].w.pat = t.c.pat; /* every vector carries the session's layer */
-    }
+    for (int i = 0; i < nind; i++) ind[i].w.pat = t.c.pat; /* every vector carries the session's layer */
     if (t.has_best) t.best.pat = t.c.pat;
     t.pop = ind;
     *s = t;

@@ -236,11 +236,16 @@ TEST(cli_same_option_same_spelling_and_default)
         snprintf(args, sizeof args, "%s -j 2", search_threads[i]);
         CHECK_INT(kingme(args), 2); /* -j is games at once, not a search's threads */
     }
-    const char *at_once[] = {"match", "tune", "egdb", "selfplay"};
+    const char *at_once[] = {"match", "tune", "egdb", "selfplay", "book"};
     for (size_t i = 0; i < sizeof at_once / sizeof *at_once; i++)
         CHECK_MSG(option_help(at_once[i], "--concurrency", h, sizeof h) && strstr(h, "-j, --concurrency N") &&
                       strstr(h, "[default: all cores]"),
                   "%s -j: %s", at_once[i], h);
+    /* book build's old spelling of it is gone */
+    CHECK_INT(kingme("book build --threads 1"), 2);
+    CHECK_MSG(strstr(out, "kingme book: unknown option '--threads'"), "%s", out);
+    CHECK_INT(kingme("help book"), 0);
+    CHECK_MSG(!strstr(out, "old spellings"), "%s", out);
 }
 
 /* The library has no circle: no module includes one that includes it back,
@@ -258,4 +263,28 @@ TEST(cli_library_layers_have_no_circle)
     CHECK_MSG(test_run(cmd, res, sizeof res) == 0, "%s", res);
     CHECK_MSG(strstr(res, "modules:\n") && strstr(res, "objects (") && strstr(res, " 0 circles\nobjects"),
               "%s", res);
+}
+
+/* Every option a command asks for (opt_int(o, OPT_DEPTH), in its own file
+ * or in a helper it calls such as cli_egdb_auto) is in that command's table:
+ * tools/opts-check.sh over the sources finds none missing, and it does find
+ * those of a command made to lack them (tests/data/opts_missing.c). */
+TEST(cli_every_option_asked_for_is_in_the_table)
+{
+    static char res[8192];
+    CHECK_MSG(test_run("tools/opts-check.sh", res, sizeof res) == 0, "%s", res);
+    int ncmd = 0, nmissing = -1;
+    CHECK_MSG(sscanf(res, "%d commands, %d missing", &ncmd, &nmissing) == 2 && nmissing == 0, "%s", res);
+    CHECK_INT(kingme("help"), 0); /* as many commands as kingme help lists */
+    int listed = 0;
+    for (const char *p = out; (p = strstr(p, "\n  ")); p++) listed += p[3] != ' ';
+    CHECK_MSG(ncmd == listed && listed >= 20, "%d commands checked, %d listed: %s", ncmd, listed, res);
+    CHECK_INT(test_run("tools/opts-check.sh tests/data/opts_missing.c src/cli/egdb.c", res, sizeof res), 1);
+    CHECK_MSG(
+        strstr(res, "kingme missing (tests/data/opts_missing.c): asks for --depth, not in its table\n") &&
+            strstr(res, "asks for --egdb, not in its table\n") &&
+            strstr(res, "asks for --no-egdb, not in its table\n") &&
+            strstr(res, "asks for --egdb-pieces, not in its table\n") && !strstr(res, "--hash") &&
+            strstr(res, "2 commands, 4 missing\n"),
+        "%s", res);
 }

@@ -69,7 +69,7 @@ TEST(integrity_book_build_on_workers_from_the_command_line)
         0);
     CHECK_MSG(strstr(out, "going on with"), "%s", out);
     /* the old spelling of -j still reads */
-    CHECK_INT(kingme("book build " BOOK_SMALL " --positions 40 --threads 1 --force --out %s/t.book", dir), 0);
+    CHECK_INT(kingme("book build " BOOK_SMALL " --positions 40 -j 1 --force --out %s/t.book", dir), 0);
     char path[600], err[KM_ERR_MAX];
     uint32_t crc[4] = {0};
     static const char *const names[4] = {"one", "w", "r", "t"};

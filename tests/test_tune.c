@@ -286,21 +286,6 @@ TEST(tune_learn_generations)
         for (int i = 0; i < 10; i++) CHECK(r.pop[i].step == a.pop[i].step);
         tune_free(&r);
     }
-    /* a learn session of format 4 (before init, symmetric and rel_step) is
-     * read as it was played: uniform, not symmetric, additive steps only */
-    {
-        char *t4 = edit_line(t, "kingme-population", "kingme-population 4"),
-             *t5 = edit_line(t4, "init", NULL);
-        char *t6 = edit_line(t5, "symmetric", NULL), *t7 = edit_line(t6, "rel_step", NULL);
-        pr = tune_parse(&r, t7, "l4.pop", err);
-        CHECK_MSG(pr == 0, "%s", err);
-        if (pr == 0) {
-            CHECK(r.c.algorithm == TUNE_ALG_LEARN && r.c.init == TUNE_INIT_UNIFORM && !r.c.symmetric &&
-                  r.c.rel_step == 0);
-            tune_free(&r);
-        }
-        free(t4), free(t5), free(t6), free(t7);
-    }
     free(t);
     /* the documents' choices: uniform over 16 bits, no symmetry (each weight
      * its own), and the steps never multiply */
@@ -395,48 +380,6 @@ TEST(tune_population_file_roundtrip)
     tune_free(&b);
 }
 
-/* Format 1 (before the yardstick) is still read: no yardstick, the rest as written. */
-TEST(tune_population_file_version1)
-{
-    TuneControls c;
-    char err[KM_ERR_MAX];
-    small_controls(&c, 8, 1);
-    TuneSession a, b;
-    CHECK_INT(tune_new(&a, &c, err), 0);
-    TuneGenStats st;
-    CHECK_INT(tune_generation(&a, 1, NULL, NULL, NULL, &st, err), 0);
-    char *t = tune_format(&a);
-    /* what version 1 wrote: no yardstick or learn lines, no steps */
-    static const char *const newer[] = {"yardstick", "algorithm ", "ballots ", "elite ",     "tournament ",
-                                        "fresh ",    "step ",      "gauss ",   "gladiator ", "weights ",
-                                        "init ",     "symmetric ", "rel_step "};
-    char *v1 = malloc(strlen(t) + 1), *o = v1;
-    for (const char *q = t; *q;) {
-        size_t len = strcspn(q, "\n") + 1;
-        bool drop = false;
-        for (size_t k = 0; k < sizeof newer / sizeof *newer; k++)
-            drop |= strncmp(q, newer[k], strlen(newer[k])) == 0;
-        if (strncmp(q, "kingme-population", 17) == 0) {
-            o += sprintf(o, "kingme-population 1\n");
-        } else if (strncmp(q, "individual ", 11) == 0) {
-            const char *sp = strchr(q + 11, ' '), *sp2 = strchr(sp + 1, ' '); /* "individual S STEP w..." */
-            memcpy(o, q, (size_t)(sp - q)), o += sp - q;
-            memcpy(o, sp2, len - (size_t)(sp2 - q)), o += len - (size_t)(sp2 - q);
-        } else if (!drop) {
-            memcpy(o, q, len), o += len;
-        }
-        q += len;
-    }
-    *o = '\0';
-    CHECK_MSG(tune_parse(&b, v1, "old.pop", err) == 0, "%s", err);
-    CHECK(same_session(&a, &b));
-    CHECK_INT(b.c.nyard, 0);
-    tune_free(&b);
-    free(v1);
-    free(t);
-    tune_free(&a);
-}
-
 /* The yardstick: W + D + L = games, the same on any number of threads,
  * a reference beats a random vector, Elo stays finite at 0%. */
 TEST(tune_yardstick_games)
@@ -525,9 +468,8 @@ static const BadCase bad_cases[] = {
     {"duels", "duels 0\nduels 1", "duels 1", "'duels' given twice"},
     {"rng", "rng xyz", "rng", "rng 'xyz' is not a generator state"},
     {"stop", "stop forever 3", "stop", "stop is 'generations N' or 'seconds S'"},
-    {"kingme-population", "kingme-population 9", "kingme-population", "format '9' is not supported"},
-    {"kingme-population", "kingme-population 1", "algorithm", "unknown key 'algorithm'"},
-    {"kingme-population", "kingme-population 2", "algorithm", "unknown key 'algorithm'"},
+    {"kingme-population", "kingme-population 9", "kingme-population",
+     "population file version 9, this kingme reads version 7 only; start a new session"},
     {"elite", "elite x", "elite", "elite 'x' is not a whole number"},
     {"gladiator", "gladiator 12", "gladiator", "gladiator '12' is not a multiple of 8"},
     {"algorithm", "algorithm magic", "algorithm", "algorithm is 'learn' or 'thesis'"},
@@ -547,7 +489,8 @@ static const BadCase bad_cases[] = {
     {"symmetric", "symmetric maybe", "symmetric", "symmetric is 'no' or 'yes', not 'maybe'"},
     {"rel_step", "rel_step -1", "rel_step", "rel_step '-1' is not a number from 0 to 2"},
     {"rel_step", NULL, "end", "missing 'rel_step'"},
-    {"kingme-population", "kingme-population 4", "init", "unknown key 'init'"},
+    {"norm", NULL, "end", "missing 'norm'"},
+    {"patterns", NULL, "end", "missing 'patterns'"},
 };
 
 /* Each kind of damage is refused with FILE:LINE: and what. */
@@ -660,7 +603,7 @@ TEST(tune_74_weights)
         CHECK(moved);
     }
     char *t1 = tune_format(&a);
-    CHECK(strstr(t1, "\nkingme-population 5\n") != NULL && strstr(t1, "\nweights 74\n") != NULL);
+    CHECK(strstr(t1, "\nkingme-population 7\n") != NULL && strstr(t1, "\nweights 74\n") != NULL);
     CHECK(strstr(t1, "\nyardstick terms-flat 1000 1300 ") != NULL);
     TuneSession r;
     int pr = tune_parse(&r, t1, "x74.pop", err);
@@ -675,13 +618,12 @@ TEST(tune_74_weights)
         tune_free(&r);
     }
     /* refused, with the line: a length that is neither, a 60-weight line in
-     * a 74-weight file, the key in format 3, a continuation of another length */
+     * a 74-weight file; a continuation of another length */
     static const char *const edits[][3] = {
         {"weights 74", "weights 75", "weights '75': the vector length is 60 or 74"},
         {"weights 74", "weights 60", "'best' needs a score and 60 weights, found 75 numbers"},
-        {"kingme-population 5", "kingme-population 3", "unknown key 'weights'"},
     };
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 2; k++) {
         char *t = edit_line(t1, edits[k][0], edits[k][1]);
         int line = line_of(t, k == 1 ? "best " : "weights");
         char want[64];
@@ -779,9 +721,9 @@ TEST(tune_148_weights_phase)
     for (int i = 0; i < 8; i++) CHECK_INT(a.pop[i].w.phased, 1);
     CHECK_INT(a.best.phased, 1);
 
-    /* the file: format 6, the 148 on each line, the yardstick's phase kept */
+    /* the file: the 148 on each line, the yardstick's phase kept */
     char *t1 = tune_format(&a);
-    CHECK(strstr(t1, "\nkingme-population 6\n") != NULL && strstr(t1, "\nweights 148\n") != NULL);
+    CHECK(strstr(t1, "\nkingme-population 7\n") != NULL && strstr(t1, "\nweights 148\n") != NULL);
     TuneSession r;
     int pr = tune_parse(&r, t1, "x148.pop", err);
     CHECK_MSG(pr == 0, "%s", err);
@@ -813,16 +755,13 @@ TEST(tune_148_weights_phase)
             tune_free(&x);
         }
     }
-    /* refused, with the line: a 148 file read as 74, as format 5, a line of
-     * 147 weights, an ending weight out of range (named end.) */
+    /* refused, with the line: a 148 file read as 74, a length that is none,
+     * a line of 147 weights, an ending weight out of range (named end.) */
     static const char *const edits[][3] = {
         {"weights 148", "weights 74", "'best' needs a score and 74 weights, found 149 numbers"},
-        {"kingme-population 6", "kingme-population 5",
-         "weights 148 (a phase) is not part of population file "
-         "format 5"},
         {"weights 148", "weights 150", "weights '150': the vector length is 60 or 74, or 148 with a phase"},
     };
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 2; k++) {
         char *t = edit_line(t1, edits[k][0], edits[k][1]);
         int line = line_of(t, k == 0 ? "best " : "weights");
         char want[64];
@@ -862,8 +801,8 @@ TEST(tune_148_weights_phase)
     CHECK_MSG(strstr(err, "vectors of 74 weights: the saved population's have 148") != NULL, "%s", err);
     free(t1);
 
-    /* a session without a phase writes format 5 (older kingme reads it),
-     * even with a phased yardstick it is 6 */
+    /* a session without a phase breeds none; with a phased yardstick its
+     * file keeps the yardstick's 148 beside the 60 */
     {
         TuneControls c60 = c;
         c60.nweights = EVAL_NPARAMS;
@@ -871,12 +810,9 @@ TEST(tune_148_weights_phase)
         TuneSession x;
         CHECK_INT(tune_new(&x, &c60, err), 0);
         for (int i = 0; i < 8; i++) CHECK_INT(x.pop[i].w.phased, 0);
-        char *t = tune_format(&x);
-        CHECK(strstr(t, "\nkingme-population 5\n") != NULL);
-        free(t);
         x.c.nyard = 1;
-        t = tune_format(&x);
-        CHECK(strstr(t, "\nkingme-population 6\n") != NULL && strstr(t, "\nweights 60\n") != NULL);
+        char *t = tune_format(&x);
+        CHECK(strstr(t, "\nkingme-population 7\n") != NULL && strstr(t, "\nweights 60\n") != NULL);
         pr = tune_parse(&r, t, "y.pop", err);
         CHECK_MSG(pr == 0, "%s", err);
         if (pr == 0) {
@@ -1220,6 +1156,64 @@ TEST(tune_command_bad_files)
     rm_tdir();
 }
 
+/* A population file of another version than the one written (an older
+ * kingme's, or a newer one's) is refused in one line that says so, by the
+ * reader and by tune --resume and --continue; nothing is read in part. */
+TEST(tune_population_file_other_version_refused)
+{
+    TuneControls c;
+    char err[KM_ERR_MAX];
+    small_controls(&c, 8, 1);
+    TuneSession a, b;
+    CHECK_INT(tune_new(&a, &c, err), 0);
+    char *good = tune_format(&a);
+    tune_free(&a);
+    CHECK_MSG(tune_parse(&b, good, "pop.kmp", err) == 0, "%s", err);
+    tune_free(&b);
+    int line = line_of(good, "kingme-population");
+    CHECK(line > 1); /* after the comment lines */
+    static const char *const others[] = {"1", "2", "3", "4", "5", "6", "8", "0", "07x"};
+    for (size_t k = 0; k < sizeof others / sizeof *others; k++) {
+        char with[64], want[160];
+        snprintf(with, sizeof with, "kingme-population %s", others[k]);
+        char *t = edit_line(good, "kingme-population", with);
+        snprintf(
+            want, sizeof want,
+            "pop.kmp:%d: population file version %s, this kingme reads version 7 only; start a new session",
+            line, others[k]);
+        err[0] = '\0';
+        CHECK_INT(tune_parse(&b, t, "pop.kmp", err), -1);
+        CHECK_STR(err, want);
+        free(t);
+    }
+    /* the command: one line, status 1, for --resume and --continue */
+    snprintf(tdir, sizeof tdir, "/tmp/kingme-tune-version-%d", (int)getpid());
+    rm_tdir();
+    char cmd[512], out[8192], path[256];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/population", tdir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    char *old = edit_line(good, "kingme-population", "kingme-population 3");
+    snprintf(path, sizeof path, "%s/population/old.pop", tdir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs(old, f);
+        fclose(f);
+    }
+    free(old);
+    char want[512];
+    snprintf(
+        want, sizeof want,
+        "kingme: %s:%d: population file version 3, this kingme reads version 7 only; start a new session\n",
+        path, line);
+    CHECK_INT(kingme(out, sizeof out, "tune --resume %s", path), 1);
+    CHECK_STR(out, want);
+    CHECK_INT(kingme(out, sizeof out, "tune --continue %s --generations 1 --dir %s", path, tdir), 1);
+    CHECK_STR(out, want);
+    free(good);
+    rm_tdir();
+}
+
 /* kill -9 in the middle of a generation: the population file of the last
  * finished generation is intact, and resuming ends where an uninterrupted
  * session ends. */
@@ -1390,10 +1384,9 @@ TEST(tune_command_pattern_layer)
             /* the line, its edit, the error's line, what it says */
             {"patterns ", "patterns 12ab x.w", "patterns ", "key '12ab' is not 16 hex digits"},
             {"norm ", "norm 10", "norm ", "norm '10' is not a whole number from 64 to 32767"},
-            {"kingme-population 7", "kingme-population 6", "patterns ", "unknown key 'patterns'"},
             {"algorithm", "algorithm thesis", "population ", "the thesis algorithm breeds 16-bit vectors"},
         };
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < 3; k++) {
             char *t = edit_line(text, edits[k][0], edits[k][1]);
             int line = line_of(t, edits[k][2]);
             snprintf(want, sizeof want, "p.pop:%d: ", line);
@@ -1446,9 +1439,9 @@ TEST(tune_command_pattern_layer)
     rm_tdir();
 }
 
-/* A session without a pattern layer writes what it wrote before: format 5
- * (6 with a phase), no 'patterns' or 'norm' line, the norm 16384. */
-TEST(tune_no_layer_file_unchanged)
+/* A session without a pattern layer: 'patterns none' and the norm 16384,
+ * in the one version written. */
+TEST(tune_no_layer_file)
 {
     TuneControls c;
     char err[KM_ERR_MAX];
@@ -1461,7 +1454,9 @@ TEST(tune_no_layer_file_unchanged)
     TuneSession a;
     CHECK_INT(tune_new(&a, &c, err), 0);
     char *t = tune_format(&a);
-    CHECK(t && strstr(t, "\nkingme-population 5\n") && !strstr(t, "\npatterns ") && !strstr(t, "\nnorm "));
+    CHECK_MSG(t && strstr(t, "\nkingme-population 7\n") && strstr(t, "\npatterns none\n") &&
+                  strstr(t, "\nnorm 16384\n"),
+              "%s", t ? t : "");
     for (int i = 0; i < 6; i++) CHECK(a.pop[i].w.pat == NULL && fabs(norm(&a.pop[i].w) - TUNE_NORM) < 8);
     free(t);
     tune_free(&a);

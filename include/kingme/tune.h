@@ -201,50 +201,44 @@ char *tune_describe(const TuneSession *s);
 /* ---- population files --------------------------------------------------------
  * Plain text, one item per line, '#' comments and blank lines ignored:
  *
- *   kingme-population 7             format version (1-6 are read too: 1 no yardstick,
- *                                   1-2 no algorithm, 1-3 60 weights, 1-4 learn
- *                                   sessions uniform, not symmetric, rel_step 0,
- *                                   1-5 no phase, 1-6 no pattern layer). A session
- *                                   without a pattern layer (its own or a
- *                                   yardstick's) is written as format 6, and one
- *                                   without a phase either as format 5, which
- *                                   older kingme read.
- *   algorithm learn                 (3) learn or thesis
- *   weights 74                      (4) the vector length, 60 or 74; (6) or 148: the
+ *   kingme-population 7             format version: this one only (a file of
+ *                                   another version is refused in one line)
+ *   algorithm learn                 learn or thesis
+ *   weights 74                      the vector length, 60 or 74; or 148: the
  *                                   74 opening weights then the 74 ending ones
  *   population 32                   the controls ...
  *   duels 0
  *   depth 4
  *   selection 10
  *   mutation 0.1
- *   init heavy                      (5) learn: heavy or uniform random vectors,
- *   symmetric yes                   (5) antisymmetric vectors (yes or no),
- *   rel_step 0.5                    (5) the relative step
+ *   init heavy                      learn: heavy or uniform random vectors,
+ *   symmetric yes                   antisymmetric vectors (yes or no),
+ *   rel_step 0.5                    the relative step
  *   stop generations 100            or: stop seconds 3600
  *   openings ballots                or: openings start
  *   seed 12345
- *   yardstick_every 5               (version 2) the yardstick's controls
+ *   yardstick_every 5               the yardstick's controls
  *   yardstick_games 64
- *   yardstick material.w W1 ... W60 (version 2) one line per reference, 0..8;
- *                                   (version 4) 60 or 74 weights, whatever the session's;
- *                                   (version 6) 148 for a reference with a phase
- *   yardstick_patterns NAME KEY FILE (7) the pattern layer of reference NAME: the
+ *   yardstick material.w W1 ... W60 one line per reference, 0..8: 60 or 74
+ *                                   weights, whatever the session's, or 148 for
+ *                                   a reference with a phase
+ *   yardstick_patterns NAME KEY FILE the pattern layer of reference NAME: the
  *                                   weights file it came from and the layer's key
  *                                   (16 hex digits), one line per such reference
- *   patterns KEY FILE               (7) the session's fixed pattern layer, or:
+ *   patterns KEY FILE               the session's fixed pattern layer, or:
  *                                   patterns none. On reading, FILE (a path as
  *                                   given when the session began, relative to the
  *                                   working folder; 'default' the built-in weights)
  *                                   is read and its layer's key must be KEY.
- *   norm 16384                      (7) the vectors' norm (learn)
+ *   norm 16384                      the vectors' norm (learn)
  *   generation 5                    progress: generations completed,
  *   elapsed 61.25                   seconds of play,
  *   games 4970                      games played
  *   rng 1f2e3d4c5b6a7988            session generator state (hex)
  *   best_generation 3               where the best so far came from
- *   best 101 W1 ... WN              its score and N weights (N: 'weights', 60 before
- *                                   version 4), or: best none
- *   individual 98 S W1 ... WN       one per individual: score, step (version 3), N weights
+ *   best 101 W1 ... WN              its score and N weights (N: 'weights'), or:
+ *                                   best none
+ *   individual 98 S W1 ... WN       one per individual: score, step, N weights
  *   ...
  *   end
  *
@@ -255,7 +249,9 @@ char *tune_describe(const TuneSession *s);
 char *tune_format(const TuneSession *s);
 
 /* Parse text (where names it in messages). Returns 0, or -1 with
- * "WHERE:LINE: what" in err: not a population file, unknown key, duplicate,
+ * "WHERE:LINE: what" in err: not a population file, another version
+ * ("population file version 5, this kingme reads version 7 only; start a
+ * new session"), unknown key, duplicate,
  * bad number, weight out of range, population not a multiple of 4, wrong
  * number of individuals, missing field, truncated file; a pattern layer's
  * file that cannot be read, has no layer, or whose layer's key is not the

@@ -5,7 +5,7 @@
  * the checks of their ranges, the two algorithms' defaults and the session's
  * description are generated from it, so a control has one name, one range
  * and one default everywhere.
- *   X(field, kind, key, option, arg, lo, hi, multiple, learn, thesis, who, since, help)
+ *   X(field, kind, key, option, arg, lo, hi, multiple, learn, thesis, who, help)
  * field: the TuneControls member. kind: INT (an int), REAL (a double) or
  * CHOICE (an enum or a bool whose values 0, 1, ... are the words of arg, in
  * order). key: the population file's key (and the description's word);
@@ -14,9 +14,7 @@
  * values are multiples of it (1: any). learn, thesis: the default of each
  * algorithm (CHOICE: a word). who: the algorithm that uses it (BOTH, LEARN,
  * THESIS: the other keeps it unused; YARD: both, described with the
- * yardstick). since: the population file format that brought the key (an
- * older file leaves it out: tune_parse gives it what older kingme played
- * with). help: the help line.
+ * yardstick). help: the help line.
  *
  * The controls outside the list, each with a shape of its own: the vector's
  * length (nweights), the stop (generations or seconds), the seed and the
@@ -49,46 +47,46 @@
 
 /* clang-format off */
 #define TUNE_CONTROL_LIST(X)                                                                                      \
-    X(algorithm, CHOICE, "algorithm", "--algorithm", "learn|thesis", 0, 0, 1, "learn", "thesis", BOTH, 3,        \
+    X(algorithm, CHOICE, "algorithm", "--algorithm", "learn|thesis", 0, 0, 1, "learn", "thesis", BOTH,        \
       "learn: elitism, tournaments, Gaussian steps, paired ballots, a sequential gladiator test; thesis: the "    \
       "design documents' algorithm")                                                                            \
-    X(population, INT, "population", "--population", "N", 4, TUNE_MAX_POPULATION, 1, 16, 32, BOTH, 1,          \
+    X(population, INT, "population", "--population", "N", 4, TUNE_MAX_POPULATION, 1, 16, 32, BOTH,          \
       "individuals (thesis: a multiple of 4)")                                                                  \
-    X(duels, INT, "duels", "--duels", "K", 0, TUNE_MAX_POPULATION - 1, 1, 0, 0, BOTH, 1,                       \
+    X(duels, INT, "duels", "--duels", "K", 0, TUNE_MAX_POPULATION - 1, 1, 0, 0, BOTH,                       \
       "opponents per individual (at most the population - 1); 0 = round robin")                                \
-    X(ballots, INT, "ballots", "--ballots", "B", 1, TUNE_MAX_BALLOTS, 1, 2, 1, BOTH, 3,                        \
+    X(ballots, INT, "ballots", "--ballots", "B", 1, TUNE_MAX_BALLOTS, 1, 2, 1, BOTH,                        \
       "openings per pairing, each played with both colours")                                                    \
-    X(depth, INT, "depth", "--depth", "D", 1, TUNE_MAX_DEPTH, 1, 2, 4, BOTH, 1, "search depth of every game")  \
-    X(elite, INT, "elite", "--elite", "E", 0, TUNE_MAX_POPULATION, 1, 4, 4, LEARN, 3,                          \
+    X(depth, INT, "depth", "--depth", "D", 1, TUNE_MAX_DEPTH, 1, 2, 4, BOTH, "search depth of every game")  \
+    X(elite, INT, "elite", "--elite", "E", 0, TUNE_MAX_POPULATION, 1, 4, 4, LEARN,                          \
       "the best so far and the best-scoring vectors kept unchanged")                                            \
-    X(tournament, INT, "tournament", "--tournament", "T", 1, TUNE_MAX_POPULATION, 1, 3, 3, LEARN, 3,           \
+    X(tournament, INT, "tournament", "--tournament", "T", 1, TUNE_MAX_POPULATION, 1, 3, 3, LEARN,           \
       "a parent is the best of T drawn at random")                                                              \
-    X(fresh, INT, "fresh", "--fresh", "F", 0, TUNE_MAX_POPULATION, 1, 1, 1, LEARN, 3,                          \
+    X(fresh, INT, "fresh", "--fresh", "F", 0, TUNE_MAX_POPULATION, 1, 1, 1, LEARN,                          \
       "new random vectors per generation")                                                                      \
-    X(init, CHOICE, "init", "--init", "heavy|uniform", 0, 0, 1, "heavy", "heavy", LEARN, 5,                    \
+    X(init, CHOICE, "init", "--init", "heavy|uniform", 0, 0, 1, "heavy", "heavy", LEARN,                    \
       "random vectors: heavy, each weight a standard normal cubed (most small, a few large); uniform, each "     \
       "over the whole 16-bit range")                                                                            \
-    X(symmetric, CHOICE, "symmetric", "--symmetric", "no|yes", 0, 0, 1, "yes", "yes", LEARN, 5,                \
+    X(symmetric, CHOICE, "symmetric", "--symmetric", "no|yes", 0, 0, 1, "yes", "yes", LEARN,                \
       "every vector antisymmetric: each opponent weight the negative of the player's (opp_men = -own_men)")     \
-    X(step, REAL, "step", "--step", "S", TUNE_STEP_MIN, TUNE_STEP_MAX, 1, 0.05, 0.05, LEARN, 3,                \
+    X(step, REAL, "step", "--step", "S", TUNE_STEP_MIN, TUNE_STEP_MAX, 1, 0.05, 0.05, LEARN,                \
       "the first Gaussian step, a fraction of the vectors' norm (16384; over a pattern layer, its file's); it "  \
       "then adapts")                                                                                            \
-    X(rel_step, REAL, "rel_step", "--rel-step", "R", 0, TUNE_REL_STEP_MAX, 1, 0.5, 0.5, LEARN, 5,             \
+    X(rel_step, REAL, "rel_step", "--rel-step", "R", 0, TUNE_REL_STEP_MAX, 1, 0.5, 0.5, LEARN,             \
       "a Gaussian step also multiplies the weight by exp(R N(0,1)) (0: additive steps only)")                  \
-    X(gauss, REAL, "gauss", "--gauss", "P", 0, 1, 1, 0.2, 0.2, LEARN, 3,                                       \
+    X(gauss, REAL, "gauss", "--gauss", "P", 0, 1, 1, 0.2, 0.2, LEARN,                                       \
       "chance of each weight of a child to take a Gaussian step")                                               \
-    X(selection, REAL, "selection", "--selection", "F", 0, 1e9, 1, 10, 10, THESIS, 1,                          \
+    X(selection, REAL, "selection", "--selection", "F", 0, 1e9, 1, 10, 10, THESIS,                          \
       "roulette bonus drawn from [0, F] points (a win is 2)")                                                   \
-    X(mutation, REAL, "mutation", "--mutation", "P", 0, 1, 1, 0.1, 0.1, BOTH, 1,                               \
+    X(mutation, REAL, "mutation", "--mutation", "P", 0, 1, 1, 0.1, 0.1, BOTH,                               \
       "chance that a child gets one random weight")                                                             \
-    X(gladiator, INT, "gladiator", "--gladiator", "G", 8, TUNE_MAX_GLADIATOR, 8, 64, 64, LEARN, 3,             \
+    X(gladiator, INT, "gladiator", "--gladiator", "G", 8, TUNE_MAX_GLADIATOR, 8, 64, 64, LEARN,             \
       "most games of the sequential test of a new best (a multiple of 8)")                                      \
-    X(openings, CHOICE, "openings", "--openings", "ballots|start", 0, 0, 1, "ballots", "ballots", BOTH, 1,     \
+    X(openings, CHOICE, "openings", "--openings", "ballots|start", 0, 0, 1, "ballots", "ballots", BOTH,     \
       "ballots: B distinct random crossboard ACF ballots per pairing; start: the initial position with random " \
       "tie-breaks")                                                                                             \
-    X(yard_every, INT, "yardstick_every", "--yardstick-every", "K", 0, 1000000, 1, 5, 5, YARD, 2,             \
+    X(yard_every, INT, "yardstick_every", "--yardstick-every", "K", 0, 1000000, 1, 5, 5, YARD,             \
       "measure the yardstick every K generations (0: only at the stop)")                                       \
-    X(yard_games, INT, "yardstick_games", "--yardstick-games", "N", 2, TUNE_YARD_MAX_GAMES, 2, 64, 64, YARD, 2, \
+    X(yard_games, INT, "yardstick_games", "--yardstick-games", "N", 2, TUNE_YARD_MAX_GAMES, 2, 64, 64, YARD, \
       "games against each reference: N/2 ballots spread over the deck, both colours, fixed seeds")
 /* clang-format on */
 
@@ -110,7 +108,6 @@ typedef struct TuneControlInfo {
     double lo, hi;
     int multiple;
     TuneControlWho who;
-    int since;
     const char *help;
 } TuneControlInfo;
 

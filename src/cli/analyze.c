@@ -86,19 +86,19 @@ int cli_analyze_game(Searcher *s, const Game *g, const SearchLimits *lim, const 
 static int run(const Opts *o)
 {
     const char *path = o->args[0];
-    if (opt_given(o, "--depth") && opt_given(o, "--time"))
+    if (opt_given(o, OPT_DEPTH) && opt_given(o, OPT_TIME))
         return cli_usage_error("analyze", "give --depth or --time, not both");
     SearchLimits lim;
     search_limits_default(&lim);
-    lim.depth = (int)opt_int(o, "--depth");
-    lim.seconds = lim.depth ? 0 : opt_real(o, "--time");
+    lim.depth = (int)opt_int(o, OPT_DEPTH);
+    lim.seconds = lim.depth ? 0 : opt_real(o, OPT_TIME);
     PdnGame *games;
     int n;
     char err[KM_ERR_MAX];
     if (pdn_read_file(path, &games, &n, err)) return cli_error("%s", err);
     int first = 0, last = n - 1;
-    if (opt_given(o, "--game")) {
-        long long k = opt_int(o, "--game");
+    if (opt_given(o, OPT_GAME)) {
+        long long k = opt_int(o, OPT_GAME);
         if (k > n) {
             pdn_free_games(games, n);
             return cli_error("%s: there is no game %lld (the file has %d game%s)", path, k, n,
@@ -114,25 +114,25 @@ static int run(const Opts *o)
     Weights w;
     Egdb *db = NULL;
     Searcher s;
-    if (!cli_weights(opt_str(o, "--weights"), &w) || !cli_egdb_auto(o, &db)) {
+    if (!cli_weights(opt_str(o, OPT_WEIGHTS), &w) || !cli_egdb_auto(o, &db)) {
         pdn_free_games(games, n);
         return 1;
     }
-    if (searcher_init(&s, &w, (size_t)opt_int(o, "--hash"), 1, err) ||
-        searcher_set_threads(&s, (int)opt_int(o, "--threads"), err)) {
+    if (searcher_init(&s, &w, (size_t)opt_int(o, OPT_HASH), 1, err) ||
+        searcher_set_threads(&s, (int)opt_int(o, OPT_THREADS), err)) {
         pdn_free_games(games, n);
         egdb_close(db);
         return cli_error("%s", err);
     }
     searcher_set_egdb(&s, db);
-    char *out = opt_given(o, "--out") ? strdup(opt_str(o, "--out")) : default_out(path);
+    char *out = opt_given(o, OPT_OUT) ? strdup(opt_str(o, OPT_OUT)) : default_out(path);
     report = out && km_is_stdout_name(out) ? stderr : stdout;
-    const char *svg_path = opt_str(o, "--svg");
+    const char *svg_path = opt_str(o, OPT_SVG);
     char lt[32], how[320];
     if (lim.depth) snprintf(lt, sizeof lt, "depth %d", lim.depth);
     else snprintf(lt, sizeof lt, "%g s", lim.seconds);
-    const char *wp = opt_str(o, "--weights");
-    long long th = opt_int(o, "--threads");
+    const char *wp = opt_str(o, OPT_WEIGHTS);
+    long long th = opt_int(o, OPT_THREADS);
     snprintf(how, sizeof how, "%s a position, %.200s weights%s, %lld thread%s", lt,
              strcmp(wp, "default") ? wp : "default", db ? ", endgame database" : "", th, th == 1 ? "" : "s");
     KmBuf pdn = {0}, svg = {0};
@@ -191,18 +191,18 @@ static int run(const Opts *o)
 }
 
 static const Opt options[] = {
-    {"--game", NULL, NULL, OPT_INT, "N", 1, 1e9, DESCRIBED("every game"),
+    {OPT_GAME, NULL, NULL, OPT_INT, "N", 1, 1e9, DESCRIBED("every game"),
      "analyse game N of the file only (1 is the first)"},
-    {"--time", NULL, NULL, OPT_REAL, "S", 0.01, 86400, "1", "seconds of search a position"},
-    {"--depth", NULL, NULL, OPT_INT, "D", 1, SEARCH_MAX_PLY - 2, DESCRIBED("none, --time is used"),
+    {OPT_TIME, NULL, NULL, OPT_REAL, "S", 0.01, 86400, "1", "seconds of search a position"},
+    {OPT_DEPTH, NULL, NULL, OPT_INT, "D", 1, SEARCH_MAX_PLY - 2, DESCRIBED("none, --time is used"),
      "search D plies a position instead"},
-    {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
+    {OPT_WEIGHTS, NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
     CLI_HASH_OPT("transposition table size (0: none)"),
     SEARCH_THREADS_OPT,
     CLI_EGDB_OPTS,
-    {"--out", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("FILE-analysis.pdn beside the input"),
+    {OPT_OUT, NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("FILE-analysis.pdn beside the input"),
      "where the annotated games are written"},
-    {"--svg", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("none"),
+    {OPT_SVG, NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("none"),
      "write the score curve of each game (one under the other) as an SVG picture"},
     OPTS_END,
 };

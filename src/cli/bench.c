@@ -90,32 +90,32 @@ static int bench_eval(long long rounds, const char *wpath)
 
 static int run(const Opts *o)
 {
-    const char *wpath = opt_str(o, "--weights");
-    if (opt_flag(o, "--tactics"))
-        return bench_tactics(opt_str(o, "--suite"), (uint64_t)opt_int(o, "--nodes"), wpath,
-                             opt_flag(o, "--verbose"), opt_flag(o, "--exact"));
-    if (!opt_flag(o, "--eval"))
-        return bench_search((int)opt_int(o, "--depth"), wpath, opt_flag(o, "--verbose"),
-                            opt_flag(o, "--exact"));
-    return bench_eval(opt_int(o, "--rounds"), wpath);
+    const char *wpath = opt_str(o, OPT_WEIGHTS);
+    if (opt_flag(o, OPT_TACTICS))
+        return bench_tactics(opt_str(o, OPT_SUITE), (uint64_t)opt_int(o, OPT_NODES), wpath,
+                             opt_flag(o, OPT_VERBOSE), opt_flag(o, OPT_EXACT));
+    if (!opt_flag(o, OPT_EVAL))
+        return bench_search((int)opt_int(o, OPT_DEPTH), wpath, opt_flag(o, OPT_VERBOSE),
+                            opt_flag(o, OPT_EXACT));
+    return bench_eval(opt_int(o, OPT_ROUNDS), wpath);
 }
 
 static const Opt options[] = {
-    {"--depth", NULL, NULL, OPT_INT, "D", 1, 60, "11", "search depth of the search benchmark"},
-    {"--verbose", "-v", NULL, OPT_FLAG, NULL, 0, 0, NULL, "one line per position (nodes, best move, score)"},
-    {"--exact", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "the exact search (no reduction or pruning)"},
-    {"--tactics", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+    {OPT_DEPTH, NULL, NULL, OPT_INT, "D", 1, 60, "11", "search depth of the search benchmark"},
+    {OPT_VERBOSE, "-v", NULL, OPT_FLAG, NULL, 0, 0, NULL, "one line per position (nodes, best move, score)"},
+    {OPT_EXACT, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "the exact search (no reduction or pruning)"},
+    {OPT_TACTICS, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "the tactics benchmark instead: each position of the suite searched with a node budget; "
      "counts those where the search plays the suite's move"},
-    {"--suite", NULL, NULL, OPT_STR, "FILE", 0, 0, "tests/data/tactics.txt",
+    {OPT_SUITE, NULL, NULL, OPT_STR, "FILE", 0, 0, "tests/data/tactics.txt",
      "the suite of --tactics: FEN, a tab, the winning move (made by tools/gen_tactics)"},
-    {"--nodes", NULL, NULL, OPT_INT, "N", 1, 9e18, "20000", "the node budget of each --tactics position"},
-    {"--eval", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+    {OPT_NODES, NULL, NULL, OPT_INT, "N", 1, 9e18, "20000", "the node budget of each --tactics position"},
+    {OPT_EVAL, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "the evaluation benchmark instead: a fixed set of positions (the opening, positions from "
      "Tinsley's games, king endgames) evaluated for both sides, N rounds; prints the CPU time per "
      "evaluation"},
-    {"--rounds", NULL, NULL, OPT_INT, "N", 1, 1e9, "50000", "rounds of --eval"},
-    {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default",
+    {OPT_ROUNDS, NULL, NULL, OPT_INT, "N", 1, 1e9, "50000", "rounds of --eval"},
+    {OPT_WEIGHTS, NULL, NULL, OPT_STR, "FILE", 0, 0, "default",
      WEIGHTS_HELP "; zero weights let the evaluation skip the costly parameters"},
     CLI_NO_EGDB_NEVER_OPT("bench (its node count is the same on every machine)"),
     OPTS_END,

@@ -51,8 +51,8 @@ bool cli_book_path(const char *given, char *buf, size_t len)
 bool cli_book_auto(const Opts *o, Book **bk)
 {
     *bk = NULL;
-    if (opt_flag(o, "--no-book")) return true;
-    const char *given = opt_str(o, "--book"), *env = book_env();
+    if (opt_flag(o, OPT_NO_BOOK)) return true;
+    const char *given = opt_str(o, OPT_BOOK), *env = book_env();
     char err[KM_ERR_MAX], path[4200];
     if (given || env) {
         const char *p = given ? given : env;
@@ -91,7 +91,7 @@ static int32_t men_units(double men, int32_t man) { return (int32_t)lround(men *
 static Book *open_book(const Opts *o)
 {
     char path[4200], err[KM_ERR_MAX];
-    if (!cli_book_path(opt_str(o, "--book"), path, sizeof path)) return NULL;
+    if (!cli_book_path(opt_str(o, OPT_BOOK), path, sizeof path)) return NULL;
     Book *bk = book_open(path, err);
     if (!bk) cli_error("%s", err);
     return bk;
@@ -101,10 +101,10 @@ static Book *open_book(const Opts *o)
 static bool read_position(const Opts *o, Board *b)
 {
     Board start;
-    if (!cli_board(opt_str(o, "--fen"), &start)) return false;
+    if (!cli_board(opt_str(o, OPT_FEN), &start)) return false;
     Game g;
-    if (game_init(&g, &start)) return cli_error("out of memory"), false;
-    bool ok = !opt_given(o, "--moves") || cli_play_moves(&g, opt_str(o, "--moves"));
+    if (game_init(&g, &start)) return cli_error_false("out of memory");
+    bool ok = !opt_given(o, OPT_MOVES) || cli_play_moves(&g, opt_str(o, OPT_MOVES));
     *b = g.cur;
     game_free(&g);
     return ok;
@@ -142,26 +142,26 @@ static void on_progress(const BookProgress *p, void *user)
 
 static int cmd_build(const Opts *o)
 {
-    const char *out = opt_str(o, "--out");
+    const char *out = opt_str(o, OPT_OUT);
     long long threads = cli_concurrency(o);
     char err[KM_ERR_MAX];
     Weights w;
-    if (!cli_weights(opt_str(o, "--weights"), &w)) return 1;
+    if (!cli_weights(opt_str(o, OPT_WEIGHTS), &w)) return 1;
     BookBuild *bb = NULL;
     struct stat st;
     bool exists = stat(out, &st) == 0;
-    if (opt_flag(o, "--resume")) {
-        static const char *const fixed[] = {"--depth",      "--start-plies", "--ballot-plies", "--spread",
-                                            "--own-spread", "--batch",       "--hash"};
+    if (opt_flag(o, OPT_RESUME)) {
+        static const OptId fixed[] = {OPT_DEPTH,      OPT_START_PLIES, OPT_BALLOT_PLIES, OPT_SPREAD,
+                                      OPT_OWN_SPREAD, OPT_BATCH,       OPT_HASH};
         for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
             if (opt_given(o, fixed[i]))
                 return cli_usage_error("book",
                                        "--resume goes on with the book's own settings: leave out %s "
                                        "(only --positions may change)",
-                                       fixed[i]);
+                                       opt_name(fixed[i]));
         Book *bk = book_open(out, err);
         if (!bk) return cli_error("%s", err);
-        bb = book_build_resume(bk, &w, opt_given(o, "--positions") ? (int)opt_int(o, "--positions") : 0, err);
+        bb = book_build_resume(bk, &w, opt_given(o, OPT_POSITIONS) ? (int)opt_int(o, OPT_POSITIONS) : 0, err);
         book_close(bk);
         if (!bb) return cli_error("%s", err);
         char command[4096];
@@ -172,19 +172,19 @@ static int cmd_build(const Opts *o)
         }
         printf("kingme book: going on with %s: %d positions scored\n", out, book_build_done(bb));
     } else {
-        if (exists && !opt_flag(o, "--force"))
+        if (exists && !opt_flag(o, OPT_FORCE))
             return cli_error("%s exists: --resume goes on with it, --force starts again over it", out);
         BookBuildParams p;
         book_build_params_default(&p);
         int32_t man = abs(w.w[EP_own_men]) ? abs(w.w[EP_own_men]) : 1000;
-        p.depth = (int)opt_int(o, "--depth");
-        p.target = (int)opt_int(o, "--positions");
-        p.start_plies = (int)opt_int(o, "--start-plies");
-        p.ballot_plies = (int)opt_int(o, "--ballot-plies");
-        p.spread = men_units(opt_real(o, "--spread"), man);
-        p.own_spread = men_units(opt_real(o, "--own-spread"), man);
-        p.batch = (int)opt_int(o, "--batch");
-        p.hash_mb = (int)opt_int(o, "--hash");
+        p.depth = (int)opt_int(o, OPT_DEPTH);
+        p.target = (int)opt_int(o, OPT_POSITIONS);
+        p.start_plies = (int)opt_int(o, OPT_START_PLIES);
+        p.ballot_plies = (int)opt_int(o, OPT_BALLOT_PLIES);
+        p.spread = men_units(opt_real(o, OPT_SPREAD), man);
+        p.own_spread = men_units(opt_real(o, OPT_OWN_SPREAD), man);
+        p.batch = (int)opt_int(o, OPT_BATCH);
+        p.hash_mb = (int)opt_int(o, OPT_HASH);
         char command[4096];
         cli_command_text(command, sizeof command);
         bb = book_build_new(&p, &w, command, err);
@@ -211,7 +211,7 @@ static int cmd_build(const Opts *o)
            p->target, p->start_plies, p->ballot_plies, p->depth, p->spread / 1000.0, p->own_spread / 1000.0,
            p->batch, who);
     fflush(stdout);
-    book_build_set_save_every(bb, opt_real(o, "--save-every"));
+    book_build_set_save_every(bb, opt_real(o, OPT_SAVE_EVERY));
     BuildShow show = {isatty(2) != 0, 0};
     cli_catch_sigint(true, "stopping: the book keeps the rounds finished");
     int rc = book_build_run(bb, out, (int)threads, ws, on_progress, &show, &cli_stop, err);
@@ -243,7 +243,7 @@ static int cmd_info(const Opts *o)
     if (!bk) return 1;
     const BookHeader *h = book_header(bk);
     int32_t man = h->man ? h->man : 1000;
-    int32_t margin = men_units(opt_real(o, "--margin"), man);
+    int32_t margin = men_units(opt_real(o, OPT_MARGIN), man);
     char el[32], when[64];
     hms(h->seconds, el, sizeof el);
     time_t t = (time_t)h->written;
@@ -323,8 +323,8 @@ static int cmd_probe(const Opts *o)
     Book *bk = open_book(o);
     if (!bk) return 1;
     int32_t man = book_header(bk)->man;
-    int32_t margin = book_margin(bk, opt_real(o, "--variety"));
-    uint64_t rng = (uint64_t)opt_int(o, "--seed");
+    int32_t margin = book_margin(bk, opt_real(o, OPT_VARIETY));
+    uint64_t rng = (uint64_t)opt_int(o, OPT_SEED);
     BookMove m;
     int choices;
     if (!book_choose(bk, &b, margin, &rng, &m, &choices)) {
@@ -397,40 +397,40 @@ static int run(const Opts *o)
 }
 
 static const Opt options[] = {
-    {"--book", NULL, NULL, OPT_STR, "FILE", 0, 0,
+    {OPT_BOOK, NULL, NULL, OPT_STR, "FILE", 0, 0,
      DESCRIBED("$KINGME_BOOK, else weights/default.book of the data folders"), "info, probe, show: the book"},
-    {"--out", NULL, NULL, OPT_STR, "FILE", 0, 0, BOOK_FILE, "build: the book written (after every round)"},
-    {"--positions", NULL, NULL, OPT_INT, "N", 1, 1e7, "6000", "build: positions to score in all"},
-    {"--depth", NULL, NULL, OPT_INT, "D", 2, SEARCH_MAX_PLY - 2, "18",
+    {OPT_OUT, NULL, NULL, OPT_STR, "FILE", 0, 0, BOOK_FILE, "build: the book written (after every round)"},
+    {OPT_POSITIONS, NULL, NULL, OPT_INT, "N", 1, 1e7, "6000", "build: positions to score in all"},
+    {OPT_DEPTH, NULL, NULL, OPT_INT, "D", 2, SEARCH_MAX_PLY - 2, "18",
      "build: search depth of a position: each legal move's position is searched to D - 1"},
-    {"--start-plies", NULL, NULL, OPT_INT, "N", 0, 100, "16",
+    {OPT_START_PLIES, NULL, NULL, OPT_INT, "N", 0, 100, "16",
      "build: the initial position's main line at least N plies"},
-    {"--ballot-plies", NULL, NULL, OPT_INT, "N", 0, 100, "6",
+    {OPT_BALLOT_PLIES, NULL, NULL, OPT_INT, "N", 0, 100, "6",
      "build: each ballot's main line at least N plies"},
-    {"--spread", NULL, NULL, OPT_REAL, "MEN", 0, 100, "0.1",
+    {OPT_SPREAD, NULL, NULL, OPT_REAL, "MEN", 0, 100, "0.1",
      "build: a move of the book side's opponent that many men below its best costs one ply more to expand"},
-    {"--own-spread", NULL, NULL, OPT_REAL, "MEN", 0, 100, "0.02",
+    {OPT_OWN_SPREAD, NULL, NULL, OPT_REAL, "MEN", 0, 100, "0.02",
      "build: the same for the book side's own moves"},
-    {"--batch", NULL, NULL, OPT_INT, "N", 1, 100000, "64", "build: positions scored a round"},
-    {"--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, "32", "build: the table of each position's searches"},
-    {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", "build: " WEIGHTS_HELP},
-    {"--concurrency", "-j", "--threads", OPT_INT, "N", 1, 256, DESCRIBED("all cores"),
+    {OPT_BATCH, NULL, NULL, OPT_INT, "N", 1, 100000, "64", "build: positions scored a round"},
+    {OPT_HASH, NULL, NULL, OPT_INT, "MB", 0, 65536, "32", "build: the table of each position's searches"},
+    {OPT_WEIGHTS, NULL, NULL, OPT_STR, "FILE", 0, 0, "default", "build: " WEIGHTS_HELP},
+    {OPT_CONCURRENCY, "-j", NULL, OPT_INT, "N", 1, 256, DESCRIBED("all cores"),
      "build: positions scored at once; the book does not depend on it"},
     WORKERS_OPTIONS,
-    {"--resume", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+    {OPT_RESUME, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "build: go on with the --out book, with its own settings (--positions may raise the aim)"},
-    {"--force", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "build: start again over an existing --out file"},
-    {"--save-every", NULL, NULL, OPT_REAL, "S", 0, 1e6, "30",
+    {OPT_FORCE, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "build: start again over an existing --out file"},
+    {OPT_SAVE_EVERY, NULL, NULL, OPT_REAL, "S", 0, 1e6, "30",
      "build: write the book after a round when S seconds passed since it was last written (0: every round)"},
-    {"--margin", NULL, NULL, OPT_REAL, "MEN", 0, 100, "0.1",
+    {OPT_MARGIN, NULL, NULL, OPT_REAL, "MEN", 0, 100, "0.1",
      "info: the other side's moves within MEN of its best count as its replies"},
-    {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"),
+    {OPT_FEN, NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"),
      "probe, show: the position"},
-    {"--moves", NULL, NULL, OPT_STR, "\"M1 M2 ...\"", 0, 0, DESCRIBED("none"),
+    {OPT_MOVES, NULL, NULL, OPT_STR, "\"M1 M2 ...\"", 0, 0, DESCRIBED("none"),
      "probe, show: moves played from it"},
-    {"--variety", NULL, NULL, OPT_REAL, "MEN", 0, 100, "0",
+    {OPT_VARIETY, NULL, NULL, OPT_REAL, "MEN", 0, 100, "0",
      "probe: choose among the moves within MEN of the best, the better likelier (as play does)"},
-    {"--seed", NULL, NULL, OPT_INT, "N", 0, 9e18, "1", "probe: the seed of that choice"},
+    {OPT_SEED, NULL, NULL, OPT_INT, "N", 0, 9e18, "1", "probe: the seed of that choice"},
     OPTS_END,
 };
 

@@ -27,6 +27,11 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The usage error: "kingme CMD: <message>" and "see: kingme help CMD" on
  * stderr. Returns 2 (the exit status for a bad command line). */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same lines for a function that answers false or NULL on failure:
+ * `return cli_error_false("%s", err);`. */
+bool cli_error_false(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void *cli_error_null(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+bool cli_usage_false(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The message of fmt with its control bytes escaped (km_escape), into
  * shown (len bytes). */
 void cli_vshown(char *shown, size_t len, const char *fmt, va_list ap);
@@ -53,7 +58,7 @@ bool cli_tables_fit(long long hash_mb, long long tables);
  * thread)", "3 workers and 1 local thread" (ws NULL: no workers). */
 void cli_threads_text(long long threads, const struct WorkerSet *ws, char *buf, size_t len);
 #define WORKERS_OPTIONS                                                                                 \
-    {"--workers",                                                                                       \
+    {OPT_WORKERS,                                                                                       \
      NULL,                                                                                              \
      NULL,                                                                                              \
      OPT_STR,                                                                                           \
@@ -65,7 +70,7 @@ void cli_threads_text(long long threads, const struct WorkerSet *ws, char *buf, 
      "(`ssh node3 kingme worker`, `srun -N1 -n1 kingme worker`, `./kingme worker`); the results are "   \
      "the same as without; -j N local threads play beside them (default with --workers: none)"},        \
     {                                                                                                   \
-        "--worker-timeout", NULL, NULL, OPT_REAL, "S", 1, 1e6, "600",                                   \
+        OPT_WORKER_TIMEOUT, NULL, NULL, OPT_REAL, "S", 1, 1e6, "600",                                   \
             "a worker silent for S seconds with a game to play is restarted and its games go to others" \
     }
 
@@ -141,7 +146,7 @@ const char *cli_egdb_dir(const char *given);
  * not the command. --egdb-pieces N limits it to N pieces (egdb_limit_pieces;
  * a database of fewer is an error line). */
 #define CLI_EGDB_OPTS                                                                             \
-    {"--egdb",                                                                                    \
+    {OPT_EGDB,                                                                                    \
      NULL,                                                                                        \
      NULL,                                                                                        \
      OPT_OPTSTR,                                                                                  \
@@ -151,7 +156,7 @@ const char *cli_egdb_dir(const char *given);
      NULL,                                                                                        \
      "use the endgame database in DIR (alone: $KINGME_EGDB or egdb/); without it, $KINGME_EGDB, " \
      "else egdb/ in the data folders (beside the program, PREFIX/share/kingme; kingme version)"}, \
-        {"--egdb-pieces",                                                                         \
+        {OPT_EGDB_PIECES,                                                                         \
          NULL,                                                                                    \
          NULL,                                                                                    \
          OPT_INT,                                                                                 \
@@ -162,7 +167,7 @@ const char *cli_egdb_dir(const char *given);
          "use the database's positions of at most N pieces only (an error when it has fewer); "   \
          "with --workers, each worker needs the same slices up to N pieces only"},                \
     {                                                                                             \
-        "--no-egdb", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,                                      \
+        OPT_NO_EGDB, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,                                      \
             "no endgame database, not even the data folders'"                                     \
     }
 struct Egdb;
@@ -177,27 +182,27 @@ bool cli_egdb(const Opts *o, struct Egdb **db);
  * every command that searches takes it. */
 #define CLI_NO_EGDB_NEVER_OPT(who)                                                              \
     {                                                                                           \
-        "--no-egdb", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,                                    \
+        OPT_NO_EGDB, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,                                    \
             who " never uses an endgame database (accepted, as by every command that searches)" \
     }
 
 /* The transposition table: MB, 0 for none; 16 wherever there is one. */
 #define CLI_HASH_OPT(help)                                        \
     {                                                             \
-        "--hash", NULL, NULL, OPT_INT, "MB", 0, 65536, "16", help \
+        OPT_HASH, NULL, NULL, OPT_INT, "MB", 0, 65536, "16", help \
     }
 
 /* The seed of everything random in a command: 1 unless given, so that a
  * command run again does the same. */
 #define CLI_SEED_OPT(help)                                     \
     {                                                          \
-        "--seed", NULL, NULL, OPT_INT, "N", 0, 9e18, "1", help \
+        OPT_SEED, NULL, NULL, OPT_INT, "N", 0, 9e18, "1", help \
     }
 
 /* The search's parameters (search_params.h) of one player: --set NAME=VALUE
  * (repeatable) and --set @FILE (a parameters file, read where it stands in
  * the list: later values win). cli_search_params applies every value of
- * option `name` to *p; false after an error line. */
+ * option id to *p; false after an error line. */
 #define CLI_SET_OPT(name, who)                                                                          \
     {                                                                                                   \
         name, NULL, NULL, OPT_LIST, "NAME=VALUE|@FILE", 0, 0, NULL,                                     \
@@ -205,7 +210,7 @@ bool cli_egdb(const Opts *o, struct Egdb **db);
             "as kingme tune --search writes); kingme show --search lists them with their ranges"        \
     }
 struct SearchParams;
-bool cli_search_params(const Opts *o, const char *name, struct SearchParams *p);
+bool cli_search_params(const Opts *o, OptId id, struct SearchParams *p);
 /* The table of kingme show --search: name, value, default, range, what it does. */
 void cli_print_search_params(const struct SearchParams *p, bool measured);
 
@@ -214,14 +219,14 @@ void cli_print_search_params(const struct SearchParams *p, bool measured);
  * played at once. */
 #define SEARCH_THREADS_OPT                                                                   \
     {                                                                                        \
-        "--threads", NULL, NULL, OPT_INT, "N", 1, SEARCH_MAX_THREADS, "1",                   \
+        OPT_THREADS, NULL, NULL, OPT_INT, "N", 1, SEARCH_MAX_THREADS, "1",                   \
             "search threads (lazy SMP: helpers share the table; not deterministic beyond 1)" \
     }
 
 /* How many games (tune, match) or slices (egdb build) run at once. */
 #define CLI_CONCURRENCY_OPT(help)                                                       \
     {                                                                                   \
-        "--concurrency", "-j", NULL, OPT_INT, "N", 1, 256, DESCRIBED("all cores"), help \
+        OPT_CONCURRENCY, "-j", NULL, OPT_INT, "N", 1, 256, DESCRIBED("all cores"), help \
     }
 /* Its value: -j N, else the cores (cli_default_threads). */
 long long cli_concurrency(const Opts *o);
@@ -230,7 +235,7 @@ long long cli_concurrency(const Opts *o);
  * after each move, as players write it (5+2). cli_tc reads it: false after the usage error line. */
 #define CLI_TC_OPT                                                                                          \
     {                                                                                                       \
-        "--tc", NULL, NULL, OPT_STR, "M+I", 0, 0, DESCRIBED("none"),                                        \
+        OPT_TC, NULL, NULL, OPT_STR, "M+I", 0, 0, DESCRIBED("none"),                                        \
             "a game clock for both sides: M minutes each plus I seconds after each move (5+2; 0.1+0.05: 6 " \
             "s a "                                                                                          \
             "game); a side whose clock runs out loses"                                                      \
@@ -241,7 +246,7 @@ bool cli_tc(const Opts *o, double *seconds, double *inc);
  * draw; none by default, the rules ending every game (the forty-move rule). */
 #define CLI_MAX_PLIES_OPT                                                                                \
     {                                                                                                    \
-        "--max-plies", NULL, NULL, OPT_INT, "N", 0, 99999, "0",                                          \
+        OPT_MAX_PLIES, NULL, NULL, OPT_INT, "N", 0, 99999, "0",                                          \
             "a game still going after N plies (an opening's included) is scored a draw; 0: no cap, the " \
             "rules end "                                                                                 \
             "every game (the forty-move rule)"                                                           \
@@ -284,7 +289,7 @@ void cli_set_command_line(int argc, char **argv);
  * into *bk (NULL: none); false after an error line (a book named that
  * cannot be read). */
 #define CLI_BOOK_OPTS                                                                                      \
-    {"--book",                                                                                             \
+    {OPT_BOOK,                                                                                             \
      NULL,                                                                                                 \
      NULL,                                                                                                 \
      OPT_STR,                                                                                              \
@@ -294,7 +299,7 @@ void cli_set_command_line(int argc, char **argv);
      DESCRIBED("$KINGME_BOOK, else weights/default.book of the data folders"),                             \
      "the opening book (kingme book; none: no book)"},                                                     \
     {                                                                                                      \
-        "--no-book", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no opening book, not even the data folders'" \
+        OPT_NO_BOOK, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no opening book, not even the data folders'" \
     }
 struct Book;
 bool cli_book_auto(const Opts *o, struct Book **bk);

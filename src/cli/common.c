@@ -87,12 +87,12 @@ void cli_wrap(FILE *f, const char *text, int indent)
 
 long long cli_concurrency(const Opts *o)
 {
-    return opt_given(o, "--concurrency") ? opt_int(o, "--concurrency") : cli_default_threads();
+    return opt_given(o, OPT_CONCURRENCY) ? opt_int(o, OPT_CONCURRENCY) : cli_default_threads();
 }
 
 bool cli_tc(const Opts *o, double *seconds, double *inc)
 {
-    const char *v = opt_str(o, "--tc");
+    const char *v = opt_str(o, OPT_TC);
     char buf[64];
     *seconds = *inc = 0;
     double m;
@@ -125,16 +125,16 @@ static void on_worker_event(int worker, WorkerEventKind kind, const char *why, v
 bool cli_workers(const Opts *o, WorkerSet **ws, long long *threads)
 {
     *ws = NULL;
-    if (!opt_given(o, "--workers")) return true;
+    if (!opt_given(o, OPT_WORKERS)) return true;
     char err[KM_ERR_MAX];
-    *ws = workers_from_file(opt_str(o, "--workers"), err);
+    *ws = workers_from_file(opt_str(o, OPT_WORKERS), err);
     if (!*ws) {
         cli_error("%s", err);
         return false;
     }
-    workers_set_timeout(*ws, opt_real(o, "--worker-timeout"));
+    workers_set_timeout(*ws, opt_real(o, OPT_WORKER_TIMEOUT));
     workers_set_events(*ws, on_worker_event, *ws);
-    if (!opt_given(o, "--concurrency")) *threads = 0;
+    if (!opt_given(o, OPT_CONCURRENCY)) *threads = 0;
     return true;
 }
 
@@ -242,14 +242,14 @@ void cli_command_text(char *buf, size_t len)
     }
 }
 
-bool cli_search_params(const Opts *o, const char *name, SearchParams *p)
+bool cli_search_params(const Opts *o, OptId id, SearchParams *p)
 {
     char err[KM_ERR_MAX];
-    for (int k = 0; k < opt_count(o, name); k++) {
-        const char *v = opt_item(o, name, k);
+    for (int k = 0; k < opt_count(o, id); k++) {
+        const char *v = opt_item(o, id, k);
         if (v[0] == '@') {
             SearchParams f;
-            if (search_params_read(&f, v + 1, err)) return cli_error("%s", err), false;
+            if (search_params_read(&f, v + 1, err)) return cli_error_false("%s", err);
             /* a file sets every parameter it names; the others keep what
              * the earlier values gave them */
             SearchParams def;
@@ -259,7 +259,7 @@ bool cli_search_params(const Opts *o, const char *name, SearchParams *p)
                     search_param_set(p, i, search_param_get(&f, i));
             continue;
         }
-        if (search_param_assign(p, v, err)) return cli_error("%s: %s", name, err), false;
+        if (search_param_assign(p, v, err)) return cli_error_false("%s: %s", opt_name(id), err);
     }
     return true;
 }

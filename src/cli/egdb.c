@@ -35,9 +35,9 @@ const char *cli_egdb_dir(const char *given)
  * none, is an error line (false). */
 static bool egdb_limit(const Opts *o, Egdb **db, const char *dir)
 {
-    if (!opt_given(o, "--egdb-pieces") || opt_given(o, "--no-egdb")) return true;
-    int n = (int)opt_int(o, "--egdb-pieces");
-    if (!*db) return cli_error("--egdb-pieces %d: no endgame database (--egdb DIR)", n), false;
+    if (!opt_given(o, OPT_EGDB_PIECES) || opt_given(o, OPT_NO_EGDB)) return true;
+    int n = (int)opt_int(o, OPT_EGDB_PIECES);
+    if (!*db) return cli_error_false("--egdb-pieces %d: no endgame database (--egdb DIR)", n);
     if (egdb_pieces(*db) < n) {
         cli_error("--egdb-pieces %d: the endgame database in %s has %d pieces", n, dir, egdb_pieces(*db));
         egdb_close(*db);
@@ -61,7 +61,7 @@ bool cli_egdb(const Opts *o, Egdb **db)
     *db = NULL;
     bool env_dir;
     const char *env = egdb_env(&env_dir);
-    const char *dir = opt_given(o, "--egdb") ? cli_egdb_dir(opt_str(o, "--egdb")) : env_dir ? env : NULL;
+    const char *dir = opt_given(o, OPT_EGDB) ? cli_egdb_dir(opt_str(o, OPT_EGDB)) : env_dir ? env : NULL;
     if (!dir) return egdb_limit(o, db, "");
     char err[KM_ERR_MAX];
     *db = open_dir(dir, err);
@@ -80,9 +80,9 @@ static bool egdb_beside_program(char *buf, size_t len)
 bool cli_egdb_auto(const Opts *o, Egdb **db)
 {
     *db = NULL;
-    if (opt_given(o, "--no-egdb")) return true;
+    if (opt_given(o, OPT_NO_EGDB)) return true;
     bool env_dir;
-    if (opt_given(o, "--egdb") || egdb_env(&env_dir)) return cli_egdb(o, db); /* KINGME_EGDB=none: none */
+    if (opt_given(o, OPT_EGDB) || egdb_env(&env_dir)) return cli_egdb(o, db); /* KINGME_EGDB=none: none */
     char dir[4200];
     struct stat st;
     if (!egdb_beside_program(dir, sizeof dir) || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -147,9 +147,9 @@ static void show_progress(const EgdbProgress *p, void *user)
 
 static int cmd_build(const Opts *o)
 {
-    long long pieces = opt_int(o, "--pieces"), threads = cli_concurrency(o);
+    long long pieces = opt_int(o, OPT_PIECES), threads = cli_concurrency(o);
     if (!pieces) return cli_usage_error("egdb", "build needs --pieces N");
-    const char *dir = cli_egdb_dir(opt_str(o, "--dir"));
+    const char *dir = cli_egdb_dir(opt_str(o, OPT_DIR));
     BuildShow show = {isatty(2) != 0, cli_term_width(2) - 1, -1};
     char err[KM_ERR_MAX];
     double t0 = km_now();
@@ -166,7 +166,7 @@ static int cmd_build(const Opts *o)
 
 static int cmd_info(const Opts *o)
 {
-    const char *dir = cli_egdb_dir(opt_str(o, "--dir"));
+    const char *dir = cli_egdb_dir(opt_str(o, OPT_DIR));
     int status = 0, files = 0;
     for (int n = 1; n <= EGDB_MAX_PIECES; n++)
         for (int i = 0; i < egdb_slice_count(n); i++) {
@@ -236,8 +236,8 @@ static Egdb *open_db(const char *dir)
 static int cmd_probe(const Opts *o)
 {
     Board b;
-    if (!cli_board(opt_str(o, "--fen"), &b)) return 1;
-    Egdb *db = open_db(opt_str(o, "--dir"));
+    if (!cli_board(opt_str(o, OPT_FEN), &b)) return 1;
+    Egdb *db = open_db(opt_str(o, OPT_DIR));
     if (!db) return 1;
     int pieces = popcount32(board_occupied(&b));
     if (pieces > egdb_pieces(db)) {
@@ -278,8 +278,8 @@ static int cmd_probe(const Opts *o)
 
 static int cmd_verify(const Opts *o)
 {
-    long long games = opt_int(o, "--games"), pieces = opt_int(o, "--pieces"), seed = opt_int(o, "--seed");
-    Egdb *db = open_db(opt_str(o, "--dir"));
+    long long games = opt_int(o, OPT_GAMES), pieces = opt_int(o, OPT_PIECES), seed = opt_int(o, OPT_SEED);
+    Egdb *db = open_db(opt_str(o, OPT_DIR));
     if (!db) return 1;
     if (!pieces) pieces = egdb_pieces(db);
     if (pieces > egdb_pieces(db)) {
@@ -288,7 +288,7 @@ static int cmd_verify(const Opts *o)
     }
     uint64_t rng = (uint64_t)seed;
     /* every value against its successors' on random positions */
-    long checks = opt_int(o, "--check"), inconsistent = 0;
+    long checks = opt_int(o, OPT_CHECK), inconsistent = 0;
     uint64_t crng = (uint64_t)seed ^ 0x636865636Bull; /* its own stream: the games do not depend on it */
     for (int n = 1; n <= pieces && checks; n++) {
         long bad = 0;
@@ -307,7 +307,7 @@ static int cmd_verify(const Opts *o)
         inconsistent += bad;
     }
     /* the independent check: sets of positions solved again */
-    long sets = opt_int(o, "--independent");
+    long sets = opt_int(o, OPT_INDEPENDENT);
     uint64_t irng = (uint64_t)seed ^ 0x696E646570ull, solved = 0, differ = 0, iw = 0, il = 0, id = 0;
     int ilongest = 0;
     for (long k = 0; k < sets;) {
@@ -387,8 +387,8 @@ static int cmd_verify(const Opts *o)
 
 static int cmd_bench(const Opts *o)
 {
-    long long probes = opt_int(o, "--probes");
-    Egdb *db = open_db(opt_str(o, "--dir"));
+    long long probes = opt_int(o, OPT_PROBES);
+    Egdb *db = open_db(opt_str(o, OPT_DIR));
     if (!db) return 1;
     int n = egdb_pieces(db);
     /* positions without a capture pending, so each probe is one lookup */
@@ -436,22 +436,22 @@ static int run(const Opts *o)
 }
 
 static const Opt options[] = {
-    {"--dir", "--egdb", NULL, OPT_STR, "DIR", 0, 0, DESCRIBED("$KINGME_EGDB, else egdb/"),
+    {OPT_DIR, "--egdb", NULL, OPT_STR, "DIR", 0, 0, DESCRIBED("$KINGME_EGDB, else egdb/"),
      "the database directory"},
-    {"--pieces", NULL, NULL, OPT_INT, "N", 1, EGDB_MAX_PIECES,
+    {OPT_PIECES, NULL, NULL, OPT_INT, "N", 1, EGDB_MAX_PIECES,
      DESCRIBED("build: none; verify: the database's"),
      "build: every position of at most N pieces; verify: positions of N pieces"},
     CLI_CONCURRENCY_OPT("build: slices built at once"),
-    {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"), "probe: the position"},
-    {"--games", NULL, NULL, OPT_INT, "N", 1, 1000000, "200", "verify: won positions played out"},
+    {OPT_FEN, NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"), "probe: the position"},
+    {OPT_GAMES, NULL, NULL, OPT_INT, "N", 1, 1000000, "200", "verify: won positions played out"},
     CLI_SEED_OPT("verify: the seed that draws them"),
-    {"--check", NULL, NULL, OPT_INT, "N", 0, 1e9, "100000",
+    {OPT_CHECK, NULL, NULL, OPT_INT, "N", 0, 1e9, "100000",
      "verify: first checks the value and distance of N random positions of each piece count "
      "against their moves'"},
-    {"--independent", NULL, NULL, OPT_INT, "N", 0, 1e6, "10",
+    {OPT_INDEPENDENT, NULL, NULL, OPT_INT, "N", 0, 1e6, "10",
      "verify: then takes N random positions with a king on each side, and solves again every "
      "position their king moves reach (at most 4 million), by forward iteration"},
-    {"--probes", NULL, NULL, OPT_INT, "N", 1000, 1e9, "1000000", "bench: cached probes timed"},
+    {OPT_PROBES, NULL, NULL, OPT_INT, "N", 1000, 1e9, "1000000", "bench: cached probes timed"},
     OPTS_END,
 };
 

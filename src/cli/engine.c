@@ -47,8 +47,8 @@ static bool read_line(char *buf, size_t cap, bool *too_long, size_t *nul)
 
 static int run(const Opts *o)
 {
-    const char *wpath = opt_str(o, "--weights");
-    long long hash_mb = opt_int(o, "--hash");
+    const char *wpath = opt_str(o, OPT_WEIGHTS);
+    long long hash_mb = opt_int(o, OPT_HASH);
     signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error, not a death */
     char err[KM_ERR_MAX];
     Session *s = session_new((size_t)hash_mb, err);
@@ -66,11 +66,11 @@ static int run(const Opts *o)
         return 1;
     }
     session_take_book(s, bk);
-    session_set_book_variety(s, opt_real(o, "--book-variety"));
-    if (opt_flag(o, "--exact")) session_set_exact(s, true);
-    session_set_level(s, (int)opt_int(o, "--level"));
+    session_set_book_variety(s, opt_real(o, OPT_BOOK_VARIETY));
+    if (opt_flag(o, OPT_EXACT)) session_set_exact(s, true);
+    session_set_level(s, (int)opt_int(o, OPT_LEVEL));
     /* the range is checked with the options: only out of memory can fail */
-    if (opt_given(o, "--threads") && session_set_threads(s, (int)opt_int(o, "--threads"), err)) {
+    if (opt_given(o, OPT_THREADS) && session_set_threads(s, (int)opt_int(o, OPT_THREADS), err)) {
         session_free(s);
         return cli_error("%s", err);
     }
@@ -80,7 +80,7 @@ static int run(const Opts *o)
     }
     SearchParams par;
     search_params_default(&par);
-    if (!cli_search_params(o, "--set", &par)) {
+    if (!cli_search_params(o, OPT_SET, &par)) {
         session_free(s);
         return 1;
     }
@@ -120,19 +120,19 @@ static int run(const Opts *o)
 }
 
 static const Opt options[] = {
-    {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
+    {OPT_WEIGHTS, NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
     CLI_EGDB_OPTS,
     CLI_BOOK_OPTS,
-    {"--book-variety", NULL, NULL, OPT_REAL, "MEN", 0, 100, "0",
+    {OPT_BOOK_VARIETY, NULL, NULL, OPT_REAL, "MEN", 0, 100, "0",
      "the book plays one of its moves within MEN of its best, the better likelier (0: its best), as "
      "'option book-variety'"},
     CLI_HASH_OPT("transposition table size (0: none), kept for the whole session"),
-    {"--exact", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+    {OPT_EXACT, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "the exact search (no reduction or pruning), as 'option search exact'"},
     SEARCH_THREADS_OPT,
-    {"--level", NULL, NULL, OPT_INT, "N", LEVEL_MIN, LEVEL_FULL, "10",
+    {OPT_LEVEL, NULL, NULL, OPT_INT, "N", LEVEL_MIN, LEVEL_FULL, "10",
      "the strength level, as 'option level N': 1 a beginner ... 10 the full engine"},
-    CLI_SET_OPT("--set", "the engine's search, as 'option NAME VALUE'"),
+    CLI_SET_OPT(OPT_SET, "the engine's search, as 'option NAME VALUE'"),
     OPTS_END,
 };
 

@@ -13,12 +13,12 @@ static int popcount_board(const Board *b) { return __builtin_popcount(board_occu
 
 static int run(const Opts *o)
 {
-    const char *fen = opt_str(o, "--fen"), *wfile = opt_str(o, "--weights");
+    const char *fen = opt_str(o, OPT_FEN), *wfile = opt_str(o, OPT_WEIGHTS);
     Weights w;
     if (!cli_weights(wfile, &w)) return 1;
     Board b;
     if (!cli_board(fen, &b)) return 1;
-    int side = opt_given(o, "--for") ? opt_choice(o, "--for") : b.stm; /* black = 0 = KM_BLACK */
+    int side = opt_given(o, OPT_FOR) ? opt_choice(o, OPT_FOR) : b.stm; /* black = 0 = KM_BLACK */
 
     EvalFeatures ef;
     eval_features(&b, side, &ef);
@@ -84,9 +84,9 @@ static int run(const Opts *o)
 }
 
 static const Opt options[] = {
-    {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"), "the position"},
-    {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
-    {"--for", NULL, NULL, OPT_CHOICE, "black|white", 0, 0, DESCRIBED("the side to move"),
+    {OPT_FEN, NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"), "the position"},
+    {OPT_WEIGHTS, NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
+    {OPT_FOR, NULL, NULL, OPT_CHOICE, "black|white", 0, 0, DESCRIBED("the side to move"),
      "the player the evaluation is for"},
     OPTS_END,
 };

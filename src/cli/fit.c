@@ -34,18 +34,18 @@ static int run_net(const Opts *o, const FitConfig *fc, const Weights *prior, con
 {
     NetFitConfig c;
     net_fit_config_default(&c);
-    c.hidden = (int)opt_int(o, "--net");
+    c.hidden = (int)opt_int(o, OPT_NET);
     if (c.hidden % 16) return cli_usage_error("fit", "--net %d is not a multiple of 16", c.hidden);
-    c.epochs = (int)(opt_given(o, "--epochs") ? opt_int(o, "--epochs") : opt_int(o, "--net-epochs"));
-    c.batch = (int)opt_int(o, "--net-batch");
-    c.rate = opt_real(o, "--net-rate");
-    c.l2 = opt_real(o, "--net-l2");
+    c.epochs = (int)(opt_given(o, OPT_EPOCHS) ? opt_int(o, OPT_EPOCHS) : opt_int(o, OPT_NET_EPOCHS));
+    c.batch = (int)opt_int(o, OPT_NET_BATCH);
+    c.rate = opt_real(o, OPT_NET_RATE);
+    c.l2 = opt_real(o, OPT_NET_L2);
     c.lambda = fc->lambda;
     c.holdout = fc->holdout;
     c.min_pieces = fc->min_pieces;
     c.threads = fc->threads;
     c.seed = fc->seed;
-    c.checkpoint = opt_given(o, "--checkpoint") ? opt_str(o, "--checkpoint") : NULL;
+    c.checkpoint = opt_given(o, OPT_CHECKPOINT) ? opt_str(o, OPT_CHECKPOINT) : NULL;
     if (c.checkpoint && (km_is_stdout_name(c.checkpoint) || km_writes_in_place(c.checkpoint)))
         return cli_usage_error("fit", "--checkpoint '%s' is not a file", c.checkpoint);
     Show sh = {isatty(2) != 0, c.epochs >= 20 ? c.epochs / 20 : 1};
@@ -94,26 +94,26 @@ static int run(const Opts *o)
 {
     FitConfig c;
     fit_config_default(&c);
-    if (!cli_double(opt_str(o, "--lambda"), 0, 1, &c.lambda))
-        return cli_usage_error("fit", "--lambda '%s' is not a number from 0 to 1", opt_str(o, "--lambda"));
-    c.l2 = opt_real(o, "--l2");
-    c.l2_pattern = opt_real(o, "--l2-pattern");
-    c.rate = opt_real(o, "--rate");
-    c.epochs = (int)opt_int(o, "--epochs");
-    c.holdout = opt_real(o, "--holdout");
-    c.min_pieces = (int)opt_int(o, "--min-pieces");
-    c.seed = (uint64_t)opt_int(o, "--seed");
-    c.threads = (int)(opt_given(o, "--threads") ? opt_int(o, "--threads") : cli_default_threads());
-    if (opt_flag(o, "--named-only")) c.patterns = false;
-    if (opt_flag(o, "--patterns-only")) c.named = false;
+    if (!cli_double(opt_str(o, OPT_LAMBDA), 0, 1, &c.lambda))
+        return cli_usage_error("fit", "--lambda '%s' is not a number from 0 to 1", opt_str(o, OPT_LAMBDA));
+    c.l2 = opt_real(o, OPT_L2);
+    c.l2_pattern = opt_real(o, OPT_L2_PATTERN);
+    c.rate = opt_real(o, OPT_RATE);
+    c.epochs = (int)opt_int(o, OPT_EPOCHS);
+    c.holdout = opt_real(o, OPT_HOLDOUT);
+    c.min_pieces = (int)opt_int(o, OPT_MIN_PIECES);
+    c.seed = (uint64_t)opt_int(o, OPT_SEED);
+    c.threads = (int)(opt_given(o, OPT_THREADS) ? opt_int(o, OPT_THREADS) : cli_default_threads());
+    if (opt_flag(o, OPT_NAMED_ONLY)) c.patterns = false;
+    if (opt_flag(o, OPT_PATTERNS_ONLY)) c.named = false;
     if (!c.named && !c.patterns)
         return cli_usage_error("fit", "--named-only and --patterns-only leave nothing to fit");
     Weights prior, out;
     char *prior_comments = NULL;
-    const char *prior_path = opt_str(o, "--prior");
+    const char *prior_path = opt_str(o, OPT_PRIOR);
     if (!cli_weights(prior_path, &prior)) return 1;
     (void)prior_comments;
-    const char *out_path = opt_str(o, "--out");
+    const char *out_path = opt_str(o, OPT_OUT);
     SelfplayData d = {0};
     char err[KM_ERR_MAX] = "";
     for (int i = 0; i < o->nargs; i++)
@@ -123,7 +123,7 @@ static int run(const Opts *o)
         }
     fprintf(stderr, "fit: %zu positions of %d games, %d thread%s\n", d.n, d.games, c.threads,
             c.threads == 1 ? "" : "s");
-    if (opt_given(o, "--net")) {
+    if (opt_given(o, OPT_NET)) {
         int nrc = run_net(o, &c, &prior, prior_path, out_path, &d);
         selfplay_data_free(&d);
         return nrc;
@@ -164,36 +164,36 @@ static int run(const Opts *o)
 }
 
 static const Opt options[] = {
-    {"--prior", "-w", NULL, OPT_STR, "FILE", 0, 0, "default",
+    {OPT_PRIOR, "-w", NULL, OPT_STR, "FILE", 0, 0, "default",
      "the weights to start from: their named weights are the pull's centre, their pattern layer the start"},
-    {"--out", "-o", NULL, OPT_STR, "FILE", 0, 0, "fitted.w", "the weights file written"},
-    {"--lambda", NULL, NULL, OPT_STR, "L", 0, 0, "0.5",
+    {OPT_OUT, "-o", NULL, OPT_STR, "FILE", 0, 0, "fitted.w", "the weights file written"},
+    {OPT_LAMBDA, NULL, NULL, OPT_STR, "L", 0, 0, "0.5",
      "the target: L x the game's result + (1 - L) x the search's score as a probability"},
-    {"--epochs", NULL, NULL, OPT_INT, "N", 1, 100000, "300", "full passes over the samples"},
-    {"--rate", NULL, NULL, OPT_REAL, "R", 0.001, 1000, "4",
+    {OPT_EPOCHS, NULL, NULL, OPT_INT, "N", 1, 100000, "300", "full passes over the samples"},
+    {OPT_RATE, NULL, NULL, OPT_REAL, "R", 0.001, 1000, "4",
      "Adam's step in evaluation units (a man is 1000)"},
-    {"--l2", NULL, NULL, OPT_REAL, "X", 0, 1e9, "1", "pull of the named weights towards the prior's"},
-    {"--l2-pattern", NULL, NULL, OPT_REAL, "X", 0, 1e9, "10", "pull of the pattern weights towards 0"},
-    {"--holdout", NULL, NULL, OPT_REAL, "F", 0, 0.5, "0.05",
+    {OPT_L2, NULL, NULL, OPT_REAL, "X", 0, 1e9, "1", "pull of the named weights towards the prior's"},
+    {OPT_L2_PATTERN, NULL, NULL, OPT_REAL, "X", 0, 1e9, "10", "pull of the pattern weights towards 0"},
+    {OPT_HOLDOUT, NULL, NULL, OPT_REAL, "F", 0, 0.5, "0.05",
      "share of the games held out (their loss is shown)"},
-    {"--min-pieces", NULL, NULL, OPT_INT, "N", 0, 24, "5",
+    {OPT_MIN_PIECES, NULL, NULL, OPT_INT, "N", 0, 24, "5",
      "only positions with more pieces (the endgame database answers the rest)"},
-    {"--named-only", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+    {OPT_NAMED_ONLY, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "fit the named weights alone (no pattern layer)"},
-    {"--patterns-only", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+    {OPT_PATTERNS_ONLY, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "fit the pattern layer alone (the named weights kept)"},
-    {"--net", NULL, NULL, OPT_INT, "H", 16, NN_MAX_HIDDEN, DESCRIBED("no network"),
+    {OPT_NET, NULL, NULL, OPT_INT, "H", 16, NN_MAX_HIDDEN, DESCRIBED("no network"),
      "train a network of H units (a multiple of 16) over the prior's evaluation, which is kept as it is"},
-    {"--net-epochs", NULL, NULL, OPT_INT, "N", 1, 100000, "10",
+    {OPT_NET_EPOCHS, NULL, NULL, OPT_INT, "N", 1, 100000, "10",
      "with --net: passes over the samples (or --epochs)"},
-    {"--net-batch", NULL, NULL, OPT_INT, "N", 1, 1000000, "1024", "with --net: samples a step"},
-    {"--net-rate", NULL, NULL, OPT_REAL, "R", 1e-6, 1, "0.001", "with --net: Adam's step"},
-    {"--net-l2", NULL, NULL, OPT_REAL, "X", 0, 1, "0.0001",
+    {OPT_NET_BATCH, NULL, NULL, OPT_INT, "N", 1, 1000000, "1024", "with --net: samples a step"},
+    {OPT_NET_RATE, NULL, NULL, OPT_REAL, "R", 1e-6, 1, "0.001", "with --net: Adam's step"},
+    {OPT_NET_L2, NULL, NULL, OPT_REAL, "X", 0, 1, "0.0001",
      "with --net: pull of the network's weights towards 0 (X x their squares, added to the mean loss)"},
-    {"--checkpoint", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("none"),
+    {OPT_CHECKPOINT, NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("none"),
      "with --net: the state after each epoch; a fit given the same file goes on from it"},
     CLI_SEED_OPT("which games are held out"),
-    {"--threads", "-j", NULL, OPT_INT, "N", 1, 64, DESCRIBED("all cores"),
+    {OPT_THREADS, "-j", NULL, OPT_INT, "N", 1, 64, DESCRIBED("all cores"),
      "threads (the result is the same for the same number)"},
     OPTS_END,
 };

@@ -69,14 +69,14 @@ static bool table_ok(const CliCommand *c)
 
 static int run_help(const Opts *o)
 {
-    if (opt_flag(o, "--man")) {
+    if (opt_flag(o, OPT_MAN)) {
         if (o->nargs) return cli_usage_error("help", "--man takes no command");
         cli_man_page(stdout);
         return 0;
     }
-    if (opt_given(o, "--completion")) {
+    if (opt_given(o, OPT_COMPLETION)) {
         if (o->nargs) return cli_usage_error("help", "--completion takes no command");
-        return cli_completion(stdout, opt_str(o, "--completion"));
+        return cli_completion(stdout, opt_str(o, OPT_COMPLETION));
     }
     if (o->nargs == 0) {
         print_commands(stdout);
@@ -100,10 +100,10 @@ const CliCommand cmd_help = {
         "Without a command: the list of commands. With one: its usage, what it does, and every "
         "option with its default. `kingme COMMAND --help` shows the same.",
         (const Opt[]){
-            {"--man", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+            {OPT_MAN, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
              "the manual page (troff: man -l FILE), written from these same tables; make builds "
              "kingme.1 with it"},
-            {"--completion", NULL, NULL, OPT_CHOICE, "bash|zsh", 0, 0, DESCRIBED("none"),
+            {OPT_COMPLETION, NULL, NULL, OPT_CHOICE, "bash|zsh", 0, 0, DESCRIBED("none"),
              "the shell completion of every command and option for bash or zsh, written from these "
              "same tables; make builds and installs both"},
             OPTS_END,

@@ -53,7 +53,7 @@ static void man_option(FILE *f, const Opt *d)
         fputs("\\fR, ", f);
     }
     fputs("\\fB", f);
-    troff_text(f, d->name);
+    troff_text(f, opt_name(d->id));
     fputs("\\fR", f);
     if (d->kind == OPT_OPTSTR) fputs(" [\\fI", f);
     else if (d->kind != OPT_FLAG) fputs(" \\fI", f);
@@ -107,7 +107,7 @@ void cli_man_page(FILE *f)
             fputc(' ', f);
             troff_text(f, s->args);
         }
-        if (s->opts && s->opts[0].name) fputs(" [options]", f);
+        if (s->opts && s->opts[0].id) fputs(" [options]", f);
         fputs("\"\n", f);
         troff_text(f, c->summary);
         fputs(".\n", f);
@@ -116,7 +116,7 @@ void cli_man_page(FILE *f)
             troff_text(f, s->about);
             fputc('\n', f);
         }
-        for (int k = 0; s->opts && s->opts[k].name; k++) man_option(f, &s->opts[k]);
+        for (int k = 0; s->opts && s->opts[k].id; k++) man_option(f, &s->opts[k]);
         if (s->footer) {
             fputs(".PP\n", f);
             troff_text(f, s->footer);
@@ -193,12 +193,12 @@ static void bash_completion(FILE *f, const CliCommand *const *cmds, int n)
         fprintf(f, "    %s)\n", cmds[i]->name);
         /* an option's value: its choices, or a file name */
         bool any = false;
-        for (int k = 0; s->opts && s->opts[k].name; k++) {
+        for (int k = 0; s->opts && s->opts[k].id; k++) {
             const Opt *d = &s->opts[k];
             if (d->kind == OPT_FLAG || d->kind == OPT_OPTSTR) continue;
             if (!any) fputs("        case \"$prev\" in\n", f);
             any = true;
-            fprintf(f, "        %s%s%s)\n", d->name, d->alias ? "|" : "", d->alias ? d->alias : "");
+            fprintf(f, "        %s%s%s)\n", opt_name(d->id), d->alias ? "|" : "", d->alias ? d->alias : "");
             if (d->kind == OPT_CHOICE) {
                 choice_words(d, w, sizeof w);
                 fprintf(f, "            COMPREPLY=($(compgen -W \"%s\" -- \"$cur\"))\n", w);
@@ -211,8 +211,8 @@ static void bash_completion(FILE *f, const CliCommand *const *cmds, int n)
         }
         if (any) fputs("        esac\n", f);
         fputs("        words=\"", f);
-        for (int k = 0; s->opts && s->opts[k].name; k++)
-            fprintf(f, "%s%s%s%s", k ? " " : "", s->opts[k].name, s->opts[k].alias ? " " : "",
+        for (int k = 0; s->opts && s->opts[k].id; k++)
+            fprintf(f, "%s%s%s%s", k ? " " : "", opt_name(s->opts[k].id), s->opts[k].alias ? " " : "",
                     s->opts[k].alias ? s->opts[k].alias : "");
         fputs(" --help\"\n", f);
         subcommands(s, sub, sizeof sub);
@@ -273,10 +273,10 @@ static void zsh_completion(FILE *f, const CliCommand *const *cmds, int n)
         const OptSpec *s = cmds[i]->spec;
         char sub[256], w[512];
         fprintf(f, "    %s)\n        _arguments -s \\\n", cmds[i]->name);
-        for (int k = 0; s->opts && s->opts[k].name; k++) {
+        for (int k = 0; s->opts && s->opts[k].id; k++) {
             const Opt *d = &s->opts[k];
             for (int a = 0; a < 2; a++) {
-                const char *name = a ? d->alias : d->name;
+                const char *name = a ? d->alias : opt_name(d->id);
                 if (!name) continue;
                 fprintf(f, "            '%s%s[", name, d->kind == OPT_OPTSTR ? "=-" : "");
                 zsh_text(f, d->help, 60);

@@ -298,7 +298,7 @@ static void print_forfeits(const Tally *t)
  * argument that is a number (players are files or engine:COMMAND). */
 static int sprt_args(const Opts *o, const char *names[2], double *elo0, double *elo1)
 {
-    *elo0 = opt_real(o, "--sprt");
+    *elo0 = opt_real(o, OPT_SPRT);
     int k = 0, found = -1;
     for (int i = 0; i < o->nargs; i++) {
         double x;
@@ -319,13 +319,13 @@ static int sprt_args(const Opts *o, const char *names[2], double *elo0, double *
 /* --depth, --time or --tc into set. Returns 0 or the usage error's status. */
 static int read_limits(const Opts *o, MatchSettings *set)
 {
-    if (opt_given(o, "--depth") + opt_given(o, "--time") + opt_given(o, "--tc") > 1)
+    if (opt_given(o, OPT_DEPTH) + opt_given(o, OPT_TIME) + opt_given(o, OPT_TC) > 1)
         return cli_usage_error("match", "give one of --depth, --time and --tc");
-    if (opt_given(o, "--time")) {
+    if (opt_given(o, OPT_TIME)) {
         set->limits.depth = 0;
-        set->limits.seconds = opt_real(o, "--time");
+        set->limits.seconds = opt_real(o, OPT_TIME);
     }
-    if (opt_given(o, "--tc")) {
+    if (opt_given(o, OPT_TC)) {
         if (!cli_tc(o, &set->tc_base, &set->tc_inc)) return 2;
         set->limits.depth = 0;
     }
@@ -411,18 +411,18 @@ static const char *load_openings(const char *openings, Opening **ops, int *nops,
 {
     char err[KM_ERR_MAX];
     if (strcmp(openings, "ballots") == 0) {
-        if (openings_crossboard(ops, nops, err)) return cli_error("%s", err), NULL;
+        if (openings_crossboard(ops, nops, err)) return cli_error_null("%s", err);
         return "crossboard ACF ballots";
     }
     if (strcmp(openings, "start") == 0) {
         *ops = malloc(sizeof **ops);
-        if (!*ops) return cli_error("out of memory"), NULL;
+        if (!*ops) return cli_error_null("out of memory");
         opening_start(*ops);
         *nops = 1;
         if (*games < 0 && !sprt) *games = MATCH_START_GAMES;
         return "the initial position, random tie-breaks";
     }
-    if (openings_from_pdn(openings, ops, nops, err)) return cli_error("%s", err), NULL;
+    if (openings_from_pdn(openings, ops, nops, err)) return cli_error_null("%s", err);
     return openings;
 }
 
@@ -521,19 +521,19 @@ static int finish(Tally *t, const char *const names[2], int played, int n, doubl
 
 static int run(const Opts *o)
 {
-    const char *names[2] = {o->args[0], o->args[1]}, *openings = opt_str(o, "--openings");
-    const char *pdn_out = opt_str(o, "--out");
-    long long games = opt_given(o, "--games") ? opt_int(o, "--games") : -1;
+    const char *names[2] = {o->args[0], o->args[1]}, *openings = opt_str(o, OPT_OPENINGS);
+    const char *pdn_out = opt_str(o, OPT_OUT);
+    long long games = opt_given(o, OPT_GAMES) ? opt_int(o, OPT_GAMES) : -1;
     long long threads = cli_concurrency(o);
-    long long seed = opt_int(o, "--seed");
+    long long seed = opt_int(o, OPT_SEED);
     MatchSettings set;
     match_settings_default(&set);
-    set.limits.depth = (int)opt_int(o, "--depth");
-    set.hash_mb = (size_t)opt_int(o, "--hash");
-    set.timeout = opt_real(o, "--timeout");
-    int cap = (int)opt_int(o, "--max-plies");
+    set.limits.depth = (int)opt_int(o, OPT_DEPTH);
+    set.hash_mb = (size_t)opt_int(o, OPT_HASH);
+    set.timeout = opt_real(o, OPT_TIMEOUT);
+    int cap = (int)opt_int(o, OPT_MAX_PLIES);
     set.ply_cap = cap ? cap : MATCH_PLY_NONE; /* 0: no cap */
-    bool hash_given = opt_given(o, "--hash"), sprt = opt_given(o, "--sprt");
+    bool hash_given = opt_given(o, OPT_HASH), sprt = opt_given(o, OPT_SPRT);
     double elo0 = 0, elo1 = 0;
     if (sprt) {
         int r = sprt_args(o, names, &elo0, &elo1);
@@ -557,12 +557,12 @@ static int run(const Opts *o)
     if (engines < 0) return -engines;
     SearchParams par[2];
     for (int k = 0; k < 2; k++) {
-        const char *opt = k ? "--set-b" : "--set-a";
+        OptId opt = k ? OPT_SET_B : OPT_SET_A;
         search_params_default(&par[k]);
         if (!opt_count(o, opt)) continue;
         if (sides[k].command)
             return cli_usage_error("match", "%s is for a player searched here; an engine takes its own (%s)",
-                                   opt, "engine:\"./kingme engine --set NAME=VALUE\"");
+                                   opt_name(opt), "engine:\"./kingme engine --set NAME=VALUE\"");
         if (!cli_search_params(o, opt, &par[k])) return 1;
     }
     set.sides = sides;
@@ -571,7 +571,7 @@ static int run(const Opts *o)
     set.engine_hash = hash_given;
     set.share_table = true;
     /* with --workers and no -j, no game is played here */
-    long long local = opt_given(o, "--workers") && !opt_given(o, "--concurrency") ? 0 : threads;
+    long long local = opt_given(o, OPT_WORKERS) && !opt_given(o, OPT_CONCURRENCY) ? 0 : threads;
     if (!tables_fit(&set, local, engines, hash_given)) return 1;
 
     char err[KM_ERR_MAX];
@@ -607,7 +607,7 @@ static int run(const Opts *o)
                .specs = specs,
                .pdn = &pdn,
                .sprt = sprt,
-               .svg = opt_str(o, "--svg"),
+               .svg = opt_str(o, OPT_SVG),
                .total = n,
                .sprt_elo = {elo0, elo1}};
     bool ran = false;
@@ -635,7 +635,7 @@ static int run(const Opts *o)
     bool inprocess = !sides[0].command || !sides[1].command;
     if (inprocess && !cli_book_auto(o, &bk)) goto done;
     set.book = bk;
-    set.book_variety = opt_real(o, "--book-variety");
+    set.book_variety = opt_real(o, OPT_BOOK_VARIETY);
     if (!cli_workers(o, &ws, &threads)) goto done;
 
     char who[96];
@@ -692,42 +692,42 @@ done:
 }
 
 static const Opt options[] = {
-    {"--svg", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("none"),
+    {OPT_SVG, NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("none"),
      "draw the match as an SVG picture, rewritten as the games come in: A's running score and the Elo "
      "difference with their 95% intervals (and the SPRT's log-likelihood ratio)"},
-    {"--games", NULL, NULL, OPT_INT, "N", 2, 1e7,
+    {OPT_GAMES, NULL, NULL, OPT_INT, "N", 2, 1e7,
      DESCRIBED("every opening twice: 288 for the ballots and for start; 20000 at most with --sprt"),
      "an even number: N/2 openings, each once with each colour"},
-    {"--depth", NULL, NULL, OPT_INT, "D", 1, SEARCH_MAX_PLY - 2, "6", "search depth per move"},
-    {"--time", NULL, NULL, OPT_REAL, "S", 0.001, 1e5, DESCRIBED("none"),
+    {OPT_DEPTH, NULL, NULL, OPT_INT, "D", 1, SEARCH_MAX_PLY - 2, "6", "search depth per move"},
+    {OPT_TIME, NULL, NULL, OPT_REAL, "S", 0.001, 1e5, DESCRIBED("none"),
      "seconds per move instead of --depth (then the games depend on the machine's speed)"},
     CLI_TC_OPT,
-    {"--sprt", NULL, NULL, OPT_REAL, "ELO0 ELO1", -1000, 1000, DESCRIBED("none"),
+    {OPT_SPRT, NULL, NULL, OPT_REAL, "ELO0 ELO1", -1000, 1000, DESCRIBED("none"),
      "stop as soon as the sequential probability ratio test (alpha = beta = 0.05, trinomial GSPRT) "
      "accepts Elo ELO0 (H0) or ELO1 (H1) for A, judging the games in the order they end; --games is then "
      "the most games"},
-    {"--openings", NULL, NULL, OPT_STR, "ballots|start|FILE.pdn", 0, 0, "ballots",
+    {OPT_OPENINGS, NULL, NULL, OPT_STR, "ballots|start|FILE.pdn", 0, 0, "ballots",
      "ballots: the 144 crossboard ACF three-move ballots in number order; start: the initial "
      "position with random tie-breaks; FILE.pdn: the start position and moves of each game"},
     WORKERS_OPTIONS,
     CLI_CONCURRENCY_OPT("games played at once; with --depth the result does not depend on it"),
-    {"--out", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("games/match-YYYYMMDD-HHMMSS.pdn"),
+    {OPT_OUT, NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("games/match-YYYYMMDD-HHMMSS.pdn"),
      "where the games go, each as soon as it ends (checked before the first game)"},
     CLI_SEED_OPT("seed of the random tie-breaks"),
     CLI_MAX_PLIES_OPT,
     CLI_HASH_OPT("transposition table of each game in progress, shared by its in-process players and "
                  "cleared every game (0: none); when given, also sent to engines as option hash; refused "
                  "when the tables cannot fit in memory"),
-    {"--timeout", NULL, NULL, OPT_REAL, "S", 0.01, 1e6, "60",
+    {OPT_TIMEOUT, NULL, NULL, OPT_REAL, "S", 0.01, 1e6, "60",
      "an engine with no bestmove after S seconds (with --time: S seconds past its time) has hung; "
      "under --tc: 1 s past its clock"},
     CLI_EGDB_OPTS,
     CLI_BOOK_OPTS,
-    {"--book-variety", NULL, NULL, OPT_REAL, "MEN", 0, 100, "0",
+    {OPT_BOOK_VARIETY, NULL, NULL, OPT_REAL, "MEN", 0, 100, "0",
      "the in-process players play a book move within MEN of the book's best, the better likelier, drawn by "
      "the game's seed (0: the best)"},
-    CLI_SET_OPT("--set-a", "player A (searched here)"),
-    CLI_SET_OPT("--set-b", "player B (searched here)"),
+    CLI_SET_OPT(OPT_SET_A, "player A (searched here)"),
+    CLI_SET_OPT(OPT_SET_B, "player B (searched here)"),
     OPTS_END,
 };
 

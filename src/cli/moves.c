@@ -19,7 +19,7 @@ static int by_text(const void *a, const void *b)
 
 static int run(const Opts *o)
 {
-    const char *fen = opt_str(o, "--fen");
+    const char *fen = opt_str(o, OPT_FEN);
     Board b;
     if (!cli_board(fen, &b)) return 1;
     MoveList ml;
@@ -34,7 +34,7 @@ static int run(const Opts *o)
 }
 
 static const Opt options[] = {
-    {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"), "the position"},
+    {OPT_FEN, NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"), "the position"},
     OPTS_END,
 };
 

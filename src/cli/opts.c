@@ -24,26 +24,63 @@ void cli_vshown(char *shown, size_t len, const char *fmt, va_list ap)
     km_escape(msg, shown, len);
 }
 
-int cli_error(const char *fmt, ...)
+static void say_error(const char *fmt, va_list ap)
 {
     char shown[8192];
+    cli_vshown(shown, sizeof shown, fmt, ap);
+    fprintf(stderr, "kingme: %s\n", shown);
+}
+
+static void say_usage_error(const char *cmd, const char *fmt, va_list ap)
+{
+    char shown[8192];
+    cli_vshown(shown, sizeof shown, fmt, ap);
+    fprintf(stderr, "kingme %s: %s\nsee: kingme help %s\n", cmd, shown, cmd);
+}
+
+int cli_error(const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    cli_vshown(shown, sizeof shown, fmt, ap);
+    say_error(fmt, ap);
     va_end(ap);
-    fprintf(stderr, "kingme: %s\n", shown);
     return 1;
+}
+
+bool cli_error_false(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say_error(fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+void *cli_error_null(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say_error(fmt, ap);
+    va_end(ap);
+    return NULL;
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
-    char shown[8192];
     va_list ap;
     va_start(ap, fmt);
-    cli_vshown(shown, sizeof shown, fmt, ap);
+    say_usage_error(cmd, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "kingme %s: %s\nsee: kingme help %s\n", cmd, shown, cmd);
     return 2;
+}
+
+bool cli_usage_false(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say_usage_error(cmd, fmt, ap);
+    va_end(ap);
+    return false;
 }
 
 bool cli_int(const char *s, long long lo, long long hi, long long *out)
@@ -66,10 +103,18 @@ bool cli_double(const char *s, double lo, double hi, double *out)
 
 static const CliCommand *usage_cmd; /* for the error line of a failed parse */
 
+static const char *const opt_names[OPT_NIDS] = {NULL,
+#define OPT_NAME_(id, name) name,
+                                                OPT_NAMES(OPT_NAME_)
+#undef OPT_NAME_
+};
+
+const char *opt_name(OptId id) { return id > OPT_NONE && id < OPT_NIDS ? opt_names[id] : "(no option)"; }
+
 static int nopts(const OptSpec *s)
 {
     int n = 0;
-    while (s->opts && s->opts[n].name) n++;
+    while (s->opts && s->opts[n].id) n++;
     return n;
 }
 
@@ -139,9 +184,10 @@ static int usage_fail(const char *fmt, ...)
 /* The option named by the text up to len, main name, alias or old spelling. */
 static int find_opt(const OptSpec *s, const char *a, size_t len)
 {
-    for (int k = 0; s->opts && s->opts[k].name; k++) {
+    for (int k = 0; s->opts && s->opts[k].id; k++) {
         const Opt *d = &s->opts[k];
-        if ((strlen(d->name) == len && strncmp(d->name, a, len) == 0) ||
+        const char *name = opt_name(d->id);
+        if ((strlen(name) == len && strncmp(name, a, len) == 0) ||
             (d->alias && strlen(d->alias) == len && strncmp(d->alias, a, len) == 0) ||
             in_words(d->old, a, len))
             return k;
@@ -161,15 +207,15 @@ static int take_option(const OptSpec *s, int argc, char **argv, int *i, Opts *o)
     OptValue *v = &o->v[k];
     const char *t = eq ? eq + 1 : NULL;
     if (d->kind == OPT_FLAG) {
-        if (t) return usage_fail("%s takes no value", d->name);
+        if (t) return usage_fail("%s takes no value", opt_name(d->id));
     } else if (d->kind == OPT_OPTSTR) {
         if (!t && *i + 1 < argc && argv[*i + 1][0] != '-') t = argv[++*i];
     } else if (!t) {
-        if (*i + 1 >= argc) return usage_fail("%s needs a value (%s)", d->name, d->arg);
+        if (*i + 1 >= argc) return usage_fail("%s needs a value (%s)", opt_name(d->id), d->arg);
         t = argv[++*i];
     }
     if (t && !*t && d->arg && (strcmp(d->arg, "FILE") == 0 || strcmp(d->arg, "DIR") == 0))
-        return usage_fail("%s '' is not a %s name", d->name, d->arg[0] == 'F' ? "file" : "directory");
+        return usage_fail("%s '' is not a %s name", opt_name(d->id), d->arg[0] == 'F' ? "file" : "directory");
     if (t && !parse_value(d, t, v)) {
         char r[96];
         if (d->kind == OPT_CHOICE) { /* "a, b or c" */
@@ -183,10 +229,10 @@ static int take_option(const OptSpec *s, int argc, char **argv, int *i, Opts *o)
         } else {
             describe_range(d, r, sizeof r);
         }
-        return usage_fail("%s '%s' is not %s", d->name, t, r);
+        return usage_fail("%s '%s' is not %s", opt_name(d->id), t, r);
     }
     if (d->kind == OPT_LIST) {
-        if (o->nitems == OPTS_ITEMS) return usage_fail("too many %s options", d->name);
+        if (o->nitems == OPTS_ITEMS) return usage_fail("too many %s options", opt_name(d->id));
         o->item_opt[o->nitems] = k;
         o->items[o->nitems++] = t;
     }
@@ -224,21 +270,23 @@ int opts_parse(const CliCommand *cmd, int argc, char **argv, Opts *o)
 
 /* ---- accessors ------------------------------------------------------------------ */
 
-static int index_of(const Opts *o, const char *name)
+/* The index of option id in the command's table; an id the table does not
+ * have is a programming error. */
+static int index_of(const Opts *o, OptId id)
 {
     const OptSpec *s = o->cmd->spec;
-    for (int k = 0; s->opts && s->opts[k].name; k++)
-        if (strcmp(s->opts[k].name, name) == 0) return k;
-    fprintf(stderr, "kingme %s: internal error: no option %s in the table\n", o->cmd->name, name);
+    for (int k = 0; s->opts && s->opts[k].id; k++)
+        if (s->opts[k].id == id) return k;
+    fprintf(stderr, "kingme %s: internal error: the command asks for option %s, which its table lacks\n",
+            o->cmd->name, opt_name(id));
     abort();
 }
 
 /* The option's value, or its default when not given (count stays 0). */
-static OptValue value_of(const Opts *o, const char *name, const Opt **dp)
+static OptValue value_of(const Opts *o, OptId id)
 {
-    int k = index_of(o, name);
+    int k = index_of(o, id);
     const Opt *d = &o->cmd->spec->opts[k];
-    if (dp) *dp = d;
     if (o->v[k].count) return o->v[k];
     OptValue v = {0, 0, NULL, 0, 0};
     if (d->def && d->def[0] != '\1' && parse_value(d, d->def, &v)) v.text = d->def;
@@ -246,24 +294,24 @@ static OptValue value_of(const Opts *o, const char *name, const Opt **dp)
     return v;
 }
 
-bool opt_given(const Opts *o, const char *name) { return o->v[index_of(o, name)].count > 0; }
-bool opt_flag(const Opts *o, const char *name) { return opt_given(o, name); }
-int opt_pos(const Opts *o, const char *name) { return o->v[index_of(o, name)].pos; }
-long long opt_int(const Opts *o, const char *name) { return value_of(o, name, NULL).i; }
-double opt_real(const Opts *o, const char *name) { return value_of(o, name, NULL).x; }
-const char *opt_str(const Opts *o, const char *name) { return value_of(o, name, NULL).text; }
-int opt_choice(const Opts *o, const char *name) { return (int)value_of(o, name, NULL).i; }
+bool opt_given(const Opts *o, OptId id) { return o->v[index_of(o, id)].count > 0; }
+bool opt_flag(const Opts *o, OptId id) { return opt_given(o, id); }
+int opt_pos(const Opts *o, OptId id) { return o->v[index_of(o, id)].pos; }
+long long opt_int(const Opts *o, OptId id) { return value_of(o, id).i; }
+double opt_real(const Opts *o, OptId id) { return value_of(o, id).x; }
+const char *opt_str(const Opts *o, OptId id) { return value_of(o, id).text; }
+int opt_choice(const Opts *o, OptId id) { return (int)value_of(o, id).i; }
 
-int opt_count(const Opts *o, const char *name)
+int opt_count(const Opts *o, OptId id)
 {
-    int k = index_of(o, name), n = 0;
+    int k = index_of(o, id), n = 0;
     for (int j = 0; j < o->nitems; j++) n += o->item_opt[j] == k;
     return n;
 }
 
-const char *opt_item(const Opts *o, const char *name, int which)
+const char *opt_item(const Opts *o, OptId id, int which)
 {
-    int k = index_of(o, name);
+    int k = index_of(o, id);
     for (int j = 0; j < o->nitems; j++)
         if (o->item_opt[j] == k && which-- == 0) return o->items[j];
     return NULL;
@@ -306,7 +354,8 @@ static void wrap(FILE *f, const char *text, int col, int indent)
 static void print_option(FILE *f, const Opt *d)
 {
     char left[96];
-    int n = snprintf(left, sizeof left, "  %s%s%s", d->alias ? d->alias : "", d->alias ? ", " : "", d->name);
+    int n = snprintf(left, sizeof left, "  %s%s%s", d->alias ? d->alias : "", d->alias ? ", " : "",
+                     opt_name(d->id));
     if (d->kind == OPT_OPTSTR) snprintf(left + n, sizeof left - (size_t)n, " [%s]", d->arg);
     else if (d->kind != OPT_FLAG) snprintf(left + n, sizeof left - (size_t)n, " %s", d->arg);
     char text[640];
@@ -336,10 +385,10 @@ void opts_print_help(const CliCommand *cmd, FILE *f)
     }
     if (nopts(s)) {
         fprintf(f, "\noptions:\n");
-        for (int k = 0; s->opts[k].name; k++) print_option(f, &s->opts[k]);
+        for (int k = 0; s->opts[k].id; k++) print_option(f, &s->opts[k]);
         char old[1024];
         size_t len = 0;
-        for (int k = 0; s->opts[k].name && len < sizeof old; k++) {
+        for (int k = 0; s->opts[k].id && len < sizeof old; k++) {
             const Opt *d = &s->opts[k];
             if (!d->old) continue;
             len += (size_t)snprintf(old + len, sizeof old - len, "%s",
@@ -349,7 +398,8 @@ void opts_print_help(const CliCommand *cmd, FILE *f)
                 len += (size_t)snprintf(old + len, sizeof old - len, "%.*s%s", (int)n, p, p[n] ? ", " : "");
                 p += n + (p[n] == ' ');
             }
-            if (len < sizeof old) len += (size_t)snprintf(old + len, sizeof old - len, " (=\2%s)", d->name);
+            if (len < sizeof old)
+                len += (size_t)snprintf(old + len, sizeof old - len, " (=\2%s)", opt_name(d->id));
         }
         if (len) wrap(f, old, 0, 2);
     }
@@ -365,9 +415,10 @@ const char *opts_check_table(const CliCommand *cmd)
     if (!s) return "no option table";
     if (nopts(s) > OPTS_MAX) return "more than OPTS_MAX options";
     if (s->max_args > OPTS_ARGS || s->min_args > s->max_args) return "bad argument counts";
-    for (int k = 0; s->opts && s->opts[k].name; k++) {
+    for (int k = 0; s->opts && s->opts[k].id; k++) {
         const Opt *d = &s->opts[k];
-        if (strncmp(d->name, "--", 2) != 0) return "an option name without '--'";
+        if (d->id <= OPT_NONE || d->id >= OPT_NIDS) return "an option id out of range";
+        if (strncmp(opt_name(d->id), "--", 2) != 0) return "an option name without '--'";
         if (!d->help || !*d->help) return "an option without a help line";
         if (d->kind != OPT_FLAG && (!d->arg || !*d->arg)) return "an option with a value but no value name";
         if (d->kind != OPT_FLAG && d->kind != OPT_LIST && d->kind != OPT_OPTSTR && !d->def)
@@ -378,7 +429,7 @@ const char *opts_check_table(const CliCommand *cmd)
         if (d->def && d->def[0] != '\1' && !parse_value(d, d->def, &v))
             return "a default that is not a valid value (mark a description DESCRIBED)";
         /* every spelling must find this option, not an earlier one */
-        if (find_opt(s, d->name, strlen(d->name)) != k) return "a name used twice";
+        if (find_opt(s, opt_name(d->id), strlen(opt_name(d->id))) != k) return "a name used twice";
         if (d->alias && find_opt(s, d->alias, strlen(d->alias)) != k) return "a name used twice";
         for (const char *p = d->old; p && *p;) {
             while (*p == ' ') p++;

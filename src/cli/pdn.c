@@ -55,7 +55,7 @@ static bool replay_file(const char *path, bool verbose, Tally *t)
 
 static int run(const Opts *o)
 {
-    bool verbose = opt_flag(o, "--verbose");
+    bool verbose = opt_flag(o, OPT_VERBOSE);
     Tally all = {0, 0, 0};
     int unread = 0;
     for (int f = 0; f < o->nargs; f++) {
@@ -87,7 +87,7 @@ static int run(const Opts *o)
 }
 
 static const Opt options[] = {
-    {"--verbose", "-v", NULL, OPT_FLAG, NULL, 0, 0, NULL,
+    {OPT_VERBOSE, "-v", NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "one line per game: number, line, players, result, plies"},
     OPTS_END,
 };

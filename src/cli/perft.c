@@ -8,9 +8,9 @@
 
 static int run(const Opts *o)
 {
-    const char *fen = opt_str(o, "--fen");
-    long long hash_mb = opt_int(o, "--hash");
-    bool divide = opt_flag(o, "--divide"), nohash = opt_flag(o, "--no-hash") || hash_mb == 0;
+    const char *fen = opt_str(o, OPT_FEN);
+    long long hash_mb = opt_int(o, OPT_HASH);
+    bool divide = opt_flag(o, OPT_DIVIDE), nohash = opt_flag(o, OPT_NO_HASH) || hash_mb == 0;
     long long depth;
     if (!cli_int(o->args[0], 1, 40, &depth))
         return cli_usage_error("perft", "depth '%s' is not a whole number from 1 to 40", o->args[0]);
@@ -46,12 +46,12 @@ static int run(const Opts *o)
 }
 
 static const Opt options[] = {
-    {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"),
+    {OPT_FEN, NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"),
      "start from this position"},
-    {"--divide", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "also print the count below each first move"},
+    {OPT_DIVIDE, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "also print the count below each first move"},
     CLI_HASH_OPT("size of the table of counted subtrees (0: none, as --no-hash); entries keep the whole "
                  "position, so the count is exact"),
-    {"--no-hash", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+    {OPT_NO_HASH, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "count every leaf by generating it (the raw generator speed)"},
     OPTS_END,
 };

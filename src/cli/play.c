@@ -88,41 +88,41 @@ static bool load_pdn(Play *P, const char *path, long long which)
  * Returns 0, or the usage error's status. */
 static int read_options(const Opts *o, Play *P)
 {
-    P->p[KM_BLACK].engine = opt_choice(o, "--black") == 1;
-    P->p[KM_WHITE].engine = opt_choice(o, "--white") == 1;
-    if (opt_flag(o, "--engine-first")) {
-        if (opt_given(o, "--black") || opt_given(o, "--white"))
+    P->p[KM_BLACK].engine = opt_choice(o, OPT_BLACK) == 1;
+    P->p[KM_WHITE].engine = opt_choice(o, OPT_WHITE) == 1;
+    if (opt_flag(o, OPT_ENGINE_FIRST)) {
+        if (opt_given(o, OPT_BLACK) || opt_given(o, OPT_WHITE))
             return cli_usage_error(
                 "play", "--engine-first is the same as --black engine --white human: give one or the other");
         P->p[KM_BLACK].engine = true;
         P->p[KM_WHITE].engine = false;
     }
-    if (opt_given(o, "--depth") && opt_given(o, "--time"))
+    if (opt_given(o, OPT_DEPTH) && opt_given(o, OPT_TIME))
         return cli_usage_error("play", "give --depth or --time, not both");
-    if (opt_given(o, "--tc") && (opt_given(o, "--depth") || opt_given(o, "--time")))
+    if (opt_given(o, OPT_TC) && (opt_given(o, OPT_DEPTH) || opt_given(o, OPT_TIME)))
         return cli_usage_error("play", "--tc sets the engine's time: leave out --depth and --time");
-    if (opt_given(o, "--fen") && opt_given(o, "--pdn"))
+    if (opt_given(o, OPT_FEN) && opt_given(o, OPT_PDN))
         return cli_usage_error("play", "give --fen or --pdn, not both");
-    if (opt_given(o, "--game") && !opt_given(o, "--pdn"))
+    if (opt_given(o, OPT_GAME) && !opt_given(o, OPT_PDN))
         return cli_usage_error("play", "--game N picks a game of the --pdn file");
-    bool random = opt_flag(o, "--random-weights");
+    bool random = opt_flag(o, OPT_RANDOM_WEIGHTS);
     if (random &&
-        (opt_given(o, "--weights") || opt_given(o, "--black-weights") || opt_given(o, "--white-weights")))
+        (opt_given(o, OPT_WEIGHTS) || opt_given(o, OPT_BLACK_WEIGHTS) || opt_given(o, OPT_WHITE_WEIGHTS)))
         return cli_usage_error("play",
                                "--random-weights draws the engine's weights: leave out the weights files");
     if (random && !P->p[0].engine && !P->p[1].engine)
         return cli_usage_error("play", "--random-weights needs an engine to play");
 
     search_limits_default(&P->lim);
-    P->lim.depth = (int)opt_int(o, "--depth");
-    P->lim.seconds = P->lim.depth ? 0 : opt_real(o, "--time");
-    P->level = (int)opt_int(o, "--level");
-    P->ponder = !opt_flag(o, "--no-ponder");
+    P->lim.depth = (int)opt_int(o, OPT_DEPTH);
+    P->lim.seconds = P->lim.depth ? 0 : opt_real(o, OPT_TIME);
+    P->level = (int)opt_int(o, OPT_LEVEL);
+    P->ponder = !opt_flag(o, OPT_NO_PONDER);
     char lv[24] = "";
     if (P->level < LEVEL_FULL) snprintf(lv, sizeof lv, "level %d, ", P->level);
     if (P->lim.depth) snprintf(P->limit_text, sizeof P->limit_text, "%sdepth %d", lv, P->lim.depth);
     else snprintf(P->limit_text, sizeof P->limit_text, "%s%g s", lv, P->lim.seconds);
-    if (opt_given(o, "--tc")) {
+    if (opt_given(o, OPT_TC)) {
         double base, inc;
         if (!cli_tc(o, &base, &inc)) return 2;
         P->clock = true;
@@ -133,11 +133,11 @@ static int read_options(const Opts *o, Play *P)
     }
     if (!cli_egdb_auto(o, &P->egdb)) return 1;
     if (!cli_book_auto(o, &P->book)) return 1;
-    P->hash_mb = (size_t)opt_int(o, "--hash");
-    P->seed = (uint64_t)opt_int(o, "--seed");
+    P->hash_mb = (size_t)opt_int(o, OPT_HASH);
+    P->seed = (uint64_t)opt_int(o, OPT_SEED);
     P->book_rng = P->seed ^ 0x626F6F6Bull; /* "book" */
-    P->book_margin = book_margin(P->book, opt_real(o, "--book-variety"));
-    P->max_plies = (int)opt_int(o, "--max-plies");
+    P->book_margin = book_margin(P->book, opt_real(o, OPT_BOOK_VARIETY));
+    P->max_plies = (int)opt_int(o, OPT_MAX_PLIES);
     return 0;
 }
 
@@ -145,8 +145,8 @@ static int read_options(const Opts *o, Play *P)
  * searchers. Returns 0 or 1 after an error line. */
 static int make_players(const Opts *o, Play *P)
 {
-    const char *wside[2] = {opt_str(o, "--black-weights"), opt_str(o, "--white-weights")};
-    bool random = opt_flag(o, "--random-weights");
+    const char *wside[2] = {opt_str(o, OPT_BLACK_WEIGHTS), opt_str(o, OPT_WHITE_WEIGHTS)};
+    bool random = opt_flag(o, OPT_RANDOM_WEIGHTS);
     /* a table for each engine, and one for a person's hints: all of them
      * must fit (each alone is checked when it is made) */
     uint64_t tables = (uint64_t)(P->p[0].engine + P->p[1].engine + (play_humans(P) > 0));
@@ -158,7 +158,7 @@ static int make_players(const Opts *o, Play *P)
     uint64_t wrng = P->seed ^ 0x77656967687473ull;
     for (int side = 0; side < 2; side++) {
         Player *pl = &P->p[side];
-        pl->wpath = wside[side] ? wside[side] : opt_str(o, "--weights");
+        pl->wpath = wside[side] ? wside[side] : opt_str(o, OPT_WEIGHTS);
         if (random && pl->engine) {
             pl->random = true;
             for (int k = 0; k < EVAL_NPARAMS; k++)
@@ -180,7 +180,7 @@ static int make_players(const Opts *o, Play *P)
             pl->s = NULL;
             return cli_error("%s", err);
         }
-        if (searcher_set_threads(pl->s, (int)opt_int(o, "--threads"), err)) return cli_error("%s", err);
+        if (searcher_set_threads(pl->s, (int)opt_int(o, OPT_THREADS), err)) return cli_error("%s", err);
     }
     return 0;
 }
@@ -189,27 +189,27 @@ static int make_players(const Opts *o, Play *P)
  * path shows at once). Returns 0 or 1 after an error line. */
 static int make_game(const Opts *o, Play *P)
 {
-    if (opt_given(o, "--pdn")) {
-        if (!load_pdn(P, opt_str(o, "--pdn"), opt_int(o, "--game"))) return 1;
+    if (opt_given(o, OPT_PDN)) {
+        if (!load_pdn(P, opt_str(o, OPT_PDN), opt_int(o, OPT_GAME))) return 1;
     } else {
         Board b;
-        if (!cli_board(opt_str(o, "--fen"), &b)) return 1;
+        if (!cli_board(opt_str(o, OPT_FEN), &b)) return 1;
         if (game_init(&P->g, &b)) return cli_error("out of memory");
     }
     /* the view: the person's own pieces at the bottom */
     P->tty_in = isatty(0);
     P->tty_out = isatty(1);
-    bool force_color = opt_pos(o, "--color") > opt_pos(o, "--no-color"); /* the last one given wins */
-    bool no_color = opt_pos(o, "--no-color") > opt_pos(o, "--color");
+    bool force_color = opt_pos(o, OPT_COLOR) > opt_pos(o, OPT_NO_COLOR); /* the last one given wins */
+    bool no_color = opt_pos(o, OPT_NO_COLOR) > opt_pos(o, OPT_COLOR);
     P->v.fancy = force_color || (!no_color && cli_color_ok(1));
     const char *term = getenv("TERM"), *ct = getenv("COLORTERM");
     P->v.c256 = (term && strstr(term, "256")) || (ct && *ct);
     P->v.black_bottom = play_humans(P) == 1 && !P->p[KM_BLACK].engine;
-    if (opt_flag(o, "--flip")) P->v.black_bottom = !P->v.black_bottom;
+    if (opt_flag(o, OPT_FLIP)) P->v.black_bottom = !P->v.black_bottom;
     P->clear = P->v.fancy && P->tty_out;
 
     cli_time_name(P->date, sizeof P->date, "%Y.%m.%d");
-    P->out = opt_given(o, "--out") ? strdup(opt_str(o, "--out")) : play_default_out();
+    P->out = opt_given(o, OPT_OUT) ? strdup(opt_str(o, OPT_OUT)) : play_default_out();
     if (!P->out) return 1;
     /* written now, so that a bad path shows at once (a stream only at the end) */
     P->out_stream = km_writes_in_place(P->out);
@@ -393,48 +393,48 @@ static int run(const Opts *o)
 }
 
 static const Opt options[] = {
-    {"--black", NULL, NULL, OPT_CHOICE, "human|engine", 0, 0, "human", "who plays Black"},
-    {"--white", NULL, NULL, OPT_CHOICE, "human|engine", 0, 0, "engine",
+    {OPT_BLACK, NULL, NULL, OPT_CHOICE, "human|engine", 0, 0, "human", "who plays Black"},
+    {OPT_WHITE, NULL, NULL, OPT_CHOICE, "human|engine", 0, 0, "engine",
      "who plays White; two engines play to the end alone"},
-    {"--engine-first", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+    {OPT_ENGINE_FIRST, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "the engine plays Black and moves first, you play White"},
-    {"--depth", NULL, NULL, OPT_INT, "D", 1, SEARCH_MAX_PLY - 2, DESCRIBED("none, --time is used"),
+    {OPT_DEPTH, NULL, NULL, OPT_INT, "D", 1, SEARCH_MAX_PLY - 2, DESCRIBED("none, --time is used"),
      "the engine searches D plies a move"},
-    {"--time", NULL, NULL, OPT_REAL, "S", 0.01, 86400, "1", "the engine's seconds a move"},
-    {"--no-ponder", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+    {OPT_TIME, NULL, NULL, OPT_REAL, "S", 0.01, 86400, "1", "the engine's seconds a move"},
+    {OPT_NO_PONDER, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "the engine does not think while you do (by default, under --time or --tc, it searches "
      "the reply it expects on your time, and answers deeper when that reply comes)"},
-    {"--level", NULL, NULL, OPT_INT, "N", LEVEL_MIN, LEVEL_FULL, "10",
+    {OPT_LEVEL, NULL, NULL, OPT_INT, "N", LEVEL_MIN, LEVEL_FULL, "10",
      "the engine's strength: 1 a beginner ... 9 a strong player, 10 the full engine (docs/analysis.md "
      "has the Elo of each); a level searches fewer nodes and draws among near-best moves, never an "
      "unsafe one, so that the same seed replays the same moves"},
     CLI_TC_OPT,
-    {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP " (both sides)"},
-    {"--black-weights", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("--weights"), "Black's weights only"},
-    {"--white-weights", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("--weights"),
+    {OPT_WEIGHTS, NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP " (both sides)"},
+    {OPT_BLACK_WEIGHTS, NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("--weights"), "Black's weights only"},
+    {OPT_WHITE_WEIGHTS, NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("--weights"),
      "White's weights only (a hint uses the weights of the side to move)"},
-    {"--random-weights", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+    {OPT_RANDOM_WEIGHTS, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "the engine plays a random weight vector, printed at the end"},
     CLI_HASH_OPT("transposition table size of each engine (0: none)"),
     CLI_SEED_OPT("seed of the engine's choice among equal moves and of --random-weights"),
-    {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"),
+    {OPT_FEN, NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"),
      "start from this position"},
-    {"--pdn", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("none"), "continue a game of this PDN file"},
-    {"--game", NULL, NULL, OPT_INT, "N", 1, 1e9, DESCRIBED("the last game"),
+    {OPT_PDN, NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("none"), "continue a game of this PDN file"},
+    {OPT_GAME, NULL, NULL, OPT_INT, "N", 1, 1e9, DESCRIBED("the last game"),
      "which game of the --pdn file (1 is the first)"},
     CLI_MAX_PLIES_OPT,
-    {"--out", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("games/kingme-YYYYMMDD-HHMMSS.pdn"),
+    {OPT_OUT, NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("games/kingme-YYYYMMDD-HHMMSS.pdn"),
      "where the game is saved (- for standard output, written at the end)"},
     SEARCH_THREADS_OPT,
     CLI_EGDB_OPTS,
     CLI_BOOK_OPTS,
-    {"--book-variety", NULL, NULL, OPT_REAL, "MEN", 0, 100, "0.05",
+    {OPT_BOOK_VARIETY, NULL, NULL, OPT_REAL, "MEN", 0, 100, "0.05",
      "the engine plays one of the book's moves within MEN of its best, the better likelier (0: always its "
      "best)"},
-    {"--flip", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "turn the board round"},
-    {"--no-color", NULL, "--no-colour", OPT_FLAG, NULL, 0, 0, NULL,
+    {OPT_FLIP, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "turn the board round"},
+    {OPT_NO_COLOR, NULL, "--no-colour", OPT_FLAG, NULL, 0, 0, NULL,
      "plain ASCII (as when NO_COLOR is set or the output is not a terminal)"},
-    {"--color", NULL, "--colour", OPT_FLAG, NULL, 0, 0, NULL,
+    {OPT_COLOR, NULL, "--colour", OPT_FLAG, NULL, 0, 0, NULL,
      "Unicode and colours even then (the last of the two wins)"},
     OPTS_END,
 };

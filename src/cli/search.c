@@ -43,34 +43,34 @@ static void print_lines(const SearchResult *r)
 
 static int run(const Opts *o)
 {
-    const char *fen = opt_str(o, "--fen"), *wpath = opt_str(o, "--weights");
+    const char *fen = opt_str(o, OPT_FEN), *wpath = opt_str(o, OPT_WEIGHTS);
     SearchLimits lim;
     search_limits_default(&lim);
-    long long hash_mb = opt_int(o, "--hash"), seed = opt_int(o, "--seed");
-    lim.depth = (int)opt_int(o, "--depth");
-    lim.seconds = opt_real(o, "--time");
-    lim.nodes = (uint64_t)opt_int(o, "--nodes");
-    bool limited = opt_given(o, "--depth") || opt_given(o, "--time") || opt_given(o, "--nodes");
+    long long hash_mb = opt_int(o, OPT_HASH), seed = opt_int(o, OPT_SEED);
+    lim.depth = (int)opt_int(o, OPT_DEPTH);
+    lim.seconds = opt_real(o, OPT_TIME);
+    lim.nodes = (uint64_t)opt_int(o, OPT_NODES);
+    bool limited = opt_given(o, OPT_DEPTH) || opt_given(o, OPT_TIME) || opt_given(o, OPT_NODES);
     SearchSwitches use;
     search_switches_default(&use);
-    if (opt_flag(o, "--exact") || opt_flag(o, "--plain")) search_switches_exact(&use);
-    if (opt_flag(o, "--plain")) use.tt = use.quiescence = use.extensions = false;
-    if (opt_flag(o, "--no-lmr")) use.lmr = false;
-    if (opt_flag(o, "--no-probcut")) use.probcut = false;
-    if (opt_flag(o, "--no-futility")) use.futility = false;
-    if (opt_flag(o, "--no-etc")) use.etc = false;
-    if (opt_flag(o, "--no-hash")) use.tt = false;
-    if (opt_flag(o, "--no-quiescence")) use.quiescence = false;
-    if (opt_flag(o, "--no-extensions")) use.extensions = false;
+    if (opt_flag(o, OPT_EXACT) || opt_flag(o, OPT_PLAIN)) search_switches_exact(&use);
+    if (opt_flag(o, OPT_PLAIN)) use.tt = use.quiescence = use.extensions = false;
+    if (opt_flag(o, OPT_NO_LMR)) use.lmr = false;
+    if (opt_flag(o, OPT_NO_PROBCUT)) use.probcut = false;
+    if (opt_flag(o, OPT_NO_FUTILITY)) use.futility = false;
+    if (opt_flag(o, OPT_NO_ETC)) use.etc = false;
+    if (opt_flag(o, OPT_NO_HASH)) use.tt = false;
+    if (opt_flag(o, OPT_NO_QUIESCENCE)) use.quiescence = false;
+    if (opt_flag(o, OPT_NO_EXTENSIONS)) use.extensions = false;
     if (!limited) return cli_usage_error("search", "give --depth, --time or --nodes");
     /* one rule for search, play and match: a search has one limit */
-    if (opt_given(o, "--depth") + opt_given(o, "--time") + opt_given(o, "--nodes") > 1)
+    if (opt_given(o, OPT_DEPTH) + opt_given(o, OPT_TIME) + opt_given(o, OPT_NODES) > 1)
         return cli_usage_error("search", "give one of --depth, --time and --nodes");
     Board start;
     if (!cli_board(fen, &start)) return 1;
     Game g;
     if (game_init(&g, &start)) return cli_error("out of memory");
-    const char *moves = opt_str(o, "--moves");
+    const char *moves = opt_str(o, OPT_MOVES);
     if (moves && !cli_play_moves(&g, moves)) {
         game_free(&g);
         return 1;
@@ -96,7 +96,7 @@ static int run(const Opts *o)
     searcher_set_switches(&s, &use);
     SearchParams par;
     search_params_default(&par);
-    if (!cli_search_params(o, "--set", &par)) {
+    if (!cli_search_params(o, OPT_SET, &par)) {
         searcher_free(&s);
         game_free(&g);
         egdb_close(db);
@@ -104,15 +104,15 @@ static int run(const Opts *o)
     }
     searcher_set_params(&s, &par);
     searcher_set_egdb(&s, db);
-    searcher_set_tiebreak(&s, opt_choice(o, "--tiebreak") == 1 ? TIEBREAK_FIRST : TIEBREAK_RANDOM);
-    if (searcher_set_threads(&s, (int)opt_int(o, "--threads"), err)) {
+    searcher_set_tiebreak(&s, opt_choice(o, OPT_TIEBREAK) == 1 ? TIEBREAK_FIRST : TIEBREAK_RANDOM);
+    if (searcher_set_threads(&s, (int)opt_int(o, OPT_THREADS), err)) {
         searcher_free(&s);
         game_free(&g);
         egdb_close(db);
         return cli_error("%s", err);
     }
-    if (opt_flag(o, "--all")) lim.multipv = SEARCH_ALL_MOVES;
-    else if (opt_given(o, "--multipv")) lim.multipv = (int)opt_int(o, "--multipv");
+    if (opt_flag(o, OPT_ALL)) lim.multipv = SEARCH_ALL_MOVES;
+    else if (opt_given(o, OPT_MULTIPV)) lim.multipv = (int)opt_int(o, OPT_MULTIPV);
     SearchResult r;
     int rc = search_game(&s, &g, &lim, &r, report, NULL);
     if (!rc && r.has_move && r.nlines) print_lines(&r);
@@ -133,38 +133,38 @@ static int run(const Opts *o)
 }
 
 static const Opt options[] = {
-    {"--fen", NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"), "the position"},
-    {"--moves", NULL, NULL, OPT_STR, "\"M1 M2 ...\"", 0, 0, DESCRIBED("none"),
+    {OPT_FEN, NULL, NULL, OPT_STR, "FEN", 0, 0, DESCRIBED("the initial position"), "the position"},
+    {OPT_MOVES, NULL, NULL, OPT_STR, "\"M1 M2 ...\"", 0, 0, DESCRIBED("none"),
      "moves played from that position (the play prompt's forms): the game's history, which "
      "repetition and the forty-move rule see; the search starts after them"},
-    {"--depth", NULL, NULL, OPT_INT, "D", 1, SEARCH_MAX_PLY - 2, DESCRIBED("none"), "search D plies"},
-    {"--time", NULL, NULL, OPT_REAL, "S", 0.001, 1e6, DESCRIBED("none"), "search S seconds"},
-    {"--nodes", NULL, NULL, OPT_INT, "N", 1, 9e18, DESCRIBED("none"),
+    {OPT_DEPTH, NULL, NULL, OPT_INT, "D", 1, SEARCH_MAX_PLY - 2, DESCRIBED("none"), "search D plies"},
+    {OPT_TIME, NULL, NULL, OPT_REAL, "S", 0.001, 1e6, DESCRIBED("none"), "search S seconds"},
+    {OPT_NODES, NULL, NULL, OPT_INT, "N", 1, 9e18, DESCRIBED("none"),
      "search N nodes (give one of the three)"},
-    {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
+    {OPT_WEIGHTS, NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
     CLI_HASH_OPT("transposition table size (0: none)"),
     CLI_SEED_OPT("seed of the random tie-breaks"),
-    {"--tiebreak", NULL, NULL, OPT_CHOICE, "random|first", 0, 0, "random",
+    {OPT_TIEBREAK, NULL, NULL, OPT_CHOICE, "random|first", 0, 0, "random",
      "among equally scored moves: a random one (seeded by --seed) or the first generated"},
-    {"--plain", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+    {OPT_PLAIN, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "the design documents' search: fixed-depth alpha-beta with no table, no quiescence and no "
      "forced-move extension (the same as the three options below)"},
-    {"--exact", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+    {OPT_EXACT, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "no reduction or pruning: the score is the exact minimax value to the depth (with the table, "
      "quiescence and extensions unless turned off; --plain implies it)"},
-    {"--no-lmr", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no late-move reductions"},
-    {"--no-probcut", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no ProbCut"},
-    {"--no-futility", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no futility pruning near the leaves"},
-    {"--no-etc", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no enhanced transposition cutoffs"},
-    {"--no-hash", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no transposition table"},
-    {"--no-quiescence", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no quiescence search of captures"},
-    {"--no-extensions", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no extension of forced moves"},
-    {"--all", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+    {OPT_NO_LMR, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no late-move reductions"},
+    {OPT_NO_PROBCUT, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no ProbCut"},
+    {OPT_NO_FUTILITY, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no futility pruning near the leaves"},
+    {OPT_NO_ETC, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no enhanced transposition cutoffs"},
+    {OPT_NO_HASH, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no transposition table"},
+    {OPT_NO_QUIESCENCE, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no quiescence search of captures"},
+    {OPT_NO_EXTENSIONS, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, "no extension of forced moves"},
+    {OPT_ALL, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "every legal move with its exact score and line, best first (a multi-PV search of all of them)"},
-    {"--multipv", NULL, NULL, OPT_INT, "N", 1, SEARCH_ALL_MOVES, DESCRIBED("1"),
+    {OPT_MULTIPV, NULL, NULL, OPT_INT, "N", 1, SEARCH_ALL_MOVES, DESCRIBED("1"),
      "the best N moves, each with its exact score and line"},
     SEARCH_THREADS_OPT,
-    CLI_SET_OPT("--set", "the search"),
+    CLI_SET_OPT(OPT_SET, "the search"),
     CLI_EGDB_OPTS,
     OPTS_END,
 };

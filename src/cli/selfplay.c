@@ -38,16 +38,16 @@ static int run(const Opts *o)
 {
     SelfplayConfig c;
     selfplay_config_default(&c);
-    c.games = (int)opt_int(o, "--games");
-    c.chunk = (int)opt_int(o, "--chunk");
-    c.nodes = (uint64_t)opt_int(o, "--nodes");
-    c.random_plies = (int)opt_int(o, "--random-plies");
-    c.margin = (int)opt_int(o, "--margin");
-    c.max_plies = (int)opt_int(o, "--max-plies");
-    c.hash_mb = (int)opt_int(o, "--hash");
-    c.seed = (uint64_t)opt_int(o, "--seed");
-    if (!cli_weights(opt_str(o, "--weights"), &c.weights)) return 1;
-    bool workers = opt_given(o, "--workers");
+    c.games = (int)opt_int(o, OPT_GAMES);
+    c.chunk = (int)opt_int(o, OPT_CHUNK);
+    c.nodes = (uint64_t)opt_int(o, OPT_NODES);
+    c.random_plies = (int)opt_int(o, OPT_RANDOM_PLIES);
+    c.margin = (int)opt_int(o, OPT_MARGIN);
+    c.max_plies = (int)opt_int(o, OPT_MAX_PLIES);
+    c.hash_mb = (int)opt_int(o, OPT_HASH);
+    c.seed = (uint64_t)opt_int(o, OPT_SEED);
+    if (!cli_weights(opt_str(o, OPT_WEIGHTS), &c.weights)) return 1;
+    bool workers = opt_given(o, OPT_WORKERS);
     if (workers && c.max_plies > SELFPLAY_WORKER_MAX_PLIES)
         return cli_usage_error("selfplay",
                                "with --workers, --max-plies is at most %d (a game travels on one line)",
@@ -64,7 +64,7 @@ static int run(const Opts *o)
         if (db) egdb_close(db);
         return 1;
     }
-    const char *dir = opt_str(o, "--out");
+    const char *dir = opt_str(o, OPT_OUT);
     Show sh = {isatty(2) != 0, c.games, c.chunk};
     char who[128];
     cli_threads_text(threads, ws, who, sizeof who);
@@ -96,17 +96,17 @@ static int run(const Opts *o)
 }
 
 static const Opt options[] = {
-    {"--out", "-o", NULL, OPT_STR, "DIR", 0, 0, "selfplay", "the folder of the game files (sp-NNNNNN.kmsp)"},
-    {"--games", "-n", NULL, OPT_INT, "N", 1, 100000000, "1000", "games to play in all"},
-    {"--nodes", NULL, NULL, OPT_INT, "N", 100, 1000000000, "20000", "the search's nodes a move"},
-    {"--random-plies", NULL, NULL, OPT_INT, "N", 0, 100, "8",
+    {OPT_OUT, "-o", NULL, OPT_STR, "DIR", 0, 0, "selfplay", "the folder of the game files (sp-NNNNNN.kmsp)"},
+    {OPT_GAMES, "-n", NULL, OPT_INT, "N", 1, 100000000, "1000", "games to play in all"},
+    {OPT_NODES, NULL, NULL, OPT_INT, "N", 100, 1000000000, "20000", "the search's nodes a move"},
+    {OPT_RANDOM_PLIES, NULL, NULL, OPT_INT, "N", 0, 100, "8",
      "after the ballot, this many plies drawn among the near-best moves"},
-    {"--margin", NULL, NULL, OPT_INT, "V", 0, 100000, "100",
+    {OPT_MARGIN, NULL, NULL, OPT_INT, "V", 0, 100000, "100",
      "near-best: within V of the best move's score (a man is about 1000)"},
-    {"--max-plies", NULL, NULL, OPT_INT, "N", 10, 10000, "250", "a game this long is a draw"},
-    {"--chunk", NULL, NULL, OPT_INT, "N", 1, 100000, "50", "games per file (the unit of resuming)"},
+    {OPT_MAX_PLIES, NULL, NULL, OPT_INT, "N", 10, 10000, "250", "a game this long is a draw"},
+    {OPT_CHUNK, NULL, NULL, OPT_INT, "N", 1, 100000, "50", "games per file (the unit of resuming)"},
     CLI_SEED_OPT("the games follow from the seed (the same on any number of threads)"),
-    {"--weights", "-w", NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
+    {OPT_WEIGHTS, "-w", NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
     CLI_HASH_OPT("each game's table (0: none)"),
     CLI_CONCURRENCY_OPT("games played at once"),
     WORKERS_OPTIONS,

@@ -299,18 +299,18 @@ static void show_two(const Shown f[2], const int *order)
 
 static int run(const Opts *o)
 {
-    if (opt_flag(o, "--search")) {
+    if (opt_flag(o, OPT_SEARCH)) {
         if (o->nargs) return cli_usage_error("show", "--search takes no file (--set @FILE shows one)");
         SearchParams p;
         search_params_default(&p);
-        if (!cli_search_params(o, "--set", &p)) return 1;
-        cli_print_search_params(&p, !opt_flag(o, "--no-legend"));
-        if (!opt_flag(o, "--no-legend"))
+        if (!cli_search_params(o, OPT_SET, &p)) return 1;
+        cli_print_search_params(&p, !opt_flag(o, OPT_NO_LEGEND));
+        if (!opt_flag(o, OPT_NO_LEGEND))
             printf("* differs from the default; measured: the last match that measured the value "
                    "(docs/devlog.md)\n");
         return 0;
     }
-    if (opt_count(o, "--set")) return cli_usage_error("show", "--set goes with --search");
+    if (opt_count(o, OPT_SET)) return cli_usage_error("show", "--set goes with --search");
     if (o->nargs == 0) return cli_usage_error("show", "give a weights file (or --search)");
     Shown f[2];
     for (int k = 0; k < o->nargs; k++)
@@ -321,12 +321,12 @@ static int run(const Opts *o)
     int order[2 * EVAL_NTERMS];
     for (int i = 0; i < nrows; i++) order[i] = i;
     sort_by = &f[0];
-    sort_key = opt_choice(o, "--sort");
+    sort_key = opt_choice(o, OPT_SORT);
     qsort(order, (size_t)nrows, sizeof order[0], compare);
     if (o->nargs == 1) show_one(&f[0], order);
     else show_two(f, order);
-    if (!opt_flag(o, "--no-legend")) print_legend();
-    const char *svg = opt_str(o, "--svg");
+    if (!opt_flag(o, OPT_NO_LEGEND)) print_legend();
+    const char *svg = opt_str(o, OPT_SVG);
     if (svg) {
         char title[512], err[KM_ERR_MAX];
         snprintf(title, sizeof title, "kingme show: %.480s", f[0].label);
@@ -344,18 +344,18 @@ static int run(const Opts *o)
 }
 
 static const Opt options[] = {
-    {"--sort", NULL, NULL, OPT_CHOICE, "nr|weight|typical", 0, 0, "nr",
+    {OPT_SORT, NULL, NULL, OPT_CHOICE, "nr|weight|typical", 0, 0, "nr",
      "the order of the rows: by number, by weight (largest first), or by typical contribution "
      "(largest |typ| first); with two files, of the first"},
-    {"--no-legend", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+    {OPT_NO_LEGEND, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "leave out the notes on the columns and the terms"},
-    {"--svg", NULL, NULL, OPT_STR, "OUT", 0, 0, DESCRIBED("none"),
+    {OPT_SVG, NULL, NULL, OPT_STR, "OUT", 0, 0, DESCRIBED("none"),
      "also draw FILE as an SVG picture: the board with the weights of a man and of a king on each "
      "square (in men; opening and ending with a phase), and every weight as a bar"},
-    {"--search", NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+    {OPT_SEARCH, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "instead of a weights file, the search's and the time manager's parameters: name, value, default, "
      "range, what each does and what it last measured (--no-legend: not that)"},
-    CLI_SET_OPT("--set", "the table shown (with --search)"),
+    CLI_SET_OPT(OPT_SET, "the table shown (with --search)"),
     OPTS_END,
 };
 

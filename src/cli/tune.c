@@ -357,7 +357,7 @@ enum { C_STOP = 1u << TUNE_NCONTROLS, C_SEED = C_STOP << 1, C_YARD = C_SEED << 1
 static bool read_yardsticks(const Opts *o, TuneControls *c)
 {
     static const char *const defaults[] = {"weights/material.w", "weights/handset.w"};
-    int n = opt_count(o, "--yardstick");
+    int n = opt_count(o, OPT_YARDSTICK);
     bool given = n > 0;
     if (!given) n = 2;
     if (n > TUNE_MAX_YARDSTICKS) {
@@ -366,7 +366,7 @@ static bool read_yardsticks(const Opts *o, TuneControls *c)
     }
     c->nyard = 0;
     for (int k = 0; k < n; k++) {
-        const char *path = given ? opt_item(o, "--yardstick", k) : defaults[k];
+        const char *path = given ? opt_item(o, OPT_YARDSTICK, k) : defaults[k];
         if (strcmp(path, "none") == 0) {
             if (n > 1) {
                 cli_usage_error(o->name, "--yardstick none goes alone");
@@ -408,39 +408,71 @@ static bool read_yardsticks(const Opts *o, TuneControls *c)
     return true;
 }
 
+/* The option of each listed control (its name is the list's option: read_controls checks). */
+#define TUNE_OPT_ID_algorithm OPT_ALGORITHM
+#define TUNE_OPT_ID_population OPT_POPULATION
+#define TUNE_OPT_ID_duels OPT_DUELS
+#define TUNE_OPT_ID_ballots OPT_BALLOTS
+#define TUNE_OPT_ID_depth OPT_DEPTH
+#define TUNE_OPT_ID_elite OPT_ELITE
+#define TUNE_OPT_ID_tournament OPT_TOURNAMENT
+#define TUNE_OPT_ID_fresh OPT_FRESH
+#define TUNE_OPT_ID_init OPT_INIT
+#define TUNE_OPT_ID_symmetric OPT_SYMMETRIC
+#define TUNE_OPT_ID_step OPT_STEP
+#define TUNE_OPT_ID_rel_step OPT_REL_STEP
+#define TUNE_OPT_ID_gauss OPT_GAUSS
+#define TUNE_OPT_ID_selection OPT_SELECTION
+#define TUNE_OPT_ID_mutation OPT_MUTATION
+#define TUNE_OPT_ID_gladiator OPT_GLADIATOR
+#define TUNE_OPT_ID_openings OPT_OPENINGS
+#define TUNE_OPT_ID_yard_every OPT_YARDSTICK_EVERY
+#define TUNE_OPT_ID_yard_games OPT_YARDSTICK_GAMES
+static const OptId control_opt[TUNE_NCONTROLS] = {
+#define TUNE_CONTROL_ID_(field, ...) TUNE_OPT_ID_##field,
+    TUNE_CONTROL_LIST(TUNE_CONTROL_ID_)
+#undef TUNE_CONTROL_ID_
+};
+
 static unsigned read_controls(const Opts *o, TuneControls *c)
 {
     unsigned given = 0;
-    for (int i = 0; i < TUNE_NCONTROLS; i++)
-        if (opt_given(o, tune_control_info[i].option)) given |= 1u << i;
-    if (opt_given(o, "--seed")) given |= C_SEED;
-    if (opt_count(o, "--yardstick")) given |= C_YARD;
+    for (int i = 0; i < TUNE_NCONTROLS; i++) {
+        if (strcmp(opt_name(control_opt[i]), tune_control_info[i].option) != 0) {
+            fprintf(stderr, "kingme tune: internal error: control %s has option %s\n",
+                    tune_control_info[i].key, opt_name(control_opt[i]));
+            abort();
+        }
+        if (opt_given(o, control_opt[i])) given |= 1u << i;
+    }
+    if (opt_given(o, OPT_SEED)) given |= C_SEED;
+    if (opt_count(o, OPT_YARDSTICK)) given |= C_YARD;
     /* the algorithm's defaults, then what was given */
-    if (opt_choice(o, "--algorithm") == TUNE_ALG_THESIS) tune_controls_thesis(c);
+    if (opt_choice(o, OPT_ALGORITHM) == TUNE_ALG_THESIS) tune_controls_thesis(c);
     else tune_controls_default(c);
     for (int i = 0; i < TUNE_NCONTROLS; i++) {
         if (!(given & 1u << i)) continue;
-        const char *name = tune_control_info[i].option;
+        OptId id = control_opt[i];
         switch (tune_control_info[i].kind) {
         case TUNE_KIND_INT:
-            tune_control_set(c, i, (double)opt_int(o, name));
+            tune_control_set(c, i, (double)opt_int(o, id));
             break;
         case TUNE_KIND_REAL:
-            tune_control_set(c, i, opt_real(o, name));
+            tune_control_set(c, i, opt_real(o, id));
             break;
         case TUNE_KIND_CHOICE:
-            tune_control_set(c, i, opt_choice(o, name));
+            tune_control_set(c, i, opt_choice(o, id));
             break;
         }
     }
-    c->seed = (uint64_t)opt_int(o, "--seed");
-    if (opt_given(o, "--generations")) {
+    c->seed = (uint64_t)opt_int(o, OPT_SEED);
+    if (opt_given(o, OPT_GENERATIONS)) {
         c->stop = TUNE_STOP_GENERATIONS;
-        c->limit = (double)opt_int(o, "--generations");
+        c->limit = (double)opt_int(o, OPT_GENERATIONS);
         given |= C_STOP;
-    } else if (opt_given(o, "--seconds")) {
+    } else if (opt_given(o, OPT_SECONDS)) {
         c->stop = TUNE_STOP_SECONDS;
-        c->limit = opt_real(o, "--seconds");
+        c->limit = opt_real(o, OPT_SECONDS);
         given |= C_STOP;
     }
     return given;
@@ -450,10 +482,10 @@ static unsigned read_controls(const Opts *o, TuneControls *c)
 static int check_modes(const Opts *o, unsigned given)
 {
     const char *cmd = o->name;
-    bool resume = opt_given(o, "--resume"), cont = opt_given(o, "--continue");
-    int ninclude = opt_count(o, "--include");
-    const char *name = opt_str(o, "--name");
-    if (opt_given(o, "--generations") && opt_given(o, "--seconds"))
+    bool resume = opt_given(o, OPT_RESUME), cont = opt_given(o, OPT_CONTINUE);
+    int ninclude = opt_count(o, OPT_INCLUDE);
+    const char *name = opt_str(o, OPT_NAME);
+    if (opt_given(o, OPT_GENERATIONS) && opt_given(o, OPT_SECONDS))
         return cli_usage_error(cmd, "give one of --generations and --seconds");
     if (name && !valid_name(name))
         return cli_usage_error(cmd, "--name '%s': use letters, digits, '-', '_' and '.'", name);
@@ -479,7 +511,7 @@ typedef struct Where {
 static int open_resumed(const Opts *o, const TuneControls *c, unsigned given, TuneSession *s, Where *wh)
 {
     char err[KM_ERR_MAX];
-    if (!resolve_pop(opt_str(o, "--resume"), opt_str(o, "--dir"), wh->pop, wh->name, wh->dir)) return 1;
+    if (!resolve_pop(opt_str(o, OPT_RESUME), opt_str(o, OPT_DIR), wh->pop, wh->name, wh->dir)) return 1;
     if (tune_read(s, wh->pop, err)) return cli_error("%s", err);
     if (given & C_STOP) {
         s->c.stop = c->stop;
@@ -501,7 +533,7 @@ static int open_continued(const Opts *o, TuneControls *c, unsigned given, TuneSe
 {
     char err[KM_ERR_MAX], d1[256], d2[4096];
     TuneSession from;
-    if (!resolve_pop(opt_str(o, "--continue"), opt_str(o, "--dir"), wh->from, d1, d2)) return 1;
+    if (!resolve_pop(opt_str(o, OPT_CONTINUE), opt_str(o, OPT_DIR), wh->from, d1, d2)) return 1;
     if (tune_read(&from, wh->from, err)) return cli_error("%s", err);
     for (int i = 0; i < TUNE_NCONTROLS; i++)
         if (!(given & 1u << i)) tune_control_set(c, i, tune_control_get(&from.c, i));
@@ -523,14 +555,14 @@ static int open_continued(const Opts *o, TuneControls *c, unsigned given, TuneSe
 static int open_new(const Opts *o, const TuneControls *c, TuneSession *s)
 {
     char err[KM_ERR_MAX];
-    int ninclude = opt_count(o, "--include");
+    int ninclude = opt_count(o, OPT_INCLUDE);
     if (tune_controls_check(c, err)) return cli_usage_error(o->name, "%s", err);
     if (ninclude > c->population)
         return cli_usage_error(o->name, "%d --include files for a population of %d", ninclude, c->population);
     Weights *inc = malloc((size_t)(ninclude ? ninclude : 1) * sizeof *inc);
     if (!inc) return cli_error("out of memory");
     for (int k = 0; k < ninclude; k++) {
-        const char *path = opt_item(o, "--include", k);
+        const char *path = opt_item(o, OPT_INCLUDE, k);
         if (!cli_weights(path, &inc[k])) {
             free(inc);
             return 1;
@@ -570,11 +602,11 @@ static int open_new(const Opts *o, const TuneControls *c, TuneSession *s)
             return cli_usage_error(o->name,
                                    "--include %s: its pattern layer is not the one of %s (a session breeds "
                                    "over one fixed layer)",
-                                   opt_item(o, "--include", k), opt_item(o, "--include", layer));
+                                   opt_item(o, OPT_INCLUDE, k), opt_item(o, OPT_INCLUDE, layer));
         }
     }
     if (layer >= 0) {
-        const char *path = opt_item(o, "--include", layer);
+        const char *path = opt_item(o, OPT_INCLUDE, layer);
         double sq = 0;
         for (int i = 0; i < cc.nweights; i++)
             sq += (double)weights_at(&inc[layer], i) * weights_at(&inc[layer], i);
@@ -607,10 +639,10 @@ static int open_new(const Opts *o, const TuneControls *c, TuneSession *s)
 /* The new session's name and population file, which must not exist yet. */
 static int name_new(const Opts *o, TuneSession *s, Where *wh)
 {
-    const char *name = opt_str(o, "--name");
+    const char *name = opt_str(o, OPT_NAME);
     if (name) snprintf(wh->name, sizeof wh->name, "%s", name);
     else cli_time_name(wh->name, sizeof wh->name, "session-%Y%m%d-%H%M%S");
-    snprintf(wh->dir, sizeof wh->dir, "%s", opt_str(o, "--dir"));
+    snprintf(wh->dir, sizeof wh->dir, "%s", opt_str(o, OPT_DIR));
     if (!cli_path(wh->pop, sizeof wh->pop, "%s/population/%s.pop", wh->dir, wh->name)) {
         tune_free(s);
         return 1;
@@ -643,7 +675,7 @@ static void make_header(const Opts *o, const Where *wh, const char *threads, cha
     struct utsname un;
     const char *machine = uname(&un) == 0 ? un.machine : "unknown";
     char stamp[64];
-    int ninclude = opt_count(o, "--include");
+    int ninclude = opt_count(o, OPT_INCLUDE);
     cli_time_name(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S");
     cli_path(header, (int)len,
              "made by kingme %s tune, session %s (population file %s), run started %s\n"
@@ -652,7 +684,7 @@ static void make_header(const Opts *o, const Where *wh, const char *threads, cha
              ninclude ? "first population: random vectors and the --include files:" : "");
     for (int k = 0; k < ninclude; k++) {
         size_t n = strlen(header);
-        snprintf(header + n, len - n, " %s%s", opt_item(o, "--include", k), k + 1 == ninclude ? "\n" : "");
+        snprintf(header + n, len - n, " %s%s", opt_item(o, OPT_INCLUDE, k), k + 1 == ninclude ? "\n" : "");
     }
 }
 
@@ -664,9 +696,9 @@ static int play_session(const Opts *o, TuneSession *s, const Where *wh, long lon
     cli_threads_text(threads, s->workers, who, sizeof who);
     make_header(o, wh, who, header, sizeof header);
     char *desc = tune_describe(s);
-    if (opt_given(o, "--resume"))
+    if (opt_given(o, OPT_RESUME))
         printf("kingme %s: resuming session %s at generation %d\n", cmd, wh->name, s->generation);
-    else if (opt_given(o, "--continue"))
+    else if (opt_given(o, OPT_CONTINUE))
         printf("kingme %s: session %s, continuing the population of %s\n", cmd, wh->name, wh->from);
     else printf("kingme %s: new session %s\n", cmd, wh->name);
     cli_wrap(stdout, desc ? desc : "", 2);
@@ -805,11 +837,11 @@ static int yard_svg(const char *csv, const char *name, const char *out)
 /* --report: a session's controls, progress and curves from its files. */
 static int report(const Opts *o, unsigned given)
 {
-    if (given || opt_given(o, "--resume") || opt_given(o, "--continue") || opt_count(o, "--include") ||
-        opt_given(o, "--name"))
+    if (given || opt_given(o, OPT_RESUME) || opt_given(o, OPT_CONTINUE) || opt_count(o, OPT_INCLUDE) ||
+        opt_given(o, OPT_NAME))
         return cli_usage_error(o->name, "--report takes only a session (and --dir)");
     char pop[4096], name[256], dir[4096], csv[4096], err[KM_ERR_MAX];
-    if (!resolve_pop(opt_str(o, "--report"), opt_str(o, "--dir"), pop, name, dir)) return 1;
+    if (!resolve_pop(opt_str(o, OPT_REPORT), opt_str(o, OPT_DIR), pop, name, dir)) return 1;
     TuneSession s;
     if (tune_read(&s, pop, err)) return cli_error("%s", err);
     size_t n = strlen(pop);
@@ -818,14 +850,14 @@ static int report(const Opts *o, unsigned given)
     printf("session %s (%s)\n", name, pop);
     cli_wrap(stdout, d ? d : "", 2);
     free(d);
-    if (!s.c.nyard) printf("no yardstick in this session (population file format 1, or --yardstick none)\n");
+    if (!s.c.nyard) printf("no yardstick in this session (--yardstick none)\n");
     tune_free(&s);
     char *log = read_log(csv, err);
     if (!log) return cli_error("%s", err);
     free(log);
     print_chart(csv);
     print_yard_chart(csv);
-    if (opt_given(o, "--svg")) return yard_svg(csv, name, opt_str(o, "--svg"));
+    if (opt_given(o, OPT_SVG)) return yard_svg(csv, name, opt_str(o, OPT_SVG));
     return 0;
 }
 
@@ -833,21 +865,21 @@ static int run(const Opts *o)
 {
     TuneControls c;
     unsigned given = read_controls(o, &c);
-    if (opt_given(o, "--report")) return report(o, given);
-    if (opt_given(o, "--svg"))
+    if (opt_given(o, OPT_REPORT)) return report(o, given);
+    if (opt_given(o, OPT_SVG))
         return cli_usage_error(o->name, "--svg draws a session's yardstick: give it with --report");
     int r = check_modes(o, given);
     if (r) return r;
-    if (!opt_given(o, "--resume") && !read_yardsticks(o, &c))
-        return opt_count(o, "--yardstick") > TUNE_MAX_YARDSTICKS ? 2 : 1;
+    if (!opt_given(o, OPT_RESUME) && !read_yardsticks(o, &c))
+        return opt_count(o, OPT_YARDSTICK) > TUNE_MAX_YARDSTICKS ? 2 : 1;
     long long threads = cli_concurrency(o);
     Where *wh = calloc(1, sizeof *wh);
     if (!wh) return cli_error("out of memory");
     TuneSession s;
-    if (opt_given(o, "--resume")) {
+    if (opt_given(o, OPT_RESUME)) {
         r = open_resumed(o, &c, given, &s, wh);
     } else {
-        r = opt_given(o, "--continue") ? open_continued(o, &c, given, &s, wh) : open_new(o, &c, &s);
+        r = opt_given(o, OPT_CONTINUE) ? open_continued(o, &c, given, &s, wh) : open_new(o, &c, &s);
         if (r < 0) r = name_new(o, &s, wh);
     }
     WorkerSet *ws = NULL;
@@ -875,44 +907,44 @@ static int run(const Opts *o)
 #define TUNE_OPT_WHO_YARD ""
 #define TUNE_OPT_WHO_LEARN "(learn) "
 #define TUNE_OPT_WHO_THESIS "(thesis) "
-#define TUNE_CONTROL_OPT_(field, kind, key, option, arg, lo, hi, multiple, learn, thesis, who, since, help) \
-    {option,                                                                                                \
-     NULL,                                                                                                  \
-     NULL,                                                                                                  \
-     TUNE_OPT_KIND_##kind,                                                                                  \
-     arg,                                                                                                   \
-     lo,                                                                                                    \
-     hi,                                                                                                    \
-     TUNE_OPT_DEFAULT_##kind(learn, thesis),                                                                \
+#define TUNE_CONTROL_OPT_(field, kind, key, option, arg, lo, hi, multiple, learn, thesis, who, help) \
+    {TUNE_OPT_ID_##field,                                                                            \
+     NULL,                                                                                           \
+     NULL,                                                                                           \
+     TUNE_OPT_KIND_##kind,                                                                           \
+     arg,                                                                                            \
+     lo,                                                                                             \
+     hi,                                                                                             \
+     TUNE_OPT_DEFAULT_##kind(learn, thesis),                                                         \
      TUNE_OPT_WHO_##who help},
 
 static const Opt options[] = {
-    TUNE_CONTROL_LIST(TUNE_CONTROL_OPT_){"--generations", NULL, NULL, OPT_INT, "G", 1, 1e9, DESCRIBED("none"),
+    TUNE_CONTROL_LIST(TUNE_CONTROL_OPT_){OPT_GENERATIONS, NULL, NULL, OPT_INT, "G", 1, 1e9, DESCRIBED("none"),
                                          "stop after G generations (over all runs)"},
-    {"--seconds", NULL, NULL, OPT_REAL, "S", 0.001, 1e9, DESCRIBED("none"),
+    {OPT_SECONDS, NULL, NULL, OPT_REAL, "S", 0.001, 1e9, DESCRIBED("none"),
      "or stop after S seconds of play (over all runs); a new session needs one of the two"},
     CLI_SEED_OPT("the session's random seed (give another for another session from other vectors)"),
     CLI_CONCURRENCY_OPT("games played at once; the result does not depend on it"),
     CLI_NO_EGDB_NEVER_OPT("tune"),
     WORKERS_OPTIONS,
-    {"--name", NULL, NULL, OPT_STR, "NAME", 0, 0, DESCRIBED("session-YYYYMMDD-HHMMSS"), "the session's name"},
-    {"--dir", NULL, NULL, OPT_STR, "DIR", 0, 0, "weights",
+    {OPT_NAME, NULL, NULL, OPT_STR, "NAME", 0, 0, DESCRIBED("session-YYYYMMDD-HHMMSS"), "the session's name"},
+    {OPT_DIR, NULL, NULL, OPT_STR, "DIR", 0, 0, "weights",
      "where the files go: DIR/population/NAME.pop (the session, rewritten every generation), "
      "DIR/population/NAME.csv (one line per generation), DIR/output/NAME.w (the best vector so far)"},
-    {"--resume", NULL, NULL, OPT_OPTSTR, "NAME|FILE", 0, 0, NULL,
+    {OPT_RESUME, NULL, NULL, OPT_OPTSTR, "NAME|FILE", 0, 0, NULL,
      "go on with a session (the newest DIR/population/*.pop if none is given), with its own controls "
      "and a new stop if one is given"},
-    {"--continue", NULL, NULL, OPT_STR, "NAME|FILE", 0, 0, DESCRIBED("none"),
+    {OPT_CONTINUE, NULL, NULL, OPT_STR, "NAME|FILE", 0, 0, DESCRIBED("none"),
      "a new session starting from a saved population; the controls not given keep the saved values"},
-    {"--yardstick", NULL, NULL, OPT_LIST, "FILE|none", 0, 0, NULL,
+    {OPT_YARDSTICK, NULL, NULL, OPT_LIST, "FILE|none", 0, 0, NULL,
      "(repeatable) a reference that the best so far plays now and then (weights/material.w and "
      "weights/handset.w when none is given; none: no yardstick)"},
-    {"--svg", NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("none"),
+    {OPT_SVG, NULL, NULL, OPT_STR, "FILE", 0, 0, DESCRIBED("none"),
      "(with --report) draw the yardstick as an SVG picture: the best so far's Elo against each "
      "reference, with 95% intervals, against time and against games"},
-    {"--report", NULL, NULL, OPT_OPTSTR, "NAME|FILE", 0, 0, NULL,
+    {OPT_REPORT, NULL, NULL, OPT_OPTSTR, "NAME|FILE", 0, 0, NULL,
      "print a finished or running session's curves (the newest session when none is given)"},
-    {"--include", NULL, NULL, OPT_LIST, "FILE", 0, 0, NULL,
+    {OPT_INCLUDE, NULL, NULL, OPT_LIST, "FILE", 0, 0, NULL,
      "(new sessions, repeatable) put this weights file in the first population in place of a random vector; "
      "one with the terms 61-74 makes the session breed 74 weights, one with end. weights 148 (a phase); one "
      "with a pattern layer (table lines) makes it breed the named weights over that fixed layer, at the norm "

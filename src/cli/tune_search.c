@@ -52,40 +52,40 @@ static const char *budget_text(const TsControls *c, char *buf, size_t len)
  * resumed one); false after an error line. */
 static bool read_controls(const Opts *o, TsControls *c, bool fresh)
 {
-    if (opt_given(o, "--generations")) c->generations = (int)opt_int(o, "--generations");
+    if (opt_given(o, OPT_GENERATIONS)) c->generations = (int)opt_int(o, OPT_GENERATIONS);
     if (!fresh) return true;
-    c->population = (int)opt_int(o, "--population");
-    c->elite = (int)opt_int(o, "--elite");
-    c->games = (int)opt_int(o, "--games");
-    c->tournament = (int)opt_int(o, "--tournament");
-    c->sigma = opt_real(o, "--sigma");
-    c->mutation = opt_real(o, "--mutation");
-    c->seed = (uint64_t)opt_int(o, "--seed");
-    c->confirm = (int)opt_int(o, "--confirm");
-    c->confirm_elo = opt_real(o, "--confirm-elo");
-    int budgets = opt_given(o, "--nodes") + opt_given(o, "--time") + opt_given(o, "--tc");
-    if (budgets > 1) return cli_usage_error(o->name, "give one of --nodes, --time and --tc"), false;
+    c->population = (int)opt_int(o, OPT_POPULATION);
+    c->elite = (int)opt_int(o, OPT_ELITE);
+    c->games = (int)opt_int(o, OPT_GAMES);
+    c->tournament = (int)opt_int(o, OPT_TOURNAMENT);
+    c->sigma = opt_real(o, OPT_SIGMA);
+    c->mutation = opt_real(o, OPT_MUTATION);
+    c->seed = (uint64_t)opt_int(o, OPT_SEED);
+    c->confirm = (int)opt_int(o, OPT_CONFIRM);
+    c->confirm_elo = opt_real(o, OPT_CONFIRM_ELO);
+    int budgets = opt_given(o, OPT_NODES) + opt_given(o, OPT_TIME) + opt_given(o, OPT_TC);
+    if (budgets > 1) return cli_usage_false(o->name, "give one of --nodes, --time and --tc");
     c->budget = TS_BUDGET_NODES;
-    c->nodes = (uint64_t)opt_int(o, "--nodes");
-    if (opt_given(o, "--time")) c->budget = TS_BUDGET_TIME, c->seconds = opt_real(o, "--time");
-    if (opt_given(o, "--tc")) {
+    c->nodes = (uint64_t)opt_int(o, OPT_NODES);
+    if (opt_given(o, OPT_TIME)) c->budget = TS_BUDGET_TIME, c->seconds = opt_real(o, OPT_TIME);
+    if (opt_given(o, OPT_TC)) {
         if (!cli_tc(o, &c->tc_base, &c->tc_inc)) return false;
         c->budget = TS_BUDGET_CLOCK;
     }
     ts_tuned_default(c->budget, c->tuned);
-    const char *only = opt_str(o, "--only");
+    const char *only = opt_str(o, OPT_ONLY);
     if (only) {
         memset(c->tuned, 0, sizeof c->tuned);
         char buf[2048];
         snprintf(buf, sizeof buf, "%s", only);
         for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
             int i = search_param_find(t);
-            if (i < 0) return cli_usage_error(o->name, "--only: unknown search parameter '%.60s'", t), false;
+            if (i < 0) return cli_usage_false(o->name, "--only: unknown search parameter '%.60s'", t);
             c->tuned[i] = true;
         }
     }
     char err[KM_ERR_MAX];
-    if (ts_controls_check(c, err)) return cli_usage_error(o->name, "%s", err), false;
+    if (ts_controls_check(c, err)) return cli_usage_false(o->name, "%s", err);
     return true;
 }
 
@@ -101,7 +101,7 @@ static bool trim_log(const TsSession *s, const char *path)
     char err[KM_ERR_MAX];
     KmReadOpts ro = {.missing_ok = true};
     char *text = km_read_text(path, &ro, NULL, err);
-    if (!text) return cli_error("%s", err), false;
+    if (!text) return cli_error_false("%s", err);
     KmBuf b = {0};
     bool head = false;
     for (char *ln = text; *ln;) {
@@ -126,10 +126,10 @@ static bool trim_log(const TsSession *s, const char *path)
     free(text);
     size_t len = b.len;
     char *out = km_buf_done(&b);
-    if (!out) return cli_error("out of memory"), false;
+    if (!out) return cli_error_false("out of memory");
     int r = km_write_atomic(path, out, len, err);
     free(out);
-    if (r) return cli_error("%s", err), false;
+    if (r) return cli_error_false("%s", err);
     return true;
 }
 
@@ -150,18 +150,18 @@ static bool append_log(const TsSession *s, const TsGenStats *st, const char *pat
     km_buf_str(&b, "\n");
     size_t len = b.len;
     char *t = km_buf_done(&b);
-    if (!t) return cli_error("out of memory"), false;
+    if (!t) return cli_error_false("out of memory");
     char err[KM_ERR_MAX];
     bool created;
     int fd = km_open_append(path, &created, err);
     if (fd < 0) {
         free(t);
-        return cli_error("%s", err), false;
+        return cli_error_false("%s", err);
     }
     int r = km_write_fd(fd, t, len);
     close(fd);
     free(t);
-    if (r) return cli_error("%s: cannot write", path), false;
+    if (r) return cli_error_false("%s: cannot write", path);
     return true;
 }
 
@@ -199,7 +199,7 @@ static bool write_params(const TsSession *s, const Files *f)
                  s->generation);
     }
     char err[KM_ERR_MAX];
-    if (search_params_write(p, head, f->params, err)) return cli_error("%s", err), false;
+    if (search_params_write(p, head, f->params, err)) return cli_error_false("%s", err);
     return true;
 }
 
@@ -236,7 +236,7 @@ static void print_leader(const TsIndividual *x)
 static int play_session(const Opts *o, TsSession *s, const Files *f)
 {
     Weights w;
-    if (!cli_weights(opt_str(o, "--weights"), &w)) return 1;
+    if (!cli_weights(opt_str(o, OPT_WEIGHTS), &w)) return 1;
     long long local = cli_concurrency(o);
     WorkerSet *ws = NULL;
     if (!cli_workers(o, &ws, &local)) return 1;
@@ -410,18 +410,18 @@ static int report(const Opts *o, const Files *f)
 
 static int run(const Opts *o)
 {
-    const char *dir = opt_str(o, "--dir");
+    const char *dir = opt_str(o, OPT_DIR);
     Files f;
-    if (opt_given(o, "--report")) {
-        const char *n = opt_str(o, "--report");
+    if (opt_given(o, OPT_REPORT)) {
+        const char *n = opt_str(o, OPT_REPORT);
         if (!n) return cli_usage_error(o->name, "--report NAME|FILE");
         where(dir, n, &f);
         return report(o, &f);
     }
     TsSession s;
     char err[KM_ERR_MAX];
-    if (opt_given(o, "--resume")) {
-        const char *n = opt_str(o, "--resume");
+    if (opt_given(o, OPT_RESUME)) {
+        const char *n = opt_str(o, OPT_RESUME);
         if (!n) return cli_usage_error(o->name, "--resume NAME|FILE");
         where(dir, n, &f);
         if (ts_read(&s, f.pop, err)) return cli_error("%s", err);
@@ -434,7 +434,7 @@ static int run(const Opts *o)
         ts_controls_default(&c);
         if (!read_controls(o, &c, true)) return 2;
         char name[256];
-        if (opt_given(o, "--name")) snprintf(name, sizeof name, "%s", opt_str(o, "--name"));
+        if (opt_given(o, OPT_NAME)) snprintf(name, sizeof name, "%s", opt_str(o, OPT_NAME));
         else cli_time_name(name, sizeof name, "search-%Y%m%d-%H%M%S");
         if (strchr(name, '/') || !name[0])
             return cli_usage_error(o->name, "--name '%s': a name, not a path", name);
@@ -449,40 +449,40 @@ static int run(const Opts *o)
 }
 
 static const Opt options[] = {
-    {"--nodes", NULL, NULL, OPT_INT, "N", 1, 1099511627776.0, "20000",
+    {OPT_NODES, NULL, NULL, OPT_INT, "N", 1, 1099511627776.0, "20000",
      "the budget of every move: N nodes (the games do not depend on the machine or its load)"},
-    {"--time", NULL, NULL, OPT_REAL, "S", 0.001, 1e5, DESCRIBED("none"), "or S seconds a move"},
+    {OPT_TIME, NULL, NULL, OPT_REAL, "S", 0.001, 1e5, DESCRIBED("none"), "or S seconds a move"},
     CLI_TC_OPT,
-    {"--population", NULL, NULL, OPT_INT, "N", 4, TS_MAX_POPULATION, "12", "individuals"},
-    {"--elite", NULL, NULL, OPT_INT, "E", 0, TS_MAX_POPULATION - 1, "4",
+    {OPT_POPULATION, NULL, NULL, OPT_INT, "N", 4, TS_MAX_POPULATION, "12", "individuals"},
+    {OPT_ELITE, NULL, NULL, OPT_INT, "E", 0, TS_MAX_POPULATION - 1, "4",
      "the best-ranked kept unchanged, and so played again"},
-    {"--games", NULL, NULL, OPT_INT, "G", 2, TS_MAX_GAMES, "8",
+    {OPT_GAMES, NULL, NULL, OPT_INT, "G", 2, TS_MAX_GAMES, "8",
      "games of each individual against the defaults a generation (G/2 ballots, both colours)"},
-    {"--tournament", NULL, NULL, OPT_INT, "T", 1, TS_MAX_POPULATION, "2", "a parent is the best of T drawn"},
-    {"--sigma", NULL, NULL, OPT_REAL, "F", 0.001, 4, "0.15",
+    {OPT_TOURNAMENT, NULL, NULL, OPT_INT, "T", 1, TS_MAX_POPULATION, "2", "a parent is the best of T drawn"},
+    {OPT_SIGMA, NULL, NULL, OPT_REAL, "F", 0.001, 4, "0.15",
      "a mutation moves a number by F x its default x N(0,1)"},
-    {"--mutation", NULL, NULL, OPT_REAL, "P", 0, 1, "0.3",
+    {OPT_MUTATION, NULL, NULL, OPT_REAL, "P", 0, 1, "0.3",
      "chance of each tuned parameter of a child to mutate"},
-    {"--generations", NULL, NULL, OPT_INT, "G", 1, 1000000, "10", "stop after G generations (over all runs)"},
-    {"--confirm", NULL, NULL, OPT_INT, "N", 0, 100000, "400",
+    {OPT_GENERATIONS, NULL, NULL, OPT_INT, "G", 1, 1000000, "10", "stop after G generations (over all runs)"},
+    {OPT_CONFIRM, NULL, NULL, OPT_INT, "N", 0, 100000, "400",
      "at the stop, the leader plays the defaults until the SPRT decides or N games are played; only an "
      "accepted leader is written as the best (0: no confirmation)"},
-    {"--confirm-elo", NULL, NULL, OPT_REAL, "E", 0.1, 1000, "10", "the confirmation's H1: +E Elo (H0: 0)"},
-    {"--only", NULL, NULL, OPT_STR, "NAME,NAME,...", 0, 0,
+    {OPT_CONFIRM_ELO, NULL, NULL, OPT_REAL, "E", 0.1, 1000, "10", "the confirmation's H1: +E Elo (H0: 0)"},
+    {OPT_ONLY, NULL, NULL, OPT_STR, "NAME,NAME,...", 0, 0,
      DESCRIBED("every parameter but the ProbCut margin's measurement; the time manager's only with --tc"),
      "the parameters to tune"},
-    {"--weights", NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
+    {OPT_WEIGHTS, NULL, NULL, OPT_STR, "FILE", 0, 0, "default", WEIGHTS_HELP},
     CLI_SEED_OPT("the session's random seed"),
     CLI_CONCURRENCY_OPT("games played at once; with --nodes the result does not depend on it"),
     CLI_NO_EGDB_NEVER_OPT("tune-search"),
     WORKERS_OPTIONS,
-    {"--name", NULL, NULL, OPT_STR, "NAME", 0, 0, DESCRIBED("search-YYYYMMDD-HHMMSS"), "the session's name"},
-    {"--dir", NULL, NULL, OPT_STR, "DIR", 0, 0, "weights",
+    {OPT_NAME, NULL, NULL, OPT_STR, "NAME", 0, 0, DESCRIBED("search-YYYYMMDD-HHMMSS"), "the session's name"},
+    {OPT_DIR, NULL, NULL, OPT_STR, "DIR", 0, 0, "weights",
      "where the files go: DIR/population/NAME.spop (the session, rewritten every generation), "
      "DIR/population/NAME.csv (one line per generation), DIR/output/NAME.params (the confirmed best)"},
-    {"--resume", NULL, NULL, OPT_STR, "NAME|FILE", 0, 0, DESCRIBED("none"),
+    {OPT_RESUME, NULL, NULL, OPT_STR, "NAME|FILE", 0, 0, DESCRIBED("none"),
      "go on with a session, with its own controls (and --generations G if given)"},
-    {"--report", NULL, NULL, OPT_STR, "NAME|FILE", 0, 0, DESCRIBED("none"),
+    {OPT_REPORT, NULL, NULL, OPT_STR, "NAME|FILE", 0, 0, DESCRIBED("none"),
      "print a session's curve and each parameter's path over the generations"},
     OPTS_END,
 };
