@@ -61,7 +61,7 @@ $(BUILD)/%.o: %.c $(HEADERS)
 $(BUILD)/gen/default_weights.c: weights/default.w
 	@mkdir -p $(dir $@)
 	@{ echo '/* generated from weights/default.w by the Makefile */'; \
-	  echo 'const char km_default_weights_text[] ='; \
+	  echo 'const char weights_default_text[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$$/\\n"/' $<; \
 	  echo '    ;'; } > $@
 

@@ -107,7 +107,7 @@ int analyze_game(Searcher *s, const Game *g, const SearchLimits *lim, GameAnalys
     }
     SearchLimits l = *lim;
     l.multipv = SEARCH_ALL_MOVES;
-    searcher_set_tiebreak(s, TIEBREAK_FIRST);
+    search_set_tiebreak(s, TIEBREAK_FIRST);
     l.abort = stop;
     out->min_depth = SEARCH_MAX_PLY;
     int prev_depth = 0, rc = 0;
@@ -115,7 +115,7 @@ int analyze_game(Searcher *s, const Game *g, const SearchLimits *lim, GameAnalys
         AnalyzedPly *p = &out->ply[i];
         p->side = cur.cur.stm;
         MoveList ml;
-        p->nmoves = gen_moves(&cur.cur, &ml);
+        p->nmoves = mg_moves(&cur.cur, &ml);
         p->db_before = s->egdb ? egdb_probe(s->egdb, &cur.cur, NULL) : EGDB_UNKNOWN;
         if (ml.count == 0 || cur.result != GAME_ONGOING) {
             /* decided by the rules: no move loses, a repetition or the
@@ -153,7 +153,7 @@ int analyze_game(Searcher *s, const Game *g, const SearchLimits *lim, GameAnalys
             p->played = p->best;
             if (i < g->nply)
                 for (int k = 0; k < r.nlines; k++)
-                    if (move_equal(&r.lines[k].move, &g->moves[i])) {
+                    if (mg_move_equal(&r.lines[k].move, &g->moves[i])) {
                         p->played = r.lines[k].score;
                         p->rank = k + 1;
                     }
@@ -206,7 +206,7 @@ static int move_number(const Game *g, int ply) { return 1 + (ply + (g->start.stm
 static void move_label(const Game *g, int ply, char *buf, size_t len)
 {
     char mv[MOVE_TEXT_MAX];
-    move_to_text(&g->moves[ply], mv);
+    notation_move_to_text(&g->moves[ply], mv);
     bool black = ((ply + (g->start.stm == KM_WHITE)) & 1) == 0;
     snprintf(buf, len, "%d%s %s", move_number(g, ply), black ? "." : "...", mv);
 }
@@ -214,8 +214,8 @@ static void move_label(const Game *g, int ply, char *buf, size_t len)
 static void line_text(const Move *pv, int n, KmBuf *b)
 {
     char text[ANALYZE_PV * MOVE_TEXT_MAX];
-    moves_to_text(pv, n, text, sizeof text);
-    km_buf_str(b, text);
+    notation_moves_to_text(pv, n, text, sizeof text);
+    textio_buf_str(b, text);
 }
 
 static const char *mark_text(AnalyzeMark m)
@@ -227,7 +227,7 @@ char *analyze_summary(const GameAnalysis *a, const Game *g, int side, const char
 {
     const AnalyzeSide *st = &a->side[side];
     KmBuf b = {0};
-    km_buf_printf(
+    textio_buf_printf(
         &b,
         "%s: %d move%s with a choice, average loss %.2f men a move, %d mistake%s (?), %d blunder%s (?\?)\n",
         who, st->moves, st->moves == 1 ? "" : "s", st->moves ? st->total_loss / st->moves : 0.0, st->mistakes,
@@ -237,26 +237,26 @@ char *analyze_summary(const GameAnalysis *a, const Game *g, int side, const char
         const AnalyzedPly *p = &a->ply[i];
         char lab[64], bm[MOVE_TEXT_MAX], s0[32], s1[32];
         move_label(g, i, lab, sizeof lab);
-        move_to_text(&p->best_move, bm);
+        notation_move_to_text(&p->best_move, bm);
         analyze_score_text(a, p->best, p->side, s0, sizeof s0);
         analyze_score_text(a, p->after, p->side, s1, sizeof s1);
-        km_buf_printf(&b, "  %s %s%s lost %.2f men (%s -> %s); %s was best", k ? "next:" : "worst:", lab,
-                      mark_text(p->mark), p->loss, s0, s1, bm);
+        textio_buf_printf(&b, "  %s %s%s lost %.2f men (%s -> %s); %s was best", k ? "next:" : "worst:", lab,
+                          mark_text(p->mark), p->loss, s0, s1, bm);
         if (p->db_before != EGDB_UNKNOWN && p->db_after != EGDB_UNKNOWN && p->db_before != p->db_after)
-            km_buf_printf(&b, "; database: %s -> %s", db_word(p->db_before), db_word(p->db_after));
-        km_buf_str(&b, "\n");
+            textio_buf_printf(&b, "; database: %s -> %s", db_word(p->db_before), db_word(p->db_after));
+        textio_buf_str(&b, "\n");
     }
     if (st->lost_at >= 0) {
         char lab[64], sc[32];
         int j = st->lost_at + 1;
         move_label(g, st->lost_at, lab, sizeof lab);
         analyze_score_text(a, a->ply[j].best, a->ply[j].side, sc, sizeof sc);
-        km_buf_printf(&b, "  lost after %s%s (%s for Black), %.1f men or more behind from then on\n", lab,
-                      mark_text(a->ply[st->lost_at].mark), sc, ANALYZE_LOST);
+        textio_buf_printf(&b, "  lost after %s%s (%s for Black), %.1f men or more behind from then on\n", lab,
+                          mark_text(a->ply[st->lost_at].mark), sc, ANALYZE_LOST);
     } else {
-        km_buf_printf(&b, "  never %.1f men behind for good\n", ANALYZE_LOST);
+        textio_buf_printf(&b, "  never %.1f men behind for good\n", ANALYZE_LOST);
     }
-    return km_buf_done(&b);
+    return textio_buf_done(&b);
 }
 
 /* The comment after ply i. */
@@ -267,22 +267,22 @@ static void ply_comment(const GameAnalysis *a, int i, KmBuf *b)
     analyze_score_text(a, p->best, p->side, s0, sizeof s0);
     analyze_score_text(a, p->after, p->side, s1, sizeof s1);
     if (p->nmoves < 2) {
-        km_buf_printf(b, "only move, %s", s0);
+        textio_buf_printf(b, "only move, %s", s0);
     } else if (p->rank == 1) {
-        km_buf_printf(b, "%s, the best move; line ", s0);
+        textio_buf_printf(b, "%s, the best move; line ", s0);
         line_text(p->pv, p->pv_len, b);
     } else {
         char bm[MOVE_TEXT_MAX];
-        move_to_text(&p->best_move, bm);
-        if (p->mark) km_buf_printf(b, "%s ", mark_text(p->mark));
-        km_buf_printf(b, "%s -> %s", s0, s1);
-        if (p->mark) km_buf_printf(b, ", lost %.2f men", p->loss);
-        km_buf_printf(b, "; best %s: ", bm);
+        notation_move_to_text(&p->best_move, bm);
+        if (p->mark) textio_buf_printf(b, "%s ", mark_text(p->mark));
+        textio_buf_printf(b, "%s -> %s", s0, s1);
+        if (p->mark) textio_buf_printf(b, ", lost %.2f men", p->loss);
+        textio_buf_printf(b, "; best %s: ", bm);
         line_text(p->pv, p->pv_len, b);
     }
     if (p->db_before != EGDB_UNKNOWN || p->db_after != EGDB_UNKNOWN) {
-        if (p->db_before == p->db_after) km_buf_printf(b, "; database: %s", db_word(p->db_before));
-        else km_buf_printf(b, "; database: %s -> %s", db_word(p->db_before), db_word(p->db_after));
+        if (p->db_before == p->db_after) textio_buf_printf(b, "; database: %s", db_word(p->db_before));
+        else textio_buf_printf(b, "; database: %s -> %s", db_word(p->db_before), db_word(p->db_after));
     }
 }
 
@@ -299,15 +299,17 @@ char *analyze_format_pdn(const GameAnalysis *a, const Game *g, const PdnTag *tag
                          const char *result, const char *how)
 {
     KmBuf head = {0};
-    km_buf_printf(&head, "kingme analyze: %s", how);
-    if (strncmp(how, "depth", 5) != 0) km_buf_printf(&head, ", depth %d to %d", a->min_depth, a->max_depth);
-    km_buf_printf(&head,
-                  "; scores in men for Black (1 man = %.0f points), capped at +-%.0f; '?' a move that lost "
-                  "%.1f men or more against the best move, '?\?' %.1f or more, or one the endgame database "
-                  "shows to throw away a win or a draw",
-                  a->man, ANALYZE_CAP, ANALYZE_MISTAKE, ANALYZE_BLUNDER);
-    if (a->stopped) km_buf_printf(&head, "; stopped after %d moves", a->nply);
-    char *before = km_buf_done(&head);
+    textio_buf_printf(&head, "kingme analyze: %s", how);
+    if (strncmp(how, "depth", 5) != 0)
+        textio_buf_printf(&head, ", depth %d to %d", a->min_depth, a->max_depth);
+    textio_buf_printf(
+        &head,
+        "; scores in men for Black (1 man = %.0f points), capped at +-%.0f; '?' a move that lost "
+        "%.1f men or more against the best move, '?\?' %.1f or more, or one the endgame database "
+        "shows to throw away a win or a draw",
+        a->man, ANALYZE_CAP, ANALYZE_MISTAKE, ANALYZE_BLUNDER);
+    if (a->stopped) textio_buf_printf(&head, "; stopped after %d moves", a->nply);
+    char *before = textio_buf_done(&head);
     PdnNote *notes = calloc((size_t)g->nply + 1, sizeof *notes);
     char **texts = calloc((size_t)g->nply + 1, sizeof *texts);
     char *out = NULL;
@@ -324,11 +326,11 @@ char *analyze_format_pdn(const GameAnalysis *a, const Game *g, const PdnTag *tag
                 snprintf(who, sizeof who, "%s%s%.160s%s", side == KM_BLACK ? "Black" : "White",
                          name ? " (" : "", name ? name : "", name ? ")" : "");
                 char *sum = analyze_summary(a, g, side, who);
-                if (sum) km_buf_printf(&b, " || %s", sum);
+                if (sum) textio_buf_printf(&b, " || %s", sum);
                 free(sum);
             }
         }
-        texts[i] = km_buf_done(&b);
+        texts[i] = textio_buf_done(&b);
         ok = texts[i] != NULL;
         notes[i].comment = texts[i];
         notes[i].mark = mark_text(a->ply[i].mark);
@@ -382,7 +384,7 @@ void analyze_svg_chart(KmBuf *b, const GameAnalysis *a, const Game *g, const cha
         const AnalyzedPly *p = &a->ply[i];
         if (!p->mark) continue;
         char mv[MOVE_TEXT_MAX];
-        move_to_text(&g->moves[i], mv);
+        notation_move_to_text(&g->moves[i], mv);
         snprintf(lab[i + 1], sizeof lab[0], "%.14s%s", mv, mark_text(p->mark));
         (p->side == KM_BLACK ? mblack : mwhite)[i + 1] = lab[i + 1];
         my[i + 1] = y[i + 1];

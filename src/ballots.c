@@ -4,7 +4,7 @@
  * edit the data file and run the script again. */
 #include "kingme/opening.h"
 
-const Ballot km_ballots[BALLOT_COUNT] = {
+const Ballot opening_ballots[BALLOT_COUNT] = {
     {1, BALLOT_CROSSBOARD, false, "9-13 21-17 5-9", ""},
     {2, BALLOT_CROSSBOARD, false, "9-13 21-17 6-9", ""},
     {3, BALLOT_BARRED, false, "9-13 21-17 10-14", ""},

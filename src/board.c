@@ -123,9 +123,9 @@ int board_from_fen(Board *b, const char *fen, char *err)
     }
     for (int side = 0; side < 2; side++) {
         const char *name = side == KM_BLACK ? "Black" : "White";
-        if (popcount32(r.pieces[side]) > 12) {
+        if (bits_popcount32(r.pieces[side]) > 12) {
             snprintf(err, KM_ERR_MAX, "bad FEN '%s': %s has %d pieces (at most 12)", fen, name,
-                     popcount32(r.pieces[side]));
+                     bits_popcount32(r.pieces[side]));
             return -1;
         }
         uint32_t promo = km_promotion_row(side);
@@ -133,7 +133,7 @@ int board_from_fen(Board *b, const char *fen, char *err)
         if (bad) {
             snprintf(err, KM_ERR_MAX,
                      "bad FEN '%s': %s man on square %d, its promotion row (it would be a king)", fen, name,
-                     lsb32(bad) + 1);
+                     bits_lsb32(bad) + 1);
             return -1;
         }
     }
@@ -152,7 +152,7 @@ void board_to_fen(const Board *b, char *buf, size_t len)
         uint32_t x = b->pieces[side];
         bool first = true;
         while (x) {
-            int i = poplsb32(&x);
+            int i = bits_poplsb32(&x);
             n += (size_t)snprintf(buf + n, len > n ? len - n : 0, "%s%s%d", first ? "" : ",",
                                   (b->kings >> i) & 1 ? "K" : "", i + 1);
             first = false;
@@ -179,28 +179,28 @@ void board_mirror(const Board *in, Board *out)
 
 /* ---- Zobrist -------------------------------------------------------------- */
 
-uint64_t km_zobrist[4][32];
-uint64_t km_zobrist_side;
+uint64_t board_zobrist[4][32];
+uint64_t board_zobrist_side;
 static pthread_once_t zobrist_once = PTHREAD_ONCE_INIT;
 
 static void zobrist_fill(void)
 {
     uint64_t s = 0x6B696E676D65ull; /* "kingme" */
     for (int k = 0; k < 4; k++)
-        for (int i = 0; i < 32; i++) km_zobrist[k][i] = km_rng_next(&s);
-    km_zobrist_side = km_rng_next(&s);
+        for (int i = 0; i < 32; i++) board_zobrist[k][i] = km_rng_next(&s);
+    board_zobrist_side = km_rng_next(&s);
 }
 
 void board_hash_init(void) { pthread_once(&zobrist_once, zobrist_fill); }
 
 uint64_t board_hash(const Board *b)
 {
-    uint64_t h = b->stm == KM_WHITE ? km_zobrist_side : 0;
+    uint64_t h = b->stm == KM_WHITE ? board_zobrist_side : 0;
     for (int side = 0; side < 2; side++) {
         uint32_t x = b->pieces[side];
         while (x) {
-            int i = poplsb32(&x);
-            h ^= km_zobrist[side + ((b->kings >> i) & 1 ? 2 : 0)][i];
+            int i = bits_poplsb32(&x);
+            h ^= board_zobrist[side + ((b->kings >> i) & 1 ? 2 : 0)][i];
         }
     }
     return h;
@@ -208,7 +208,7 @@ uint64_t board_hash(const Board *b)
 
 /* ---- coordinates ------------------------------------------------------------ */
 
-int square_from_coord(char file, char rank)
+int board_square_from_coord(char file, char rank)
 {
     int col = tolower((unsigned char)file) - 'a';
     int r = rank - '1';

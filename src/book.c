@@ -42,12 +42,12 @@ uint64_t book_weights_id(const Weights *w)
 int book_move_code(const Board *b, const Move *m)
 {
     MoveList ml;
-    gen_moves(b, &ml);
+    mg_moves(b, &ml);
     int k = 0;
     for (int i = 0; i < ml.count; i++) {
         const Move *x = &ml.moves[i];
         if (x->from != m->from || x->to != m->to) continue;
-        if (move_equal(x, m)) return k < 64 ? m->from | m->to << 5 | k << 10 : -1;
+        if (mg_move_equal(x, m)) return k < 64 ? m->from | m->to << 5 | k << 10 : -1;
         k++;
     }
     return -1;
@@ -56,7 +56,7 @@ int book_move_code(const Board *b, const Move *m)
 bool book_move_decode(const Board *b, int code, Move *out)
 {
     MoveList ml;
-    gen_moves(b, &ml);
+    mg_moves(b, &ml);
     int from = code & 31, to = code >> 5 & 31, k = code >> 10 & 63;
     for (int i = 0; i < ml.count; i++) {
         const Move *x = &ml.moves[i];
@@ -87,9 +87,9 @@ static void put64(uint8_t *p, uint64_t v)
 static uint32_t header_crc(const uint8_t *p, size_t hbytes)
 {
     static const uint8_t zero[4];
-    uint32_t c = km_crc32(0, p, 96);
-    c = km_crc32(c, zero, 4);
-    return km_crc32(c, p + 100, hbytes - 100);
+    uint32_t c = textio_crc32(0, p, 96);
+    c = textio_crc32(c, zero, 4);
+    return textio_crc32(c, p + 100, hbytes - 100);
 }
 
 /* ---- reading -------------------------------------------------------------------- */
@@ -192,7 +192,7 @@ static Book *parse(Book *bk, const char *where, char *err)
         return fail(bk, err, "%s: truncated (%s)", where, what);
     }
     if (n > need) return fail(bk, err, "%s: corrupt (%s)", where, "bytes after the end of the moves");
-    if (km_crc32(0, p + hbytes, n - hbytes) != h->data_crc)
+    if (textio_crc32(0, p + hbytes, n - hbytes) != h->data_crc)
         return fail(bk, err, "%s: corrupt data (%s)", where, "checksum mismatch");
     bk->n = (int)h->positions;
     bk->keys = p + hbytes;
@@ -233,7 +233,7 @@ Book *book_open(const char *path, char *err)
 {
     KmReadOpts o = {.max_bytes = BOOK_MAX_BYTES, .too_large = "too large for an opening book"};
     size_t len;
-    char *text = km_read_text(path, &o, &len, err);
+    char *text = textio_read_text(path, &o, &len, err);
     if (!text) return NULL;
     Book *bk = calloc(1, sizeof *bk);
     if (!bk || !(bk->path = strdup(path))) {
@@ -426,7 +426,7 @@ uint8_t *book_encode(const BookHeader *h, const BookOutPos *pos, int n, size_t *
     put64(p + 80, (uint64_t)h->written);
     put32(p + 88, (uint32_t)clen);
     if (clen) memcpy(p + HEADER_FIXED, h->command, clen);
-    put32(p + 92, km_crc32(0, p + hbytes, total - hbytes));
+    put32(p + 92, textio_crc32(0, p + hbytes, total - hbytes));
     put32(p + 96, header_crc(p, hbytes));
     *len = total;
     return p;

@@ -70,19 +70,19 @@ struct BookBuild {
 
 /* ---- the roots, and how far the book reaches from them ----------------------------- */
 
-int book_root(int r, Board *out, char *err)
+int book_build_root(int r, Board *out, char *err)
 {
     board_init(out);
     if (r == 0) return 0;
     if (r < 0 || r > BALLOT_COUNT) return km_fail(err, "no book root %d", r);
     Opening o;
-    if (opening_from_ballot(&o, &km_ballots[r - 1], err)) return -1;
+    if (opening_from_ballot(&o, &opening_ballots[r - 1], err)) return -1;
     *out = o.start;
-    for (int i = 0; i < o.nply; i++) make_move(out, &o.moves[i]);
+    for (int i = 0; i < o.nply; i++) mg_make_move(out, &o.moves[i]);
     return 0;
 }
 
-/* The state of one book_coverage: a memo per side over the stored positions. */
+/* The state of one book_build_coverage: a memo per side over the stored positions. */
 typedef struct Cov {
     const Book *bk;
     int32_t margin;
@@ -103,7 +103,8 @@ static int cov_side(Cov *c, const Board *b, int x)
 {
     BookMove mv[MAX_MOVES];
     int idx, n = moves_at(c->bk, b, mv, &idx);
-    if (idx < 0 && b->stm == x) return count_moves(b) ? 0 : c->max; /* no book move (or the game is over) */
+    if (idx < 0 && b->stm == x)
+        return mg_count_moves(b) ? 0 : c->max; /* no book move (or the game is over) */
     if (idx >= 0) {
         int16_t m = c->memo[x][idx];
         if (m == -2) return 0; /* a cycle: count nothing more */
@@ -113,13 +114,13 @@ static int cov_side(Cov *c, const Board *b, int x)
     int v;
     if (b->stm == x) {
         Board ch = *b;
-        make_move(&ch, &mv[0].move);
+        mg_make_move(&ch, &mv[0].move);
         v = 1 + cov_side(c, &ch, x);
     } else {
         MoveList ml;
         int k = 0;
         if (idx < 0) {
-            gen_moves(b, &ml);
+            mg_moves(b, &ml);
             k = ml.count;
         } else {
             while (k < n && mv[0].score - mv[k].score <= c->margin) k++;
@@ -127,7 +128,7 @@ static int cov_side(Cov *c, const Board *b, int x)
         v = c->max; /* no reply: the game is over */
         for (int i = 0; i < k; i++) {
             Board ch = *b;
-            make_move(&ch, idx < 0 ? &ml.moves[i] : &mv[i].move);
+            mg_make_move(&ch, idx < 0 ? &ml.moves[i] : &mv[i].move);
             int w = 1 + cov_side(c, &ch, x);
             if (w < v) v = w;
         }
@@ -137,7 +138,7 @@ static int cov_side(Cov *c, const Board *b, int x)
     return v;
 }
 
-int book_coverage(const Book *bk, const Board *root, int32_t margin, int max_plies, BookCoverage *out)
+int book_build_coverage(const Book *bk, const Board *root, int32_t margin, int max_plies, BookCoverage *out)
 {
     memset(out, 0, sizeof *out);
     if (max_plies > 200) max_plies = 200; /* the recursion goes as deep */
@@ -156,10 +157,10 @@ int book_coverage(const Book *bk, const Board *root, int32_t margin, int max_pli
     BookMove mv[MAX_MOVES];
     int idx;
     while (out->line < max_plies && moves_at(bk, &b, mv, &idx)) {
-        make_move(&b, &mv[0].move);
+        mg_make_move(&b, &mv[0].move);
         out->line++;
     }
-    if (out->line < max_plies && idx < 0 && !count_moves(&b)) out->line = max_plies; /* the game ended */
+    if (out->line < max_plies && idx < 0 && !mg_count_moves(&b)) out->line = max_plies; /* the game ended */
     out->side[KM_BLACK] = cov_side(&c, root, KM_BLACK);
     out->side[KM_WHITE] = cov_side(&c, root, KM_WHITE);
     /* the positions reachable through book moves */
@@ -174,7 +175,7 @@ int book_coverage(const Book *bk, const Board *root, int32_t margin, int max_pli
         int k = moves_at(bk, &boards[at], mv, &idx);
         for (int i = 0; i < k; i++) {
             Board ch = boards[at];
-            make_move(&ch, &mv[i].move);
+            mg_make_move(&ch, &mv[i].move);
             BookMove cm[MAX_MOVES];
             int j;
             moves_at(bk, &ch, cm, &j);
@@ -307,9 +308,9 @@ static int add_node(BookBuild *bb, const Board *b, int n, const uint16_t *codes,
         bb->eff[j] = scores[i];
         if (!book_move_decode(b, codes[i], &m)) return -1; /* cannot happen: the codes are b's */
         Board c = *b;
-        make_move(&c, &m);
+        mg_make_move(&c, &m);
         bb->ckey[j] = book_key(&c);
-        bb->irrev[j] = move_resets_count(b, &m);
+        bb->irrev[j] = mg_move_resets_count(b, &m);
     }
     bb->nmoves += (uint32_t)n;
     size_t i = km_mix64(nd->key) & bb->smask;
@@ -355,7 +356,7 @@ static BookBuild *make_build(const BookBuildParams *p, const Weights *w, const c
     int man = abs(w->w[EP_own_men]);
     bb->man = man ? man : 1000;
     for (int r = 0; r < BOOK_ROOTS; r++) {
-        if (book_root(r, &bb->root[r], err)) {
+        if (book_build_root(r, &bb->root[r], err)) {
             book_build_free(bb);
             return NULL;
         }
@@ -449,7 +450,7 @@ BookBuild *book_build_resume(const Book *bk, const Weights *w, int target, char 
             Move m;
             book_move_decode(&nd.b, bb->code[j], &m);
             Board c = nd.b;
-            make_move(&c, &m);
+            mg_make_move(&c, &m);
             Move x;
             for (int k = 0; k < e.nmoves; k++) {
                 codes[k] = (uint16_t)book_entry_code(&e, k);
@@ -563,7 +564,7 @@ static Board child_board(const BookBuild *bb, int k, uint32_t j)
 {
     Move m;
     Board c = bb->node[k].b;
-    if (book_move_decode(&c, bb->code[j], &m)) make_move(&c, &m);
+    if (book_move_decode(&c, bb->code[j], &m)) mg_make_move(&c, &m);
     return c;
 }
 
@@ -579,7 +580,7 @@ static int main_line_picks(BookBuild *bb, Picks *ps, int room, int *short_roots)
         for (int ply = 0; ply < need; ply++) {
             int k = find_node(bb, key);
             if (k < 0) {
-                if (!count_moves(&b)) break; /* the game is over: the line is complete */
+                if (!mg_count_moves(&b)) break; /* the game is over: the line is complete */
                 (*short_roots)++;
                 if (ps->n < room && !picked(ps, key) && pick_add(ps, &b, key, -1)) return -1;
                 break;
@@ -681,7 +682,7 @@ static int leaf_picks(BookBuild *bb, Picks *ps, int room)
         for (int r = 0; r < BOOK_ROOTS; r++) {
             int k = find_node(bb, bb->root_key[r]);
             if (k < 0) {
-                if (count_moves(&bb->root[r]) && pick_add(&leaves, &bb->root[r], bb->root_key[r], 0))
+                if (mg_count_moves(&bb->root[r]) && pick_add(&leaves, &bb->root[r], bb->root_key[r], 0))
                     goto done;
             } else if (dist[k] > 0) {
                 dist[k] = 0;
@@ -705,7 +706,7 @@ static int leaf_picks(BookBuild *bb, Picks *ps, int room)
                     }
                 } else {
                     Board cb = child_board(bb, it.node, j);
-                    if (count_moves(&cb) && pick_add(&leaves, &cb, bb->ckey[j], c)) goto done;
+                    if (mg_count_moves(&cb) && pick_add(&leaves, &cb, bb->ckey[j], c)) goto done;
                 }
             }
         }
@@ -732,17 +733,17 @@ done:
 
 /* ---- scoring a position ------------------------------------------------------------ */
 
-int book_score_position(Searcher *s, const Board *b, int depth, const atomic_bool *stop, uint16_t *codes,
-                        int16_t *scores)
+int book_build_score_position(Searcher *s, const Board *b, int depth, const atomic_bool *stop,
+                              uint16_t *codes, int16_t *scores)
 {
     MoveList ml;
-    gen_moves(b, &ml);
+    mg_moves(b, &ml);
     int n = ml.count < 255 ? ml.count : 255;
-    searcher_clear(s);
+    search_clear(s);
     SearchLimits lim;
     search_limits_default(&lim);
     lim.depth = depth > 1 ? depth - 1 : 1;
-    searcher_set_tiebreak(s, TIEBREAK_FIRST);
+    search_set_tiebreak(s, TIEBREAK_FIRST);
     lim.abort = stop;
     for (int i = 0; i < n; i++) {
         const Move *m = &ml.moves[i];
@@ -750,7 +751,7 @@ int book_score_position(Searcher *s, const Board *b, int depth, const atomic_boo
         for (int j = 0; j < i; j++) k += ml.moves[j].from == m->from && ml.moves[j].to == m->to;
         codes[i] = (uint16_t)(m->from | m->to << 5 | k << 10);
         Board c = *b;
-        make_move(&c, m);
+        mg_make_move(&c, m);
         SearchResult r;
         if (search_run(s, &c, NULL, 0, 0, &lim, &r, NULL, NULL)) return -1;
         if (stop && atomic_load(stop)) return 0;
@@ -794,7 +795,7 @@ static int save(BookBuild *bb, const char *path, double seconds, bool finished, 
     uint8_t *bytes = book_encode(&h, pos, bb->nnodes, &len, why);
     free(pos);
     if (!bytes) return km_fail(err, "%s: %s", path, why);
-    int rc = km_write_atomic(path, (const char *)bytes, len, err);
+    int rc = textio_write_atomic(path, (const char *)bytes, len, err);
     free(bytes);
     return rc;
 }
@@ -862,7 +863,7 @@ static int job_play(void *ctx, int thread, int i, const atomic_bool *stop, char 
 {
     Pool *P = ctx;
     Job *job = &P->jobs[i];
-    int n = book_score_position(&P->s[thread], &job->b, P->bb->p.depth, stop, job->codes, job->scores);
+    int n = book_build_score_position(&P->s[thread], &job->b, P->bb->p.depth, stop, job->codes, job->scores);
     if (n < 0) return km_fail(err, "out of memory");
     if (n == 0) return 1;
     scored(P, i, n);
@@ -893,7 +894,7 @@ int book_build_run(BookBuild *bb, const char *path, int threads, struct WorkerSe
         goto done;
     }
     for (; made < threads; made++)
-        if (searcher_init(&P.s[made], &bb->w, (size_t)bb->p.hash_mb, 1, err)) goto done;
+        if (search_init(&P.s[made], &bb->w, (size_t)bb->p.hash_mb, 1, err)) goto done;
     compute_values(bb);
     double last_save = km_now();
     bool unsaved = false;
@@ -967,7 +968,7 @@ oom:
     km_fail(err, "out of memory");
 done:
     bb->seconds += km_now() - P.t0;
-    for (int t = 0; t < made; t++) searcher_free(&P.s[t]);
+    for (int t = 0; t < made; t++) search_free(&P.s[t]);
     free(P.s);
     wproto_files_free(P.files);
     free(P.jobs);
@@ -989,7 +990,7 @@ static char *bk_handle(WorkerState *ws, void *data, char **tok, int nt)
     if (!s) return worker_answer("error %d %s", j.n, err);
     uint16_t codes[255];
     int16_t scores[255];
-    int k = book_score_position(s, &j.b, j.depth, NULL, codes, scores);
+    int k = book_build_score_position(s, &j.b, j.depth, NULL, codes, scores);
     if (k < 0) return worker_answer("error %d out of memory", j.n);
     char *r = wproto_scored_line(j.n, k, codes, scores);
     return r ? r : worker_answer("error %d out of memory", j.n);

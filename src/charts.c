@@ -31,7 +31,7 @@ void chart_match(KmBuf *b, const char *title, const uint8_t *points, int n, int 
     double *x = v, *sc = v + (m + 1), *slo = sc + (m + 1), *shi = slo + (m + 1), *el = shi + (m + 1),
            *elo = el + (m + 1), *ehi = elo + (m + 1);
     Sprt test;
-    if (sprt) sprt_init(&test, sprt[0], sprt[1], 0.05, 0.05);
+    if (sprt) elo_sprt_init(&test, sprt[0], sprt[1], 0.05, 0.05);
     double *llr = sprt ? calloc((size_t)m + 1, sizeof *llr) : NULL;
     int w = 0, d = 0, l = 0;
     double e_lo = -100, e_hi = 100;
@@ -49,7 +49,7 @@ void chart_match(KmBuf *b, const char *title, const uint8_t *points, int n, int 
         el[i] = isfinite(st.elo) ? st.elo : st.elo > 0 ? 1e4 : -1e4;
         elo[i] = isfinite(st.elo_lo) ? st.elo_lo : st.elo_lo > 0 ? 1e4 : -1e4;
         ehi[i] = isfinite(st.elo_hi) ? st.elo_hi : st.elo_hi > 0 ? 1e4 : -1e4;
-        if (llr) llr[i] = sprt_llr(&test, w, d, l);
+        if (llr) llr[i] = elo_sprt_llr(&test, w, d, l);
         if (i == m - 1) {
             /* the Elo panel is scaled to the interval at the end */
             if (isfinite(st.elo_lo) && st.elo_lo - 50 < e_lo) e_lo = st.elo_lo - 50;
@@ -268,7 +268,7 @@ void chart_weights(KmBuf *b, const char *title, const Weights *w, int nrows)
     /* the bars: every weight against the largest |weight| */
     double maxw = 1;
     for (int i = 0; i < nrows; i++) {
-        double a = fabs((double)weights_at(w, i));
+        double a = fabs((double)eval_weights_at(w, i));
         if (a > maxw) maxw = a;
     }
     svg_textf(b, 12, bars_top - 14, 13, "start", "#111111",
@@ -278,7 +278,7 @@ void chart_weights(KmBuf *b, const char *title, const Weights *w, int nrows)
     for (int i = 0; i < nrows; i++) {
         int term = i % EVAL_NTERMS;
         double y = bars_top + i * ROW;
-        int wv = weights_at(w, i);
+        int wv = eval_weights_at(w, i);
         double len = half * fabs((double)wv) / maxw;
         if (i % 2 == 0) svg_rect(b, 10, y, WIDTH - 20, ROW, "#f6f6f6", "none");
         svg_textf(b, 14, y + 9.5, 9, "start", "#222222", "%2d %s%s", eval_params[term].nr,

@@ -154,7 +154,7 @@ static int predecessors(const Board *b, bool kings_only, Board *out)
     uint32_t empty = ~board_occupied(b);
     uint32_t w = kings_only ? board_kings(b, KM_WHITE) : b->pieces[KM_WHITE];
     while (w) {
-        int t = poplsb32(&w);
+        int t = bits_poplsb32(&w);
         uint32_t tm = 1u << t;
         bool king = (b->kings & tm) != 0;
         for (int d = 0; d < 4; d++) {
@@ -264,14 +264,14 @@ static int pass_values(BuildCtx *c, Pair *p)
                 p->st[k][i] = ST_NONE;
                 continue;
             }
-            int n = gen_moves(&b, &ml);
+            int n = mg_moves(&b, &ml);
             bool win = false, draw = false;
             int open = 0;
             for (int j = 0; j < n && !win; j++) {
                 const Move *m = &ml.moves[j];
-                if (m->captured || move_promotes(&b, m)) {
+                if (m->captured || mg_move_promotes(&b, m)) {
                     Board q = b;
-                    make_move(&q, m);
+                    mg_make_move(&q, m);
                     int v = value_outside(c, &q);
                     if (v == ST_LOSS) win = true;
                     else if (v == ST_DRAW) draw = true;
@@ -348,14 +348,14 @@ static int pass_distances(BuildCtx *c, Pair *p, char *err)
             uint8_t st = p->st[k][i];
             if (st != ST_WIN && st != ST_LOSS) continue;
             decided++;
-            int n = gen_moves(&b, &ml);
+            int n = mg_moves(&b, &ml);
             int level = -1;
             if (st == ST_WIN) {
                 for (int j = 0; j < n; j++) {
                     const Move *m = &ml.moves[j];
                     if (!is_conversion(&b, m)) continue;
                     Board q = b;
-                    make_move(&q, m);
+                    mg_make_move(&q, m);
                     if (value_any(c, p, &q) == ST_LOSS) {
                         level = 1;
                         break;
@@ -528,10 +528,10 @@ static void fill_unstored(BuildCtx *c, int id)
             continue;
         }
         if (!mg_can_capture(&b, KM_BLACK)) continue;
-        int n = gen_captures(&b, &ml), v = ST_LOSS;
+        int n = mg_captures(&b, &ml), v = ST_LOSS;
         for (int j = 0; j < n && v != ST_WIN; j++) {
             Board q = b;
-            make_move(&q, &ml.moves[j]);
+            mg_make_move(&q, &ml.moves[j]);
             int cv = value_outside(c, &q);
             if (cv == ST_LOSS) v = ST_WIN;
             else if (cv == ST_DRAW) v = ST_DRAW;
@@ -577,7 +577,7 @@ int egdb_build_partial(const char *dir, int pieces, int full_dtc_pieces, int thr
     if (pieces < 1 || pieces > EGDB_MAX_PIECES)
         return km_fail(err, "pieces must be 1 to %d, not %d", EGDB_MAX_PIECES, pieces);
     if (threads < 1) threads = 1;
-    if (km_make_dirs(dir, err)) return -1;
+    if (textio_make_dirs(dir, err)) return -1;
     egdb_tables_init();
     BuildCtx *c = calloc(1, sizeof *c);
     if (!c) return km_fail(err, "out of memory");

@@ -92,12 +92,12 @@ int egdb_check_component(const Egdb *db, const Board *start, uint32_t max_positi
         Board b;
         board_of(p, &b);
         MoveList ml;
-        int n = gen_moves(&b, &ml);
+        int n = mg_moves(&b, &ml);
         p->nmoves = (uint8_t)n;
         p->first = (uint32_t)nsucc;
         for (int i = 0; i < n; i++) {
             Board c = b;
-            make_move(&c, &ml.moves[i]);
+            mg_make_move(&c, &ml.moves[i]);
             if (conversion(&b, &ml.moves[i])) {
                 int v = egdb_probe(db, &c, NULL);
                 if (v == EGDB_UNKNOWN) {

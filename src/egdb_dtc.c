@@ -42,13 +42,13 @@ static bool dtc_within(const Egdb *db, const Board *b, int v, int d, bool exact,
     if (exact) return d <= j;
     if (v == EGDB_WIN && d <= j) return true; /* d: the bound of a short win */
     MoveList ml;
-    int n = gen_moves(b, &ml);
+    int n = mg_moves(b, &ml);
     if (n == 0) return j >= 0; /* a loss without a move: DTC 0 */
     if (j <= 0) return false;
     for (int i = 0; i < n; i++) {
         const Move *m = &ml.moves[i];
         Board c = *b;
-        make_move(&c, m);
+        mg_make_move(&c, m);
         int cd;
         bool cex;
         int cv = probe_code(db, &c, &cd, &cex, bu);
@@ -74,13 +74,13 @@ static int dtc_exact(const Egdb *db, const Board *b, int v, int d, bool exact, B
     }
     /* a loss: one more than the longest of its moves' */
     MoveList ml;
-    int n = gen_moves(b, &ml), longest = 0;
+    int n = mg_moves(b, &ml), longest = 0;
     if (n == 0) return 0;
     for (int i = 0; i < n; i++) {
         const Move *m = &ml.moves[i];
         if (is_conversion(b, m)) continue;
         Board c = *b;
-        make_move(&c, m);
+        mg_make_move(&c, m);
         int cd;
         bool cex;
         int cv = probe_code(db, &c, &cd, &cex, bu);
@@ -117,11 +117,11 @@ int egdb_best_move_by(const Egdb *db, const Board *b, double deadline, Move *bes
      * the first losing move of largest DTC: a win of DTC d has a move whose
      * DTC is d - 1 and none less, a loss one of d - 1 and none more */
     MoveList ml;
-    int n = gen_moves(b, &ml);
+    int n = mg_moves(b, &ml);
     for (int i = 0; i < n; i++) {
         const Move *m = &ml.moves[i];
         Board c = *b;
-        make_move(&c, m);
+        mg_make_move(&c, m);
         int cd;
         bool cex;
         int cv = probe_code(db, &c, &cd, &cex, bu);
@@ -146,12 +146,12 @@ bool egdb_consistent(const Egdb *db, const Board *b)
     if (v == EGDB_UNKNOWN) return false;
     if (!b->pieces[b->stm] || !b->pieces[b->stm ^ 1]) return true; /* the game is over */
     MoveList ml;
-    int n = gen_moves(b, &ml), lost = 0, drawn = 0, longest = -1;
+    int n = mg_moves(b, &ml), lost = 0, drawn = 0, longest = -1;
     bool reached = false; /* a win: a move to a loss of DTC d - 1 (short win: at most d - 1) */
     for (int i = 0; i < n; i++) {
         const Move *m = &ml.moves[i];
         Board c = *b;
-        make_move(&c, m);
+        mg_make_move(&c, m);
         int cd;
         bool cex;
         int cv = egdb_probe_code(db, &c, &cd, &cex);

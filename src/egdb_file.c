@@ -452,11 +452,11 @@ int egdb_write_slice(const char *dir, const EgdbGeom *g, const uint8_t *codes, b
     put32(h + 64, nblocks);
     put32(h + 68, NSYM);
     put64(h + 72, b.n - data_at);
-    put32(h + 80, km_crc32(0, h + HEADER_BYTES, b.n - HEADER_BYTES));
-    put32(h + 84, km_crc32(0, h, 84));
+    put32(h + 80, textio_crc32(0, h + HEADER_BYTES, b.n - HEADER_BYTES));
+    put32(h + 84, textio_crc32(0, h, 84));
     info->file_bytes = b.n;
 
-    int r = km_write_atomic(path, (const char *)b.p, b.n, err);
+    int r = textio_write_atomic(path, (const char *)b.p, b.n, err);
     free(b.p);
     return r;
 }
@@ -501,7 +501,7 @@ static void slice_file_free(SliceFile *sf)
 static int slice_head_load(const char *path, const EgdbSlice *expect, SliceFile *sf, char *err)
 {
     uint64_t size;
-    int fd = km_open_regular(path, "cannot open", &size, err);
+    int fd = textio_open_regular(path, "cannot open", &size, err);
     if (fd < 0) return -1;
     uint8_t *h = sf->head;
     size_t n = size < HEADER_BYTES ? (size_t)size : HEADER_BYTES;
@@ -520,7 +520,7 @@ static int slice_head_load(const char *path, const EgdbSlice *expect, SliceFile 
     if (version != VERSION && version != VERSION_PARTIAL)
         return km_fail(err, "%s: format version %u, this kingme reads versions %d and %d", path,
                        (unsigned)version, VERSION, VERSION_PARTIAL);
-    if (get32(h + 84) != km_crc32(0, h, 84))
+    if (get32(h + 84) != textio_crc32(0, h, 84))
         return km_fail(err, "%s: corrupt header (checksum mismatch)", path);
     EgdbSlice s = {h[12], h[13], h[14], h[15]};
     if (s.bm + s.bk + s.wm + s.wk > EGDB_MAX_PIECES || s.bm + s.bk + s.wm + s.wk == 0 ||
@@ -570,7 +570,7 @@ static int slice_data_load(SliceFile *sf, const atomic_bool *stop, char *err)
 {
     const char *path = sf->path;
     uint64_t size;
-    int fd = km_open_regular(path, "cannot open", &size, err);
+    int fd = textio_open_regular(path, "cannot open", &size, err);
     if (fd < 0) return -1;
     int r = -1;
     uint8_t *p = NULL;
@@ -599,7 +599,7 @@ static int slice_data_load(SliceFile *sf, const atomic_bool *stop, char *err)
         }
         /* the checksum covers everything after the header */
         size_t from = at < HEADER_BYTES ? HEADER_BYTES : at, to = at + (size_t)k;
-        if (to > from) crc = km_crc32(crc, p + from, to - from);
+        if (to > from) crc = textio_crc32(crc, p + from, to - from);
         at += (size_t)k;
     }
     if (memcmp(p, sf->head, HEADER_BYTES) != 0) {
@@ -997,18 +997,18 @@ int egdb_probe_code(const Egdb *db, const Board *b, int *dist, bool *exact)
     *exact = true;
     if (!db) return EGDB_UNKNOWN;
     uint32_t occ = board_occupied(b);
-    if (popcount32(occ) > db->pieces) return EGDB_UNKNOWN;
+    if (bits_popcount32(occ) > db->pieces) return EGDB_UNKNOWN;
     int s = b->stm;
     if (!b->pieces[s]) return EGDB_LOSS;
     if (!b->pieces[s ^ 1]) return EGDB_WIN;
     if (mg_can_capture(b, s)) {
         /* every move is a capture, every capture a conversion: DTC 1 */
         MoveList ml;
-        int n = gen_captures(b, &ml), result = EGDB_LOSS, d;
+        int n = mg_captures(b, &ml), result = EGDB_LOSS, d;
         bool ex;
         for (int i = 0; i < n; i++) {
             Board c = *b;
-            make_move(&c, &ml.moves[i]);
+            mg_make_move(&c, &ml.moves[i]);
             int v = egdb_probe_code(db, &c, &d, &ex);
             if (v == EGDB_LOSS) {
                 result = EGDB_WIN;

@@ -61,8 +61,8 @@ EgdbSlice egdb_slice_at(int n, int i)
 
 EgdbSlice egdb_slice_of(const Board *b)
 {
-    return (EgdbSlice){popcount32(board_men(b, KM_BLACK)), popcount32(board_kings(b, KM_BLACK)),
-                       popcount32(board_men(b, KM_WHITE)), popcount32(board_kings(b, KM_WHITE))};
+    return (EgdbSlice){bits_popcount32(board_men(b, KM_BLACK)), bits_popcount32(board_kings(b, KM_BLACK)),
+                       bits_popcount32(board_men(b, KM_WHITE)), bits_popcount32(board_kings(b, KM_WHITE))};
 }
 
 void egdb_slice_name(EgdbSlice s, char *buf, size_t len)
@@ -110,7 +110,7 @@ uint64_t egdb_slice_positions(EgdbSlice s)
 static inline uint32_t comb_rank(uint32_t set)
 {
     uint32_t r = 0;
-    for (int i = 1; set; i++) r += binom[poplsb32(&set)][i];
+    for (int i = 1; set; i++) r += binom[bits_poplsb32(&set)][i];
     return r;
 }
 
@@ -122,8 +122,8 @@ static inline uint32_t compress_bits(uint32_t x, uint32_t free)
 {
     uint32_t out = 0;
     while (x) {
-        int sq = poplsb32(&x);
-        out |= 1u << popcount32(free & ((1u << sq) - 1));
+        int sq = bits_poplsb32(&x);
+        out |= 1u << bits_popcount32(free & ((1u << sq) - 1));
     }
     return out;
 }
@@ -132,7 +132,7 @@ static inline uint32_t compress_bits(uint32_t x, uint32_t free)
 static inline int select_bit(uint32_t free, int p)
 {
     for (int byte = 0;; byte++, free >>= 8) {
-        int c = popcount32(free & 0xFF);
+        int c = bits_popcount32(free & 0xFF);
         if (p < c) return 8 * byte + select8[free & 0xFF][p];
         p -= c;
     }
@@ -141,7 +141,7 @@ static inline int select_bit(uint32_t free, int p)
 static inline uint32_t expand_bits(uint32_t x, uint32_t free)
 {
     uint32_t out = 0;
-    while (x) out |= 1u << select_bit(free, poplsb32(&x));
+    while (x) out |= 1u << select_bit(free, bits_poplsb32(&x));
     return out;
 }
 
@@ -188,7 +188,7 @@ static void scan_set_kings(EgdbScan *sc)
     sc->bk = expand_bits(comb_unrank(sc->rbk, sc->g->s.bk), sc->free);
     if (!sc->g->s.wk) return;
     uint32_t f = sc->free & ~sc->bk;
-    for (int n = 0; f; n++) sc->wsq[n] = (uint8_t)poplsb32(&f);
+    for (int n = 0; f; n++) sc->wsq[n] = (uint8_t)bits_poplsb32(&f);
 }
 
 static void scan_set_men(EgdbScan *sc)
@@ -224,7 +224,7 @@ bool egdb_scan_next(EgdbScan *sc, Board *b, bool *real)
     *real = !sc->hole;
     if (!sc->hole) {
         uint32_t wk = 0, set = comb_unrank(sc->rwk, g->s.wk);
-        while (set) wk |= 1u << sc->wsq[poplsb32(&set)];
+        while (set) wk |= 1u << sc->wsq[bits_poplsb32(&set)];
         b->pieces[KM_BLACK] = sc->bmen | sc->bk;
         b->pieces[KM_WHITE] = sc->wmen | wk;
         b->kings = sc->bk | wk;

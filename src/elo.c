@@ -43,7 +43,7 @@ void elo_stats(int wins, int draws, int losses, EloStats *out)
 
 /* ---- SPRT -------------------------------------------------------------------- */
 
-void sprt_init(Sprt *s, double elo0, double elo1, double alpha, double beta)
+void elo_sprt_init(Sprt *s, double elo0, double elo1, double alpha, double beta)
 {
     s->elo0 = elo0;
     s->elo1 = elo1;
@@ -55,7 +55,7 @@ void sprt_init(Sprt *s, double elo0, double elo1, double alpha, double beta)
 
 static double expected_score(double elo) { return 1 / (1 + pow(10, -elo / 400)); }
 
-double sprt_llr(const Sprt *s, int wins, int draws, int losses)
+double elo_sprt_llr(const Sprt *s, int wins, int draws, int losses)
 {
     double n = (double)wins + draws + losses;
     if (n <= 0) return 0;
@@ -66,7 +66,7 @@ double sprt_llr(const Sprt *s, int wins, int draws, int losses)
     return n * (s1 - s0) * (2 * x - s0 - s1) / (2 * var);
 }
 
-SprtDecision sprt_decide(const Sprt *s, double llr)
+SprtDecision elo_sprt_decide(const Sprt *s, double llr)
 {
     if (llr >= s->upper) return SPRT_H1;
     if (llr <= s->lower) return SPRT_H0;

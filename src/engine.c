@@ -32,7 +32,7 @@ static void say(Engine *e, const char *fmt, ...)
     va_end(ap);
     /* an answer that repeats the input (error lines) shows its control
      * bytes escaped: one line, and no escape sequence reaches a terminal */
-    km_escape(line, shown, sizeof shown);
+    textio_escape(line, shown, sizeof shown);
     pthread_mutex_lock(&e->out_mu);
     e->out(shown, e->user);
     pthread_mutex_unlock(&e->out_mu);
@@ -74,7 +74,7 @@ static void report(const SearchResult *r, void *user)
         /* one line per move, best first, each with its own score and line */
         for (int k = 0; k < r->nlines; k++) {
             const SearchLine *l = &r->lines[k];
-            moves_to_text(l->pv, l->pv_len, pv, sizeof pv);
+            notation_moves_to_text(l->pv, l->pv_len, pv, sizeof pv);
             say(e,
                 "info multipv %d depth %d score %" PRId32 " nodes %" PRIu64 " nps %" PRIu64 " time %" PRIu64
                 " pv%s%s",
@@ -82,7 +82,7 @@ static void report(const SearchResult *r, void *user)
         }
         return;
     }
-    moves_to_text(r->pv, r->pv_len, pv, sizeof pv);
+    notation_moves_to_text(r->pv, r->pv_len, pv, sizeof pv);
     say(e, "info depth %d score %" PRId32 " nodes %" PRIu64 " nps %" PRIu64 " time %" PRIu64 " pv%s%s",
         r->depth, r->score, r->nodes, nps, ms, pv[0] ? " " : "", pv);
 }
@@ -96,10 +96,10 @@ static void bestmove(const SearchResult *r, int rc, void *user)
     } else {
         /* the reply it expects, to ponder on: the line's second move */
         char t[MOVE_TEXT_MAX], p[MOVE_TEXT_MAX + 8] = "";
-        move_to_text(&r->best, t);
-        if (r->pv_len >= 2 && move_equal(&r->pv[0], &r->best)) {
+        notation_move_to_text(&r->best, t);
+        if (r->pv_len >= 2 && mg_move_equal(&r->pv[0], &r->best)) {
             memcpy(p, " ponder ", 8);
-            move_to_text(&r->pv[1], p + 8);
+            notation_move_to_text(&r->pv[1], p + 8);
         }
         say(e, "bestmove %s%s", t, p);
     }
@@ -111,7 +111,7 @@ static void bestmove(const SearchResult *r, int rc, void *user)
 
 static bool parse_count(const char *s, long long lo, long long hi, long long *out)
 {
-    return s && km_parse_ll(s, lo, hi, out);
+    return s && textio_parse_ll(s, lo, hi, out);
 }
 
 static void cmd_position(Engine *e, char **tok, int n)
@@ -227,7 +227,7 @@ static void cmd_go(Engine *e, char **tok, int n)
     BookMove bm;
     if (!lim.infinite && !lim.ponder && lim.multipv <= 1 && session_book_move(e->s, &bm)) { /* at once */
         char t[MOVE_TEXT_MAX];
-        move_to_text(&bm.move, t);
+        notation_move_to_text(&bm.move, t);
         say(e, "info book score %" PRId32 " pv %s", bm.score, t);
         say(e, "bestmove %s", t);
         return;
@@ -329,7 +329,7 @@ static void cmd_option(Engine *e, char **tok, int n)
             return;
         }
         session_set_level(e->s, (int)v);
-    } else if (search_param_find(name) >= 0) {
+    } else if (search_params_find(name) >= 0) {
         if (session_set_search_param(e->s, name, val, err)) say(e, "error option %s", err);
     } else {
         say(e,
@@ -343,13 +343,13 @@ static void cmd_option(Engine *e, char **tok, int n)
 static void cmd_moves(Engine *e)
 {
     MoveList ml;
-    gen_moves(&session_game(e->s)->cur, &ml);
+    mg_moves(&session_game(e->s)->cur, &ml);
     char buf[MAX_MOVES * (MOVE_TEXT_MAX + 1) + 16];
     size_t at = (size_t)snprintf(buf, sizeof buf, "moves");
     if (!ml.count) snprintf(buf + at, sizeof buf - at, " none");
     for (int i = 0; i < ml.count; i++) {
         char t[MOVE_TEXT_MAX];
-        move_to_text(&ml.moves[i], t);
+        notation_move_to_text(&ml.moves[i], t);
         at += (size_t)snprintf(buf + at, sizeof buf - at, " %s", t);
     }
     say(e, "%s", buf);
@@ -373,7 +373,7 @@ bool engine_command(Engine *e, const char *line)
         return true;
     }
     memcpy(copy, line, len + 1);
-    int n = km_split(copy, tok, (int)ntok - 1);
+    int n = textio_split(copy, tok, (int)ntok - 1);
     bool go_on = true;
     const char *c = n > 0 ? tok[0] : "";
     bool busy = session_busy(e->s);

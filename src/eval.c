@@ -86,7 +86,8 @@ static const uint32_t DOG_HOLD[2] = {SQ(32), SQ(1)}; /* held by this enemy man *
  * index is set on rows with that bit, so three popcounts do it. */
 static inline int row_sum(uint32_t m)
 {
-    return popcount32(m & 0xF0F0F0F0u) + 2 * popcount32(m & 0xFF00FF00u) + 4 * popcount32(m & 0xFFFF0000u);
+    return bits_popcount32(m & 0xF0F0F0F0u) + 2 * bits_popcount32(m & 0xFF00FF00u) +
+           4 * bits_popcount32(m & 0xFFFF0000u);
 }
 
 static inline int has_all(uint32_t set, uint32_t pattern) { return (set & pattern) == pattern; }
@@ -98,7 +99,7 @@ static void captures(const Board *b, int side, int *count, int *longest)
     Board c = *b;
     c.stm = side;
     MoveList ml;
-    int n = gen_captures(&c, &ml), best = 0;
+    int n = mg_captures(&c, &ml), best = 0;
     for (int i = 0; i < n; i++)
         if (ml.moves[i].njumps > best) best = ml.moves[i].njumps;
     *count = n;
@@ -192,12 +193,12 @@ KM_INLINE void colour_terms(const Pos *p, int s, int role, Sink *o)
     const Board *b = p->b;
     uint32_t own = b->pieces[s], opp = b->pieces[s ^ 1];
     uint32_t men = own & ~b->kings, kings = own & b->kings;
-    int nmen = popcount32(men);
+    int nmen = bits_popcount32(men);
 
     put(o, ix[Q_MEN], nmen);
-    put(o, ix[Q_KINGS], popcount32(kings));
-    put(o, ix[Q_MEN_EDGE], popcount32(men & WALL));
-    put(o, ix[Q_KINGS_EDGE], popcount32(kings & WALL));
+    put(o, ix[Q_KINGS], bits_popcount32(kings));
+    put(o, ix[Q_MEN_EDGE], bits_popcount32(men & WALL));
+    put(o, ix[Q_KINGS_EDGE], bits_popcount32(kings & WALL));
 
     /* Pieces able to step or jump towards higher squares ("down") and lower
      * squares ("up"): a step needs the neighbour empty; a jump needs an enemy
@@ -208,8 +209,8 @@ KM_INLINE void colour_terms(const Pos *p, int s, int role, Sink *o)
     uint32_t up = p->e_dl | p->e_dr | jump_up;
     uint32_t dpieces = s == KM_BLACK ? own : kings; /* pieces moving down */
     uint32_t upieces = s == KM_WHITE ? own : kings; /* pieces moving up */
-    put(o, ix[Q_MOV_MEN], popcount32(men & (s == KM_BLACK ? down : up)));
-    put(o, ix[Q_MOV_KINGS], popcount32(kings & (down | up)));
+    put(o, ix[Q_MOV_MEN], bits_popcount32(men & (s == KM_BLACK ? down : up)));
+    put(o, ix[Q_MOV_KINGS], bits_popcount32(kings & (down | up)));
 
     int can = ((dpieces & jump_down) | (upieces & jump_up)) != 0;
     put(o, ix[Q_CAN_CAPTURE], can);
@@ -223,25 +224,25 @@ KM_INLINE void colour_terms(const Pos *p, int s, int role, Sink *o)
         }
     } else {
         put(o, ix[Q_MOVES],
-            popcount32(dpieces & p->e_ur) + popcount32(dpieces & p->e_ul) + popcount32(upieces & p->e_dl) +
-                popcount32(upieces & p->e_dr));
+            bits_popcount32(dpieces & p->e_ur) + bits_popcount32(dpieces & p->e_ul) +
+                bits_popcount32(upieces & p->e_dl) + bits_popcount32(upieces & p->e_dr));
         put(o, ix[Q_CAPTURES], 0);
         put(o, ix[Q_LONGEST_CAPTURE], 0);
     }
 
     int rs = row_sum(men);
     put(o, ix[Q_PROMO_DIST], s == KM_BLACK ? 7 * nmen - rs : rs);
-    put(o, ix[Q_PROMO_EMPTY], popcount32(p->empty & km_promotion_row(s)));
+    put(o, ix[Q_PROMO_EMPTY], bits_popcount32(p->empty & km_promotion_row(s)));
 
-    put(o, ix[Q_MEN_LOW], popcount32(men & LOW[s]));
-    put(o, ix[Q_KINGS_LOW], popcount32(kings & LOW[s]));
-    put(o, ix[Q_MEN_MID], popcount32(men & MIDDLE[s]));
-    put(o, ix[Q_KINGS_MID], popcount32(kings & MIDDLE[s]));
-    put(o, ix[Q_MEN_HIGH], popcount32(men & HIGH[s]));
-    put(o, ix[Q_KINGS_HIGH], popcount32(kings & HIGH[s]));
+    put(o, ix[Q_MEN_LOW], bits_popcount32(men & LOW[s]));
+    put(o, ix[Q_KINGS_LOW], bits_popcount32(kings & LOW[s]));
+    put(o, ix[Q_MEN_MID], bits_popcount32(men & MIDDLE[s]));
+    put(o, ix[Q_KINGS_MID], bits_popcount32(kings & MIDDLE[s]));
+    put(o, ix[Q_MEN_HIGH], bits_popcount32(men & HIGH[s]));
+    put(o, ix[Q_KINGS_HIGH], bits_popcount32(kings & HIGH[s]));
 
-    put(o, ix[Q_LONE_MEN], popcount32(men & p->lonely));
-    put(o, ix[Q_LONE_KINGS], popcount32(kings & p->lonely));
+    put(o, ix[Q_LONE_MEN], bits_popcount32(men & p->lonely));
+    put(o, ix[Q_LONE_KINGS], bits_popcount32(kings & p->lonely));
 
     put(o, ix[Q_MAN_CORNER], (men & CORNERS) != 0);
     put(o, ix[Q_KING_CORNER], (kings & CORNERS) != 0);
@@ -256,8 +257,8 @@ KM_INLINE void colour_terms(const Pos *p, int s, int role, Sink *o)
      * dr = pieces whose down-right neighbour is own. A run's top square is in
      * the pair set but its up neighbour is not own: one per maximal run. */
     uint32_t dl = own & mg_ur(own), dr = own & mg_ul(own);
-    put(o, ix[Q_BLOCKERS], popcount32(s == KM_BLACK ? dl | dr : own & (mg_dl(own) | mg_dr(own))));
-    put(o, ix[Q_LINES], popcount32(dl & ~mg_dl(own)) + popcount32(dr & ~mg_dr(own)));
+    put(o, ix[Q_BLOCKERS], bits_popcount32(s == KM_BLACK ? dl | dr : own & (mg_dl(own) | mg_dr(own))));
+    put(o, ix[Q_LINES], bits_popcount32(dl & ~mg_dl(own)) + bits_popcount32(dr & ~mg_dr(own)));
     if (wanted(o, ix[Q_LONGEST_LINE])) {
         /* Squares starting a run of length >= k+1 are those starting a run
          * of length >= k whose next square also does. */
@@ -276,14 +277,14 @@ KM_INLINE void colour_terms(const Pos *p, int s, int role, Sink *o)
 
     /* ---- the terms beyond the 60 (61..), when one has a weight ---- */
     if (!o->f && !o->extra) return;
-    if (wanted(o, ix[Q_RUNAWAY])) put(o, ix[Q_RUNAWAY], popcount32(men & ~blocked_cones(opp, s)));
-    if (wanted(o, ix[Q_BACK_MEN])) put(o, ix[Q_BACK_MEN], popcount32(men & BACK[s]));
-    if (wanted(o, ix[Q_MEN_CENTRE])) put(o, ix[Q_MEN_CENTRE], popcount32(men & CENTRE));
-    if (wanted(o, ix[Q_KINGS_CENTRE])) put(o, ix[Q_KINGS_CENTRE], popcount32(kings & CENTRE));
-    if (wanted(o, ix[Q_KINGS_DOUBLE])) put(o, ix[Q_KINGS_DOUBLE], popcount32(kings & DOUBLE_CORNERS));
-    if (wanted(o, ix[Q_SOLE_KINGS])) put(o, ix[Q_SOLE_KINGS], (opp & b->kings) ? 0 : popcount32(kings));
+    if (wanted(o, ix[Q_RUNAWAY])) put(o, ix[Q_RUNAWAY], bits_popcount32(men & ~blocked_cones(opp, s)));
+    if (wanted(o, ix[Q_BACK_MEN])) put(o, ix[Q_BACK_MEN], bits_popcount32(men & BACK[s]));
+    if (wanted(o, ix[Q_MEN_CENTRE])) put(o, ix[Q_MEN_CENTRE], bits_popcount32(men & CENTRE));
+    if (wanted(o, ix[Q_KINGS_CENTRE])) put(o, ix[Q_KINGS_CENTRE], bits_popcount32(kings & CENTRE));
+    if (wanted(o, ix[Q_KINGS_DOUBLE])) put(o, ix[Q_KINGS_DOUBLE], bits_popcount32(kings & DOUBLE_CORNERS));
+    if (wanted(o, ix[Q_SOLE_KINGS])) put(o, ix[Q_SOLE_KINGS], (opp & b->kings) ? 0 : bits_popcount32(kings));
     if (wanted(o, ix[Q_TRADE_LEAD])) {
-        int mine = popcount32(own), theirs = popcount32(opp);
+        int mine = bits_popcount32(own), theirs = bits_popcount32(opp);
         put(o, ix[Q_TRADE_LEAD], mine > theirs ? (mine - theirs) * (24 - mine - theirs) : 0);
     }
 }
@@ -322,7 +323,7 @@ void eval_features(const Board *b, int side, EvalFeatures *f)
 
 KM_INLINE int32_t named_score(const Board *b, int side, const EvalTable *t, int extra)
 {
-    Sink o = {NULL, t->cw[eval_phase(popcount32(board_occupied(b)))], extra, 0};
+    Sink o = {NULL, t->cw[phase_factor(bits_popcount32(board_occupied(b)))], extra, 0};
     terms(b, side, &o);
     return (int32_t)(t->phased ? o.acc / EVAL_PHASE_SPAN : o.acc);
 }

@@ -73,7 +73,7 @@ static void extract(const Board *b, Sample *s)
     const int *f = ef.term;
     const PatFeatures *pf = &ef.pat;
     for (int k = 0; k < NPAIRS; k++) s->d[k] = (int16_t)(f[pair_own[k]] - f[pair_opp[k]]);
-    s->t = (uint8_t)eval_phase(popcount32(board_occupied(b)));
+    s->t = (uint8_t)phase_factor(bits_popcount32(board_occupied(b)));
     for (int v = 0; v < 2; v++) {
         int c = v == 0 ? b->stm : b->stm ^ 1;
         memcpy(s->reg[v], pf->region[c], sizeof s->reg[v]);
@@ -240,7 +240,7 @@ int fit_samples(const SelfplayData *data, uint64_t seed, double holdout, int min
             fs->games++;
             hold = (double)(km_mix64(seed ^ km_mix64((uint64_t)fs->games)) >> 11) * 0x1.0p-53 < holdout;
         }
-        if (popcount32(board_occupied(&p->b)) <= min_pieces || mg_can_capture(&p->b, p->b.stm)) continue;
+        if (bits_popcount32(board_occupied(&p->b)) <= min_pieces || mg_can_capture(&p->b, p->b.stm)) continue;
         fs->use[i] = true;
         fs->held[i] = hold;
         fs->nuse++;
@@ -374,7 +374,7 @@ int fit_run(const FitConfig *c, const SelfplayData *data, const Weights *prior, 
         w.phased = 1;
     }
     if (c->patterns) {
-        EvalPatterns *p = patterns_new();
+        EvalPatterns *p = pat_new();
         if (!p) {
             km_fail(err, "out of memory");
             goto done;
@@ -385,7 +385,7 @@ int fit_run(const FitConfig *c, const SelfplayData *data, const Weights *prior, 
                 for (int i = 0; i < pat_tables[t].cells; i++)
                     cells[i] = round_clamp(theta[table_at[ph][t] + i], PAT_WEIGHT_MAX);
             }
-        if (!(w.pat = patterns_intern(p))) {
+        if (!(w.pat = pat_intern(p))) {
             km_fail(err, "out of memory");
             goto done;
         }

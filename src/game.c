@@ -51,9 +51,9 @@ int game_play(Game *g, const Move *m)
     /* the official forty-move rule: a capture or any move of an uncrowned man
      * restarts the count; both are irreversible, so they also end the
      * repetition window */
-    bool reset = move_resets_count(&g->cur, m);
+    bool reset = mg_move_resets_count(&g->cur, m);
     g->moves[g->nply] = *m;
-    make_move(&g->cur, m);
+    mg_make_move(&g->cur, m);
     g->nply++;
     g->keys[g->nply] = board_hash(&g->cur);
     int q = reset ? 0 : g->reversible[g->nply - 1] + 1;
@@ -67,7 +67,7 @@ bool game_undo(Game *g)
     if (g->nply == 0) return false;
     g->nply--;
     g->cur = g->start;
-    for (int i = 0; i < g->nply; i++) make_move(&g->cur, &g->moves[i]);
+    for (int i = 0; i < g->nply; i++) mg_make_move(&g->cur, &g->moves[i]);
     game_update_result(g);
     return true;
 }
@@ -90,7 +90,7 @@ void game_update_result(Game *g)
 {
     g->result = GAME_ONGOING;
     g->reason = REASON_NONE;
-    if (count_moves(&g->cur) == 0) {
+    if (mg_count_moves(&g->cur) == 0) {
         g->result = g->cur.stm == KM_BLACK ? GAME_WHITE_WINS : GAME_BLACK_WINS;
         g->reason = REASON_NO_MOVES;
     } else if (game_repetitions(g) >= 2) {

@@ -56,18 +56,18 @@ int level_search(Searcher *s, const Game *g, const SearchLimits *lim, int level,
     SearchSwitches use = s->use, exact = s->use;
     int tiebreak = s->tiebreak;
     const struct Egdb *db = s->egdb;
-    searcher_set_tiebreak(s, TIEBREAK_FIRST);
-    if (level < LEVEL_DATABASE) searcher_set_egdb(s, NULL); /* endings by search, as a person plays them */
+    search_set_tiebreak(s, TIEBREAK_FIRST);
+    if (level < LEVEL_DATABASE) search_set_egdb(s, NULL); /* endings by search, as a person plays them */
     /* 1. the safety search: exact (no reduction or pruning may hide a shot) */
     SearchLimits ls = l;
     search_switches_exact(&exact);
-    searcher_set_switches(s, &exact);
+    search_set_switches(s, &exact);
     ls.depth = LEVEL_SAFE_DEPTH;
     int rc = search_game(s, g, &ls, out, NULL, NULL);
-    searcher_set_switches(s, &use);
+    search_set_switches(s, &use);
     if (rc) {
-        searcher_set_tiebreak(s, tiebreak);
-        searcher_set_egdb(s, db);
+        search_set_tiebreak(s, tiebreak);
+        search_set_egdb(s, db);
         return -1;
     }
     int nsafe = out->nlines;
@@ -86,8 +86,8 @@ int level_search(Searcher *s, const Game *g, const SearchLimits *lim, int level,
         l.nodes = cap && cap < 4 * sp->nodes ? cap : 4 * sp->nodes;
         rc = search_game(s, g, &l, out, on_iteration, &c);
     }
-    searcher_set_tiebreak(s, tiebreak);
-    searcher_set_egdb(s, db);
+    search_set_tiebreak(s, tiebreak);
+    search_set_egdb(s, db);
     if (rc) return -1;
     LevelInfo in = {0, 0, 0, 0};
     if (!out->has_move || !out->nlines) {
@@ -111,7 +111,7 @@ int level_search(Searcher *s, const Game *g, const SearchLimits *lim, int level,
         if (k > 0 && proven) continue; /* a won or lost game is played as the search plays it */
         bool safe = nsafe == 0;
         for (int j = 0; j < nsafe; j++)
-            if (move_equal(&safe_move[j], &L[k].move))
+            if (mg_move_equal(&safe_move[j], &L[k].move))
                 safe = safe_score[j] >= safe_best - (int32_t)(LEVEL_SAFE_MARGIN * man);
         if (!safe) in.unsafe++;
         double behind = (double)(best - L[k].score) / man;

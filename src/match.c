@@ -60,7 +60,7 @@ static int game_job_play(void *ctx, int thread, int i, const atomic_bool *stop, 
 {
     GameJobs *G = ctx;
     MatchOutcome *o = &G->out[i];
-    if (match_players_play(G->players[thread], G->set, &G->specs[i], o, stop, err)) {
+    if (referee_players_play(G->players[thread], G->set, &G->specs[i], o, stop, err)) {
         game_free(&o->game);
         memset(o, 0, sizeof *o);
         return -1;
@@ -92,7 +92,7 @@ static int settings_travel(const MatchSettings *set, char *err)
     if (!line) {
         km_fail(err, "out of memory");
     } else {
-        int nt = km_split(line, tok, WPROTO_LINE_MAX / 2);
+        int nt = textio_split(line, tok, WPROTO_LINE_MAX / 2);
         if (wproto_parse_job(tok, nt, j, err) == 0) {
             const MatchSettings *d = &j->set;
             if (memcmp(&set->limits, &d->limits, sizeof d->limits) != 0 ||
@@ -140,7 +140,7 @@ int match_run_workers(WorkerSet *ws, const MatchSettings *set, const MatchGameSp
      * engine that cannot start stops the match with one message */
     int made = 0, rc = 0;
     for (; made < threads; made++)
-        if (!(G.players[made] = match_players_new(set, err))) break;
+        if (!(G.players[made] = referee_players_new(set, err))) break;
     char dg[WPROTO_DIGEST_MAX];
     wproto_egdb_digest(set->egdb, dg);
     if (made == threads) {
@@ -157,7 +157,7 @@ int match_run_workers(WorkerSet *ws, const MatchSettings *set, const MatchGameSp
     } else {
         rc = -1;
     }
-    for (int t = 0; t < made; t++) match_players_free(G.players[t]);
+    for (int t = 0; t < made; t++) referee_players_free(G.players[t]);
     free(G.players);
     wproto_files_free(G.files);
     return rc;

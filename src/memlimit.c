@@ -20,7 +20,7 @@ static uint64_t cgroup_value(const char *path)
 {
     static const KmReadOpts opts = {.max_bytes = 256};
     char err[KM_ERR_MAX];
-    char *t = km_read_text(path, &opts, NULL, err);
+    char *t = textio_read_text(path, &opts, NULL, err);
     if (!t) return 0;
     char *end;
     unsigned long long v = strtoull(t, &end, 10);
@@ -54,7 +54,7 @@ static void find_memory_limit(void)
     int n = 0;
     static const KmReadOpts opts = {.max_bytes = 1 << 16};
     char err[KM_ERR_MAX];
-    char *self = km_read_text("/proc/self/cgroup", &opts, NULL, err);
+    char *self = textio_read_text("/proc/self/cgroup", &opts, NULL, err);
     for (char *line = self; line && *line;) {
         char *nl = strchr(line, '\n');
         if (nl) *nl = '\0';
@@ -76,7 +76,7 @@ static void find_memory_limit(void)
 }
 
 /* measured once: a table is made for every game of a match */
-uint64_t km_memory_limit(void)
+uint64_t memlimit_bytes(void)
 {
     pthread_once(&memory_once, find_memory_limit);
     return memory_limit;

@@ -36,7 +36,7 @@ static inline void emit_jump(JumpCtx *c, uint32_t at, int njumps)
     if (c->ml->count < MAX_MOVES) {
         Move *m = &c->ml->moves[c->ml->count++];
         *m = c->cur;
-        m->to = (uint8_t)lsb32(at);
+        m->to = (uint8_t)bits_lsb32(at);
         m->njumps = (uint8_t)njumps;
     }
 }
@@ -54,7 +54,7 @@ static void jump_gen(JumpCtx *c, uint32_t p, int depth)
         if (o && (l = STEP(o) & c->empty)) {                                  \
             extended = true;                                                  \
             c->cur.captured |= o;                                             \
-            c->cur.path[depth] = (uint8_t)lsb32(l);                           \
+            c->cur.path[depth] = (uint8_t)bits_lsb32(l);                      \
             if (l & c->promo) emit_jump(c, l, depth + 1); /* crowned: stop */ \
             else jump_gen(c, l, depth + 1);                                   \
             c->cur.captured &= ~o;                                            \
@@ -95,7 +95,7 @@ static int jump_count(uint32_t p, uint32_t opp, uint32_t empty, uint32_t promo, 
     return n ? n : 1;
 }
 
-int gen_captures(const Board *b, MoveList *ml)
+int mg_captures(const Board *b, MoveList *ml)
 {
     ml->count = 0;
     int side = b->stm;
@@ -106,7 +106,7 @@ int gen_captures(const Board *b, MoveList *ml)
     c.opp = b->pieces[side ^ 1];
     c.cur.pad_ = 0;
     while (j) {
-        int sq = poplsb32(&j);
+        int sq = bits_poplsb32(&j);
         uint32_t fm = 1u << sq;
         c.empty = board_empty(b) | fm;
         bool king = (b->kings & fm) != 0;
@@ -144,7 +144,7 @@ static int count_captures(const Board *b)
         uint32_t l = land[k];
         if (!l) continue;
         uint32_t cont = l & ~promo & (down ? mg_jumpers_down(l, opp, empty) : mg_jumpers_up(l, opp, empty));
-        n += popcount32(l & ~cont);
+        n += bits_popcount32(l & ~cont);
         while (cont) {
             uint32_t lm = cont & -cont;
             cont &= cont - 1;
@@ -154,7 +154,7 @@ static int count_captures(const Board *b)
     }
     uint32_t kj = kings & (mg_jumpers_down(kings, opp, empty) | mg_jumpers_up(kings, opp, empty));
     while (kj) {
-        int sq = poplsb32(&kj);
+        int sq = bits_poplsb32(&kj);
         uint32_t fm = 1u << sq;
         n += jump_count(fm, opp, empty | fm, 0, true, true);
     }
@@ -164,7 +164,7 @@ static int count_captures(const Board *b)
 static inline void add_quiet(MoveList *ml, uint32_t dests, int back)
 {
     while (dests) {
-        int to = poplsb32(&dests);
+        int to = bits_poplsb32(&dests);
         Move *m = &ml->moves[ml->count++];
         m->captured = 0;
         m->from = (uint8_t)mg_neighbour[to][back];
@@ -174,9 +174,9 @@ static inline void add_quiet(MoveList *ml, uint32_t dests, int back)
     }
 }
 
-int gen_moves(const Board *b, MoveList *ml)
+int mg_moves(const Board *b, MoveList *ml)
 {
-    if (gen_captures(b, ml)) return ml->count;
+    if (mg_captures(b, ml)) return ml->count;
     int side = b->stm;
     uint32_t own = b->pieces[side], empty = board_empty(b);
     uint32_t down = side == KM_BLACK ? own : own & b->kings;
@@ -189,7 +189,7 @@ int gen_moves(const Board *b, MoveList *ml)
     return ml->count;
 }
 
-int count_moves(const Board *b)
+int mg_count_moves(const Board *b)
 {
     int side = b->stm;
     uint32_t own = b->pieces[side], opp = b->pieces[side ^ 1];
@@ -198,13 +198,13 @@ int count_moves(const Board *b)
     if (side == KM_BLACK) {
         if (mg_jumpers_down(own, opp, empty) || (kings && mg_jumpers_up(kings, opp, empty)))
             return count_captures(b);
-        n = popcount32(mg_dl(own) & empty) + popcount32(mg_dr(own) & empty);
-        if (kings) n += popcount32(mg_ul(kings) & empty) + popcount32(mg_ur(kings) & empty);
+        n = bits_popcount32(mg_dl(own) & empty) + bits_popcount32(mg_dr(own) & empty);
+        if (kings) n += bits_popcount32(mg_ul(kings) & empty) + bits_popcount32(mg_ur(kings) & empty);
     } else {
         if (mg_jumpers_up(own, opp, empty) || (kings && mg_jumpers_down(kings, opp, empty)))
             return count_captures(b);
-        n = popcount32(mg_ul(own) & empty) + popcount32(mg_ur(own) & empty);
-        if (kings) n += popcount32(mg_dl(kings) & empty) + popcount32(mg_dr(kings) & empty);
+        n = bits_popcount32(mg_ul(own) & empty) + bits_popcount32(mg_ur(own) & empty);
+        if (kings) n += bits_popcount32(mg_dl(kings) & empty) + bits_popcount32(mg_dr(kings) & empty);
     }
     return n;
 }
@@ -213,7 +213,7 @@ static uint64_t perft_rec(const Board *b, int depth);
 
 static inline uint64_t perft_child(const Board *c, int depth)
 {
-    return depth == 1 ? (uint64_t)count_moves(c) : perft_rec(c, depth);
+    return depth == 1 ? (uint64_t)mg_count_moves(c) : perft_rec(c, depth);
 }
 
 /* Quiet moves of one direction class, played straight from the bitboards:
@@ -224,7 +224,7 @@ static inline uint64_t perft_quiet(const Board *b, uint32_t dests, int back, uin
     uint64_t n = 0;
     int s = b->stm;
     while (dests) {
-        int to = poplsb32(&dests);
+        int to = bits_poplsb32(&dests);
         uint32_t tm = 1u << to, fm = 1u << mg_neighbour[to][back];
         Board c = *b;
         c.pieces[s] ^= fm | tm;
@@ -242,10 +242,10 @@ static uint64_t perft_rec(const Board *b, int depth)
     uint64_t n = 0;
     if (mg_can_capture(b, side)) {
         MoveList ml;
-        gen_captures(b, &ml);
+        mg_captures(b, &ml);
         for (int i = 0; i < ml.count; i++) {
             Board c = *b;
-            make_move(&c, &ml.moves[i]);
+            mg_make_move(&c, &ml.moves[i]);
             n += perft_child(&c, depth - 1);
         }
         return n;
@@ -268,16 +268,16 @@ static uint64_t perft_rec(const Board *b, int depth)
     return n;
 }
 
-uint64_t perft(const Board *b, int depth)
+uint64_t mg_perft(const Board *b, int depth)
 {
     if (depth <= 0) return 1;
-    if (depth == 1) return (uint64_t)count_moves(b);
+    if (depth == 1) return (uint64_t)mg_count_moves(b);
     return perft_rec(b, depth);
 }
 
 /* ---- perft with a table ---------------------------------------------------- */
 
-int perft_table_init(PerftTable *t, size_t mb)
+int mg_perft_table_init(PerftTable *t, size_t mb)
 {
     size_t n = 1;
     if (mb < 1) mb = 1;
@@ -287,7 +287,7 @@ int perft_table_init(PerftTable *t, size_t mb)
     return t->e ? 0 : -1;
 }
 
-void perft_table_free(PerftTable *t)
+void mg_perft_table_free(PerftTable *t)
 {
     free(t->e);
     t->e = NULL;
@@ -302,18 +302,18 @@ static inline uint64_t perft_key(const Board *b, uint32_t meta)
 
 static uint64_t perft_h(const Board *b, int depth, PerftTable *t)
 {
-    if (depth <= 2) return perft(b, depth); /* cheaper to count than to look up */
+    if (depth <= 2) return mg_perft(b, depth); /* cheaper to count than to look up */
     uint32_t meta = 1u + (uint32_t)b->stm + 2u * (uint32_t)depth;
     PerftEntry *e = &t->e[perft_key(b, meta) & t->mask];
     if (e->meta == meta && e->pieces[0] == b->pieces[0] && e->pieces[1] == b->pieces[1] &&
         e->kings == b->kings)
         return e->count;
     MoveList ml;
-    gen_moves(b, &ml);
+    mg_moves(b, &ml);
     uint64_t n = 0;
     for (int i = 0; i < ml.count; i++) {
         Board c = *b;
-        make_move(&c, &ml.moves[i]);
+        mg_make_move(&c, &ml.moves[i]);
         n += perft_h(&c, depth - 1, t);
     }
     e->pieces[0] = b->pieces[0], e->pieces[1] = b->pieces[1], e->kings = b->kings;
@@ -322,7 +322,7 @@ static uint64_t perft_h(const Board *b, int depth, PerftTable *t)
     return n;
 }
 
-uint64_t perft_hashed(const Board *b, int depth, PerftTable *t)
+uint64_t mg_perft_hashed(const Board *b, int depth, PerftTable *t)
 {
     if (depth <= 0) return 1;
     return perft_h(b, depth, t);

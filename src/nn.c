@@ -95,7 +95,7 @@ uint32_t nn_crc(const EvalNet *n)
         for (long i = 0; i < nn_layer_size(n->hidden, l); i++) {
             uint32_t u = (uint32_t)nn_get(n, l, i);
             uint8_t b[4] = {(uint8_t)u, (uint8_t)(u >> 8), (uint8_t)(u >> 16), (uint8_t)(u >> 24)};
-            c = km_crc32(c, b, 4);
+            c = textio_crc32(c, b, 4);
         }
     return c;
 }

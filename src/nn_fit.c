@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-void net_fit_config_default(NetFitConfig *c)
+void nn_fit_config_default(NetFitConfig *c)
 {
     memset(c, 0, sizeof *c);
     c->hidden = 64;
@@ -215,9 +215,9 @@ static int ckpt_write(const char *path, const CkptHead *hd, const float *th, con
     memcpy(buf + sizeof *hd, th, n * sizeof(float));
     memcpy(buf + sizeof *hd + n * sizeof(float), m, n * sizeof(float));
     memcpy(buf + sizeof *hd + 2 * n * sizeof(float), v, n * sizeof(float));
-    uint32_t crc = km_crc32(0, buf, len - 4);
+    uint32_t crc = textio_crc32(0, buf, len - 4);
     memcpy(buf + len - 4, &crc, 4);
-    int rc = km_write_atomic(path, buf, len, err);
+    int rc = textio_write_atomic(path, buf, len, err);
     free(buf);
     return rc;
 }
@@ -229,7 +229,7 @@ static int ckpt_read(const char *path, CkptHead *hd, uint64_t key, float *th, fl
     if (access(path, F_OK) != 0) return 0;
     size_t n = (size_t)hd->nparams, len = sizeof *hd + 3 * n * sizeof(float) + 4, got = 0;
     KmReadOpts opts = {.max_bytes = len, .too_large = "not a checkpoint of this network (too large)"};
-    char *buf = km_read_text(path, &opts, &got, err); /* a regular file only, bounded */
+    char *buf = textio_read_text(path, &opts, &got, err); /* a regular file only, bounded */
     if (!buf) return -1;
     CkptHead h;
     if (got != len || memcmp(buf, CKPT_MAGIC, 8)) {
@@ -240,7 +240,7 @@ static int ckpt_read(const char *path, CkptHead *hd, uint64_t key, float *th, fl
     uint32_t crc;
     memcpy(&crc, buf + len - 4, 4);
     memcpy(&h, buf, sizeof h);
-    if (crc != km_crc32(0, buf, len - 4)) {
+    if (crc != textio_crc32(0, buf, len - 4)) {
         free(buf);
         return km_fail(err, "%s: damaged checkpoint (checksum); delete it to start again", path);
     }
@@ -295,8 +295,8 @@ static double quant_loss(const EvalNet *net, const NSample *s, size_t n, double 
     return n ? l / (double)n : -1;
 }
 
-int net_fit_run(const NetFitConfig *c, const SelfplayData *data, const Weights *prior_in, Weights *out,
-                NetFitReport *rep, FitProgressFn progress, void *user, const atomic_bool *stop, char *err)
+int nn_fit_run(const NetFitConfig *c, const SelfplayData *data, const Weights *prior_in, Weights *out,
+               NetFitReport *rep, FitProgressFn progress, void *user, const atomic_bool *stop, char *err)
 {
     memset(rep, 0, sizeof *rep);
     if (c->hidden < 16 || c->hidden > NN_MAX_HIDDEN || c->hidden % 16)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void move_to_text(const Move *m, char buf[MOVE_TEXT_MAX])
+void notation_move_to_text(const Move *m, char buf[MOVE_TEXT_MAX])
 {
     int n = snprintf(buf, MOVE_TEXT_MAX, "%d", m->from + 1);
     if (m->njumps == 0) {
@@ -18,13 +18,13 @@ void move_to_text(const Move *m, char buf[MOVE_TEXT_MAX])
         n += snprintf(buf + n, (size_t)(MOVE_TEXT_MAX - n), "x%d", m->path[i] + 1);
 }
 
-size_t moves_to_text(const Move *m, int n, char *buf, size_t len)
+size_t notation_moves_to_text(const Move *m, int n, char *buf, size_t len)
 {
     size_t at = 0;
     if (len) buf[0] = '\0';
     for (int i = 0; i < n; i++) {
         char t[MOVE_TEXT_MAX];
-        move_to_text(&m[i], t);
+        notation_move_to_text(&m[i], t);
         size_t need = strlen(t) + (i ? 1 : 0), more = i + 1 < n ? 4 : 0;
         if (at + need + more >= len) {
             if (at + 4 < len) at += (size_t)snprintf(buf + at, len - at, " ...");
@@ -55,7 +55,7 @@ static int read_squares(const char *text, int *sq, int max, bool *has_x, char *e
                 return -1;
             }
         } else if (isalpha((unsigned char)*p) && isdigit((unsigned char)p[1])) {
-            s = square_from_coord(p[0], p[1]);
+            s = board_square_from_coord(p[0], p[1]);
             if (!s || isdigit((unsigned char)p[2])) {
                 snprintf(err, KM_ERR_MAX, "'%s': '%.2s' is not a dark square (a1-h8)", text, p);
                 return -1;
@@ -101,7 +101,7 @@ static void list_moves(const MoveList *ml, const int *idx, int k, char *out, siz
     out[0] = '\0';
     for (int i = 0; i < k && n + MOVE_TEXT_MAX + 2 < len; i++) {
         char t[MOVE_TEXT_MAX];
-        move_to_text(&ml->moves[idx ? idx[i] : i], t);
+        notation_move_to_text(&ml->moves[idx ? idx[i] : i], t);
         n += (size_t)snprintf(out + n, len - n, "%s%s", i ? ", " : "", t);
     }
 }
@@ -114,14 +114,14 @@ static void square_rc(int s, int *row, int *col)
     *col = 2 * (s % 4) + (*row % 2 == 0);
 }
 
-int parse_move(const Board *b, const char *text, Move *out, char *err)
+int notation_parse_move(const Board *b, const char *text, Move *out, char *err)
 {
     int sq[MAX_JUMPS + 2];
     bool has_x;
     int n = read_squares(text, sq, MAX_JUMPS + 2, &has_x, err);
     if (n < 0) return -1;
     MoveList ml;
-    gen_moves(b, &ml);
+    mg_moves(b, &ml);
     int hit[MAX_MOVES], k = 0;
     for (int i = 0; i < ml.count; i++)
         if (matches(&ml.moves[i], sq, n)) hit[k++] = i;
@@ -178,16 +178,16 @@ int parse_move(const Board *b, const char *text, Move *out, char *err)
     return -1;
 }
 
-int parse_move_input(const Board *b, const char *text, Move *out, char *err)
+int notation_parse_move_input(const Board *b, const char *text, Move *out, char *err)
 {
     size_t n = strlen(text);
     bool digits = n > 0;
     for (size_t i = 0; i < n; i++) digits = digits && isdigit((unsigned char)text[i]);
     MoveList ml;
     if (digits) {
-        gen_moves(b, &ml);
+        mg_moves(b, &ml);
         long long k;
-        if (!km_parse_ll(text, 1, ml.count, &k)) {
+        if (!textio_parse_ll(text, 1, ml.count, &k)) {
             if (!ml.count) return km_fail(err, "no legal move here");
             return km_fail(err, "there is no move %.12s%s in the list: choose 1 to %d", text,
                            n > 12 ? "..." : "", ml.count);
@@ -201,6 +201,6 @@ int parse_move_input(const Board *b, const char *text, Move *out, char *err)
     for (size_t i = 0; i < n && at + 1 < sizeof compact; i++)
         if (!isspace((unsigned char)text[i])) compact[at++] = text[i];
     compact[at] = '\0';
-    if (parse_move(b, compact, out, err) == 0) return 0;
-    return parse_move(b, text, out, err);
+    if (notation_parse_move(b, compact, out, err) == 0) return 0;
+    return notation_parse_move(b, text, out, err);
 }

@@ -10,7 +10,7 @@
 
 /* ---- ballots ----------------------------------------------------------------- */
 
-const char *ballot_status_text(BallotStatus s)
+const char *opening_ballot_status_text(BallotStatus s)
 {
     switch (s) {
     case BALLOT_CROSSBOARD:
@@ -22,10 +22,10 @@ const char *ballot_status_text(BallotStatus s)
     }
 }
 
-void ballot_line(const Ballot *b, char *buf, size_t len)
+void opening_ballot_line(const Ballot *b, char *buf, size_t len)
 {
-    snprintf(buf, len, "%d\t%s%s\t%s%s%s", b->number, ballot_status_text(b->status), b->ctd ? ",ctd" : "",
-             b->moves, b->name[0] ? "\t" : "", b->name);
+    snprintf(buf, len, "%d\t%s%s\t%s%s%s", b->number, opening_ballot_status_text(b->status),
+             b->ctd ? ",ctd" : "", b->moves, b->name[0] ? "\t" : "", b->name);
 }
 
 /* ---- openings ------------------------------------------------------------------ */
@@ -44,18 +44,18 @@ int opening_from_ballot(Opening *o, const Ballot *b, char *err)
     snprintf(o->name, sizeof o->name, "ballot %d (%s)", b->number, b->moves);
     Board cur = o->start;
     char text[8 * OPENING_MAX_PLY], *tok[OPENING_MAX_PLY];
-    int n = strlen(b->moves) < sizeof text ? km_split(strcpy(text, b->moves), tok, OPENING_MAX_PLY) : -1;
+    int n = strlen(b->moves) < sizeof text ? textio_split(strcpy(text, b->moves), tok, OPENING_MAX_PLY) : -1;
     if (n < 0 || n > OPENING_MAX_PLY) return km_fail(err, "ballot %d: bad moves '%s'", b->number, b->moves);
     for (; o->nply < n; o->nply++) {
         char why[KM_ERR_MAX];
-        if (parse_move(&cur, tok[o->nply], &o->moves[o->nply], why))
+        if (notation_parse_move(&cur, tok[o->nply], &o->moves[o->nply], why))
             return km_fail(err, "ballot %d: %s", b->number, why);
-        make_move(&cur, &o->moves[o->nply]);
+        mg_make_move(&cur, &o->moves[o->nply]);
     }
     return 0;
 }
 
-int openings_crossboard(Opening **out, int *n, char *err)
+int opening_list_crossboard(Opening **out, int *n, char *err)
 {
     *out = NULL;
     *n = 0;
@@ -63,8 +63,8 @@ int openings_crossboard(Opening **out, int *n, char *err)
     if (!o) return km_fail(err, "out of memory");
     int k = 0;
     for (int i = 0; i < BALLOT_COUNT; i++) {
-        if (km_ballots[i].status != BALLOT_CROSSBOARD) continue;
-        if (opening_from_ballot(&o[k], &km_ballots[i], err)) {
+        if (opening_ballots[i].status != BALLOT_CROSSBOARD) continue;
+        if (opening_from_ballot(&o[k], &opening_ballots[i], err)) {
             free(o);
             return -1;
         }
@@ -75,7 +75,7 @@ int openings_crossboard(Opening **out, int *n, char *err)
     return 0;
 }
 
-int openings_from_pdn(const char *path, Opening **out, int *n, char *err)
+int opening_list_from_pdn(const char *path, Opening **out, int *n, char *err)
 {
     *out = NULL;
     *n = 0;

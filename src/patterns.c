@@ -3,7 +3,7 @@
  * copies.
  *
  * Geometry: square n is bit n-1, row (n-1)/4, and the playable squares of a
- * row are its four bits in column order (board.c, square_from_coord). A 4 x 4
+ * row are its four bits in column order (board.c, board_square_from_coord). A 4 x 4
  * region whose left column is even holds two squares of each of its rows at
  * the same two bit positions of the row, so its eight bits are the bits of
  * 0x3333 shifted by 4 x row + column / 2; pat_gather_ packs them into a byte
@@ -81,7 +81,7 @@ const int16_t *pat_cells_const(const EvalPatterns *p, int t, int ph)
     return pat_cells((EvalPatterns *)p, t, ph);
 }
 
-EvalPatterns *patterns_new(void) { return calloc(1, sizeof(EvalPatterns)); }
+EvalPatterns *pat_new(void) { return calloc(1, sizeof(EvalPatterns)); }
 
 /* The cell of the same squares seen from the other side: the region turned
  * round (r -> PAT_NREGIONS - 1 - r), its squares in reverse order, the
@@ -125,7 +125,7 @@ static int digit_of(int r, int cell, int s)
     return -1;
 }
 
-void patterns_finish(EvalPatterns *p)
+void pat_finish(EvalPatterns *p)
 {
     pthread_once(&geometry_once, geometry_init);
     uint64_t h = 0x7061747465726E73ull;
@@ -241,10 +241,10 @@ static bool same_weights(const EvalPatterns *a, const EvalPatterns *b)
            memcmp(a->region, b->region, sizeof a->region) == 0;
 }
 
-const EvalPatterns *patterns_intern(EvalPatterns *p)
+const EvalPatterns *pat_intern(EvalPatterns *p)
 {
     if (!p) return NULL;
-    patterns_finish(p);
+    pat_finish(p);
     pthread_mutex_lock(&interned_lock);
     for (struct Interned *i = interned; i; i = i->next)
         if (i->p->key == p->key && same_weights(i->p, p)) {

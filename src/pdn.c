@@ -1,7 +1,7 @@
 /* pdn.c - reading and writing PDN games.
  *
  * The reader is a single pass over the text: each token is handled as it is
- * met, moves are resolved with parse_move against the game's current position
+ * met, moves are resolved with notation_parse_move against the game's current position
  * and played at once, so a game needs no syntax tree and an error can name
  * the exact move. Nothing is copied into fixed-size buffers except move text,
  * which is refused when longer than any real move. */
@@ -40,14 +40,14 @@ static char *dup_range(const char *s, size_t n)
     return d;
 }
 
-/* At most 40 bytes of s for messages, shown as km_escape shows any text
+/* At most 40 bytes of s for messages, shown as textio_escape shows any text
  * (control bytes and bytes that are not UTF-8 as \xHH). */
 #define QUOTE_MAX (4 * 40 + 4)
 static void quote(char out[QUOTE_MAX], const char *s, size_t n)
 {
     size_t take = n > 40 ? 40 : n;
     while (take < n && take > 0 && ((unsigned char)s[take] & 0xC0) == 0x80) take--; /* a whole character */
-    km_escape_n(s, take, out, QUOTE_MAX - 3);
+    textio_escape_n(s, take, out, QUOTE_MAX - 3);
     if (take < n) strcat(out, "...");
 }
 
@@ -342,7 +342,7 @@ static void play_word(Parser *P, const char *w, size_t n, int line)
     text[k] = '\0';
     Move m;
     char err[KM_ERR_MAX];
-    if (parse_move(&g->game.cur, text, &m, err)) {
+    if (notation_parse_move(&g->game.cur, text, &m, err)) {
         fail(P, line, "move %d (%s): %s", P->movenum, who, err);
         return;
     }
@@ -395,7 +395,7 @@ static void read_word(Parser *P)
 
 static int parse(const char *text, size_t len, const char *where, PdnGame **games, int *ngames, char *err)
 {
-    const char *body = km_skip_bom(text); /* an editor's byte order mark is not PDN */
+    const char *body = textio_skip_bom(text); /* an editor's byte order mark is not PDN */
     len -= (size_t)(body - text);
     text = body;
     Parser P = {text, text + len, text, where, 1, NULL, 0, 0, -1, false, false, 1, false, 0};
@@ -457,7 +457,7 @@ static char *read_all(const char *path, size_t *len, bool missing_ok, char *err)
         .cannot_open = "cannot read",
         .too_large = "too large for a PDN file (more than " PDN_FILE_MAX_TEXT ")",
     };
-    return km_read_text(path, &opts, len, err);
+    return textio_read_text(path, &opts, len, err);
 }
 
 int pdn_read_file(const char *path, PdnGame **games, int *ngames, char *err)
@@ -498,14 +498,14 @@ const char *pdn_tag(const PdnGame *pg, const char *name)
 
 static void write_tag(KmBuf *b, const char *name, const char *value)
 {
-    km_buf_str(b, "[");
-    for (const char *p = name; *p; p++) km_buf_add(b, is_name_char(*p) ? p : "_", 1);
-    km_buf_str(b, " \"");
+    textio_buf_str(b, "[");
+    for (const char *p = name; *p; p++) textio_buf_add(b, is_name_char(*p) ? p : "_", 1);
+    textio_buf_str(b, " \"");
     for (const char *p = value; *p; p++) {
-        if (*p == '"' || *p == '\\') km_buf_add(b, "\\", 1);
-        km_buf_add(b, (unsigned char)*p < ' ' ? " " : p, 1); /* one tag, one line */
+        if (*p == '"' || *p == '\\') textio_buf_add(b, "\\", 1);
+        textio_buf_add(b, (unsigned char)*p < ' ' ? " " : p, 1); /* one tag, one line */
     }
-    km_buf_str(b, "\"]\n");
+    textio_buf_str(b, "\"]\n");
 }
 
 #define PDN_LINE_MAX 79 /* lines stay under 80 columns */
@@ -522,16 +522,16 @@ static void comment_words(KmBuf *b, size_t *col, const char *text)
         size_t n = 0;
         while (p[n] && p[n] != ' ' && (unsigned char)p[n] >= 32) n++;
         if (*col > 0 && *col + 1 + n > PDN_LINE_MAX) {
-            km_buf_str(b, "\n");
+            textio_buf_str(b, "\n");
             *col = 0;
         } else if (*col > 0 && !first) {
-            km_buf_str(b, " ");
+            textio_buf_str(b, " ");
             (*col)++;
         }
         first = false;
         for (size_t k = 0; k < n; k++) {
             char c = p[k] == '{' ? '(' : p[k] == '}' ? ')' : p[k];
-            km_buf_add(b, &c, 1);
+            textio_buf_add(b, &c, 1);
         }
         *col += n;
         p += n;
@@ -543,13 +543,13 @@ static void movetext_unit(KmBuf *b, size_t *col, const char *unit)
 {
     size_t len = strlen(unit);
     if (*col > 0 && *col + 1 + len > PDN_LINE_MAX) {
-        km_buf_str(b, "\n");
+        textio_buf_str(b, "\n");
         *col = 0;
     } else if (*col > 0) {
-        km_buf_str(b, " ");
+        textio_buf_str(b, " ");
         (*col)++;
     }
-    km_buf_add(b, unit, len);
+    textio_buf_add(b, unit, len);
     *col += len;
 }
 
@@ -561,12 +561,12 @@ static void movetext_comment(KmBuf *b, size_t *col, const char *text)
     size_t n = 0;
     while (w[n] && w[n] != ' ' && (unsigned char)w[n] >= 32) n++;
     if (*col > 0 && *col + 2 + n > PDN_LINE_MAX) {
-        km_buf_str(b, "\n");
+        textio_buf_str(b, "\n");
         *col = 0;
     }
     movetext_unit(b, col, "{");
     comment_words(b, col, text);
-    km_buf_str(b, "}");
+    textio_buf_str(b, "}");
     (*col)++;
 }
 
@@ -609,13 +609,13 @@ char *pdn_format_notes(const Game *g, const PdnTag *tags, int ntags, const char 
     Board cur = g->start;
     for (int i = 0; i < g->nply; i++) {
         char unit[MOVE_TEXT_MAX + 40], mv[MOVE_TEXT_MAX];
-        move_to_text(&g->moves[i], mv);
+        notation_move_to_text(&g->moves[i], mv);
         const char *mark = notes && notes[i].mark ? notes[i].mark : "";
         if (cur.stm == KM_BLACK) snprintf(unit, sizeof unit, "%d. %s%.4s", num, mv, mark);
         else if (i == 0 || renumber) snprintf(unit, sizeof unit, "%d... %s%.4s", num, mv, mark);
         else snprintf(unit, sizeof unit, "%s%.4s", mv, mark);
         if (cur.stm == KM_WHITE) num++;
-        make_move(&cur, &g->moves[i]);
+        mg_make_move(&cur, &g->moves[i]);
         movetext_unit(&b, &col, unit);
         renumber = false;
         if (notes && notes[i].comment && *notes[i].comment) {
@@ -624,27 +624,27 @@ char *pdn_format_notes(const Game *g, const PdnTag *tags, int ntags, const char 
         }
     }
     movetext_unit(&b, &col, result);
-    km_buf_str(&b, "\n\n");
-    return km_buf_done(&b);
+    textio_buf_str(&b, "\n\n");
+    return textio_buf_done(&b);
 }
 
 int pdn_save_text(const char *path, const char *text, bool append, char *err)
 {
-    if (!append) return km_write_atomic(path, text, strlen(text), err);
+    if (!append) return textio_write_atomic(path, text, strlen(text), err);
     size_t oldlen;
     char *old = read_all(path, &oldlen, true, err);
     if (!old) return -1;
     KmBuf b = {0};
-    km_buf_add(&b, old, oldlen);
+    textio_buf_add(&b, old, oldlen);
     /* keep a blank line between the old games and the new */
-    if (oldlen && old[oldlen - 1] != '\n') km_buf_str(&b, "\n\n");
-    else if (oldlen && (oldlen < 2 || old[oldlen - 2] != '\n')) km_buf_str(&b, "\n");
+    if (oldlen && old[oldlen - 1] != '\n') textio_buf_str(&b, "\n\n");
+    else if (oldlen && (oldlen < 2 || old[oldlen - 2] != '\n')) textio_buf_str(&b, "\n");
     free(old);
-    km_buf_str(&b, text);
+    textio_buf_str(&b, text);
     size_t len = b.len;
-    char *all = km_buf_done(&b);
+    char *all = textio_buf_done(&b);
     if (!all) return km_fail(err, "%s: out of memory", path);
-    int r = km_write_atomic(path, all, len, err);
+    int r = textio_write_atomic(path, all, len, err);
     free(all);
     return r;
 }

@@ -11,7 +11,7 @@
  * CR-LF translation, no end of file at a Ctrl-Z byte: the endgame
  * database's magic holds one) and a handle no child inherits. The flags
  * Windows lacks (a FIFO, a terminal, a link) are 0, and fcntl fails, so
- * that km_open_regular keeps the blocking mode it has anyway. */
+ * that textio_open_regular keeps the blocking mode it has anyway. */
 #ifndef KINGME_PORT_H
 #define KINGME_PORT_H
 

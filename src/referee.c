@@ -14,7 +14,7 @@
 
 /* ---- one game ------------------------------------------------------------------ */
 
-void match_settings_default(MatchSettings *s)
+void referee_settings_default(MatchSettings *s)
 {
     memset(s, 0, sizeof *s);
     search_limits_default(&s->limits);
@@ -24,7 +24,7 @@ void match_settings_default(MatchSettings *s)
     s->hash_mb = MATCH_HASH_MB;
 }
 
-const char *match_forfeit_text(MatchForfeit f)
+const char *referee_forfeit_text(MatchForfeit f)
 {
     switch (f) {
     case FORFEIT_TIME:
@@ -42,7 +42,7 @@ const char *match_forfeit_text(MatchForfeit f)
     }
 }
 
-uint64_t match_game_seed(uint64_t seed, uint64_t index)
+uint64_t referee_game_seed(uint64_t seed, uint64_t index)
 {
     return km_mix64(km_mix64(seed + 0x9E3779B97F4A7C15ull) ^ (index * 0xD1B54A32D192ED03ull + 1));
 }
@@ -83,22 +83,22 @@ static int engine_boot(const MatchSettings *set, int side, EngineProc *e, char *
     return 0;
 }
 
-void match_players_free(MatchPlayers *P)
+void referee_players_free(MatchPlayers *P)
 {
     if (!P) return;
     for (int i = 0; i < P->nsides; i++)
         if (P->eng[i].child.pid > 0) proc_quit(&P->eng[i], 1.0);
     free(P->eng);
     free(P->restart);
-    searcher_free(&P->s[0]);
-    searcher_free(&P->s[1]);
+    search_free(&P->s[0]);
+    search_free(&P->s[1]);
     tt_free(&P->shared);
     free(P);
 }
 
 /* The Searchers, and a process for each engine side (started now, so that an
  * engine that cannot start stops the match before any game). */
-MatchPlayers *match_players_new(const MatchSettings *set, char *err)
+MatchPlayers *referee_players_new(const MatchSettings *set, char *err)
 {
     MatchPlayers *P = calloc(1, sizeof *P);
     if (!P) {
@@ -116,26 +116,26 @@ MatchPlayers *match_players_new(const MatchSettings *set, char *err)
         return NULL;
     }
     size_t own = set->share_table ? 0 : mb;
-    if (searcher_init(&P->s[0], &zero, own, 0, err)) {
+    if (search_init(&P->s[0], &zero, own, 0, err)) {
         tt_free(&P->shared);
         free(P);
         return NULL;
     }
-    if (searcher_init(&P->s[1], &zero, own, 0, err)) {
-        searcher_free(&P->s[0]);
+    if (search_init(&P->s[1], &zero, own, 0, err)) {
+        search_free(&P->s[0]);
         tt_free(&P->shared);
         free(P);
         return NULL;
     }
     if (set->share_table && P->shared.e) {
-        searcher_set_table(&P->s[0], &P->shared);
-        searcher_set_table(&P->s[1], &P->shared);
+        search_set_table(&P->s[0], &P->shared);
+        search_set_table(&P->s[1], &P->shared);
     }
     int n = set->sides ? set->nsides : 0;
     P->eng = calloc((size_t)(n ? n : 1), sizeof *P->eng);
     P->restart = calloc((size_t)(n ? n : 1), sizeof *P->restart);
     if (!P->eng || !P->restart) {
-        match_players_free(P);
+        referee_players_free(P);
         km_fail(err, "out of memory");
         return NULL;
     }
@@ -143,7 +143,7 @@ MatchPlayers *match_players_new(const MatchSettings *set, char *err)
     for (int i = 0; i < n; i++) {
         P->eng[i].child = (ProcChild)PROC_CHILD_NONE;
         if (set->sides[i].command && engine_boot(set, i, &P->eng[i], err)) {
-            match_players_free(P);
+            referee_players_free(P);
             return NULL;
         }
     }
@@ -185,8 +185,8 @@ static void forfeit(Referee *R, int colour, MatchForfeit why, const char *fmt, .
     va_start(ap, fmt);
     vsnprintf(detail, sizeof detail, fmt, ap);
     va_end(ap);
-    snprintf(o->termination, sizeof o->termination, "%s: %s %s", match_forfeit_text(why), colour_name[colour],
-             detail);
+    snprintf(o->termination, sizeof o->termination, "%s: %s %s", referee_forfeit_text(why),
+             colour_name[colour], detail);
     if (is_engine(R, colour)) R->P->restart[R->side[colour]] = true;
 }
 
@@ -288,19 +288,19 @@ static int engine_move(Referee *R, int colour, Move *m, double *elapsed)
     Board init;
     board_init(&init);
     if (board_equal(&g->start, &init)) {
-        km_buf_str(&b, "position start");
+        textio_buf_str(&b, "position start");
     } else {
         char fen[128];
         board_to_fen(&g->start, fen, sizeof fen);
-        km_buf_printf(&b, "position fen %s", fen);
+        textio_buf_printf(&b, "position fen %s", fen);
     }
-    if (g->nply) km_buf_str(&b, " moves");
+    if (g->nply) textio_buf_str(&b, " moves");
     for (int i = 0; i < g->nply; i++) {
         char t[MOVE_TEXT_MAX];
-        move_to_text(&g->moves[i], t);
-        km_buf_printf(&b, " %s", t);
+        notation_move_to_text(&g->moves[i], t);
+        textio_buf_printf(&b, " %s", t);
     }
-    char *pos = km_buf_done(&b);
+    char *pos = textio_buf_done(&b);
     if (!pos) return -1;
     char go[160];
     if (set->tc_base > 0) {
@@ -362,7 +362,7 @@ static int engine_move(Referee *R, int colour, Move *m, double *elapsed)
             forfeit(R, colour, FORFEIT_ILLEGAL, "said 'bestmove none' but has a legal move");
             return 1;
         }
-        if (parse_move(&g->cur, mv, m, why)) {
+        if (notation_parse_move(&g->cur, mv, m, why)) {
             forfeit(R, colour, FORFEIT_ILLEGAL, "played '%s': %s", mv, why);
             return 1;
         }
@@ -403,8 +403,8 @@ static int inprocess_move(Referee *R, int colour, Move *m, double *elapsed, char
 }
 
 /* One game on the thread's players. Fills o (its game too). */
-int match_players_play(MatchPlayers *P, const MatchSettings *set, const MatchGameSpec *spec, MatchOutcome *o,
-                       const atomic_bool *stop, char *err)
+int referee_players_play(MatchPlayers *P, const MatchSettings *set, const MatchGameSpec *spec,
+                         MatchOutcome *o, const atomic_bool *stop, char *err)
 {
     Game *g = &o->game;
     o->result = GAME_ONGOING;
@@ -437,19 +437,19 @@ int match_players_play(MatchPlayers *P, const MatchSettings *set, const MatchGam
             if (set->side_params) par = &set->side_params[R.side[c]];
         }
         if (is_engine(&R, c)) continue;
-        searcher_set_params(&P->s[c], par);
-        searcher_set_weights(&P->s[c], w);
-        searcher_seed(&P->s[c], seeds[c]);
-        searcher_set_switches(&P->s[c], &set->use);
-        searcher_set_tiebreak(&P->s[c], set->tiebreak);
-        searcher_set_egdb(&P->s[c], set->egdb);
+        search_set_params(&P->s[c], par);
+        search_set_weights(&P->s[c], w);
+        search_seed(&P->s[c], seeds[c]);
+        search_set_switches(&P->s[c], &set->use);
+        search_set_tiebreak(&P->s[c], set->tiebreak);
+        search_set_egdb(&P->s[c], set->egdb);
         if (P->shared.e) {
             /* killers and history here, the shared table once below */
-            searcher_set_table(&P->s[c], NULL);
-            searcher_clear(&P->s[c]);
-            searcher_set_table(&P->s[c], &P->shared);
+            search_set_table(&P->s[c], NULL);
+            search_clear(&P->s[c]);
+            search_set_table(&P->s[c], &P->shared);
         } else {
-            searcher_clear(&P->s[c]);
+            search_clear(&P->s[c]);
         }
     }
     if (P->shared.e) {
@@ -499,13 +499,13 @@ int match_players_play(MatchPlayers *P, const MatchSettings *set, const MatchGam
     return 0;
 }
 
-int match_play_game(const MatchSettings *set, const MatchGameSpec *spec, MatchOutcome *o,
-                    const atomic_bool *stop, char *err)
+int referee_play_game(const MatchSettings *set, const MatchGameSpec *spec, MatchOutcome *o,
+                      const atomic_bool *stop, char *err)
 {
     memset(o, 0, sizeof *o);
-    MatchPlayers *P = match_players_new(set, err);
+    MatchPlayers *P = referee_players_new(set, err);
     if (!P) return -1;
-    int r = match_players_play(P, set, spec, o, stop, err);
-    match_players_free(P);
+    int r = referee_players_play(P, set, spec, o, stop, err);
+    referee_players_free(P);
     return r;
 }

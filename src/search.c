@@ -31,15 +31,15 @@ void search_switches_exact(SearchSwitches *w)
     w->lmr = w->probcut = w->futility = w->etc = false;
 }
 
-void searcher_set_switches(Searcher *s, const SearchSwitches *use) { s->use = *use; }
+void search_set_switches(Searcher *s, const SearchSwitches *use) { s->use = *use; }
 
-void searcher_set_exact(Searcher *s, bool exact)
+void search_set_exact(Searcher *s, bool exact)
 {
     if (exact) search_switches_exact(&s->use);
     else search_switches_default(&s->use);
 }
-void searcher_set_egdb(Searcher *s, const struct Egdb *db) { s->egdb = db; }
-void searcher_set_tiebreak(Searcher *s, int tiebreak) { s->tiebreak = tiebreak; }
+void search_set_egdb(Searcher *s, const struct Egdb *db) { s->egdb = db; }
+void search_set_tiebreak(Searcher *s, int tiebreak) { s->tiebreak = tiebreak; }
 
 static void init_lmr(Searcher *s);
 
@@ -69,7 +69,7 @@ static void margin_from_cache(Searcher *s)
         s->margin_known ? margin_of_gap(&s->par, s->margins[slot].gap - 1) : s->par.probcut_margin;
 }
 
-void searcher_set_params(Searcher *s, const SearchParams *p)
+void search_set_params(Searcher *s, const SearchParams *p)
 {
     SearchParams old = s->par;
     s->par = *p;
@@ -80,7 +80,7 @@ void searcher_set_params(Searcher *s, const SearchParams *p)
         old.probcut_margin_min != p->probcut_margin_min || old.probcut_margin_max != p->probcut_margin_max ||
         old.probcut_margin != p->probcut_margin)
         margin_from_cache(s);
-    for (int k = 0; k < s->nthreads - 1; k++) searcher_set_params(&s->helpers[k], p);
+    for (int k = 0; k < s->nthreads - 1; k++) search_set_params(&s->helpers[k], p);
 }
 
 /* ProbCut (~+52 Elo, 88 games at 0.05 s, c13c743, 2026-11-22), late-move
@@ -97,13 +97,13 @@ static void init_lmr(Searcher *s)
         }
 }
 
-int searcher_init(Searcher *s, const Weights *w, size_t hash_mb, uint64_t seed, char *err)
+int search_init(Searcher *s, const Weights *w, size_t hash_mb, uint64_t seed, char *err)
 {
     memset(s, 0, sizeof *s);
     board_hash_init();
     search_params_default(&s->par);
-    searcher_set_weights(s, w);
-    searcher_seed(s, seed);
+    search_set_weights(s, w);
+    search_seed(s, seed);
     init_lmr(s);
     search_switches_default(&s->use);
     s->tiebreak = TIEBREAK_RANDOM;
@@ -125,13 +125,13 @@ int searcher_init(Searcher *s, const Weights *w, size_t hash_mb, uint64_t seed, 
 
 static void free_helpers(Searcher *s)
 {
-    for (int k = 0; k < s->nthreads - 1; k++) searcher_free(&s->helpers[k]);
+    for (int k = 0; k < s->nthreads - 1; k++) search_free(&s->helpers[k]);
     free(s->helpers);
     s->helpers = NULL;
     s->nthreads = 1;
 }
 
-void searcher_free(Searcher *s)
+void search_free(Searcher *s)
 {
     free_helpers(s);
     tt_free(&s->own_tt);
@@ -145,9 +145,9 @@ void searcher_free(Searcher *s)
     s->lines_cap = 0;
 }
 
-void searcher_set_table(Searcher *s, TT *t) { s->tt = t ? t : &s->own_tt; }
+void search_set_table(Searcher *s, TT *t) { s->tt = t ? t : &s->own_tt; }
 
-void searcher_set_weights(Searcher *s, const Weights *w)
+void search_set_weights(Searcher *s, const Weights *w)
 {
     s->weights = *w;
     eval_table_init(&s->etab, w);
@@ -155,10 +155,10 @@ void searcher_set_weights(Searcher *s, const Weights *w)
     s->weights_key = eval_weights_key(w);
     margin_from_cache(s);
     for (int p = 0; s->nnacc && p < SEARCH_MAX_PLY; p++) s->nnacc[p].valid = 0; /* another network */
-    for (int k = 0; k < s->nthreads - 1; k++) searcher_set_weights(&s->helpers[k], w);
+    for (int k = 0; k < s->nthreads - 1; k++) search_set_weights(&s->helpers[k], w);
 }
 
-int searcher_set_threads(Searcher *s, int n, char *err)
+int search_set_threads(Searcher *s, int n, char *err)
 {
     if (n < 1 || n > SEARCH_MAX_THREADS) {
         snprintf(err, KM_ERR_MAX, "threads: 1 to %d, not %d", SEARCH_MAX_THREADS, n);
@@ -173,13 +173,13 @@ int searcher_set_threads(Searcher *s, int n, char *err)
             return -1;
         }
         for (int k = 0; k < n - 1; k++) {
-            if (searcher_init(&h[k], &s->weights, 0, s->rng + (uint64_t)k + 1, err)) {
-                while (k--) searcher_free(&h[k]);
+            if (search_init(&h[k], &s->weights, 0, s->rng + (uint64_t)k + 1, err)) {
+                while (k--) search_free(&h[k]);
                 free(h);
                 return -1;
             }
             h[k].helper_id = k + 1;
-            searcher_set_params(&h[k], &s->par);
+            search_set_params(&h[k], &s->par);
         }
     }
     free_helpers(s);
@@ -188,7 +188,7 @@ int searcher_set_threads(Searcher *s, int n, char *err)
     return 0;
 }
 
-void searcher_seed(Searcher *s, uint64_t seed) { s->rng = km_mix64(seed ^ 0x5EED5EED5EEDull); }
+void search_seed(Searcher *s, uint64_t seed) { s->rng = km_mix64(seed ^ 0x5EED5EED5EEDull); }
 
 static void forget_ordering(Searcher *s)
 {
@@ -196,7 +196,7 @@ static void forget_ordering(Searcher *s)
     memset(s->history, 0, sizeof s->history);
 }
 
-void searcher_clear(Searcher *s)
+void search_clear(Searcher *s)
 {
     tt_clear(s->tt);
     forget_ordering(s);
@@ -279,7 +279,7 @@ static void score_moves(const Searcher *s, const Board *b, const MoveList *ml, i
         int32_t v;
         if (i == tt_move) v = 2000000000;
         else if (m->njumps)
-            v = 1000000000 + 1000 * popcount32(m->captured) + popcount32(m->captured & b->kings);
+            v = 1000000000 + 1000 * bits_popcount32(m->captured) + bits_popcount32(m->captured & b->kings);
         else if (same_move(m, k0)) v = 900000000;
         else if (same_move(m, k1)) v = 800000000;
         else v = s->history[b->stm][m->from][m->to];
@@ -347,7 +347,7 @@ static bool probcut(Searcher *s, const Board *b, uint64_t key, int depth, int pl
                     int reversible)
 {
     if (depth < s->par.probcut_depth || depth > s->par.probcut_max_depth || beta >= SCORE_WIN_MIN - 1000 ||
-        beta <= -SCORE_WIN_MIN + 1000 || popcount32(board_occupied(b)) <= s->par.probcut_pieces)
+        beta <= -SCORE_WIN_MIN + 1000 || bits_popcount32(board_occupied(b)) <= s->par.probcut_pieces)
         return false;
     int32_t hb = beta + s->probcut_margin;
     int32_t v = negamax(s, b, key, depth / s->par.probcut_div, ply, hb - 1, hb, reversible);
@@ -439,7 +439,7 @@ static int cmp_int32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int32_t searcher_probcut_margin(Searcher *s)
+int32_t search_probcut_margin(Searcher *s)
 {
     if (s->margin_known) return s->probcut_margin;
     SearchSwitches exact;
@@ -519,7 +519,7 @@ static void prefetch_children(const Searcher *s, const Board *b, const MoveList 
                               uint64_t *ck)
 {
     for (int i = 0; i < ml->count; i++) {
-        ck[i] = move_key_after(b, &ml->moves[i], key) ^ s->salt;
+        ck[i] = mg_move_key_after(b, &ml->moves[i], key) ^ s->salt;
         tt_prefetch(s->tt, ck[i]);
     }
 }
@@ -557,7 +557,8 @@ static bool etc_cutoff(Searcher *s, const Board *b, const MoveList *ml, uint64_t
  * nn_eval. */
 static int board_diff(const Board *x, const Board *y)
 {
-    return popcount32((x->pieces[0] ^ y->pieces[0]) | (x->pieces[1] ^ y->pieces[1]) | (x->kings ^ y->kings));
+    return bits_popcount32((x->pieces[0] ^ y->pieces[0]) | (x->pieces[1] ^ y->pieces[1]) |
+                           (x->kings ^ y->kings));
 }
 static int32_t search_net(Searcher *s, const EvalNet *net, const Board *b, int ply)
 {
@@ -589,11 +590,11 @@ static bool futility(Searcher *s, const Board *b, const MoveList *ml, int depth,
                      int32_t *v)
 {
     if (alpha >= SCORE_DB_MIN - 1000 || alpha <= -SCORE_DB_MIN + 1000 ||
-        popcount32(board_occupied(b)) <= s->par.futility_pieces || mg_can_capture(b, !b->stm))
+        bits_popcount32(board_occupied(b)) <= s->par.futility_pieces || mg_can_capture(b, !b->stm))
         return false;
     /* a man about to crown gains more than the margin */
     for (int i = 0; i < ml->count; i++)
-        if (move_promotes(b, &ml->moves[i])) return false;
+        if (mg_move_promotes(b, &ml->moves[i])) return false;
     int32_t e = search_eval(s, b, ply) + s->par.futility_margin * depth;
     if (e > alpha) return false;
     *v = e;
@@ -606,7 +607,7 @@ static int lmr_reduction(const Searcher *s, const Board *b, const Board *c, cons
                          int n)
 {
     if (same_move(m, &s->killers[ply][0]) || same_move(m, &s->killers[ply][1])) return 0;
-    if (move_promotes(b, m)) return 0;
+    if (mg_move_promotes(b, m)) return 0;
     if (mg_can_capture(c, c->stm)) return 0;
     int r = s->lmr[depth < 64 ? depth : 63][n < 64 ? n : 63];
     return r > depth - 2 ? depth - 2 : r;
@@ -675,7 +676,7 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
         if (!(s->use.quiescence && capture)) return leaf(s, b, ply, reversible, idx, capture);
     }
     MoveList ml;
-    gen_moves(b, &ml);
+    mg_moves(b, &ml);
     /* in the order of the game's rules (game.c): no move loses, then the draws */
     if (ml.count == 0) return -(SCORE_WIN - ply);
     if (reversible >= GAME_REVERSIBLE_LIMIT) return 0;
@@ -725,9 +726,9 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
         int i = s->use.ordering ? pick_next(sc, order, ml.count, n) : n;
         const Move *m = &ml.moves[i];
         Board c = *b;
-        make_move(&c, m);
-        uint64_t ck = move_key_after(b, m, key);
-        int crev = move_resets_count(b, m) ? 0 : reversible + 1;
+        mg_make_move(&c, m);
+        uint64_t ck = mg_move_key_after(b, m, key);
+        int crev = mg_move_resets_count(b, m) ? 0 : reversible + 1;
         int32_t v;
         if (n == 0) {
             v = -negamax(s, &c, ck, depth - 1, ply + 1, -beta, -alpha, crev);
@@ -784,10 +785,10 @@ static int search_setup(Searcher *s, const Board *b, const uint64_t *history, in
                         const SearchLimits *limits, TimeBudget *tb, bool *clock, bool *timed)
 {
     /* ProbCut's margin for these weights, before the clock starts (unless
-     * the caller's has: see searcher_probcut_margin) */
+     * the caller's has: see search_probcut_margin) */
     if (s->use.probcut && s->par.probcut && !s->helper_id && !s->margin_known &&
         (limits->depth <= 0 || limits->depth >= s->par.probcut_depth || limits->infinite))
-        searcher_probcut_margin(s);
+        search_probcut_margin(s);
     s->limits = *limits;
     s->root_side = b->stm;
     s->salt = km_mix64(s->weights_key ^ (b->stm == KM_WHITE ? 0x57686974ull : 0x426C61636Bull));
@@ -880,9 +881,9 @@ static int32_t root_iteration(Searcher *s, const Board *b, const MoveList *ml, c
         int i = order[n];
         const Move *m = &ml->moves[i];
         Board c = *b;
-        make_move(&c, m);
-        uint64_t ck = move_key_after(b, m, key);
-        int crev = move_resets_count(b, m) ? 0 : reversible + 1;
+        mg_make_move(&c, m);
+        uint64_t ck = mg_move_key_after(b, m, key);
+        int crev = mg_move_resets_count(b, m) ? 0 : reversible + 1;
         int d = depth - 1;
         if (ml->count == 1 && s->use.extensions) d++; /* as in the tree */
         int32_t v;
@@ -934,11 +935,11 @@ static void merge_lines(const MoveList *ml, RootLines *rl, const Move *best)
     for (int j = 0; j < rl->ncur; j++) rl->spare[n++] = rl->cur[j];
     for (int j = 0; j < rl->nres; j++) {
         bool seen = false;
-        for (int x = 0; x < rl->ncur && !seen; x++) seen = move_equal(&rl->res[j].move, &rl->cur[x].move);
+        for (int x = 0; x < rl->ncur && !seen; x++) seen = mg_move_equal(&rl->res[j].move, &rl->cur[x].move);
         if (!seen) rl->spare[n++] = rl->res[j];
     }
     for (int j = 1; j < n && rl->spare[j].score == rl->spare[0].score; j++)
-        if (move_equal(&rl->spare[j].move, best)) {
+        if (mg_move_equal(&rl->spare[j].move, best)) {
             SearchLine tmp = rl->spare[0];
             rl->spare[0] = rl->spare[j];
             rl->spare[j] = tmp;
@@ -951,7 +952,7 @@ static void merge_lines(const MoveList *ml, RootLines *rl, const Move *best)
     for (int i = 0; i < ml->count; i++) rl->prev[i] = -SCORE_INF;
     for (int j = 0; j < rl->ncur; j++)
         for (int i = 0; i < ml->count; i++)
-            if (move_equal(&ml->moves[i], &rl->cur[j].move)) rl->prev[i] = rl->cur[j].score;
+            if (mg_move_equal(&ml->moves[i], &rl->cur[j].move)) rl->prev[i] = rl->cur[j].score;
 }
 
 /* Next iteration's order: best first, then by this iteration's scores. */
@@ -1020,9 +1021,9 @@ static int start_helpers(Searcher *s, const Board *b, const uint64_t *history, i
     for (int k = 0; k < s->nthreads - 1; k++) {
         HelperJob *j = &jobs[n];
         j->h = &s->helpers[k];
-        searcher_set_table(j->h, s->tt);
+        search_set_table(j->h, s->tt);
         j->h->use = s->use;
-        if (!search_params_equal(&j->h->par, &s->par)) searcher_set_params(j->h, &s->par);
+        if (!search_params_equal(&j->h->par, &s->par)) search_set_params(j->h, &s->par);
         j->h->egdb = s->egdb;
         j->h->tiebreak = TIEBREAK_FIRST;
         j->h->probcut_margin = s->probcut_margin;
@@ -1081,7 +1082,7 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
     bool clock, timed;
     if (search_setup(s, b, history, nhistory, reversible, limits, &tb, &clock, &timed)) return -1;
     MoveList ml;
-    gen_moves(b, &ml);
+    mg_moves(b, &ml);
     if (ml.count == 0) {
         out->score = -SCORE_WIN;
         out->seconds = km_now() - s->start;

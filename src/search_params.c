@@ -11,7 +11,7 @@
 
 #define SEARCH_PARAM_KIND_(kind) SEARCH_PARAM_##kind
 
-const SearchParamInfo search_param_info[SEARCH_NPARAMS] = {
+const SearchParamInfo search_params_info[SEARCH_NPARAMS] = {
 #define SEARCH_PARAM_INFO_(field, kind, def, lo, hi, measured, help) \
     {#field, SEARCH_PARAM_KIND_(kind), def, lo, hi, measured, help},
     SEARCH_PARAM_LIST(SEARCH_PARAM_INFO_)
@@ -26,7 +26,7 @@ const SearchParams search_params_defaults = {
 
 void search_params_default(SearchParams *p) { *p = search_params_defaults; }
 
-double search_param_get(const SearchParams *p, int i)
+double search_params_get(const SearchParams *p, int i)
 {
     switch (i) {
 #define SEARCH_PARAM_GET_(field, ...) \
@@ -41,7 +41,7 @@ double search_param_get(const SearchParams *p, int i)
 #define SEARCH_PARAM_FROM_INT(v) ((int)lround(v))
 #define SEARCH_PARAM_FROM_REAL(v) (v)
 
-void search_param_set(SearchParams *p, int i, double v)
+void search_params_set(SearchParams *p, int i, double v)
 {
     switch (i) {
 #define SEARCH_PARAM_SET_(field, kind, ...)     \
@@ -53,16 +53,16 @@ void search_param_set(SearchParams *p, int i, double v)
     }
 }
 
-int search_param_find(const char *name)
+int search_params_find(const char *name)
 {
     for (int i = 0; i < SEARCH_NPARAMS; i++)
-        if (strcmp(search_param_info[i].name, name) == 0) return i;
+        if (strcmp(search_params_info[i].name, name) == 0) return i;
     return -1;
 }
 
-void search_param_value_text(int i, double v, char *buf, size_t len)
+void search_params_value_text(int i, double v, char *buf, size_t len)
 {
-    if (search_param_info[i].kind == SEARCH_PARAM_INT) {
+    if (search_params_info[i].kind == SEARCH_PARAM_INT) {
         snprintf(buf, len, "%ld", lround(v));
         return;
     }
@@ -74,21 +74,21 @@ void search_param_value_text(int i, double v, char *buf, size_t len)
     snprintf(buf, len, "%.17g", v);
 }
 
-void search_param_text(const SearchParams *p, int i, char *buf, size_t len)
+void search_params_text(const SearchParams *p, int i, char *buf, size_t len)
 {
-    search_param_value_text(i, search_param_get(p, i), buf, len);
+    search_params_value_text(i, search_params_get(p, i), buf, len);
 }
 
 /* value as parameter i's: false with a message when it is not one. */
 static bool parse_value(int i, const char *value, double *out, char *err)
 {
-    const SearchParamInfo *in = &search_param_info[i];
+    const SearchParamInfo *in = &search_params_info[i];
     char lo[32], hi[32];
-    search_param_value_text(i, in->lo, lo, sizeof lo);
-    search_param_value_text(i, in->hi, hi, sizeof hi);
+    search_params_value_text(i, in->lo, lo, sizeof lo);
+    search_params_value_text(i, in->hi, hi, sizeof hi);
     if (in->kind == SEARCH_PARAM_INT) {
         long long v;
-        if (!km_parse_ll(value, (long long)in->lo, (long long)in->hi, &v)) {
+        if (!textio_parse_ll(value, (long long)in->lo, (long long)in->hi, &v)) {
             if (in->lo == 0 && in->hi == 1)
                 km_fail(err, "%s '%.40s' is not 0 (off) or 1 (on)", in->name, value);
             else km_fail(err, "%s '%.40s' is not a whole number from %s to %s", in->name, value, lo, hi);
@@ -107,18 +107,18 @@ static bool parse_value(int i, const char *value, double *out, char *err)
     return true;
 }
 
-int search_param_set_text(SearchParams *p, const char *name, const char *value, char *err)
+int search_params_set_text(SearchParams *p, const char *name, const char *value, char *err)
 {
-    int i = search_param_find(name);
+    int i = search_params_find(name);
     if (i < 0)
         return km_fail(err, "unknown search parameter '%.60s' (kingme show --search lists them)", name);
     double v;
     if (!parse_value(i, value, &v, err)) return -1;
-    search_param_set(p, i, v);
+    search_params_set(p, i, v);
     return 0;
 }
 
-int search_param_assign(SearchParams *p, const char *assignment, char *err)
+int search_params_assign(SearchParams *p, const char *assignment, char *err)
 {
     const char *eq = strchr(assignment, '=');
     if (!eq) return km_fail(err, "'%.60s' is not NAME=VALUE", assignment);
@@ -127,13 +127,13 @@ int search_param_assign(SearchParams *p, const char *assignment, char *err)
     if (n >= sizeof name) n = sizeof name - 1;
     memcpy(name, assignment, n);
     name[n] = 0;
-    return search_param_set_text(p, name, eq + 1, err);
+    return search_params_set_text(p, name, eq + 1, err);
 }
 
 bool search_params_equal(const SearchParams *a, const SearchParams *b)
 {
     for (int i = 0; i < SEARCH_NPARAMS; i++)
-        if (search_param_get(a, i) != search_param_get(b, i)) return false;
+        if (search_params_get(a, i) != search_params_get(b, i)) return false;
     return true;
 }
 
@@ -150,7 +150,7 @@ int search_params_parse(SearchParams *p, const char *text, const char *where, ch
     bool seen[SEARCH_NPARAMS] = {false};
     bool magic = false;
     int line = 0;
-    text = km_skip_bom(text);
+    text = textio_skip_bom(text);
     for (const char *s = text; *s;) {
         const char *eol = strchr(s, '\n');
         size_t n = eol ? (size_t)(eol - s) : strlen(s);
@@ -163,11 +163,12 @@ int search_params_parse(SearchParams *p, const char *text, const char *where, ch
         char *hash = strchr(buf, '#');
         if (hash) *hash = 0;
         char *tok[3];
-        int k = km_split(buf, tok, 2);
+        int k = textio_split(buf, tok, 2);
         if (k == 0) continue;
         if (!magic) {
             long long v;
-            if (strcmp(tok[0], SEARCH_PARAMS_MAGIC) != 0 || k != 2 || !km_parse_ll(tok[1], 1, 1000000, &v))
+            if (strcmp(tok[0], SEARCH_PARAMS_MAGIC) != 0 || k != 2 ||
+                !textio_parse_ll(tok[1], 1, 1000000, &v))
                 return km_fail(err, "%s:%d: not a search parameters file (no '%s %d' line first)", where,
                                line, SEARCH_PARAMS_MAGIC, SEARCH_PARAMS_VERSION);
             if (v > SEARCH_PARAMS_VERSION)
@@ -176,7 +177,7 @@ int search_params_parse(SearchParams *p, const char *text, const char *where, ch
             magic = true;
             continue;
         }
-        int i = search_param_find(tok[0]);
+        int i = search_params_find(tok[0]);
         if (i < 0) return km_fail(err, "%s:%d: unknown search parameter '%.60s'", where, line, tok[0]);
         if (k != 2) return km_fail(err, "%s:%d: %s: one value expected", where, line, tok[0]);
         if (seen[i]) return km_fail(err, "%s:%d: %s given twice", where, line, tok[0]);
@@ -184,7 +185,7 @@ int search_params_parse(SearchParams *p, const char *text, const char *where, ch
         double v;
         char e2[KM_ERR_MAX];
         if (!parse_value(i, tok[1], &v, e2)) return km_fail(err, "%s:%d: %s", where, line, e2);
-        search_param_set(&q, i, v);
+        search_params_set(&q, i, v);
     }
     if (!magic) return km_fail(err, "%s: empty, not a search parameters file", where);
     *p = q;
@@ -198,7 +199,7 @@ int search_params_read(SearchParams *p, const char *path, char *err)
         .too_large = "too large for a search parameters file",
         .nul_byte = "not a text file (contains a NUL byte)",
     };
-    char *text = km_read_text(path, &opts, NULL, err);
+    char *text = textio_read_text(path, &opts, NULL, err);
     if (!text) return -1;
     int rc = search_params_parse(p, text, path, err);
     free(text);
@@ -208,30 +209,30 @@ int search_params_read(SearchParams *p, const char *path, char *err)
 char *search_params_format(const SearchParams *p, const char *header)
 {
     KmBuf b = {0};
-    km_buf_printf(&b, "%s %d\n", SEARCH_PARAMS_MAGIC, SEARCH_PARAMS_VERSION);
+    textio_buf_printf(&b, "%s %d\n", SEARCH_PARAMS_MAGIC, SEARCH_PARAMS_VERSION);
     for (const char *c = header; c && *c;) {
         const char *eol = strchr(c, '\n');
         size_t n = eol ? (size_t)(eol - c) : strlen(c);
-        km_buf_str(&b, n ? "# " : "#");
-        km_buf_add(&b, c, n);
-        km_buf_str(&b, "\n");
+        textio_buf_str(&b, n ? "# " : "#");
+        textio_buf_add(&b, c, n);
+        textio_buf_str(&b, "\n");
         c = eol ? eol + 1 : c + n;
     }
     for (int i = 0; i < SEARCH_NPARAMS; i++) {
         char v[40], d[40];
-        search_param_text(p, i, v, sizeof v);
-        search_param_value_text(i, search_param_info[i].def, d, sizeof d);
-        if (strcmp(v, d) == 0) km_buf_printf(&b, "%-22s %s\n", search_param_info[i].name, v);
-        else km_buf_printf(&b, "%-22s %-8s # default %s\n", search_param_info[i].name, v, d);
+        search_params_text(p, i, v, sizeof v);
+        search_params_value_text(i, search_params_info[i].def, d, sizeof d);
+        if (strcmp(v, d) == 0) textio_buf_printf(&b, "%-22s %s\n", search_params_info[i].name, v);
+        else textio_buf_printf(&b, "%-22s %-8s # default %s\n", search_params_info[i].name, v, d);
     }
-    return km_buf_done(&b);
+    return textio_buf_done(&b);
 }
 
 int search_params_write(const SearchParams *p, const char *header, const char *path, char *err)
 {
     char *t = search_params_format(p, header);
     if (!t) return km_fail(err, "%s: out of memory", path);
-    int rc = km_write_atomic(path, t, strlen(t), err);
+    int rc = textio_write_atomic(path, t, strlen(t), err);
     free(t);
     return rc;
 }

@@ -94,7 +94,7 @@ static int random_move(Searcher *s, const SelfplayConfig *c, const Game *g, uint
                        int32_t *best_score)
 {
     MoveList ml;
-    int n = gen_moves(&g->cur, &ml);
+    int n = mg_moves(&g->cur, &ml);
     if (n == 0) return -1;
     int32_t score[MAX_MOVES];
     int32_t best = -SCORE_INF;
@@ -103,7 +103,7 @@ static int random_move(Searcher *s, const SelfplayConfig *c, const Game *g, uint
     l.nodes = c->nodes / 4 + 1;
     for (int i = 0; i < n; i++) {
         Board child = g->cur;
-        make_move(&child, &ml.moves[i]);
+        mg_make_move(&child, &ml.moves[i]);
         SearchResult r;
         if (search_run(s, &child, g->keys, g->nply + 1, 0, &l, &r, NULL, NULL)) return -2;
         score[i] = r.has_move ? -r.score : SCORE_INF; /* no move there: the mover wins */
@@ -123,7 +123,7 @@ static int16_t clamp16(int32_t v) { return (int16_t)(v > 32000 ? 32000 : v < -32
 static int game_opening(const SelfplayConfig *c, int i, Opening *o, uint64_t *rng, char *err)
 {
     *rng = km_mix64(c->seed ^ km_mix64(0x67616d65ull + (uint64_t)i));
-    return opening_from_ballot(o, &km_ballots[km_rng_next(rng) % BALLOT_COUNT], err);
+    return opening_from_ballot(o, &opening_ballots[km_rng_next(rng) % BALLOT_COUNT], err);
 }
 
 /* The game's end as the loop of play_game sees it before a move: GAME_ONGOING
@@ -133,7 +133,7 @@ static GameResult game_end(const SelfplayConfig *c, const Game *g)
     if (g->result != GAME_ONGOING) return g->result;
     if (g->nply >= c->max_plies) return GAME_DRAW;
     int db_pieces = c->egdb ? egdb_pieces(c->egdb) : 0;
-    if (db_pieces && popcount32(board_occupied(&g->cur)) <= db_pieces) {
+    if (db_pieces && bits_popcount32(board_occupied(&g->cur)) <= db_pieces) {
         int v = egdb_probe(c->egdb, &g->cur, NULL);
         if (v != EGDB_UNKNOWN)
             return v == EGDB_DRAW                                ? GAME_DRAW
@@ -164,9 +164,9 @@ static int play_game(Searcher *s, const SelfplayConfig *c, int i, SelfplayData *
     if (game_init(&g, &o.start)) return km_fail(err, "out of memory");
     for (int k = 0; k < o.nply; k++)
         if (game_play(&g, &o.moves[k])) goto oom;
-    searcher_clear(s);
-    searcher_seed(s, km_rng_next(&rng));
-    searcher_set_egdb(s, c->egdb);
+    search_clear(s);
+    search_seed(s, km_rng_next(&rng));
+    search_set_egdb(s, c->egdb);
     SearchLimits l;
     search_limits_default(&l);
     l.nodes = c->nodes;
@@ -203,9 +203,9 @@ oom:
 int selfplay_game(const SelfplayConfig *c, int i, SelfplayData *out, char *err)
 {
     Searcher s;
-    if (searcher_init(&s, &c->weights, (size_t)c->hash_mb, c->seed, err)) return -1;
+    if (search_init(&s, &c->weights, (size_t)c->hash_mb, c->seed, err)) return -1;
     int rc = play_game(&s, c, i, out, NULL, err);
-    searcher_free(&s);
+    search_free(&s);
     return rc;
 }
 
@@ -279,7 +279,7 @@ static int write_chunk(const char *path, uint64_t key, int chunk, const Selfplay
     uint8_t *r = buf + HEADER_BYTES;
     for (size_t i = 0; i < d->n; i++, r += RECORD_BYTES) encode_record(r, &d->pos[i]);
     put64(buf + 40, chunk_checksum(buf, n));
-    int rc = km_write_atomic(path, (const char *)buf, n, err);
+    int rc = textio_write_atomic(path, (const char *)buf, n, err);
     free(buf);
     return rc;
 }
@@ -289,7 +289,7 @@ static bool sound(const Board *b)
 {
     uint32_t bl = b->pieces[KM_BLACK], wh = b->pieces[KM_WHITE];
     if (bl & wh || b->kings & ~(bl | wh)) return false;
-    if (popcount32(bl) > 12 || popcount32(wh) > 12) return false;
+    if (bits_popcount32(bl) > 12 || bits_popcount32(wh) > 12) return false;
     return !(bl & ~b->kings & BLACK_PROMO_ROW) && !(wh & ~b->kings & WHITE_PROMO_ROW);
 }
 
@@ -302,7 +302,7 @@ static int read_chunk(const char *path, uint64_t key, const char *than, long num
     static const KmReadOpts opts = {.max_bytes = CHUNK_FILE_MAX,
                                     .too_large = "too large for a self-play file"};
     size_t n;
-    uint8_t *buf = (uint8_t *)km_read_text(path, &opts, &n, err);
+    uint8_t *buf = (uint8_t *)textio_read_text(path, &opts, &n, err);
     if (!buf) return -1;
     int rc = -1;
     size_t first = d->n;
@@ -439,7 +439,7 @@ char *selfplay_played_line(Searcher *s, const SelfplayConfig *c, int n, int i, c
     SelfplayData d = {0};
     Searcher own;
     if (!moves) return km_fail_null(err, "out of memory");
-    if (!s && searcher_init(&own, &c->weights, (size_t)c->hash_mb, c->seed, err)) {
+    if (!s && search_init(&own, &c->weights, (size_t)c->hash_mb, c->seed, err)) {
         free(moves);
         return NULL;
     }
@@ -448,16 +448,16 @@ char *selfplay_played_line(Searcher *s, const SelfplayConfig *c, int n, int i, c
         int res = d.wins[0] ? 0 : d.wins[1] ? 1 : 2;
         static const char *const text[3] = {"1-0", "0-1", "1/2-1/2"};
         KmBuf b = {0};
-        km_buf_printf(&b, "played %d %s %zu %016llx", n, text[res], d.n,
-                      (unsigned long long)selfplay_records_checksum(&d, 0));
+        textio_buf_printf(&b, "played %d %s %zu %016llx", n, text[res], d.n,
+                          (unsigned long long)selfplay_records_checksum(&d, 0));
         for (size_t k = 0; k < d.n; k++) {
             char t[MOVE_TEXT_MAX];
-            move_to_text(&moves[k], t);
-            km_buf_printf(&b, " %s %d", t, (int)d.pos[k].score);
+            notation_move_to_text(&moves[k], t);
+            textio_buf_printf(&b, " %s %d", t, (int)d.pos[k].score);
         }
-        if (!(line = km_buf_done(&b))) km_fail(err, "out of memory");
+        if (!(line = textio_buf_done(&b))) km_fail(err, "out of memory");
     }
-    if (!s) searcher_free(&own);
+    if (!s) search_free(&own);
     selfplay_data_free(&d);
     free(moves);
     return line;
@@ -467,7 +467,7 @@ int selfplay_take_played(const SelfplayConfig *c, int i, char **tok, int nt, Sel
 {
     long long k, v;
     uint64_t sum;
-    if (nt < 5 || strcmp(tok[0], "played") != 0 || !km_parse_ll(tok[3], 0, c->max_plies, &k) ||
+    if (nt < 5 || strcmp(tok[0], "played") != 0 || !textio_parse_ll(tok[3], 0, c->max_plies, &k) ||
         !wproto_parse_hex64(tok[4], &sum) || nt != 5 + 2 * k)
         return km_fail(err, "not a 'played N RESULT K CHECKSUM M1 S1 ...' line of game %d", i);
     GameResult said = strcmp(tok[2], "1-0") == 0       ? GAME_BLACK_WINS
@@ -491,11 +491,11 @@ int selfplay_take_played(const SelfplayConfig *c, int i, char **tok, int nt, Sel
             km_fail(err, "game %d goes on after its end (move %d)", i, j + 1);
             goto fail;
         }
-        if (parse_move(&g.cur, tok[5 + 2 * j], &m, e2)) {
+        if (notation_parse_move(&g.cur, tok[5 + 2 * j], &m, e2)) {
             km_fail(err, "game %d, move %d '%.20s': %s", i, j + 1, tok[5 + 2 * j], e2);
             goto fail;
         }
-        if (!km_parse_ll(tok[6 + 2 * j], -32000, 32000, &v)) {
+        if (!textio_parse_ll(tok[6 + 2 * j], -32000, 32000, &v)) {
             km_fail(err, "game %d, move %d: the score '%.20s' is not a number within 32000", i, j + 1,
                     tok[6 + 2 * j]);
             goto fail;
@@ -644,7 +644,7 @@ static int wrun_play(void *ctx, int thread, int i, const atomic_bool *stop, char
     WRun *W = ctx;
     if (stop && atomic_load(stop)) return 1;
     if (!W->s_made[thread]) {
-        if (searcher_init(&W->s[thread], &W->c->weights, (size_t)W->c->hash_mb, W->c->seed, err)) return -1;
+        if (search_init(&W->s[thread], &W->c->weights, (size_t)W->c->hash_mb, W->c->seed, err)) return -1;
         W->s_made[thread] = true;
     }
     SelfplayData g = {0};
@@ -724,7 +724,7 @@ static int run_games(const SelfplayConfig *c, const char *dir, uint64_t key, con
             free(W.chunks[k]);
         }
     for (int t = 0; t < threads; t++)
-        if (W.s_made[t]) searcher_free(&W.s[t]);
+        if (W.s_made[t]) search_free(&W.s[t]);
     pthread_mutex_destroy(&W.lock);
     wproto_files_free(W.files);
     free(W.s);

@@ -52,13 +52,13 @@ Session *session_new(size_t hash_mb, char *err)
         return NULL;
     }
     weights_default(&s->w);
-    if (searcher_init(&s->s, &s->w, hash_mb, 1, err)) {
+    if (search_init(&s->s, &s->w, hash_mb, 1, err)) {
         free(s);
         return NULL;
     }
     s->hash_mb = hash_mb; /* what session_hash_mb reports (CheckerBoard's get hashsize, about) */
     if (game_init(&s->g, NULL)) {
-        searcher_free(&s->s);
+        search_free(&s->s);
         free(s);
         km_fail(err, "out of memory");
         return NULL;
@@ -136,7 +136,7 @@ void session_free(Session *s)
     egdb_close(s->egdb);
     book_close(s->book);
     game_free(&s->g);
-    searcher_free(&s->s);
+    search_free(&s->s);
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->cv);
     free(s);
@@ -153,7 +153,7 @@ int session_load_weights(Session *s, const char *path, char *err)
     if (s->find_weights && s->find_weights(path, found, sizeof found)) path = found;
     if (weights_read(&w, path, NULL, err)) return -1;
     s->w = w;
-    searcher_set_weights(&s->s, &w);
+    search_set_weights(&s->s, &w);
     return 0;
 }
 
@@ -214,7 +214,7 @@ int session_set_hash(Session *s, size_t mb, char *err)
     if (tt_init(&t, mb, err)) return -1;
     tt_free(&s->s.own_tt);
     s->s.own_tt = t;
-    searcher_set_table(&s->s, NULL);
+    search_set_table(&s->s, NULL);
     s->hash_mb = mb;
     return 0;
 }
@@ -224,18 +224,18 @@ size_t session_hash_mb(const Session *s) { return s->hash_mb; }
 int session_set_search_param(Session *s, const char *name, const char *value, char *err)
 {
     SearchParams p = s->s.par;
-    if (search_param_set_text(&p, name, value, err)) return -1;
-    searcher_set_params(&s->s, &p);
+    if (search_params_set_text(&p, name, value, err)) return -1;
+    search_set_params(&s->s, &p);
     return 0;
 }
 
-int session_set_threads(Session *s, int n, char *err) { return searcher_set_threads(&s->s, n, err); }
+int session_set_threads(Session *s, int n, char *err) { return search_set_threads(&s->s, n, err); }
 
 int session_threads(const Session *s) { return s->s.nthreads; }
 
 void session_set_seed(Session *s, uint64_t seed)
 {
-    searcher_seed(&s->s, seed);
+    search_seed(&s->s, seed);
     s->level_rng = km_mix64(seed ^ 0x6C6576656Cull);
     s->book_rng = seed ^ 0x626F6F6Bull; /* "book" */
 }
@@ -266,7 +266,7 @@ static void budget_margin(Session *s)
 void session_prepare(Session *s)
 {
     budget_margin(s);
-    if (!s->exact) searcher_probcut_margin(&s->s);
+    if (!s->exact) search_probcut_margin(&s->s);
 }
 
 /* ---- the game ----------------------------------------------------------------- */
@@ -287,7 +287,7 @@ int session_set_game(Session *s, const Board *start, const char *const *moves, i
     for (int i = 0; i < nmoves; i++) {
         Move m;
         char why[KM_ERR_MAX];
-        if (parse_move_input(&g.cur, moves[i], &m, why)) {
+        if (notation_parse_move_input(&g.cur, moves[i], &m, why)) {
             km_fail(err, "move %d '%s': %s", g.nply + 1, moves[i], why);
             game_free(&g);
             return -1;
@@ -311,7 +311,7 @@ int session_set_position(Session *s, const Board *b)
 
 int session_new_game(Session *s)
 {
-    searcher_clear(&s->s);
+    search_clear(&s->s);
     return session_set_position(s, NULL);
 }
 
@@ -342,9 +342,9 @@ static void *search_main(void *arg)
 int session_go(Session *s, const SessionGo *go, SearchReport report, SessionDone done, void *user, char *err)
 {
     if (session_busy(s)) return km_fail(err, "a search is running");
-    searcher_set_exact(&s->s, s->exact);
-    searcher_set_tiebreak(&s->s, s->tiebreak);
-    searcher_set_egdb(&s->s, s->egdb);
+    search_set_exact(&s->s, s->exact);
+    search_set_tiebreak(&s->s, s->tiebreak);
+    search_set_egdb(&s->s, s->egdb);
     SearchLimits lim;
     search_limits_default(&lim);
     lim.start = go->start > 0 ? go->start : km_now();

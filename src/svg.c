@@ -21,57 +21,57 @@ void svg_escape(KmBuf *b, const char *text)
     for (size_t i = 0; i < n;) {
         unsigned char c = p[i];
         uint32_t cp;
-        size_t len = km_utf8_char(p + i, n - i, &cp);
-        if (c == '&') km_buf_str(b, "&amp;");
-        else if (c == '<') km_buf_str(b, "&lt;");
-        else if (c == '>') km_buf_str(b, "&gt;");
-        else if (c == '"') km_buf_str(b, "&quot;");
-        else if (c == '\'') km_buf_str(b, "&apos;");
-        else if (c == '\t') km_buf_str(b, " ");
+        size_t len = textio_utf8_char(p + i, n - i, &cp);
+        if (c == '&') textio_buf_str(b, "&amp;");
+        else if (c == '<') textio_buf_str(b, "&lt;");
+        else if (c == '>') textio_buf_str(b, "&gt;");
+        else if (c == '"') textio_buf_str(b, "&quot;");
+        else if (c == '\'') textio_buf_str(b, "&apos;");
+        else if (c == '\t') textio_buf_str(b, " ");
         /* a character XML 1.0 allows, as it is: not a control, not U+FFFE
-         * or U+FFFF (km_utf8_char refuses surrogates, overlong forms and
+         * or U+FFFF (textio_utf8_char refuses surrogates, overlong forms and
          * what lies past U+10FFFF); any other byte as the text \xHH, the
-         * escaping of kingme's terminal output (km_escape) */
+         * escaping of kingme's terminal output (textio_escape) */
         else if (len && cp >= 0x20 && cp != 0x7F && !(cp >= 0x80 && cp < 0xA0) && cp != 0xFFFE &&
                  cp != 0xFFFF) {
-            km_buf_add(b, (const char *)p + i, len);
+            textio_buf_add(b, (const char *)p + i, len);
             i += len;
             continue;
-        } else km_buf_printf(b, "\\x%02X", c);
+        } else textio_buf_printf(b, "\\x%02X", c);
         i++;
     }
 }
 
 void svg_open(KmBuf *b, int width, int height, const char *title)
 {
-    km_buf_printf(b,
-                  "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                  "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" "
-                  "viewBox=\"0 0 %d %d\" font-family=\"%s\">\n<title>",
-                  width, height, width, height, FONT);
+    textio_buf_printf(b,
+                      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                      "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" "
+                      "viewBox=\"0 0 %d %d\" font-family=\"%s\">\n<title>",
+                      width, height, width, height, FONT);
     svg_escape(b, title ? title : "kingme");
-    km_buf_printf(b, "</title>\n<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width,
-                  height);
+    textio_buf_printf(b, "</title>\n<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
+                      width, height);
 }
 
-void svg_close(KmBuf *b) { km_buf_str(b, "</svg>\n"); }
+void svg_close(KmBuf *b) { textio_buf_str(b, "</svg>\n"); }
 
 void svg_rect(KmBuf *b, double x, double y, double w, double h, const char *fill, const char *stroke)
 {
-    km_buf_printf(b,
-                  "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" stroke=\"%s\"/>\n",
-                  x, y, w < 0 ? 0 : w, h < 0 ? 0 : h, fill, stroke);
+    textio_buf_printf(
+        b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" stroke=\"%s\"/>\n", x, y,
+        w < 0 ? 0 : w, h < 0 ? 0 : h, fill, stroke);
 }
 
 void svg_circle(KmBuf *b, double cx, double cy, double r, const char *fill, const char *stroke)
 {
-    km_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" stroke=\"%s\"/>\n", cx, cy, r,
-                  fill, stroke);
+    textio_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" stroke=\"%s\"/>\n", cx, cy,
+                      r, fill, stroke);
 }
 
 void svg_line(KmBuf *b, double x1, double y1, double x2, double y2, const char *stroke, double width)
 {
-    km_buf_printf(
+    textio_buf_printf(
         b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.2g\"/>\n",
         x1, y1, x2, y2, stroke, width);
 }
@@ -79,10 +79,10 @@ void svg_line(KmBuf *b, double x1, double y1, double x2, double y2, const char *
 void svg_text(KmBuf *b, double x, double y, double size, const char *anchor, const char *color,
               const char *text)
 {
-    km_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.3g\" text-anchor=\"%s\" fill=\"%s\">", x, y,
-                  size, anchor, color);
+    textio_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.3g\" text-anchor=\"%s\" fill=\"%s\">", x,
+                      y, size, anchor, color);
     svg_escape(b, text);
-    km_buf_str(b, "</text>\n");
+    textio_buf_str(b, "</text>\n");
 }
 
 void svg_textf(KmBuf *b, double x, double y, double size, const char *anchor, const char *color,
@@ -189,10 +189,10 @@ static void axes(KmBuf *b, const SvgChart *c, const Frame *f)
     for (int k = 0; k < c->nhline; k++) {
         if (!isfinite(c->hline[k]) || c->hline[k] < f->y0 || c->hline[k] > f->y1) continue;
         double y = fy(f, c->hline[k]);
-        km_buf_printf(b,
-                      "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#777777\" "
-                      "stroke-width=\"1\" stroke-dasharray=\"4 3\"/>\n",
-                      f->px, y, f->px + f->pw, y);
+        textio_buf_printf(b,
+                          "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#777777\" "
+                          "stroke-width=\"1\" stroke-dasharray=\"4 3\"/>\n",
+                          f->px, y, f->px + f->pw, y);
         /* the label at the left, above the line (below it for a line under zero) */
         if (c->hline_label && c->hline_label[k])
             svg_text(b, f->px + 4, c->hline[k] < 0 ? y + 11 : y - 3, 10, "start", "#555555",
@@ -202,12 +202,13 @@ static void axes(KmBuf *b, const SvgChart *c, const Frame *f)
     if (c->xlabel) svg_text(b, f->px + f->pw / 2, f->py + f->ph + 32, 11, "middle", "#333333", c->xlabel);
     if (c->ylabel) {
         double x = f->px - 46, y = f->py + f->ph / 2;
-        km_buf_printf(b,
-                      "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\" fill=\"#333333\" "
-                      "transform=\"rotate(-90 %.1f %.1f)\">",
-                      x, y, x, y);
+        textio_buf_printf(
+            b,
+            "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\" fill=\"#333333\" "
+            "transform=\"rotate(-90 %.1f %.1f)\">",
+            x, y, x, y);
         svg_escape(b, c->ylabel);
-        km_buf_str(b, "</text>\n");
+        textio_buf_str(b, "</text>\n");
     }
 }
 
@@ -220,10 +221,12 @@ static void band(KmBuf *b, const Frame *f, const SvgSeries *r, const char *color
         int j = i;
         while (j < r->n && isfinite(r->lo[j]) && isfinite(r->hi[j]) && isfinite(r->x[j])) j++;
         if (j > i) {
-            km_buf_printf(b, "<polygon fill=\"%s\" fill-opacity=\"0.15\" stroke=\"none\" points=\"", color);
-            for (int k = i; k < j; k++) km_buf_printf(b, "%.1f,%.1f ", fx(f, r->x[k]), fy(f, r->hi[k]));
-            for (int k = j - 1; k >= i; k--) km_buf_printf(b, "%.1f,%.1f ", fx(f, r->x[k]), fy(f, r->lo[k]));
-            km_buf_str(b, "\"/>\n");
+            textio_buf_printf(b, "<polygon fill=\"%s\" fill-opacity=\"0.15\" stroke=\"none\" points=\"",
+                              color);
+            for (int k = i; k < j; k++) textio_buf_printf(b, "%.1f,%.1f ", fx(f, r->x[k]), fy(f, r->hi[k]));
+            for (int k = j - 1; k >= i; k--)
+                textio_buf_printf(b, "%.1f,%.1f ", fx(f, r->x[k]), fy(f, r->lo[k]));
+            textio_buf_str(b, "\"/>\n");
         }
         i = j;
     }
@@ -231,8 +234,8 @@ static void band(KmBuf *b, const Frame *f, const SvgSeries *r, const char *color
 
 static void series_path(KmBuf *b, const Frame *f, const SvgSeries *r, const char *color)
 {
-    km_buf_printf(b, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" stroke-linejoin=\"round\" d=\"",
-                  color);
+    textio_buf_printf(
+        b, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" stroke-linejoin=\"round\" d=\"", color);
     bool pen = false;
     for (int i = 0; i < r->n; i++) {
         if (!isfinite(r->y[i]) || !isfinite(r->x[i])) {
@@ -240,12 +243,12 @@ static void series_path(KmBuf *b, const Frame *f, const SvgSeries *r, const char
             continue;
         }
         double x = fx(f, r->x[i]), y = fy(f, r->y[i]);
-        if (!pen) km_buf_printf(b, "M%.1f %.1f", x, y);
-        else if (r->steps) km_buf_printf(b, " H%.1f V%.1f", x, y);
-        else km_buf_printf(b, " L%.1f %.1f", x, y);
+        if (!pen) textio_buf_printf(b, "M%.1f %.1f", x, y);
+        else if (r->steps) textio_buf_printf(b, " H%.1f V%.1f", x, y);
+        else textio_buf_printf(b, " L%.1f %.1f", x, y);
         pen = true;
     }
-    km_buf_str(b, "\"/>\n");
+    textio_buf_str(b, "\"/>\n");
 }
 
 void svg_chart(KmBuf *b, const SvgChart *c, double x, double y, double w, double h)
@@ -256,10 +259,10 @@ void svg_chart(KmBuf *b, const SvgChart *c, double x, double y, double w, double
     /* the data, clipped to the plotting area */
     char id[32];
     snprintf(id, sizeof id, "clip%zu", b->len);
-    km_buf_printf(
+    textio_buf_printf(
         b, "<clipPath id=\"%s\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/></clipPath>\n",
         id, f.px, f.py, f.pw, f.ph);
-    km_buf_printf(b, "<g clip-path=\"url(#%s)\">\n", id);
+    textio_buf_printf(b, "<g clip-path=\"url(#%s)\">\n", id);
     for (int s = 0; s < c->nseries; s++) {
         const SvgSeries *r = &c->series[s];
         if (r->lo && r->hi) band(b, &f, r, r->color ? r->color : svg_color(s));
@@ -275,7 +278,7 @@ void svg_chart(KmBuf *b, const SvgChart *c, double x, double y, double w, double
                 svg_circle(b, fx(&f, r->x[i]), fy(&f, r->y[i]), marked ? 3.5 : 2.2, col, "none");
         }
     }
-    km_buf_str(b, "</g>\n");
+    textio_buf_str(b, "</g>\n");
     /* the marks' labels, outside the clip so that they are never cut */
     for (int s = 0; s < c->nseries; s++) {
         const SvgSeries *r = &c->series[s];
@@ -298,10 +301,10 @@ void svg_chart(KmBuf *b, const SvgChart *c, double x, double y, double w, double
                 if (tw > lw) lw = tw;
             }
         double lx = f.px + f.pw - lw - 42, ly = f.py + 8; /* top right */
-        km_buf_printf(b,
-                      "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#ffffff\" "
-                      "fill-opacity=\"0.85\" stroke=\"#cccccc\"/>\n",
-                      lx, ly, lw + 34, 16.0 * named + 6);
+        textio_buf_printf(b,
+                          "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#ffffff\" "
+                          "fill-opacity=\"0.85\" stroke=\"#cccccc\"/>\n",
+                          lx, ly, lw + 34, 16.0 * named + 6);
         int k = 0;
         for (int s = 0; s < c->nseries; s++) {
             const SvgSeries *r = &c->series[s];

@@ -47,7 +47,7 @@ static bool buf_reserve(KmBuf *b, size_t need)
     return true;
 }
 
-void km_buf_add(KmBuf *b, const char *s, size_t n)
+void textio_buf_add(KmBuf *b, const char *s, size_t n)
 {
     if (!buf_reserve(b, n)) return;
     if (n) memcpy(b->s + b->len, s, n);
@@ -55,9 +55,9 @@ void km_buf_add(KmBuf *b, const char *s, size_t n)
     b->s[b->len] = '\0';
 }
 
-void km_buf_str(KmBuf *b, const char *s) { km_buf_add(b, s, strlen(s)); }
+void textio_buf_str(KmBuf *b, const char *s) { textio_buf_add(b, s, strlen(s)); }
 
-void km_buf_printf(KmBuf *b, const char *fmt, ...)
+void textio_buf_printf(KmBuf *b, const char *fmt, ...)
 {
     if (b->oom) return;
     va_list ap;
@@ -75,9 +75,9 @@ void km_buf_printf(KmBuf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
-char *km_buf_done(KmBuf *b)
+char *textio_buf_done(KmBuf *b)
 {
-    if (!b->oom && !b->s) km_buf_add(b, "", 0);
+    if (!b->oom && !b->s) textio_buf_add(b, "", 0);
     if (b->oom) {
         free(b->s);
         b->s = NULL;
@@ -98,7 +98,7 @@ static const char *kind_of(mode_t m)
                          : "not a regular file";
 }
 
-int km_open_regular(const char *path, const char *cannot_open, uint64_t *size, char *err)
+int textio_open_regular(const char *path, const char *cannot_open, uint64_t *size, char *err)
 {
     if (!cannot_open) cannot_open = "cannot open";
     /* O_NONBLOCK: opening a FIFO does not wait for a writer (it is refused
@@ -145,13 +145,13 @@ static ssize_t read_full(int fd, void *buf, size_t n)
     return (ssize_t)got;
 }
 
-char *km_read_text(const char *path, const KmReadOpts *opts, size_t *len, char *err)
+char *textio_read_text(const char *path, const KmReadOpts *opts, size_t *len, char *err)
 {
     static const KmReadOpts plain = {0};
     const KmReadOpts *o = opts ? opts : &plain;
     const char *cannot_open = o->cannot_open ? o->cannot_open : "cannot open";
     uint64_t size;
-    int fd = km_open_regular(path, cannot_open, &size, err);
+    int fd = textio_open_regular(path, cannot_open, &size, err);
     if (fd < 0) {
         if (o->missing_ok && errno == ENOENT) {
             char *s = malloc(1);
@@ -222,11 +222,14 @@ char *km_read_text(const char *path, const KmReadOpts *opts, size_t *len, char *
     return s;
 }
 
-const char *km_skip_bom(const char *text) { return strncmp(text, "\xEF\xBB\xBF", 3) == 0 ? text + 3 : text; }
+const char *textio_skip_bom(const char *text)
+{
+    return strncmp(text, "\xEF\xBB\xBF", 3) == 0 ? text + 3 : text;
+}
 
 /* ---- showing untrusted text --------------------------------------------------------- */
 
-size_t km_utf8_char(const unsigned char *p, size_t n, uint32_t *cp)
+size_t textio_utf8_char(const unsigned char *p, size_t n, uint32_t *cp)
 {
     if (n == 0) return 0;
     unsigned c = p[0];
@@ -255,7 +258,7 @@ size_t km_utf8_char(const unsigned char *p, size_t n, uint32_t *cp)
 static size_t char_shown(const unsigned char *p, size_t n)
 {
     uint32_t cp;
-    size_t len = km_utf8_char(p, n, &cp);
+    size_t len = textio_utf8_char(p, n, &cp);
     if (!len) return 0;
     if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0) || cp == 0xFEFF ||
         (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2060 && cp <= 0x2069))
@@ -263,7 +266,7 @@ static size_t char_shown(const unsigned char *p, size_t n)
     return len;
 }
 
-void km_escape_n(const char *in, size_t n, char *out, size_t outlen)
+void textio_escape_n(const char *in, size_t n, char *out, size_t outlen)
 {
     if (!outlen) return;
     size_t at = 0;
@@ -285,16 +288,16 @@ void km_escape_n(const char *in, size_t n, char *out, size_t outlen)
     out[at] = '\0';
 }
 
-void km_escape(const char *in, char *out, size_t outlen) { km_escape_n(in, strlen(in), out, outlen); }
+void textio_escape(const char *in, char *out, size_t outlen) { textio_escape_n(in, strlen(in), out, outlen); }
 
 /* ---- writing ----------------------------------------------------------------------- */
 
-bool km_is_stdout_name(const char *path)
+bool textio_is_stdout_name(const char *path)
 {
     return strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0;
 }
 
-int km_write_fd(int fd, const char *text, size_t len)
+int textio_write_fd(int fd, const char *text, size_t len)
 {
     size_t off = 0;
     while (off < len) {
@@ -320,22 +323,22 @@ static int put_all(FILE *f, const char *text, size_t len)
 /* A device, FIFO or standard output: written where it is, never replaced. */
 static int write_in_place(const char *path, const char *text, size_t len, char *err)
 {
-    if (km_is_stdout_name(path)) {
+    if (textio_is_stdout_name(path)) {
         int e = put_all(stdout, text, len);
         if (e) return km_fail(err, "%s: cannot write: %s", path, strerror(e));
         return 0;
     }
     int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) return km_fail(err, "%s: cannot write: %s", path, strerror(errno));
-    int e = km_write_fd(fd, text, len);
+    int e = textio_write_fd(fd, text, len);
     if (close(fd) != 0 && !e) e = errno ? errno : EIO;
     if (e) return km_fail(err, "%s: cannot write: %s", path, strerror(e));
     return 0;
 }
 
-bool km_writes_in_place(const char *path)
+bool textio_writes_in_place(const char *path)
 {
-    if (km_is_stdout_name(path)) return true;
+    if (textio_is_stdout_name(path)) return true;
     /* /dev/stderr, /dev/fd/N, /proc/self/fd/N are links to whatever the
      * descriptor is (possibly a regular file another program holds open):
      * never replace them */
@@ -353,7 +356,7 @@ static void dir_of(const char *path, char *buf, size_t len)
     else snprintf(buf, len, "%.*s", (int)(slash - path), path);
 }
 
-int km_make_dirs(const char *dir, char *err)
+int textio_make_dirs(const char *dir, char *err)
 {
     size_t n = strlen(dir);
     char *buf = malloc(n + 1);
@@ -386,7 +389,7 @@ static int make_parent(const char *path, char *err)
     if (!dir) return km_fail(err, "%s: out of memory", path);
     dir_of(path, dir, n);
     struct stat st;
-    int r = stat(dir, &st) != 0   ? km_make_dirs(dir, err)
+    int r = stat(dir, &st) != 0   ? textio_make_dirs(dir, err)
             : S_ISDIR(st.st_mode) ? 0
                                   : km_fail(err, "%s: cannot create the folder: %s", dir, strerror(ENOTDIR));
     free(dir);
@@ -448,10 +451,10 @@ static void sync_dir_of(const char *path)
     free(dir);
 }
 
-int km_write_atomic(const char *path, const char *text, size_t len, char *err)
+int textio_write_atomic(const char *path, const char *text, size_t len, char *err)
 {
     if (!*path) return km_fail(err, "an empty file name");
-    if (km_writes_in_place(path)) return write_in_place(path, text, len, err);
+    if (textio_writes_in_place(path)) return write_in_place(path, text, len, err);
     struct stat st;
     bool exists = stat(path, &st) == 0;
     if (exists && S_ISDIR(st.st_mode)) return km_fail(err, "%s: cannot write: is a directory", path);
@@ -478,7 +481,7 @@ int km_write_atomic(const char *path, const char *text, size_t len, char *err)
     /* the replacement keeps the permissions of the file it replaces */
     if (exists) (void)fchmod(fd, st.st_mode & 07777);
     /* e: the errno of the first step that failed */
-    int e = km_write_fd(fd, text, len);
+    int e = textio_write_fd(fd, text, len);
     if (!e && fsync(fd) != 0) e = errno ? errno : EIO;
     if (close(fd) != 0 && !e) e = errno ? errno : EIO;
     int r = 0;
@@ -494,7 +497,7 @@ int km_write_atomic(const char *path, const char *text, size_t len, char *err)
     return r;
 }
 
-int km_split(char *s, char **tok, int max)
+int textio_split(char *s, char **tok, int max)
 {
     int n = 0;
     while (*s) {
@@ -508,7 +511,7 @@ int km_split(char *s, char **tok, int max)
     return n;
 }
 
-int km_open_append(const char *path, bool *created, char *err)
+int textio_open_append(const char *path, bool *created, char *err)
 {
     if (created) *created = false;
     if (!*path) return km_fail(err, "an empty file name");
@@ -533,7 +536,7 @@ int km_open_append(const char *path, bool *created, char *err)
     return km_fail(err, "%s: cannot write: the name keeps changing", path);
 }
 
-bool km_parse_ll(const char *t, long long lo, long long hi, long long *out)
+bool textio_parse_ll(const char *t, long long lo, long long hi, long long *out)
 {
     if (!t || !*t) return false;
     char *end;
@@ -558,7 +561,7 @@ static void crc_fill(void)
     }
 }
 
-uint32_t km_crc32(uint32_t crc, const void *p, size_t n)
+uint32_t textio_crc32(uint32_t crc, const void *p, size_t n)
 {
     pthread_once(&crc_once, crc_fill);
     const uint8_t *b = p;

@@ -28,7 +28,7 @@ int tt_init(TT *t, size_t mb, char *err)
     if (!n) return 0;
     /* refused before it is allocated: a table the memory cannot hold would
      * be allocated lazily, then swap or be killed while it is cleared */
-    uint64_t have = km_memory_limit() >> 20;
+    uint64_t have = memlimit_bytes() >> 20;
     if (have && (uint64_t)mb > have)
         return km_fail(err, "a %zu MB transposition table is more than the %llu MB of memory here", mb,
                        (unsigned long long)have);

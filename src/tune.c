@@ -29,7 +29,7 @@ static double rng_unit(uint64_t *s) { return (double)(km_rng_next(s) >> 11) * 0x
 
 static int16_t rng_weight(uint64_t *s) { return (int16_t)(uint16_t)(km_rng_next(s) >> 48); }
 
-/* Weight i of a bred vector of n weights is weights_at / weights_ref (eval.h):
+/* Weight i of a bred vector of n weights is eval_weights_at / eval_weights_ref (eval.h):
  * the opening vector w[], then with n = TUNE_NWEIGHTS_PHASE the ending
  * vector end[]. Every operator reads and writes through them, so the 148
  * are bred alike and nothing reads past w[]. */
@@ -43,7 +43,7 @@ static void mark_phase(int n, Weights *w)
 /* The first n weights (the session's vector length) random; the rest stay 0. */
 static void random_weights(uint64_t *s, int n, Weights *w)
 {
-    for (int i = 0; i < n; i++) *weights_ref(w, i) = rng_weight(s);
+    for (int i = 0; i < n; i++) *eval_weights_ref(w, i) = rng_weight(s);
     mark_phase(n, w);
 }
 
@@ -67,9 +67,9 @@ static void antisymmetrise(Weights *w, int n)
         int half = i < EVAL_NTERMS ? 0 : EVAL_NTERMS, j = eval_term_partner(i - half);
         if (j < 0 || half + j >= n) continue;
         j += half;
-        double m = round((weights_at(w, i) - (double)weights_at(w, j)) / 2);
-        *weights_ref(w, i) = clamp_weight(m);
-        *weights_ref(w, j) = (int16_t)-weights_at(w, i);
+        double m = round((eval_weights_at(w, i) - (double)eval_weights_at(w, j)) / 2);
+        *eval_weights_ref(w, i) = clamp_weight(m);
+        *eval_weights_ref(w, j) = (int16_t)-eval_weights_at(w, i);
     }
 }
 
@@ -86,10 +86,10 @@ static void antisymmetrise(Weights *w, int n)
 static void normalise(Weights *w, int n, int norm)
 {
     double sq = 0;
-    for (int i = 0; i < n; i++) sq += (double)weights_at(w, i) * weights_at(w, i);
+    for (int i = 0; i < n; i++) sq += (double)eval_weights_at(w, i) * eval_weights_at(w, i);
     if (sq <= 0) return;
     double f = norm / sqrt(sq);
-    for (int i = 0; i < n; i++) *weights_ref(w, i) = clamp_weight(round(weights_at(w, i) * f));
+    for (int i = 0; i < n; i++) *eval_weights_ref(w, i) = clamp_weight(round(eval_weights_at(w, i) * f));
 }
 
 /* A bred or fresh vector of the learn algorithm: symmetric if asked, then
@@ -108,7 +108,7 @@ static void random_learn(const TuneControls *c, uint64_t *s, Weights *w)
     if (c->init == TUNE_INIT_HEAVY) {
         for (int i = 0; i < c->nweights; i++) {
             double g = rng_gauss(s);
-            *weights_ref(w, i) = clamp_weight(round(g * g * g * 4000));
+            *eval_weights_ref(w, i) = clamp_weight(round(g * g * g * 4000));
         }
     } else {
         random_weights(s, c->nweights, w);
@@ -227,8 +227,8 @@ static void breed(const TuneIndividual *pop, const TuneControls *c, uint64_t *rn
         const Weights *a = &pop[parents[k]].w, *b = &pop[parents[k + 1]].w;
         int cut = 1 + rng_below(rng, nw - 1);
         for (int i = 0; i < nw; i++) {
-            *weights_ref(&next[k].w, i) = i < cut ? weights_at(a, i) : weights_at(b, i);
-            *weights_ref(&next[k + 1].w, i) = i < cut ? weights_at(b, i) : weights_at(a, i);
+            *eval_weights_ref(&next[k].w, i) = i < cut ? eval_weights_at(a, i) : eval_weights_at(b, i);
+            *eval_weights_ref(&next[k + 1].w, i) = i < cut ? eval_weights_at(b, i) : eval_weights_at(a, i);
         }
         mark_phase(nw, &next[k].w);
         mark_phase(nw, &next[k + 1].w);
@@ -237,7 +237,7 @@ static void breed(const TuneIndividual *pop, const TuneControls *c, uint64_t *rn
     for (int k = 0; k < half; k++)
         if (rng_unit(rng) < c->mutation) {
             int i = rng_below(rng, nw);
-            *weights_ref(&next[k].w, i) = rng_weight(rng);
+            *eval_weights_ref(&next[k].w, i) = rng_weight(rng);
         }
     /* the best quarter of the parents by tournament score (ties: selection order) */
     for (int x = 1; x < half; x++) {
@@ -303,20 +303,20 @@ static void breed_learn(const TuneSession *s, uint64_t *rng, TuneIndividual *nex
         if (nw > 64) bits[1] = km_rng_next(rng);
         if (nw > 128) bits[2] = km_rng_next(rng);
         for (int i = 0; i < nw; i++)
-            *weights_ref(&next[k].w, i) =
-                (bits[i / 64] >> (i % 64) & 1) ? weights_at(&b->w, i) : weights_at(&a->w, i);
+            *eval_weights_ref(&next[k].w, i) =
+                (bits[i / 64] >> (i % 64) & 1) ? eval_weights_at(&b->w, i) : eval_weights_at(&a->w, i);
         double step = sqrt(a->step * b->step) * exp(0.2 * rng_gauss(rng));
         step = step < TUNE_STEP_MIN ? TUNE_STEP_MIN : step > TUNE_STEP_MAX ? TUNE_STEP_MAX : step;
         next[k].step = step;
         for (int i = 0; i < nw; i++)
             if (rng_unit(rng) < c->gauss) {
-                double x = weights_at(&next[k].w, i);
+                double x = eval_weights_at(&next[k].w, i);
                 if (c->rel_step > 0) x = round(x * exp(c->rel_step * rng_gauss(rng))); /* a relative step */
-                *weights_ref(&next[k].w, i) = clamp_weight(x + round(step * c->norm * rng_gauss(rng)));
+                *eval_weights_ref(&next[k].w, i) = clamp_weight(x + round(step * c->norm * rng_gauss(rng)));
             }
         if (rng_unit(rng) < c->mutation) {
             int i = rng_below(rng, nw);
-            *weights_ref(&next[k].w, i) = (int16_t)(rng_below(rng, c->norm + 1) - c->norm / 2);
+            *eval_weights_ref(&next[k].w, i) = (int16_t)(rng_below(rng, c->norm + 1) - c->norm / 2);
         }
         finish_learn(c, &next[k].w);
     }
@@ -363,8 +363,8 @@ static bool all_played(const MatchOutcome *out, int n)
 static void duel_specs(const Weights *a, const Weights *b, const Opening *op, uint64_t gseed, int index,
                        MatchGameSpec specs[2])
 {
-    specs[0] = (MatchGameSpec){a, b, op, match_game_seed(gseed, (uint64_t)index), {0, 0}};
-    specs[1] = (MatchGameSpec){b, a, op, match_game_seed(gseed, (uint64_t)index + 1), {0, 0}};
+    specs[0] = (MatchGameSpec){a, b, op, referee_game_seed(gseed, (uint64_t)index), {0, 0}};
+    specs[1] = (MatchGameSpec){b, a, op, referee_game_seed(gseed, (uint64_t)index + 1), {0, 0}};
 }
 
 /* The pairings (round robin, or `duels` opponents drawn for each), then one
@@ -532,11 +532,11 @@ int tune_generation(TuneSession *s, int threads, TuneCallback cb, void *user, co
     double t0 = km_now();
     memset(st, 0, sizeof *st);
     st->generation = s->generation + 1;
-    st->max_score = tune_max_score(c);
+    st->max_score = tune_controls_max_score(c);
 
     Opening *ops = NULL;
     int nops = 0;
-    if (c->openings == TUNE_OPENINGS_BALLOTS && openings_crossboard(&ops, &nops, err)) return -1;
+    if (c->openings == TUNE_OPENINGS_BALLOTS && opening_list_crossboard(&ops, &nops, err)) return -1;
 
     /* one unit per pairing and ballot: a double duel */
     int npairs = (c->duels ? n * c->duels : n * (n - 1) / 2) * c->ballots;
@@ -562,12 +562,12 @@ int tune_generation(TuneSession *s, int threads, TuneCallback cb, void *user, co
 
     make_pairs(c, nops, &rng, pairs, npairs);
 
-    uint64_t gseed = match_game_seed(c->seed, (uint64_t)s->generation);
+    uint64_t gseed = referee_game_seed(c->seed, (uint64_t)s->generation);
     for (int k = 0; k < npairs; k++)
         duel_specs(&next[pairs[k].a].w, &next[pairs[k].b].w,
                    pairs[k].opening >= 0 ? &ops[pairs[k].opening] : NULL, gseed, 2 * k, &specs[2 * k]);
     MatchSettings set;
-    match_settings_default(&set);
+    referee_settings_default(&set);
     set.limits.depth = c->depth;
     set.hash_mb = TUNE_HASH_MB;
     int glad = c->algorithm == TUNE_ALG_THESIS ? 2 : c->gladiator;
@@ -639,7 +639,7 @@ int tune_yardstick(const TuneControls *c, const Weights *w, int threads, const a
     double t0 = km_now();
     Opening *ops = NULL;
     int nops = 0;
-    if (openings_crossboard(&ops, &nops, err)) return -1;
+    if (opening_list_crossboard(&ops, &nops, err)) return -1;
     int per = c->yard_games, nb = per / 2, n = per * c->nyard;
     MatchGameSpec *specs = malloc((size_t)n * sizeof *specs);
     MatchOutcome *res = calloc((size_t)n, sizeof *res);
@@ -652,13 +652,13 @@ int tune_yardstick(const TuneControls *c, const Weights *w, int threads, const a
     for (int k = 0; k < c->nyard; k++)
         for (int b = 0; b < nb; b++) {
             const Opening *op = &ops[(int)((long long)b * nops / nb)];
-            uint64_t seed = match_game_seed(YARD_SEED, (uint64_t)(2 * b));
+            uint64_t seed = referee_game_seed(YARD_SEED, (uint64_t)(2 * b));
             specs[k * per + 2 * b] = (MatchGameSpec){w, &c->yard[k].w, op, seed, {0, 0}};
             specs[k * per + 2 * b + 1] = (MatchGameSpec){
-                &c->yard[k].w, w, op, match_game_seed(YARD_SEED, (uint64_t)(2 * b + 1)), {0, 0}};
+                &c->yard[k].w, w, op, referee_game_seed(YARD_SEED, (uint64_t)(2 * b + 1)), {0, 0}};
         }
     MatchSettings set;
-    match_settings_default(&set);
+    referee_settings_default(&set);
     set.limits.depth = c->depth;
     set.hash_mb = TUNE_HASH_MB;
     if (match_run(&set, specs, n, threads, false, res, NULL, NULL, stop, err)) {
@@ -702,7 +702,7 @@ static int csv_trim(const char *path, int generation, char *err)
 {
     static const KmReadOpts opts = {
         .max_bytes = 64u << 20, .missing_ok = true, .too_large = "too large for a tuning log"};
-    char *text = km_read_text(path, &opts, NULL, err); /* no log yet: "" */
+    char *text = textio_read_text(path, &opts, NULL, err); /* no log yet: "" */
     if (!text) return -1;
     KmBuf b = {0};
     bool dropped = false;
@@ -711,15 +711,15 @@ static int csv_trim(const char *path, int generation, char *err)
         long g = strtol(q, NULL, 10);
         bool data = *q >= '0' && *q <= '9';
         if (data && g > generation) dropped = true;
-        else km_buf_printf(&b, "%.*s\n", (int)len, q);
+        else textio_buf_printf(&b, "%.*s\n", (int)len, q);
         q += len + (q[len] ? 1 : 0);
     }
     free(text);
     int r = 0;
     if (dropped) {
-        char *out = km_buf_done(&b);
+        char *out = textio_buf_done(&b);
         if (!out) return km_fail(err, "%s: out of memory", path);
-        r = km_write_atomic(path, out, strlen(out), err);
+        r = textio_write_atomic(path, out, strlen(out), err);
         free(out);
     } else {
         free(b.s);
@@ -730,40 +730,41 @@ static int csv_trim(const char *path, int generation, char *err)
 static int csv_append(const char *path, const TuneSession *s, const TuneGenStats *st, char *err)
 {
     bool created;
-    int fd = km_open_append(path, &created, err);
+    int fd = textio_open_append(path, &created, err);
     if (fd < 0) return -1;
     struct stat sb;
     const TuneControls *c = &s->c;
     KmBuf b = {0};
     if (fstat(fd, &sb) == 0 && sb.st_size == 0) {
-        km_buf_str(&b, TUNE_CSV_HEADER);
-        if (c->nyard) km_buf_str(&b, ",yard_games,yard_score,yard_elo");
+        textio_buf_str(&b, TUNE_CSV_HEADER);
+        if (c->nyard) textio_buf_str(&b, ",yard_games,yard_score,yard_elo");
         for (int k = 0; k < c->nyard; k++)
-            km_buf_printf(&b, ",score_%s,elo_%s", c->yard[k].name, c->yard[k].name);
-        km_buf_str(&b, "\n");
+            textio_buf_printf(&b, ",score_%s,elo_%s", c->yard[k].name, c->yard[k].name);
+        textio_buf_str(&b, "\n");
     }
     char duel[32] = "-";
     if (st->duel_played) snprintf(duel, sizeof duel, "%d-%d", st->duel_points[0], st->duel_points[1]);
-    km_buf_printf(&b, "%d,%.3f,%.3f,%d,%.2f,%d,%.3f,%d,%s,%d", st->generation, s->elapsed, st->seconds,
-                  st->games, st->seconds > 0 ? st->games / st->seconds : 0.0, st->best_score, st->mean_score,
-                  st->max_score, duel, st->best_changed ? 1 : 0);
+    textio_buf_printf(&b, "%d,%.3f,%.3f,%d,%.2f,%d,%.3f,%d,%s,%d", st->generation, s->elapsed, st->seconds,
+                      st->games, st->seconds > 0 ? st->games / st->seconds : 0.0, st->best_score,
+                      st->mean_score, st->max_score, duel, st->best_changed ? 1 : 0);
     if (c->nyard && st->yard_played) {
         const TuneYardResult *y = &st->yard;
-        km_buf_printf(&b, ",%d,%.2f,%.1f", y->games, 100 * y->total_score, y->elo);
-        for (int k = 0; k < y->nref; k++) km_buf_printf(&b, ",%.2f,%.1f", 100 * y->score[k], y->ref_elo[k]);
+        textio_buf_printf(&b, ",%d,%.2f,%.1f", y->games, 100 * y->total_score, y->elo);
+        for (int k = 0; k < y->nref; k++)
+            textio_buf_printf(&b, ",%.2f,%.1f", 100 * y->score[k], y->ref_elo[k]);
     } else if (c->nyard) {
-        km_buf_str(&b, ",,,");
-        for (int k = 0; k < c->nyard; k++) km_buf_str(&b, ",,");
+        textio_buf_str(&b, ",,,");
+        for (int k = 0; k < c->nyard; k++) textio_buf_str(&b, ",,");
     }
-    km_buf_str(&b, "\n");
+    textio_buf_str(&b, "\n");
     size_t len = b.len;
-    char *text = km_buf_done(&b);
+    char *text = textio_buf_done(&b);
     if (!text) {
         close(fd);
         return km_fail(err, "%s: out of memory", path);
     }
     /* the whole line in one write() */
-    int e = km_write_fd(fd, text, len);
+    int e = textio_write_fd(fd, text, len);
     free(text);
     if (close(fd) != 0 && !e) e = errno ? errno : EIO;
     if (e) return km_fail(err, "%s: cannot write: %s", path, strerror(e));
@@ -776,11 +777,11 @@ static int save_state(const TuneSession *s, const TuneFiles *f, char *err)
     if (f->weights_path && s->has_best) {
         char *d = tune_describe(s);
         KmBuf b = {0};
-        if (f->weights_header) km_buf_printf(&b, "%s", f->weights_header);
-        if (b.len && b.s[b.len - 1] != '\n') km_buf_printf(&b, "\n");
-        km_buf_printf(&b, "%s", d ? d : "");
+        if (f->weights_header) textio_buf_printf(&b, "%s", f->weights_header);
+        if (b.len && b.s[b.len - 1] != '\n') textio_buf_printf(&b, "\n");
+        textio_buf_printf(&b, "%s", d ? d : "");
         free(d);
-        char *comments = km_buf_done(&b);
+        char *comments = textio_buf_done(&b);
         if (!d || !comments) {
             free(comments);
             return km_fail(err, "out of memory");

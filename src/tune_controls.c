@@ -11,14 +11,14 @@
 #define TUNE_KIND_(kind) TUNE_KIND_##kind
 #define TUNE_WHO_(who) TUNE_WHO_##who
 
-const TuneControlInfo tune_control_info[TUNE_NCONTROLS] = {
+const TuneControlInfo tune_controls_info[TUNE_NCONTROLS] = {
 #define TUNE_CONTROL_INFO_(field, kind, key, option, arg, lo, hi, multiple, learn, thesis, who, help) \
     {key, option, arg, TUNE_KIND_(kind), lo, hi, multiple, TUNE_WHO_(who), help},
     TUNE_CONTROL_LIST(TUNE_CONTROL_INFO_)
 #undef TUNE_CONTROL_INFO_
 };
 
-double tune_control_get(const TuneControls *c, int i)
+double tune_controls_get(const TuneControls *c, int i)
 {
     switch (i) {
 #define TUNE_CONTROL_GET_(field, ...) \
@@ -35,7 +35,7 @@ double tune_control_get(const TuneControls *c, int i)
 #define TUNE_FROM_REAL(v) (v)
 #define TUNE_FROM_CHOICE(v) ((int)(v))
 
-void tune_control_set(TuneControls *c, int i, double v)
+void tune_controls_set(TuneControls *c, int i, double v)
 {
     switch (i) {
 #define TUNE_CONTROL_SET_(field, kind, ...) \
@@ -65,22 +65,22 @@ static void tune_control_word(int i, int k, char *buf, size_t len)
 {
     const char *w;
     size_t n;
-    if (!word_at(tune_control_info[i].arg, k, &w, &n)) n = 0;
+    if (!word_at(tune_controls_info[i].arg, k, &w, &n)) n = 0;
     snprintf(buf, len, "%.*s", (int)n, n ? w : "");
 }
 
-int tune_control_choice(int i, const char *word)
+int tune_controls_choice(int i, const char *word)
 {
     const char *w;
     size_t n;
-    for (int k = 0; word_at(tune_control_info[i].arg, k, &w, &n); k++)
+    for (int k = 0; word_at(tune_controls_info[i].arg, k, &w, &n); k++)
         if (strlen(word) == n && strncmp(word, w, n) == 0) return k;
     return -1;
 }
 
-void tune_control_expect(int i, char *buf, size_t len)
+void tune_controls_expect(int i, char *buf, size_t len)
 {
-    const TuneControlInfo *t = &tune_control_info[i];
+    const TuneControlInfo *t = &tune_controls_info[i];
     if (t->kind == TUNE_KIND_CHOICE) {
         size_t at = 0;
         char word[32];
@@ -98,30 +98,30 @@ void tune_control_expect(int i, char *buf, size_t len)
     }
 }
 
-bool tune_control_valid(int i, double v, char *err)
+bool tune_controls_valid(int i, double v, char *err)
 {
-    const TuneControlInfo *t = &tune_control_info[i];
+    const TuneControlInfo *t = &tune_controls_info[i];
     char what[96];
     if (t->kind == TUNE_KIND_CHOICE) {
         char word[32] = "";
         if (v >= 0 && v < 16 && v == floor(v)) tune_control_word(i, (int)v, word, sizeof word);
         if (word[0]) return true;
-        tune_control_expect(i, what, sizeof what);
+        tune_controls_expect(i, what, sizeof what);
         km_fail(err, "%s is %s, not %g", t->key, what, v);
         return false;
     }
     bool ok = v >= t->lo && v <= t->hi;
     if (t->kind == TUNE_KIND_INT) ok = ok && v == floor(v) && fmod(v, t->multiple) == 0;
     if (ok) return true;
-    tune_control_expect(i, what, sizeof what);
+    tune_controls_expect(i, what, sizeof what);
     km_fail(err, "%s %.15g is not %s", t->key, v, what);
     return false;
 }
 
-void tune_control_text(const TuneControls *c, int i, char *buf, size_t len)
+void tune_controls_text(const TuneControls *c, int i, char *buf, size_t len)
 {
-    double v = tune_control_get(c, i);
-    switch (tune_control_info[i].kind) {
+    double v = tune_controls_get(c, i);
+    switch (tune_controls_info[i].kind) {
     case TUNE_KIND_INT:
         snprintf(buf, len, "%.0f", v);
         break;
@@ -140,15 +140,15 @@ void tune_control_text(const TuneControls *c, int i, char *buf, size_t len)
 /* A listed control's default (a CHOICE's: the number of its word). */
 #define TUNE_DEFAULT_INT(i, v) (v)
 #define TUNE_DEFAULT_REAL(i, v) (v)
-#define TUNE_DEFAULT_CHOICE(i, v) tune_control_choice(i, v)
+#define TUNE_DEFAULT_CHOICE(i, v) tune_controls_choice(i, v)
 
 static void defaults(TuneControls *c, bool thesis)
 {
     memset(c, 0, sizeof *c);
 #define TUNE_CONTROL_DEFAULT_(field, kind, key, option, arg, lo, hi, multiple, learn, thesis_, who, help) \
-    tune_control_set(c, TUNE_C_##field,                                                                   \
-                     thesis ? TUNE_DEFAULT_##kind(TUNE_C_##field, thesis_)                                \
-                            : TUNE_DEFAULT_##kind(TUNE_C_##field, learn));
+    tune_controls_set(c, TUNE_C_##field,                                                                  \
+                      thesis ? TUNE_DEFAULT_##kind(TUNE_C_##field, thesis_)                               \
+                             : TUNE_DEFAULT_##kind(TUNE_C_##field, learn));
     TUNE_CONTROL_LIST(TUNE_CONTROL_DEFAULT_)
 #undef TUNE_CONTROL_DEFAULT_
     c->stop = TUNE_STOP_GENERATIONS;
@@ -174,7 +174,7 @@ int tune_controls_check(const TuneControls *c, char *err)
     /* every listed control within its range (the learn-only ones too: a
      * thesis session keeps them unused) */
     for (int i = 0; i < TUNE_NCONTROLS; i++)
-        if (!tune_control_valid(i, tune_control_get(c, i), err)) return -1;
+        if (!tune_controls_valid(i, tune_controls_get(c, i), err)) return -1;
     /* what the list cannot say: one control bounded by another */
     bool thesis = c->algorithm == TUNE_ALG_THESIS;
     if (thesis && c->population % 4)
@@ -207,18 +207,18 @@ int tune_controls_check(const TuneControls *c, char *err)
         if (!nm[0] || strlen(nm) >= TUNE_YARD_NAME_MAX || strpbrk(nm, " \t\r\n,"))
             return km_fail(err, "yardstick name '%s': 1 to %d characters, no blanks or commas", nm,
                            TUNE_YARD_NAME_MAX - 1);
-        if (c->yard[k].w.pat && !tune_layer_path_ok(c->yard[k].pat_file, err)) return -1;
+        if (c->yard[k].w.pat && !tune_controls_layer_path_ok(c->yard[k].pat_file, err)) return -1;
     }
     if (c->norm < TUNE_NORM_MIN || c->norm > TUNE_NORM_MAX)
         return km_fail(err, "norm %d is outside %d..%d", c->norm, TUNE_NORM_MIN, TUNE_NORM_MAX);
     if (c->pat && thesis)
         return km_fail(err, "the thesis algorithm breeds 16-bit vectors without a norm, which would swamp a "
                             "pattern layer: use --algorithm learn");
-    if (c->pat && !tune_layer_path_ok(c->pat_file, err)) return -1;
+    if (c->pat && !tune_controls_layer_path_ok(c->pat_file, err)) return -1;
     return 0;
 }
 
-bool tune_layer_path_ok(const char *path, char *err)
+bool tune_controls_layer_path_ok(const char *path, char *err)
 {
     size_t n = strlen(path);
     if (n == 0) return km_fail_false(err, "a pattern layer without the path of its weights file");
@@ -232,7 +232,7 @@ bool tune_layer_path_ok(const char *path, char *err)
     return true;
 }
 
-int tune_max_score(const TuneControls *c)
+int tune_controls_max_score(const TuneControls *c)
 {
     return 4 * c->ballots * (c->duels ? c->duels : c->population - 1);
 }

@@ -31,7 +31,7 @@ static char *read_text(const char *path, char *err)
         .too_large = "too large for a population file",
         .nul_byte = "binary data, not a population file",
     };
-    return km_read_text(path, &opts, NULL, err);
+    return textio_read_text(path, &opts, NULL, err);
 }
 
 /* "algorithm learn, population 16, duels 0 (round robin), ...": the listed
@@ -40,14 +40,14 @@ static void describe_controls(KmBuf *b, const TuneControls *c)
 {
     bool thesis = c->algorithm == TUNE_ALG_THESIS;
     for (int i = 0; i < TUNE_NCONTROLS; i++) {
-        TuneControlWho who = tune_control_info[i].who;
+        TuneControlWho who = tune_controls_info[i].who;
         if (who == TUNE_WHO_YARD || who == (thesis ? TUNE_WHO_LEARN : TUNE_WHO_THESIS)) continue;
         char v[40];
-        tune_control_text(c, i, v, sizeof v);
-        km_buf_printf(b, "%s%s %s%s", i ? ", " : "", tune_control_info[i].option + 2, v,
-                      i == TUNE_C_duels && c->duels == 0 ? " (round robin)" : "");
+        tune_controls_text(c, i, v, sizeof v);
+        textio_buf_printf(b, "%s%s %s%s", i ? ", " : "", tune_controls_info[i].option + 2, v,
+                          i == TUNE_C_duels && c->duels == 0 ? " (round robin)" : "");
     }
-    km_buf_printf(b, ", seed %llu\n", (unsigned long long)c->seed);
+    textio_buf_printf(b, ", seed %llu\n", (unsigned long long)c->seed);
 }
 
 char *tune_describe(const TuneSession *s)
@@ -58,35 +58,35 @@ char *tune_describe(const TuneSession *s)
     KmBuf b = {0};
     describe_controls(&b, c);
     if (c->nweights == TUNE_NWEIGHTS_PHASE)
-        km_buf_printf(
+        textio_buf_printf(
             &b,
             "vectors of %d weights: a phase, the opening's %d (the documents' 60 and the terms 61-%d) "
             "and the ending's %d\n",
             c->nweights, EVAL_NTERMS, EVAL_NTERMS, EVAL_NTERMS);
     else if (c->nweights != EVAL_NPARAMS)
-        km_buf_printf(&b, "vectors of %d weights: the documents' 60 and the terms 61-%d\n", c->nweights,
-                      c->nweights);
+        textio_buf_printf(&b, "vectors of %d weights: the documents' 60 and the terms 61-%d\n", c->nweights,
+                          c->nweights);
     if (c->pat)
-        km_buf_printf(&b, "over the fixed pattern layer of %s (key %016llx); vectors at norm %d\n",
-                      c->pat_file, (unsigned long long)c->pat->key, c->norm);
+        textio_buf_printf(&b, "over the fixed pattern layer of %s (key %016llx); vectors at norm %d\n",
+                          c->pat_file, (unsigned long long)c->pat->key, c->norm);
     const char *unit = c->stop == TUNE_STOP_GENERATIONS ? "generation" : "second";
-    km_buf_printf(&b, "stop after %s %s%s; %d generation%s done, %.1f s of play, %lld game%s\n", lim, unit,
-                  c->limit == 1 ? "" : "s", s->generation, s->generation == 1 ? "" : "s", s->elapsed,
-                  s->games, s->games == 1 ? "" : "s");
+    textio_buf_printf(&b, "stop after %s %s%s; %d generation%s done, %.1f s of play, %lld game%s\n", lim,
+                      unit, c->limit == 1 ? "" : "s", s->generation, s->generation == 1 ? "" : "s",
+                      s->elapsed, s->games, s->games == 1 ? "" : "s");
     if (c->nyard) {
         if (c->yard_every == 1)
-            km_buf_printf(&b, "yardstick: every generation, %d games against each of", c->yard_games);
+            textio_buf_printf(&b, "yardstick: every generation, %d games against each of", c->yard_games);
         else
-            km_buf_printf(&b, "yardstick: every %d generations and at the stop, %d games against each of",
-                          c->yard_every, c->yard_games);
-        for (int k = 0; k < c->nyard; k++) km_buf_printf(&b, " %s", c->yard[k].name);
-        km_buf_printf(&b, "\n");
+            textio_buf_printf(&b, "yardstick: every %d generations and at the stop, %d games against each of",
+                              c->yard_every, c->yard_games);
+        for (int k = 0; k < c->nyard; k++) textio_buf_printf(&b, " %s", c->yard[k].name);
+        textio_buf_printf(&b, "\n");
     }
     if (s->has_best && s->best_generation)
-        km_buf_printf(&b, "best so far: from generation %d, score %d of %d\n", s->best_generation,
-                      s->best_score, tune_max_score(c));
-    else if (s->has_best) km_buf_printf(&b, "best so far: carried over from the continued population\n");
-    return km_buf_done(&b);
+        textio_buf_printf(&b, "best so far: from generation %d, score %d of %d\n", s->best_generation,
+                          s->best_score, tune_controls_max_score(c));
+    else if (s->has_best) textio_buf_printf(&b, "best so far: carried over from the continued population\n");
+    return textio_buf_done(&b);
 }
 
 /* ---- population files ------------------------------------------------------------ */
@@ -101,14 +101,14 @@ static int yard_length(const Weights *w)
 /* "KEY SCORE [STEP] W1 ... Wn"; step < 0: none. */
 static void format_vector(KmBuf *b, const char *key, int score, double step, const Weights *w, int n)
 {
-    km_buf_printf(b, "%s %d", key, score);
+    textio_buf_printf(b, "%s %d", key, score);
     if (step >= 0) {
         char st[32];
         fmt_double(step, st);
-        km_buf_printf(b, " %s", st);
+        textio_buf_printf(b, " %s", st);
     }
-    for (int i = 0; i < n; i++) km_buf_printf(b, " %d", weights_at(w, i));
-    km_buf_printf(b, "\n");
+    for (int i = 0; i < n; i++) textio_buf_printf(b, " %d", eval_weights_at(w, i));
+    textio_buf_printf(b, "\n");
 }
 
 char *tune_format(const TuneSession *s)
@@ -117,52 +117,52 @@ char *tune_format(const TuneSession *s)
     char lim[32];
     fmt_double(c->limit, lim);
     KmBuf b = {0};
-    km_buf_printf(&b,
-                  "# kingme population file: a tuning session's controls, progress, random\n"
-                  "# generator state, best vector so far, and its last generation (score and\n"
-                  "# its step and its weights per individual: the 60 of docs/eval-params.md, then\n"
-                  "# with 'weights 74' the terms 61-74 of docs/file-formats.md; with 'weights 148' those 74\n"
-                  "# of the opening, then the 74 of the ending, the end. weights).\n"
-                  "# Go on with: kingme tune --resume FILE\n");
-    km_buf_printf(&b, "kingme-population %d\n", TUNE_FORMAT_VERSION);
+    textio_buf_printf(
+        &b, "# kingme population file: a tuning session's controls, progress, random\n"
+            "# generator state, best vector so far, and its last generation (score and\n"
+            "# its step and its weights per individual: the 60 of docs/eval-params.md, then\n"
+            "# with 'weights 74' the terms 61-74 of docs/file-formats.md; with 'weights 148' those 74\n"
+            "# of the opening, then the 74 of the ending, the end. weights).\n"
+            "# Go on with: kingme tune --resume FILE\n");
+    textio_buf_printf(&b, "kingme-population %d\n", TUNE_FORMAT_VERSION);
     for (int i = 0; i < TUNE_NCONTROLS; i++) {
         char v[40];
-        tune_control_text(c, i, v, sizeof v);
-        km_buf_printf(&b, "%s %s\n", tune_control_info[i].key, v);
+        tune_controls_text(c, i, v, sizeof v);
+        textio_buf_printf(&b, "%s %s\n", tune_controls_info[i].key, v);
         if (i == TUNE_C_algorithm)
-            km_buf_printf(&b, "weights %d\n", c->nweights); /* the algorithm's, first */
+            textio_buf_printf(&b, "weights %d\n", c->nweights); /* the algorithm's, first */
     }
-    km_buf_printf(&b, "stop %s %s\n", c->stop == TUNE_STOP_GENERATIONS ? "generations" : "seconds", lim);
-    km_buf_printf(&b, "seed %llu\n", (unsigned long long)c->seed);
+    textio_buf_printf(&b, "stop %s %s\n", c->stop == TUNE_STOP_GENERATIONS ? "generations" : "seconds", lim);
+    textio_buf_printf(&b, "seed %llu\n", (unsigned long long)c->seed);
     for (int k = 0; k < c->nyard; k++) {
-        km_buf_printf(&b, "yardstick %s", c->yard[k].name);
+        textio_buf_printf(&b, "yardstick %s", c->yard[k].name);
         int n = yard_length(&c->yard[k].w);
-        for (int i = 0; i < n; i++) km_buf_printf(&b, " %d", weights_at(&c->yard[k].w, i));
-        km_buf_printf(&b, "\n");
+        for (int i = 0; i < n; i++) textio_buf_printf(&b, " %d", eval_weights_at(&c->yard[k].w, i));
+        textio_buf_printf(&b, "\n");
     }
     for (int k = 0; k < c->nyard; k++)
         if (c->yard[k].w.pat)
-            km_buf_printf(&b, "yardstick_patterns %s %016llx %s\n", c->yard[k].name,
-                          (unsigned long long)c->yard[k].w.pat->key, c->yard[k].pat_file);
-    if (c->pat) km_buf_printf(&b, "patterns %016llx %s\n", (unsigned long long)c->pat->key, c->pat_file);
-    else km_buf_printf(&b, "patterns none\n");
-    km_buf_printf(&b, "norm %d\n", c->norm);
-    km_buf_printf(&b, "generation %d\nelapsed %.3f\ngames %lld\nrng %016llx\n", s->generation, s->elapsed,
-                  s->games, (unsigned long long)s->rng);
-    km_buf_printf(&b, "best_generation %d\n", s->best_generation);
+            textio_buf_printf(&b, "yardstick_patterns %s %016llx %s\n", c->yard[k].name,
+                              (unsigned long long)c->yard[k].w.pat->key, c->yard[k].pat_file);
+    if (c->pat) textio_buf_printf(&b, "patterns %016llx %s\n", (unsigned long long)c->pat->key, c->pat_file);
+    else textio_buf_printf(&b, "patterns none\n");
+    textio_buf_printf(&b, "norm %d\n", c->norm);
+    textio_buf_printf(&b, "generation %d\nelapsed %.3f\ngames %lld\nrng %016llx\n", s->generation, s->elapsed,
+                      s->games, (unsigned long long)s->rng);
+    textio_buf_printf(&b, "best_generation %d\n", s->best_generation);
     if (s->has_best) format_vector(&b, "best", s->best_score, -1, &s->best, c->nweights);
-    else km_buf_printf(&b, "best none\n");
+    else textio_buf_printf(&b, "best none\n");
     for (int i = 0; i < c->population; i++)
         format_vector(&b, "individual", s->pop[i].score, s->pop[i].step, &s->pop[i].w, c->nweights);
-    km_buf_printf(&b, "end\n");
-    return km_buf_done(&b);
+    textio_buf_printf(&b, "end\n");
+    return textio_buf_done(&b);
 }
 
 int tune_write(const TuneSession *s, const char *path, char *err)
 {
     char *text = tune_format(s);
     if (!text) return km_fail(err, "%s: out of memory", path);
-    int r = km_write_atomic(path, text, strlen(text), err);
+    int r = textio_write_atomic(path, text, strlen(text), err);
     free(text);
     return r;
 }
@@ -189,7 +189,7 @@ static const char *const other_keys[NKEYS - TUNE_NCONTROLS] = {
 
 static const char *key_name(int k)
 {
-    return k < TUNE_NCONTROLS ? tune_control_info[k].key : other_keys[k - TUNE_NCONTROLS];
+    return k < TUNE_NCONTROLS ? tune_controls_info[k].key : other_keys[k - TUNE_NCONTROLS];
 }
 
 #define MAX_TOKENS (TUNE_NWEIGHTS_PHASE + 8)
@@ -239,18 +239,18 @@ static bool parse_real(const char *t, double lo, double hi, double *out)
 static int parse_vector(const Parse *p, char **tok, int ntok, int *score, Weights *w)
 {
     long long v;
-    if (!km_parse_ll(tok[1], 0, 1000000000, &v))
+    if (!textio_parse_ll(tok[1], 0, 1000000000, &v))
         return perr(p, "%s score '%s' is not a whole number from 0 up", tok[0], tok[1]);
     *score = (int)v;
     memset(w, 0, sizeof *w); /* the terms beyond n and the phase: none */
     for (int i = 0; i < ntok - 2; i++) {
         const char *t = tok[2 + i], *end = i < EVAL_NTERMS ? "" : "end.";
         const char *nm = eval_params[i % EVAL_NTERMS].name;
-        if (!km_parse_ll(t, INT64_MIN, INT64_MAX, &v))
+        if (!textio_parse_ll(t, INT64_MIN, INT64_MAX, &v))
             return perr(p, "weight %d (%s%s) '%s' is not a whole number", i + 1, end, nm, t);
         if (v < -32768 || v > 32767)
             return perr(p, "weight %d (%s%s) is %s, outside -32768..32767", i + 1, end, nm, t);
-        *weights_ref(w, i) = (int16_t)v;
+        *eval_weights_ref(w, i) = (int16_t)v;
     }
     if (ntok - 2 > EVAL_NTERMS) w->phased = 1; /* 148: the ending's too */
     return 0;
@@ -264,7 +264,7 @@ static int parse_header(const Parse *p, char **tok, int ntok)
     if (strcmp(tok[0], "kingme-population") != 0 || ntok != 2)
         return perr(p, "not a kingme population file (the first line should be 'kingme-population %d')",
                     TUNE_FORMAT_VERSION);
-    if (!km_parse_ll(tok[1], 0, 1000000, &v) || v != TUNE_FORMAT_VERSION)
+    if (!textio_parse_ll(tok[1], 0, 1000000, &v) || v != TUNE_FORMAT_VERSION)
         return perr(p, "population file version %s, this kingme reads version %d only; start a new session",
                     tok[1], TUNE_FORMAT_VERSION);
     return 0;
@@ -276,7 +276,7 @@ static int parse_stop(const Parse *p, char **tok, TuneControls *c)
     double x;
     if (strcmp(tok[1], "generations") == 0) {
         c->stop = TUNE_STOP_GENERATIONS;
-        if (!km_parse_ll(tok[2], 1, 1000000000, &n))
+        if (!textio_parse_ll(tok[2], 1, 1000000000, &n))
             return perr(p, "stop generations '%s' is not a whole number from 1 to 1e9", tok[2]);
         c->limit = (double)n;
     } else if (strcmp(tok[1], "seconds") == 0) {
@@ -293,23 +293,24 @@ static int parse_stop(const Parse *p, char **tok, TuneControls *c)
 /* A listed control's "key value" line into c. */
 static int parse_control(const Parse *p, int i, const char *v, TuneControls *c)
 {
-    const TuneControlInfo *t = &tune_control_info[i];
+    const TuneControlInfo *t = &tune_controls_info[i];
     char what[96], why[KM_ERR_MAX];
-    tune_control_expect(i, what, sizeof what);
+    tune_controls_expect(i, what, sizeof what);
     double x = 0;
     long long n;
     if (t->kind == TUNE_KIND_CHOICE) {
-        int k = tune_control_choice(i, v);
+        int k = tune_controls_choice(i, v);
         if (k < 0) return perr(p, "%s is %s, not '%s'", t->key, what, v);
         x = k;
     } else if (t->kind == TUNE_KIND_INT) {
-        if (!km_parse_ll(v, (long long)t->lo, (long long)t->hi, &n) || !tune_control_valid(i, (double)n, why))
+        if (!textio_parse_ll(v, (long long)t->lo, (long long)t->hi, &n) ||
+            !tune_controls_valid(i, (double)n, why))
             return perr(p, "%s '%s' is not %s", t->key, v, what);
         x = (double)n;
     } else if (!parse_real(v, t->lo, t->hi, &x)) {
         return perr(p, "%s '%s' is not %s", t->key, v, what);
     }
-    tune_control_set(c, i, x);
+    tune_controls_set(c, i, x);
     return 0;
 }
 
@@ -331,7 +332,7 @@ static int parse_key(const Parse *p, int k, char **tok, TuneSession *t)
         t->c.seed = u;
         break;
     case K_GENERATION:
-        if (!km_parse_ll(v, 0, 1000000000, &n))
+        if (!textio_parse_ll(v, 0, 1000000000, &n))
             r = perr(p, "generation '%s' is not a whole number from 0", v);
         t->generation = (int)n;
         break;
@@ -340,7 +341,7 @@ static int parse_key(const Parse *p, int k, char **tok, TuneSession *t)
         t->elapsed = x;
         break;
     case K_GAMES:
-        if (!km_parse_ll(v, 0, INT64_MAX, &n)) r = perr(p, "games '%s' is not a whole number from 0", v);
+        if (!textio_parse_ll(v, 0, INT64_MAX, &n)) r = perr(p, "games '%s' is not a whole number from 0", v);
         t->games = n;
         break;
     case K_RNG:
@@ -349,17 +350,17 @@ static int parse_key(const Parse *p, int k, char **tok, TuneSession *t)
         t->rng = u;
         break;
     case K_BEST_GENERATION:
-        if (!km_parse_ll(v, 0, 1000000000, &n))
+        if (!textio_parse_ll(v, 0, 1000000000, &n))
             r = perr(p, "best_generation '%s' is not a whole number from 0", v);
         t->best_generation = (int)n;
         break;
     case K_NORM:
-        if (!km_parse_ll(v, TUNE_NORM_MIN, TUNE_NORM_MAX, &n))
+        if (!textio_parse_ll(v, TUNE_NORM_MIN, TUNE_NORM_MAX, &n))
             r = perr(p, "norm '%s' is not a whole number from %d to %d", v, TUNE_NORM_MIN, TUNE_NORM_MAX);
         t->c.norm = (int)n;
         break;
     case K_WEIGHTS:
-        if (!km_parse_ll(v, 0, 1000, &n) ||
+        if (!textio_parse_ll(v, 0, 1000, &n) ||
             (n != EVAL_NPARAMS && n != EVAL_NTERMS && n != TUNE_NWEIGHTS_PHASE))
             r = perr(p, "weights '%s': the vector length is %d or %d, or %d with a phase", v, EVAL_NPARAMS,
                      EVAL_NTERMS, TUNE_NWEIGHTS_PHASE);
@@ -579,7 +580,8 @@ static int prescan_nweights(const char *text)
             size_t l = strcspn(t, " \t\r\n");
             snprintf(v, sizeof v, "%.*s", (int)(l < 15 ? l : 15), t);
             long long n;
-            if (km_parse_ll(v, 0, 1000, &n) && (n == EVAL_NTERMS || n == TUNE_NWEIGHTS_PHASE)) return (int)n;
+            if (textio_parse_ll(v, 0, 1000, &n) && (n == EVAL_NTERMS || n == TUNE_NWEIGHTS_PHASE))
+                return (int)n;
             return EVAL_NPARAMS;
         }
         q += len;
@@ -590,7 +592,7 @@ static int prescan_nweights(const char *text)
 
 int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
 {
-    text = km_skip_bom(text); /* an editor's byte order mark is no key */
+    text = textio_skip_bom(text); /* an editor's byte order mark is no key */
     memset(s, 0, sizeof *s);
     Parse p = {where, 0, err, prescan_nweights(text)};
     int seen[NKEYS] = {0}; /* line of each key, 0 = not yet */
@@ -615,7 +617,7 @@ int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
         line[len] = '\0';
         q = q[len] ? q + len + 1 : q + len;
         char *tok[MAX_TOKENS + 1];
-        int ntok = km_split(line, tok, MAX_TOKENS);
+        int ntok = textio_split(line, tok, MAX_TOKENS);
         if (ntok == 0 || tok[0][0] == '#') continue;
         if (ntok > MAX_TOKENS) r = perr(&p, "too many fields");
         else if (ended) r = perr(&p, "'%s' after 'end'", tok[0]);

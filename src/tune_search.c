@@ -15,7 +15,7 @@
 void ts_tuned_default(TsBudget budget, bool tuned[SEARCH_NPARAMS])
 {
     for (int i = 0; i < SEARCH_NPARAMS; i++) {
-        const char *n = search_param_info[i].name;
+        const char *n = search_params_info[i].name;
         /* the margin's measurement costs a search of its own per value, and
          * the assumed margin is used only until it is measured */
         bool fixed = i == SP_probcut_measure_depth || i == SP_probcut_margin_min ||
@@ -105,10 +105,10 @@ static int below(uint64_t *rng, int n) { return (int)(km_rng_next(rng) % (uint64
 /* Parameter i of p moved by one mutation. */
 static void mutate_one(const TsControls *c, SearchParams *p, int i, uint64_t *rng, double scale)
 {
-    const SearchParamInfo *in = &search_param_info[i];
-    double v = search_param_get(p, i);
+    const SearchParamInfo *in = &search_params_info[i];
+    double v = search_params_get(p, i);
     if (in->kind == SEARCH_PARAM_INT && in->lo == 0 && in->hi == 1) {
-        search_param_set(p, i, 1 - v);
+        search_params_set(p, i, 1 - v);
         return;
     }
     double step = c->sigma * scale * (fabs(in->def) > 0 ? fabs(in->def) : 1);
@@ -125,7 +125,7 @@ static void mutate_one(const TsControls *c, SearchParams *p, int i, uint64_t *rn
     }
     if (nv < in->lo) nv = in->lo;
     if (nv > in->hi) nv = in->hi;
-    search_param_set(p, i, nv);
+    search_params_set(p, i, nv);
 }
 
 /* Mutations of p: each tuned parameter with chance c->mutation, at least one. */
@@ -189,7 +189,7 @@ int ts_leader(const TsSession *s)
 /* The match settings of a session's games: sides[0] the defaults. */
 static void settings(const TsControls *c, MatchSettings *set)
 {
-    match_settings_default(set);
+    referee_settings_default(set);
     set->hash_mb = TS_HASH_MB;
     set->share_table = false;
     if (c->budget == TS_BUDGET_NODES) set->limits.nodes = c->nodes;
@@ -264,7 +264,7 @@ static int play(const TsControls *c, struct WorkerSet *ws, const Weights *w, con
         for (int b = 0; b < nb; b++)
             for (int col = 0; col < 2; col++, k++) {
                 specs[k].opening = &ops[pick[b]];
-                specs[k].seed = match_game_seed(gseed, (uint64_t)k);
+                specs[k].seed = referee_game_seed(gseed, (uint64_t)k);
                 specs[k].side[KM_BLACK] = col == 0 ? i + 1 : 0;
                 specs[k].side[KM_WHITE] = col == 0 ? 0 : i + 1;
             }
@@ -318,7 +318,7 @@ int ts_generation(TsSession *s, const Weights *weights, int threads, TsProgress 
     int P = c->population, nb = c->games / 2;
     Opening *ops = NULL;
     int nops = 0;
-    if (openings_crossboard(&ops, &nops, err)) return -1;
+    if (opening_list_crossboard(&ops, &nops, err)) return -1;
     uint64_t rng = s->rng;
     int pick[TS_MAX_GAMES / 2];
     draw_ballots(&rng, nops, pick, nb);
@@ -384,7 +384,7 @@ int ts_generation(TsSession *s, const Weights *weights, int threads, TsProgress 
             x->p = a->p;
             for (int i = 0; i < SEARCH_NPARAMS; i++)
                 if (c->tuned[i] && (km_rng_next(&rng) & 1))
-                    search_param_set(&x->p, i, search_param_get(&b->p, i));
+                    search_params_set(&x->p, i, search_params_get(&b->p, i));
             mutate(c, &x->p, &rng, 1);
         }
         memcpy(s->pop, next, (size_t)P * sizeof *next);
@@ -401,9 +401,9 @@ int ts_confirm(TsSession *s, const Weights *weights, int threads, TsProgress cb,
     const TsIndividual *lead = &s->pop[ts_leader(s)];
     Opening *ops = NULL;
     int nops = 0;
-    if (openings_crossboard(&ops, &nops, err)) return -1;
+    if (opening_list_crossboard(&ops, &nops, err)) return -1;
     Sprt sp;
-    sprt_init(&sp, 0, s->c.confirm_elo, 0.05, 0.05);
+    elo_sprt_init(&sp, 0, s->c.confirm_elo, 0.05, 0.05);
     int wdl[1][3] = {{0, 0, 0}};
     int batch = 2 * (threads > 1 ? threads : 1); /* ballots per batch */
     uint64_t rng = km_mix64(s->c.seed ^ 0x434F4E4649524Dull);
@@ -423,7 +423,7 @@ int ts_confirm(TsSession *s, const Weights *weights, int threads, TsProgress cb,
                  cb, user, stop, wdl, err);
         if (r) break;
         played += 2 * nb;
-        dec = sprt_decide(&sp, sprt_llr(&sp, wdl[0][0], wdl[0][1], wdl[0][2]));
+        dec = elo_sprt_decide(&sp, elo_sprt_llr(&sp, wdl[0][0], wdl[0][1], wdl[0][2]));
     }
     free(ops);
     if (r) return r;
@@ -451,8 +451,8 @@ static void put_values(KmBuf *b, const SearchParams *p)
 {
     for (int i = 0; i < SEARCH_NPARAMS; i++) {
         char v[40];
-        search_param_text(p, i, v, sizeof v);
-        km_buf_printf(b, " %s", v);
+        search_params_text(p, i, v, sizeof v);
+        textio_buf_printf(b, " %s", v);
     }
 }
 
@@ -460,43 +460,44 @@ char *ts_format(const TsSession *s)
 {
     const TsControls *c = &s->c;
     KmBuf b = {0};
-    km_buf_printf(&b, "%s %d\n", TS_MAGIC, TS_FORMAT_VERSION);
-    km_buf_printf(&b, "population %d\nelite %d\ngames %d\ntournament %d\n", c->population, c->elite, c->games,
-                  c->tournament);
+    textio_buf_printf(&b, "%s %d\n", TS_MAGIC, TS_FORMAT_VERSION);
+    textio_buf_printf(&b, "population %d\nelite %d\ngames %d\ntournament %d\n", c->population, c->elite,
+                      c->games, c->tournament);
     char r1[32], r2[32];
-    km_buf_printf(&b, "sigma %s\nmutation %s\n", real_text(c->sigma, r1, sizeof r1),
-                  real_text(c->mutation, r2, sizeof r2));
-    if (c->budget == TS_BUDGET_NODES) km_buf_printf(&b, "budget nodes %llu\n", (unsigned long long)c->nodes);
+    textio_buf_printf(&b, "sigma %s\nmutation %s\n", real_text(c->sigma, r1, sizeof r1),
+                      real_text(c->mutation, r2, sizeof r2));
+    if (c->budget == TS_BUDGET_NODES)
+        textio_buf_printf(&b, "budget nodes %llu\n", (unsigned long long)c->nodes);
     else if (c->budget == TS_BUDGET_TIME)
-        km_buf_printf(&b, "budget time %s\n", real_text(c->seconds, r1, sizeof r1));
+        textio_buf_printf(&b, "budget time %s\n", real_text(c->seconds, r1, sizeof r1));
     else
-        km_buf_printf(&b, "budget clock %s %s\n", real_text(c->tc_base, r1, sizeof r1),
-                      real_text(c->tc_inc, r2, sizeof r2));
-    km_buf_printf(&b, "generations %d\nseed %llu\nconfirm %d %s\n", c->generations,
-                  (unsigned long long)c->seed, c->confirm, real_text(c->confirm_elo, r1, sizeof r1));
-    km_buf_str(&b, "tuned");
+        textio_buf_printf(&b, "budget clock %s %s\n", real_text(c->tc_base, r1, sizeof r1),
+                          real_text(c->tc_inc, r2, sizeof r2));
+    textio_buf_printf(&b, "generations %d\nseed %llu\nconfirm %d %s\n", c->generations,
+                      (unsigned long long)c->seed, c->confirm, real_text(c->confirm_elo, r1, sizeof r1));
+    textio_buf_str(&b, "tuned");
     for (int i = 0; i < SEARCH_NPARAMS; i++)
-        if (c->tuned[i]) km_buf_printf(&b, " %s", search_param_info[i].name);
-    km_buf_str(&b, "\nparams");
-    for (int i = 0; i < SEARCH_NPARAMS; i++) km_buf_printf(&b, " %s", search_param_info[i].name);
-    km_buf_printf(&b, "\ngeneration %d\nelapsed %.3f\ngames_played %lld\nrng %016llx\nnext_id %d\n",
-                  s->generation, s->elapsed, s->games, (unsigned long long)s->rng, s->next_id);
-    if (s->confirmed_id < 0) km_buf_str(&b, "confirmation none\n");
+        if (c->tuned[i]) textio_buf_printf(&b, " %s", search_params_info[i].name);
+    textio_buf_str(&b, "\nparams");
+    for (int i = 0; i < SEARCH_NPARAMS; i++) textio_buf_printf(&b, " %s", search_params_info[i].name);
+    textio_buf_printf(&b, "\ngeneration %d\nelapsed %.3f\ngames_played %lld\nrng %016llx\nnext_id %d\n",
+                      s->generation, s->elapsed, s->games, (unsigned long long)s->rng, s->next_id);
+    if (s->confirmed_id < 0) textio_buf_str(&b, "confirmation none\n");
     else {
-        km_buf_printf(&b, "confirmation %d %d %d %d %s", s->confirmed_id, s->cw, s->cd, s->cl,
-                      s->accepted ? "yes" : "no");
+        textio_buf_printf(&b, "confirmation %d %d %d %d %s", s->confirmed_id, s->cw, s->cd, s->cl,
+                          s->accepted ? "yes" : "no");
         put_values(&b, &s->confirmed);
-        km_buf_str(&b, "\n");
+        textio_buf_str(&b, "\n");
     }
     for (int i = 0; i < c->population; i++) {
         const TsIndividual *x = &s->pop[i];
-        km_buf_printf(&b, "individual %d %d %d %d %d %d %d %d", x->id, x->born, x->w, x->d, x->l, x->gw,
-                      x->gd, x->gl);
+        textio_buf_printf(&b, "individual %d %d %d %d %d %d %d %d", x->id, x->born, x->w, x->d, x->l, x->gw,
+                          x->gd, x->gl);
         put_values(&b, &x->p);
-        km_buf_str(&b, "\n");
+        textio_buf_str(&b, "\n");
     }
-    km_buf_str(&b, "end\n");
-    return km_buf_done(&b);
+    textio_buf_str(&b, "end\n");
+    return textio_buf_done(&b);
 }
 
 #define TS_MAX_TOKENS (SEARCH_NPARAMS + 16)
@@ -510,7 +511,7 @@ static int read_values(SearchParams *p, char **tok, int n, const int *map, int n
     search_params_default(p);
     for (int k = 0; k < n; k++) {
         char e2[KM_ERR_MAX];
-        if (search_param_set_text(p, search_param_info[map[k]].name, tok[k], e2))
+        if (search_params_set_text(p, search_params_info[map[k]].name, tok[k], e2))
             return km_fail(err, "%s:%d: %s", where, line, e2);
     }
     return 0;
@@ -519,7 +520,7 @@ static int read_values(SearchParams *p, char **tok, int n, const int *map, int n
 static bool int_of(const char *t, long long lo, long long hi, int *out)
 {
     long long v;
-    if (!km_parse_ll(t, lo, hi, &v)) return false;
+    if (!textio_parse_ll(t, lo, hi, &v)) return false;
     *out = (int)v;
     return true;
 }
@@ -542,7 +543,7 @@ int ts_parse(TsSession *s, const char *text, const char *where, char *err)
     search_params_default(&s->confirmed);
     int map[SEARCH_NPARAMS], nmap = -1, nind = 0, line = 0;
     bool magic = false, ended = false, has_pop = false;
-    char *copy = strdup(km_skip_bom(text));
+    char *copy = strdup(textio_skip_bom(text));
     if (!copy) return km_fail(err, "%s: out of memory", where);
     char *save = copy;
     int rc = 0;
@@ -558,7 +559,7 @@ int ts_parse(TsSession *s, const char *text, const char *where, char *err)
         char *hash = strchr(ln, '#');
         if (hash) *hash = 0;
         char *tok[TS_MAX_TOKENS];
-        int n = km_split(ln, tok, TS_MAX_TOKENS);
+        int n = textio_split(ln, tok, TS_MAX_TOKENS);
         ln = eol ? eol + 1 : NULL;
         if (n == 0) continue;
         if (n > TS_MAX_TOKENS) BAD("%s:%d: too many values", where, line);
@@ -595,7 +596,7 @@ int ts_parse(TsSession *s, const char *text, const char *where, char *err)
             if (!real_of(tok[1], &c->mutation)) BAD("%s:%d: bad mutation '%s'", where, line, tok[1]);
         } else if (!strcmp(k, "budget") && n >= 3) {
             long long v;
-            if (!strcmp(tok[1], "nodes") && n == 3 && km_parse_ll(tok[2], 1, 1LL << 40, &v))
+            if (!strcmp(tok[1], "nodes") && n == 3 && textio_parse_ll(tok[2], 1, 1LL << 40, &v))
                 c->budget = TS_BUDGET_NODES, c->nodes = (uint64_t)v;
             else if (!strcmp(tok[1], "time") && n == 3 && real_of(tok[2], &c->seconds))
                 c->budget = TS_BUDGET_TIME;
@@ -608,7 +609,7 @@ int ts_parse(TsSession *s, const char *text, const char *where, char *err)
                 BAD("%s:%d: bad generations '%s'", where, line, tok[1]);
         } else if (!strcmp(k, "seed") && n == 2) {
             long long v;
-            if (!km_parse_ll(tok[1], 0, INT64_MAX, &v)) BAD("%s:%d: bad seed '%s'", where, line, tok[1]);
+            if (!textio_parse_ll(tok[1], 0, INT64_MAX, &v)) BAD("%s:%d: bad seed '%s'", where, line, tok[1]);
             c->seed = (uint64_t)v;
         } else if (!strcmp(k, "confirm") && n == 3) {
             if (!int_of(tok[1], 0, 100000, &c->confirm) || !real_of(tok[2], &c->confirm_elo))
@@ -616,14 +617,14 @@ int ts_parse(TsSession *s, const char *text, const char *where, char *err)
         } else if (!strcmp(k, "tuned")) {
             memset(c->tuned, 0, sizeof c->tuned);
             for (int j = 1; j < n; j++) {
-                int i = search_param_find(tok[j]);
+                int i = search_params_find(tok[j]);
                 if (i < 0) BAD("%s:%d: unknown search parameter '%.60s'", where, line, tok[j]);
                 c->tuned[i] = true;
             }
         } else if (!strcmp(k, "params")) {
             nmap = n - 1;
             for (int j = 1; j < n; j++) {
-                int i = search_param_find(tok[j]);
+                int i = search_params_find(tok[j]);
                 if (i < 0) BAD("%s:%d: unknown search parameter '%.60s'", where, line, tok[j]);
                 map[j - 1] = i;
             }
@@ -635,7 +636,7 @@ int ts_parse(TsSession *s, const char *text, const char *where, char *err)
                 BAD("%s:%d: bad elapsed '%s'", where, line, tok[1]);
         } else if (!strcmp(k, "games_played") && n == 2) {
             long long v;
-            if (!km_parse_ll(tok[1], 0, INT64_MAX, &v))
+            if (!textio_parse_ll(tok[1], 0, INT64_MAX, &v))
                 BAD("%s:%d: bad games_played '%s'", where, line, tok[1]);
             s->games = v;
         } else if (!strcmp(k, "rng") && n == 2) {
@@ -700,7 +701,7 @@ int ts_read(TsSession *s, const char *path, char *err)
         .too_large = "too large for a search population file",
         .nul_byte = "not a text file (contains a NUL byte)",
     };
-    char *text = km_read_text(path, &opts, NULL, err);
+    char *text = textio_read_text(path, &opts, NULL, err);
     if (!text) return -1;
     int rc = ts_parse(s, text, path, err);
     free(text);
@@ -711,7 +712,7 @@ int ts_write(const TsSession *s, const char *path, char *err)
 {
     char *t = ts_format(s);
     if (!t) return km_fail(err, "%s: out of memory", path);
-    int rc = km_write_atomic(path, t, strlen(t), err);
+    int rc = textio_write_atomic(path, t, strlen(t), err);
     free(t);
     return rc;
 }

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const char km_default_weights_text[];
+extern const char weights_default_text[];
 
 #define WEIGHTS_FILE_MAX (16 << 20) /* a few kB, about 0.5 MB with a pattern layer; refuse huge files */
 
@@ -98,7 +98,7 @@ static int table_line(TableParse *tp, const char *s, const char *e, const char *
         if (tp->seen[ph][t])
             return km_fail(err, "%s:%d: duplicate table '%s' (first given on line %d)", where, lineno,
                            clip(n, (size_t)(ne - n), nm), tp->seen[ph][t]);
-        if (!tp->pat && !(tp->pat = patterns_new())) return km_fail(err, "%s: out of memory", where);
+        if (!tp->pat && !(tp->pat = pat_new())) return km_fail(err, "%s: out of memory", where);
         tp->seen[ph][t] = lineno;
         tp->table = t + 1; /* 0: none */
         tp->phase = ph;
@@ -237,7 +237,7 @@ static int net_line(NetParse *np, TableParse *tp, const char *s, const char *e, 
 
 int weights_parse(Weights *w, const char *text, const char *where, char **comments, char *err)
 {
-    text = km_skip_bom(text); /* an editor's byte order mark is no parameter */
+    text = textio_skip_bom(text); /* an editor's byte order mark is no parameter */
     Weights r;
     memset(&r, 0, sizeof r);
     TableParse tp = {0};
@@ -262,8 +262,8 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
             if (in_header) {
                 const char *c = s + 1;
                 if (c < e && *c == ' ') c++;
-                km_buf_add(&hdr, c, (size_t)(e - c));
-                km_buf_add(&hdr, "\n", 1);
+                textio_buf_add(&hdr, c, (size_t)(e - c));
+                textio_buf_add(&hdr, "\n", 1);
             }
             continue;
         }
@@ -368,7 +368,7 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
     }
     /* interning takes the layer (and frees it when it fails) */
     if (tp.pat) {
-        r.pat = patterns_intern(tp.pat);
+        r.pat = pat_intern(tp.pat);
         tp.pat = NULL;
         if (!r.pat) {
             km_fail(err, "%s: out of memory", where);
@@ -383,8 +383,8 @@ int weights_parse(Weights *w, const char *text, const char *where, char **commen
             goto fail;
         }
     }
-    char *h = km_buf_done(&hdr);
-    if (!h) { /* km_buf_done freed the header */
+    char *h = textio_buf_done(&hdr);
+    if (!h) { /* textio_buf_done freed the header */
         km_fail(err, "%s: out of memory", where);
         goto fail;
     }
@@ -409,7 +409,7 @@ int weights_read(Weights *w, const char *path, char **comments, char *err)
         .too_large = "too large for a weights file",
         .nul_byte = "not a text file (contains a NUL byte)",
     };
-    char *text = km_read_text(path, &opts, NULL, err);
+    char *text = textio_read_text(path, &opts, NULL, err);
     if (!text) return -1;
     int rc = weights_parse(w, text, path, comments, err);
     free(text);
@@ -424,9 +424,9 @@ char *weights_format(const Weights *w, const char *comments)
         const char *eol = strchr(c, '\n');
         size_t n = eol ? (size_t)(eol - c) : strlen(c);
         if (n && c[n - 1] == '\r') n--;
-        km_buf_add(&b, n ? "# " : "#", n ? 2 : 1);
-        km_buf_add(&b, c, n);
-        km_buf_add(&b, "\n", 1);
+        textio_buf_add(&b, n ? "# " : "#", n ? 2 : 1);
+        textio_buf_add(&b, c, n);
+        textio_buf_add(&b, "\n", 1);
         c = eol ? eol + 1 : c + n;
     }
     /* the 60 always; the new terms when one has a weight or there is a
@@ -438,13 +438,13 @@ char *weights_format(const Weights *w, const char *comments)
     for (int i = 0; i < n; i++) {
         char line[64];
         int len = snprintf(line, sizeof line, "%-23s %6d\n", eval_params[i].name, w->w[i]);
-        km_buf_add(&b, line, (size_t)len);
+        textio_buf_add(&b, line, (size_t)len);
     }
     for (int i = 0; w->phased && i < EVAL_NTERMS; i++) {
         char line[64], nm[40];
         snprintf(nm, sizeof nm, "end.%s", eval_params[i].name);
         int len = snprintf(line, sizeof line, "%-27s %6d\n", nm, w->end[i]);
-        km_buf_add(&b, line, (size_t)len);
+        textio_buf_add(&b, line, (size_t)len);
     }
     /* the pattern tables: rows of 16 cells, the rows of zeros left out */
     for (int ph = 0; w->pat && ph < 2; ph++)
@@ -453,43 +453,43 @@ char *weights_format(const Weights *w, const char *comments)
             int any = 0;
             for (int i = 0; i < pat_tables[t].cells; i++) any |= c[i];
             if (!any) continue;
-            km_buf_printf(&b, "table %s%s\n", ph ? "end." : "", pat_tables[t].name);
+            textio_buf_printf(&b, "table %s%s\n", ph ? "end." : "", pat_tables[t].name);
             for (int i = 0; i < pat_tables[t].cells; i += 16) {
                 int cells = pat_tables[t].cells - i < 16 ? pat_tables[t].cells - i : 16, row = 0;
                 for (int k = 0; k < cells; k++) row |= c[i + k];
                 if (!row) continue;
-                km_buf_printf(&b, "%d:", i);
-                for (int k = 0; k < cells; k++) km_buf_printf(&b, " %d", c[i + k]);
-                km_buf_add(&b, "\n", 1);
+                textio_buf_printf(&b, "%d:", i);
+                for (int k = 0; k < cells; k++) textio_buf_printf(&b, " %d", c[i + k]);
+                textio_buf_add(&b, "\n", 1);
             }
         }
     /* the network: its shape and checksum, then each layer in rows of 16,
      * the rows of zeros left out */
     if (w->net) {
         const EvalNet *net = w->net;
-        km_buf_printf(&b, "network %d crc %08x\n", net->hidden, (unsigned)net->crc);
+        textio_buf_printf(&b, "network %d crc %08x\n", net->hidden, (unsigned)net->crc);
         for (int l = 0; l < NN_NLAYERS; l++) {
             long size = nn_layer_size(net->hidden, l);
-            km_buf_printf(&b, "layer %s\n", nn_layer_names[l]);
+            textio_buf_printf(&b, "layer %s\n", nn_layer_names[l]);
             for (long i = 0; i < size; i += 16) {
                 long m = size - i < 16 ? size - i : 16;
                 int32_t row = 0;
                 for (long k = 0; k < m; k++) row |= nn_get(net, l, i + k);
                 if (!row) continue;
-                km_buf_printf(&b, "%ld:", i);
-                for (long k = 0; k < m; k++) km_buf_printf(&b, " %ld", (long)nn_get(net, l, i + k));
-                km_buf_add(&b, "\n", 1);
+                textio_buf_printf(&b, "%ld:", i);
+                for (long k = 0; k < m; k++) textio_buf_printf(&b, " %ld", (long)nn_get(net, l, i + k));
+                textio_buf_add(&b, "\n", 1);
             }
         }
     }
-    return km_buf_done(&b);
+    return textio_buf_done(&b);
 }
 
 int weights_write(const Weights *w, const char *path, const char *comments, char *err)
 {
     char *text = weights_format(w, comments);
     if (!text) return km_fail(err, "%s: out of memory", path);
-    int rc = km_write_atomic(path, text, strlen(text), err);
+    int rc = textio_write_atomic(path, text, strlen(text), err);
     free(text);
     return rc;
 }
@@ -507,6 +507,5 @@ void weights_default(Weights *w)
     char err[KM_ERR_MAX];
     /* The text is weights/default.w, built in; a test checks that it parses,
      * so the fallback (all zero) never happens in a released program. */
-    if (weights_parse(w, km_default_weights_text, "weights/default.w", NULL, err) != 0)
-        memset(w, 0, sizeof *w);
+    if (weights_parse(w, weights_default_text, "weights/default.w", NULL, err) != 0) memset(w, 0, sizeof *w);
 }

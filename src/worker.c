@@ -77,7 +77,7 @@ void worker_state_free(WorkerState *ws)
     if (!ws) return;
     for (int k = 0; k < ws->nkinds; k++)
         if (ws->kinds[k].free_data) ws->kinds[k].free_data(ws->kinds[k].data);
-    match_players_free(ws->players);
+    referee_players_free(ws->players);
     for (int i = 0; i < ws->nfiles; i++) {
         free(ws->files[i].bytes);
         book_close(ws->files[i].book);
@@ -112,7 +112,7 @@ char *worker_answer(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    km_escape(buf, shown, sizeof shown); /* what the line held, control bytes escaped: one line */
+    textio_escape(buf, shown, sizeof shown); /* what the line held, control bytes escaped: one line */
     return strdup(shown);
 }
 
@@ -138,7 +138,7 @@ static char *handle_file(WorkerState *ws, char **tok, int nt)
 {
     if (ws->in) return file_error(ws, "error - file %016llx: %s", "a new file before its last bytes");
     long long size;
-    if (nt != 3 || !wproto_parse_hex64(tok[1], &ws->in_hash) || !km_parse_ll(tok[2], 0, 1LL << 30, &size))
+    if (nt != 3 || !wproto_parse_hex64(tok[1], &ws->in_hash) || !textio_parse_ll(tok[2], 0, 1LL << 30, &size))
         return worker_answer("error - a file line is 'file HASH SIZE'");
     if (size == 0) return worker_answer("error - file %016llx: empty", (unsigned long long)ws->in_hash);
     if (ws->bytes + (size_t)size > WORKER_MAX_BYTES || ws->nfiles == WORKER_MAX_FILES)
@@ -225,16 +225,16 @@ WorkerKept *worker_kept_new(void) { return calloc(1, sizeof(WorkerKept)); }
 void worker_kept_free(void *kept)
 {
     WorkerKept *k = kept;
-    if (k && k->made) searcher_free(&k->s);
+    if (k && k->made) search_free(&k->s);
     free(k);
 }
 
 Searcher *worker_kept_searcher(WorkerKept *k, const Weights *w, int hash_mb, char *err)
 {
     if (!k->made || k->w != w || k->hash != hash_mb) {
-        if (k->made) searcher_free(&k->s);
+        if (k->made) search_free(&k->s);
         k->made = false;
-        if (searcher_init(&k->s, w, (size_t)hash_mb, 1, err)) return NULL;
+        if (search_init(&k->s, w, (size_t)hash_mb, 1, err)) return NULL;
         k->made = true;
         k->w = w;
         k->hash = hash_mb;
@@ -357,17 +357,17 @@ static char *handle_job(WorkerState *ws, char **tok, int nt)
     MatchOutcome o;
     int rc;
     if (cmd[0] || cmd[1]) { /* engines: started for this game, stopped after it */
-        rc = match_play_game(&j->set, &spec, &o, NULL, err);
+        rc = referee_play_game(&j->set, &spec, &o, NULL, err);
     } else {
         if (ws->players && (ws->players_hash != j->set.hash_mb || ws->players_share != j->set.share_table)) {
-            match_players_free(ws->players);
+            referee_players_free(ws->players);
             ws->players = NULL;
         }
-        if (!ws->players && (ws->players = match_players_new(&j->set, err))) {
+        if (!ws->players && (ws->players = referee_players_new(&j->set, err))) {
             ws->players_hash = j->set.hash_mb;
             ws->players_share = j->set.share_table;
         }
-        rc = ws->players ? match_players_play(ws->players, &j->set, &spec, &o, NULL, err) : -1;
+        rc = ws->players ? referee_players_play(ws->players, &j->set, &spec, &o, NULL, err) : -1;
         if (!ws->players) memset(&o, 0, sizeof o);
     }
     if (rc) {
@@ -398,7 +398,7 @@ char *worker_handle_line(WorkerState *ws, const char *line)
         free(tok);
         return worker_answer("error - out of memory");
     }
-    int nt = km_split(copy, tok, WPROTO_LINE_MAX / 2);
+    int nt = textio_split(copy, tok, WPROTO_LINE_MAX / 2);
     char *r = NULL;
     if (nt == 0) r = NULL;
     else if (strcmp(tok[0], "data") == 0) r = handle_data(ws, tok, nt);

@@ -116,11 +116,11 @@ static void hex_bytes(KmBuf *b, const void *p, size_t n)
         chunk[at++] = digit[q[i] >> 4];
         chunk[at++] = digit[q[i] & 15];
         if (at == sizeof chunk) {
-            km_buf_add(b, chunk, at);
+            textio_buf_add(b, chunk, at);
             at = 0;
         }
     }
-    km_buf_add(b, chunk, at);
+    textio_buf_add(b, chunk, at);
 }
 
 /* hex digits into bytes (malloc'd, NUL-terminated); NULL when not hex */
@@ -207,15 +207,15 @@ char *wproto_hello(const Egdb *db, const Book *book)
         snprintf(bh, sizeof bh, "%016llx", (unsigned long long)wproto_hash(p, len));
     }
     KmBuf b = {0};
-    km_buf_printf(&b, "worker kingme %s protocol %d egdb ", KINGME_VERSION, WPROTO_VERSION);
+    textio_buf_printf(&b, "worker kingme %s protocol %d egdb ", KINGME_VERSION, WPROTO_VERSION);
     int np = db ? egdb_pieces(db) : 0;
     if (np > WPROTO_EGDB_PIECES_MAX) np = WPROTO_EGDB_PIECES_MAX;
-    if (np) km_buf_printf(&b, "%d:", np);
-    else km_buf_printf(&b, "none");
+    if (np) textio_buf_printf(&b, "%d:", np);
+    else textio_buf_printf(&b, "none");
     for (int n = 1; n <= np; n++)
-        km_buf_printf(&b, "%s%016llx", n > 1 ? "," : "", (unsigned long long)egdb_digest_pieces(db, n));
-    km_buf_printf(&b, " book %s", bh);
-    return km_buf_done(&b);
+        textio_buf_printf(&b, "%s%016llx", n > 1 ? "," : "", (unsigned long long)egdb_digest_pieces(db, n));
+    textio_buf_printf(&b, " book %s", bh);
+    return textio_buf_done(&b);
 }
 
 /* A hello's database: "none" or "P:D1,...,DP". */
@@ -255,15 +255,15 @@ int wproto_parse_hello(const char *line, WprotoHello *h, char *err)
     char *tok[16];
     if (strncmp(line, "worker kingme ", 14) != 0) return km_fail(err, "did not say hello: '%.60s'", line);
     snprintf(copy, sizeof copy, "%s", line);
-    int nt = km_split(copy, tok, 15);
+    int nt = textio_split(copy, tok, 15);
     long long v;
-    if (nt < 5 || strcmp(tok[3], "protocol") != 0 || !km_parse_ll(tok[4], 0, 1000000, &v))
+    if (nt < 5 || strcmp(tok[3], "protocol") != 0 || !textio_parse_ll(tok[4], 0, 1000000, &v))
         return km_fail(err, "did not say hello: '%.60s'", line);
     h->version = (int)v;
     /* an older kingme lists its versions: "protocol 1 2 3 4 5" */
     if (v != WPROTO_VERSION || (nt > 5 && strcmp(tok[5], "egdb") != 0)) {
         int last = (int)v;
-        for (int i = 5; i < nt && km_parse_ll(tok[i], 0, 1000000, &v); i++) last = (int)v;
+        for (int i = 5; i < nt && textio_parse_ll(tok[i], 0, 1000000, &v); i++) last = (int)v;
         h->version = last;
         return km_fail(err, "speaks protocol %d, not %d: give it the coordinator's kingme (%s)", last,
                        WPROTO_VERSION, KINGME_VERSION);
@@ -394,24 +394,24 @@ uint64_t wproto_files_book(WprotoFiles *F, const Book *bk)
 char *wproto_file_lines(const WprotoFile *f, size_t *len)
 {
     KmBuf b = {0};
-    km_buf_printf(&b, "file %016llx %zu\n", (unsigned long long)f->hash, f->len);
+    textio_buf_printf(&b, "file %016llx %zu\n", (unsigned long long)f->hash, f->len);
     for (size_t at = 0; at < f->len; at += WPROTO_CHUNK) {
         size_t n = f->len - at < WPROTO_CHUNK ? f->len - at : WPROTO_CHUNK;
-        km_buf_str(&b, "data ");
+        textio_buf_str(&b, "data ");
         hex_bytes(&b, f->bytes + at, n);
-        km_buf_add(&b, "\n", 1);
+        textio_buf_add(&b, "\n", 1);
     }
     *len = b.len;
-    return km_buf_done(&b);
+    return textio_buf_done(&b);
 }
 
 /* ---- games ---- */
 
 static void engine_ref(KmBuf *b, const MatchSide *side)
 {
-    km_buf_str(b, " engine:");
+    textio_buf_str(b, " engine:");
     hex_bytes(b, side->command, strlen(side->command));
-    km_buf_str(b, ":");
+    textio_buf_str(b, ":");
     const char *name = side->name ? side->name : "engine";
     hex_bytes(b, name, strlen(name));
 }
@@ -426,7 +426,7 @@ char *wproto_job_line(WprotoFiles *F, int n, const MatchSettings *set, const Mat
     if (spec->opening) start = spec->opening->start;
     else board_init(&start);
     board_to_fen(&start, fen, sizeof fen);
-    km_buf_printf(&b, "job %d", n);
+    textio_buf_printf(&b, "job %d", n);
     for (int c = 0; c < 2; c++) {
         const Weights *w = wproto_spec_weights(set, spec, c);
         if (!w) {
@@ -435,55 +435,55 @@ char *wproto_job_line(WprotoFiles *F, int n, const MatchSettings *set, const Mat
         }
         char ref[WPROTO_REF_MAX];
         if (wproto_files_vector(F, w, ref, need, nneed)) {
-            free(km_buf_done(&b));
+            free(textio_buf_done(&b));
             return NULL;
         }
-        km_buf_printf(&b, " %s", ref);
+        textio_buf_printf(&b, " %s", ref);
     }
     uint64_t book = 0;
     if (set->book && set->sides) {
         book = wproto_files_book(F, set->book);
         if (!book) {
-            free(km_buf_done(&b));
+            free(textio_buf_done(&b));
             return NULL;
         }
         need[(*nneed)++] = book;
     }
     wproto_egdb_digest(set->egdb, dg);
-    km_buf_printf(&b,
-                  " depth %d time %.17g nodes %llu cap %d hash %zu share %d tiebreak %s flags %u seed %llu"
-                  " tc %.17g inc %.17g timeout %.17g grace %.17g ehash %d book %016llx variety %.17g egdb %s"
-                  " keep %d",
-                  l->depth, l->seconds, (unsigned long long)l->nodes, set->ply_cap, set->hash_mb,
-                  set->share_table ? 1 : 0, set->tiebreak == TIEBREAK_FIRST ? "first" : "random",
-                  switch_flags(&set->use), (unsigned long long)spec->seed, set->tc_base, set->tc_inc,
-                  set->timeout, set->grace, set->engine_hash ? 1 : 0, (unsigned long long)book,
-                  set->book_variety, dg, keep ? 1 : 0);
+    textio_buf_printf(
+        &b,
+        " depth %d time %.17g nodes %llu cap %d hash %zu share %d tiebreak %s flags %u seed %llu"
+        " tc %.17g inc %.17g timeout %.17g grace %.17g ehash %d book %016llx variety %.17g egdb %s"
+        " keep %d",
+        l->depth, l->seconds, (unsigned long long)l->nodes, set->ply_cap, set->hash_mb,
+        set->share_table ? 1 : 0, set->tiebreak == TIEBREAK_FIRST ? "first" : "random",
+        switch_flags(&set->use), (unsigned long long)spec->seed, set->tc_base, set->tc_inc, set->timeout,
+        set->grace, set->engine_hash ? 1 : 0, (unsigned long long)book, set->book_variety, dg, keep ? 1 : 0);
     /* each colour's search parameters that differ from the defaults, or - */
     for (int c = 0; c < 2; c++) {
         const SearchParams *par = set->side_params ? &set->side_params[spec->side[c]] : NULL;
-        km_buf_printf(&b, " %s ", c ? "pwhite" : "pblack");
+        textio_buf_printf(&b, " %s ", c ? "pwhite" : "pblack");
         int listed = 0;
         for (int i = 0; par && i < SEARCH_NPARAMS; i++) {
             char v[40], d[40];
-            search_param_text(par, i, v, sizeof v);
-            search_param_text(&search_params_defaults, i, d, sizeof d);
+            search_params_text(par, i, v, sizeof v);
+            search_params_text(&search_params_defaults, i, d, sizeof d);
             if (strcmp(v, d) != 0)
-                km_buf_printf(&b, "%s%s=%s", listed++ ? "," : "", search_param_info[i].name, v);
+                textio_buf_printf(&b, "%s%s=%s", listed++ ? "," : "", search_params_info[i].name, v);
         }
-        if (!listed) km_buf_str(&b, "-");
+        if (!listed) textio_buf_str(&b, "-");
     }
-    km_buf_printf(&b, " fen %s", fen);
+    textio_buf_printf(&b, " fen %s", fen);
 
     if (spec->opening && spec->opening->nply) {
-        km_buf_str(&b, " moves");
+        textio_buf_str(&b, " moves");
         for (int i = 0; i < spec->opening->nply; i++) {
             char t[MOVE_TEXT_MAX];
-            move_to_text(&spec->opening->moves[i], t);
-            km_buf_printf(&b, " %s", t);
+            notation_move_to_text(&spec->opening->moves[i], t);
+            textio_buf_printf(&b, " %s", t);
         }
     }
-    return km_buf_done(&b);
+    return textio_buf_done(&b);
 }
 
 static bool ref_ok(const char *t)
@@ -542,7 +542,7 @@ static bool parse_params(const char *t, SearchParams *p, char *err)
         next = strchr(s, ',');
         if (next) *next++ = '\0';
         char e2[KM_ERR_MAX];
-        if (search_param_assign(p, s, e2)) {
+        if (search_params_assign(p, s, e2)) {
             km_fail(err, "search parameter '%.40s': %s", s, e2);
             return false;
         }
@@ -559,7 +559,7 @@ int wproto_parse_job(char **tok, int nt, WprotoJob *j, char *err)
     long long v = 0;
     uint64_t u = 0;
     if (nt < 4) return km_fail(err, "a job needs N BLACK WHITE and its settings");
-    if (!km_parse_ll(tok[1], 0, 1 << 30, &v)) return km_fail(err, "bad job number '%.20s'", tok[1]);
+    if (!textio_parse_ll(tok[1], 0, 1 << 30, &v)) return km_fail(err, "bad job number '%.20s'", tok[1]);
     j->n = (int)v;
     for (int c = 0; c < 2; c++) {
         if (strlen(tok[2 + c]) >= sizeof j->player[c] || !ref_ok(tok[2 + c]))
@@ -567,7 +567,7 @@ int wproto_parse_job(char **tok, int nt, WprotoJob *j, char *err)
                            c ? "white" : "black", tok[2 + c]);
         snprintf(j->player[c], sizeof j->player[c], "%s", tok[2 + c]);
     }
-    match_settings_default(&j->set);
+    referee_settings_default(&j->set);
     search_params_default(&j->par[0]);
     search_params_default(&j->par[1]);
     bool seen[NKEYS] = {false};
@@ -582,7 +582,7 @@ int wproto_parse_job(char **tok, int nt, WprotoJob *j, char *err)
         bool ok = true;
         switch (k) {
         case 0:
-            ok = km_parse_ll(t, 0, SEARCH_MAX_PLY - 2, &v), j->set.limits.depth = (int)v;
+            ok = textio_parse_ll(t, 0, SEARCH_MAX_PLY - 2, &v), j->set.limits.depth = (int)v;
             break;
         case 1:
             ok = parse_real(t, 0, 1e6, &j->set.limits.seconds);
@@ -591,10 +591,10 @@ int wproto_parse_job(char **tok, int nt, WprotoJob *j, char *err)
             ok = parse_u64(t, &u), j->set.limits.nodes = u;
             break;
         case 3:
-            ok = km_parse_ll(t, 0, MATCH_PLY_NONE, &v), j->set.ply_cap = (int)v;
+            ok = textio_parse_ll(t, 0, MATCH_PLY_NONE, &v), j->set.ply_cap = (int)v;
             break;
         case 4:
-            ok = km_parse_ll(t, 0, 65536, &v), j->set.hash_mb = (size_t)v;
+            ok = textio_parse_ll(t, 0, 65536, &v), j->set.hash_mb = (size_t)v;
             break;
         case 5:
         case 13:
@@ -610,7 +610,7 @@ int wproto_parse_job(char **tok, int nt, WprotoJob *j, char *err)
             else ok = false;
             break;
         case 7:
-            ok = km_parse_ll(t, 0, 255, &v), set_switch_flags(&j->set.use, (unsigned)v);
+            ok = textio_parse_ll(t, 0, 255, &v), set_switch_flags(&j->set.use, (unsigned)v);
             break;
         case 8:
             ok = parse_u64(t, &j->seed);
@@ -661,9 +661,10 @@ int wproto_parse_job(char **tok, int nt, WprotoJob *j, char *err)
             if (j->opening.nply == OPENING_MAX_PLY)
                 return km_fail(err, "more than %d opening moves", OPENING_MAX_PLY);
             Move m;
-            if (parse_move(&b, tok[i], &m, e2)) return km_fail(err, "opening move '%.20s': %s", tok[i], e2);
+            if (notation_parse_move(&b, tok[i], &m, e2))
+                return km_fail(err, "opening move '%.20s': %s", tok[i], e2);
             j->opening.moves[j->opening.nply++] = m;
-            make_move(&b, &m);
+            mg_make_move(&b, &m);
         }
     }
     return 0;
@@ -673,26 +674,26 @@ char *wproto_result_line(int n, const MatchOutcome *o, bool keep)
 {
     const Game *g = &o->game;
     KmBuf b = {0};
-    km_buf_printf(&b, "result %d %s %d %d %016llx forfeit %d %d clock", n, game_result_text(g->result),
-                  (int)g->reason, g->nply, (unsigned long long)wproto_moves_checksum(g), (int)o->forfeit,
-                  o->forfeit_side);
-    for (int c = 0; c < 2; c++) km_buf_printf(&b, " %.17g", o->min_left[c]);
-    for (int c = 0; c < 2; c++) km_buf_printf(&b, " %d", o->min_left_ply[c]);
-    for (int c = 0; c < 2; c++) km_buf_printf(&b, " %d", o->timed_moves[c]);
-    for (int c = 0; c < 2; c++) km_buf_printf(&b, " %.17g", o->time_used[c]);
-    for (int c = 0; c < 2; c++) km_buf_printf(&b, " %.17g", o->end_left[c]);
-    km_buf_str(&b, " term ");
+    textio_buf_printf(&b, "result %d %s %d %d %016llx forfeit %d %d clock", n, game_result_text(g->result),
+                      (int)g->reason, g->nply, (unsigned long long)wproto_moves_checksum(g), (int)o->forfeit,
+                      o->forfeit_side);
+    for (int c = 0; c < 2; c++) textio_buf_printf(&b, " %.17g", o->min_left[c]);
+    for (int c = 0; c < 2; c++) textio_buf_printf(&b, " %d", o->min_left_ply[c]);
+    for (int c = 0; c < 2; c++) textio_buf_printf(&b, " %d", o->timed_moves[c]);
+    for (int c = 0; c < 2; c++) textio_buf_printf(&b, " %.17g", o->time_used[c]);
+    for (int c = 0; c < 2; c++) textio_buf_printf(&b, " %.17g", o->end_left[c]);
+    textio_buf_str(&b, " term ");
     if (o->termination[0]) hex_bytes(&b, o->termination, strlen(o->termination));
-    else km_buf_str(&b, "-");
+    else textio_buf_str(&b, "-");
     if (keep) {
-        km_buf_str(&b, " moves");
+        textio_buf_str(&b, " moves");
         for (int i = 0; i < g->nply; i++) {
             char t[MOVE_TEXT_MAX];
-            move_to_text(&g->moves[i], t);
-            km_buf_printf(&b, " %s", t);
+            notation_move_to_text(&g->moves[i], t);
+            textio_buf_printf(&b, " %s", t);
         }
     }
-    return km_buf_done(&b);
+    return textio_buf_done(&b);
 }
 
 int wproto_parse_result(char **tok, int nt, const Opening *op, MatchOutcome *o, char *err)
@@ -701,10 +702,10 @@ int wproto_parse_result(char **tok, int nt, const Opening *op, MatchOutcome *o, 
     uint64_t sum;
     memset(o, 0, sizeof *o);
     enum { HEAD = 21 }; /* result N RES REASON PLIES SUM forfeit F S clock (10) term T */
-    if (nt < HEAD + 1 || !km_parse_ll(tok[3], 0, 100, &reason) || !km_parse_ll(tok[4], 0, 100000, &nply) ||
-        !wproto_parse_hex64(tok[5], &sum) || strcmp(tok[6], "forfeit") != 0 ||
-        !km_parse_ll(tok[7], 0, FORFEIT_COUNT - 1, &f) || !km_parse_ll(tok[8], 0, 1, &side) ||
-        strcmp(tok[9], "clock") != 0 || strcmp(tok[20], "term") != 0)
+    if (nt < HEAD + 1 || !textio_parse_ll(tok[3], 0, 100, &reason) ||
+        !textio_parse_ll(tok[4], 0, 100000, &nply) || !wproto_parse_hex64(tok[5], &sum) ||
+        strcmp(tok[6], "forfeit") != 0 || !textio_parse_ll(tok[7], 0, FORFEIT_COUNT - 1, &f) ||
+        !textio_parse_ll(tok[8], 0, 1, &side) || strcmp(tok[9], "clock") != 0 || strcmp(tok[20], "term") != 0)
         return km_fail(err, "not a 'result N RESULT REASON PLIES CHECKSUM forfeit ...' line");
     GameResult res = strcmp(tok[2], "1-0") == 0       ? GAME_BLACK_WINS
                      : strcmp(tok[2], "0-1") == 0     ? GAME_WHITE_WINS
@@ -714,8 +715,8 @@ int wproto_parse_result(char **tok, int nt, const Opening *op, MatchOutcome *o, 
     for (int c = 0; c < 2; c++) {
         double x;
         if (!parse_real(tok[10 + c], -1e9, INFINITY, &o->min_left[c]) ||
-            !km_parse_ll(tok[12 + c], 0, 100000, &v) || (o->min_left_ply[c] = (int)v, false) ||
-            !km_parse_ll(tok[14 + c], 0, 100000, &v) || (o->timed_moves[c] = (int)v, false) ||
+            !textio_parse_ll(tok[12 + c], 0, 100000, &v) || (o->min_left_ply[c] = (int)v, false) ||
+            !textio_parse_ll(tok[14 + c], 0, 100000, &v) || (o->timed_moves[c] = (int)v, false) ||
             !parse_real(tok[16 + c], 0, 1e9, &o->time_used[c]) || !parse_real(tok[18 + c], -1e9, 1e9, &x))
             return km_fail(err, "a result whose clock figures are not numbers");
         o->end_left[c] = x;
@@ -737,7 +738,7 @@ int wproto_parse_result(char **tok, int nt, const Opening *op, MatchOutcome *o, 
     char e2[KM_ERR_MAX];
     for (int i = 0; i < nply; i++) {
         Move m;
-        if (parse_move(&g.cur, tok[HEAD + 2 + i], &m, e2) || game_play(&g, &m)) {
+        if (notation_parse_move(&g.cur, tok[HEAD + 2 + i], &m, e2) || game_play(&g, &m)) {
             game_free(&g);
             return km_fail(err, "an illegal move: %.100s", e2);
         }
@@ -765,8 +766,8 @@ char *wproto_score_line(const WprotoScore *j)
     char fen[128];
     board_to_fen(&j->b, fen, sizeof fen);
     KmBuf b = {0};
-    km_buf_printf(&b, "score %d %s depth %d hash %d fen %s", j->n, j->vector, j->depth, j->hash_mb, fen);
-    return km_buf_done(&b);
+    textio_buf_printf(&b, "score %d %s depth %d hash %d fen %s", j->n, j->vector, j->depth, j->hash_mb, fen);
+    return textio_buf_done(&b);
 }
 
 int wproto_parse_score(char **tok, int nt, WprotoScore *j, char *err)
@@ -774,14 +775,14 @@ int wproto_parse_score(char **tok, int nt, WprotoScore *j, char *err)
     long long v;
     if (nt != 9 || strcmp(tok[3], "depth") != 0 || strcmp(tok[5], "hash") != 0 || strcmp(tok[7], "fen") != 0)
         return km_fail(err, "a score line is 'score N VECTOR depth D hash MB fen FEN'");
-    if (!km_parse_ll(tok[1], 0, 1 << 30, &v)) return km_fail(err, "bad job number '%.20s'", tok[1]);
+    if (!textio_parse_ll(tok[1], 0, 1 << 30, &v)) return km_fail(err, "bad job number '%.20s'", tok[1]);
     j->n = (int)v;
     if (strncmp(tok[2], "engine:", 7) == 0 || !ref_ok(tok[2]))
         return km_fail(err, "the vector is ID or ID+LAYER (16 hex digits each)");
     snprintf(j->vector, sizeof j->vector, "%s", tok[2]);
-    if (!km_parse_ll(tok[4], 2, SEARCH_MAX_PLY - 2, &v)) return km_fail(err, "bad depth '%.20s'", tok[4]);
+    if (!textio_parse_ll(tok[4], 2, SEARCH_MAX_PLY - 2, &v)) return km_fail(err, "bad depth '%.20s'", tok[4]);
     j->depth = (int)v;
-    if (!km_parse_ll(tok[6], 0, 65536, &v)) return km_fail(err, "bad hash '%.20s'", tok[6]);
+    if (!textio_parse_ll(tok[6], 0, 65536, &v)) return km_fail(err, "bad hash '%.20s'", tok[6]);
     j->hash_mb = (int)v;
     char e2[KM_ERR_MAX];
     if (board_from_fen(&j->b, tok[8], e2)) return km_fail(err, "bad fen: %s", e2);
@@ -791,28 +792,28 @@ int wproto_parse_score(char **tok, int nt, WprotoScore *j, char *err)
 char *wproto_scored_line(int n, int k, const uint16_t *codes, const int16_t *scores)
 {
     KmBuf b = {0};
-    km_buf_printf(&b, "scored %d %d", n, k);
-    for (int i = 0; i < k; i++) km_buf_printf(&b, " %u %d", (unsigned)codes[i], (int)scores[i]);
-    return km_buf_done(&b);
+    textio_buf_printf(&b, "scored %d %d", n, k);
+    for (int i = 0; i < k; i++) textio_buf_printf(&b, " %u %d", (unsigned)codes[i], (int)scores[i]);
+    return textio_buf_done(&b);
 }
 
 int wproto_parse_scored(char **tok, int nt, const Board *b, uint16_t *codes, int16_t *scores, char *err)
 {
     MoveList ml;
-    gen_moves(b, &ml);
+    mg_moves(b, &ml);
     int want = ml.count < 255 ? ml.count : 255;
     long long k, v;
-    if (nt < 3 || !km_parse_ll(tok[2], 0, 255, &k) || k != want || nt != 3 + 2 * k)
+    if (nt < 3 || !textio_parse_ll(tok[2], 0, 255, &k) || k != want || nt != 3 + 2 * k)
         return km_fail(err, "a score of %d moves, not '%.20s'", want, nt > 2 ? tok[2] : "");
     for (int i = 0; i < k; i++) {
         const Move *m = &ml.moves[i];
         int same = 0;
         for (int j = 0; j < i; j++) same += ml.moves[j].from == m->from && ml.moves[j].to == m->to;
         long long want_code = m->from | m->to << 5 | same << 10;
-        if (!km_parse_ll(tok[3 + 2 * i], 0, 65535, &v) || v != want_code)
+        if (!textio_parse_ll(tok[3 + 2 * i], 0, 65535, &v) || v != want_code)
             return km_fail(err, "move %d is not the position's move %d", i + 1, i + 1);
         codes[i] = (uint16_t)v;
-        if (!km_parse_ll(tok[4 + 2 * i], -BOOK_SCORE_MAX, BOOK_SCORE_MAX, &v))
+        if (!textio_parse_ll(tok[4 + 2 * i], -BOOK_SCORE_MAX, BOOK_SCORE_MAX, &v))
             return km_fail(err, "the score of move %d is not a number within %d", i + 1, BOOK_SCORE_MAX);
         scores[i] = (int16_t)v;
     }
@@ -824,11 +825,11 @@ int wproto_parse_scored(char **tok, int nt, const Board *b, uint16_t *codes, int
 char *wproto_selfplay_line(const WprotoSelfplay *j)
 {
     KmBuf b = {0};
-    km_buf_printf(&b,
-                  "selfplay %d %d %s seed %016llx nodes %llu random %d margin %d plies %d hash %d egdb %s",
-                  j->n, j->game, j->vector, (unsigned long long)j->seed, (unsigned long long)j->nodes,
-                  j->random_plies, j->margin, j->max_plies, j->hash_mb, j->egdb);
-    return km_buf_done(&b);
+    textio_buf_printf(
+        &b, "selfplay %d %d %s seed %016llx nodes %llu random %d margin %d plies %d hash %d egdb %s", j->n,
+        j->game, j->vector, (unsigned long long)j->seed, (unsigned long long)j->nodes, j->random_plies,
+        j->margin, j->max_plies, j->hash_mb, j->egdb);
+    return textio_buf_done(&b);
 }
 
 int wproto_parse_selfplay(char **tok, int nt, WprotoSelfplay *j, char *err)
@@ -838,23 +839,23 @@ int wproto_parse_selfplay(char **tok, int nt, WprotoSelfplay *j, char *err)
     for (int k = 0; k < 7; k++)
         if (strcmp(tok[4 + 2 * k], words[k]) != 0) goto form;
     long long v;
-    if (!km_parse_ll(tok[1], 0, 1 << 30, &v)) return km_fail(err, "bad job number '%.20s'", tok[1]);
+    if (!textio_parse_ll(tok[1], 0, 1 << 30, &v)) return km_fail(err, "bad job number '%.20s'", tok[1]);
     j->n = (int)v;
-    if (!km_parse_ll(tok[2], 0, 1 << 30, &v)) return km_fail(err, "bad game number '%.20s'", tok[2]);
+    if (!textio_parse_ll(tok[2], 0, 1 << 30, &v)) return km_fail(err, "bad game number '%.20s'", tok[2]);
     j->game = (int)v;
     if (strncmp(tok[3], "engine:", 7) == 0 || !ref_ok(tok[3]))
         return km_fail(err, "the vector is ID or ID+LAYER (16 hex digits each)");
     snprintf(j->vector, sizeof j->vector, "%s", tok[3]);
     if (!wproto_parse_hex64(tok[5], &j->seed)) return km_fail(err, "the seed is 16 hex digits");
-    if (!km_parse_ll(tok[7], 1, 1000000000000LL, &v)) return km_fail(err, "bad nodes '%.20s'", tok[7]);
+    if (!textio_parse_ll(tok[7], 1, 1000000000000LL, &v)) return km_fail(err, "bad nodes '%.20s'", tok[7]);
     j->nodes = (uint64_t)v;
-    if (!km_parse_ll(tok[9], 0, 1000, &v)) return km_fail(err, "bad random plies '%.20s'", tok[9]);
+    if (!textio_parse_ll(tok[9], 0, 1000, &v)) return km_fail(err, "bad random plies '%.20s'", tok[9]);
     j->random_plies = (int)v;
-    if (!km_parse_ll(tok[11], 0, 1000000, &v)) return km_fail(err, "bad margin '%.20s'", tok[11]);
+    if (!textio_parse_ll(tok[11], 0, 1000000, &v)) return km_fail(err, "bad margin '%.20s'", tok[11]);
     j->margin = (int)v;
-    if (!km_parse_ll(tok[13], 1, 100000, &v)) return km_fail(err, "bad plies '%.20s'", tok[13]);
+    if (!textio_parse_ll(tok[13], 1, 100000, &v)) return km_fail(err, "bad plies '%.20s'", tok[13]);
     j->max_plies = (int)v;
-    if (!km_parse_ll(tok[15], 0, 65536, &v)) return km_fail(err, "bad hash '%.20s'", tok[15]);
+    if (!textio_parse_ll(tok[15], 0, 65536, &v)) return km_fail(err, "bad hash '%.20s'", tok[15]);
     j->hash_mb = (int)v;
     if (!digest_ok(tok[17])) return km_fail(err, "bad egdb '%.30s'", tok[17]);
     snprintf(j->egdb, sizeof j->egdb, "%s", tok[17]);

@@ -45,7 +45,7 @@ struct WorkerSet {
 WorkerSet *workers_from_file(const char *path, char *err)
 {
     KmReadOpts ro = {.max_bytes = 1 << 20, .nul_byte = "holds a NUL byte: not a text file"};
-    char *text = km_read_text(path, &ro, NULL, err);
+    char *text = textio_read_text(path, &ro, NULL, err);
     if (!text) return NULL;
     WorkerSet *ws = calloc(1, sizeof *ws);
     if (!ws) {
@@ -352,7 +352,7 @@ static bool take_result(Run *r, int k, char *line, char *why)
     Worker *w = &r->ws->w[k];
     char **tok = malloc((WPROTO_LINE_MAX / 2 + 2) * sizeof *tok);
     if (!tok) return km_fail_false(why, "out of memory");
-    int nt = km_split(line, tok, WPROTO_LINE_MAX / 2);
+    int nt = textio_split(line, tok, WPROTO_LINE_MAX / 2);
     bool ok = false;
     long long n;
     int slot = -1;
@@ -360,7 +360,7 @@ static bool take_result(Run *r, int k, char *line, char *why)
         km_fail(why, "refused a job: %.200s", nt > 2 ? line + (tok[2] - tok[0]) : "");
         goto out;
     }
-    if (nt < 2 || strcmp(tok[0], r->jobs->answer) != 0 || !km_parse_ll(tok[1], 0, r->jobs->n - 1, &n)) {
+    if (nt < 2 || strcmp(tok[0], r->jobs->answer) != 0 || !textio_parse_ll(tok[1], 0, r->jobs->n - 1, &n)) {
         km_fail(why, "answered garbage: '%.60s'", nt ? tok[0] : "");
         goto out;
     }

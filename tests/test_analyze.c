@@ -17,7 +17,7 @@ static bool play_text(Game *g, const char *moves)
     snprintf(buf, sizeof buf, "%s", moves);
     for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) {
         Move m;
-        if (parse_move(&g->cur, t, &m, err) || game_play(g, &m)) return false;
+        if (notation_parse_move(&g->cur, t, &m, err) || game_play(g, &m)) return false;
     }
     return true;
 }
@@ -34,7 +34,7 @@ TEST(analyze_marks_a_man_given_away)
     char err[KM_ERR_MAX];
     CHECK_MSG(weights_read(&w, "weights/named.w", NULL, err) == 0, "%s", err);
     Searcher s;
-    CHECK(searcher_init(&s, &w, 4, 1, err) == 0);
+    CHECK(search_init(&s, &w, 4, 1, err) == 0);
     SearchLimits lim;
     search_limits_default(&lim);
     lim.depth = 8;
@@ -46,7 +46,7 @@ TEST(analyze_marks_a_man_given_away)
     CHECK_INT(p->mark, MARK_BLUNDER);
     CHECK(p->loss >= ANALYZE_BLUNDER && p->rank > 1 && p->nmoves == 8);
     char bm[MOVE_TEXT_MAX];
-    move_to_text(&p->best_move, bm);
+    notation_move_to_text(&p->best_move, bm);
     CHECK_MSG(strcmp(bm, "4-8") == 0, "best %s", bm);
     CHECK_INT(a.ply[5].nmoves, 1); /* 19x12 was forced */
     CHECK_INT(a.ply[5].mark, MARK_NONE);
@@ -74,7 +74,7 @@ TEST(analyze_marks_a_man_given_away)
         CHECK(games[0].error == NULL);
         CHECK_INT(games[0].game.nply, 6);
         for (int i = 0; i < 6 && games[0].game.nply == 6; i++)
-            CHECK(move_equal(&games[0].game.moves[i], &g.moves[i]));
+            CHECK(mg_move_equal(&games[0].game.moves[i], &g.moves[i]));
         pdn_free_games(games, n);
         free(text);
     }
@@ -86,12 +86,12 @@ TEST(analyze_marks_a_man_given_away)
     analyze_svg_open(&b, 1);
     analyze_svg_chart(&b, &a, &g, "a <test> game", 0);
     svg_close(&b);
-    char *svg = km_buf_done(&b), why[256];
+    char *svg = textio_buf_done(&b), why[256];
     CHECK(svg && test_xml_well_formed(svg, "svg", why, sizeof why));
     CHECK(svg && strstr(svg, ">12-16?\?</text>") != NULL);
     free(svg);
     analyze_free(&a);
-    searcher_free(&s);
+    search_free(&s);
     game_free(&g);
 }
 
@@ -105,22 +105,22 @@ TEST(analyze_database_verdict_marks_a_thrown_win)
     Weights w;
     weights_default(&w);
     Searcher s;
-    CHECK(searcher_init(&s, &w, 1, 1, err) == 0);
+    CHECK(search_init(&s, &w, 1, 1, err) == 0);
     SearchLimits lim;
     search_limits_default(&lim);
     lim.depth = 6;
-    searcher_set_egdb(&s, db);
+    search_set_egdb(&s, db);
     uint64_t rng = 7;
     int found = 0;
     for (int tries = 0; db && tries < 20000 && found < 3; tries++) {
         Board b;
         egdb_random_position(3, &rng, &b);
         MoveList ml;
-        if (gen_moves(&b, &ml) < 2 || egdb_probe(db, &b, NULL) != EGDB_WIN) continue;
+        if (mg_moves(&b, &ml) < 2 || egdb_probe(db, &b, NULL) != EGDB_WIN) continue;
         int bad = -1, good = -1;
         for (int i = 0; i < ml.count; i++) {
             Board c = b;
-            make_move(&c, &ml.moves[i]);
+            mg_make_move(&c, &ml.moves[i]);
             int v = egdb_probe(db, &c, NULL);
             if (v == EGDB_LOSS) good = i; /* the opponent loses */
             else if (v != EGDB_UNKNOWN) bad = i;
@@ -146,7 +146,7 @@ TEST(analyze_database_verdict_marks_a_thrown_win)
         found++;
     }
     CHECK_INT(found, 3);
-    searcher_free(&s);
+    search_free(&s);
 }
 
 /* ---- the command ---------------------------------------------------------------- */

@@ -155,34 +155,34 @@ TEST(board_coordinates)
 {
     /* docs/rules.md: a1 = 29, h8 = 4; and from the diagram c3 = 22, d4 = 18,
      * e5 = 15, b8 = 1, g1 = 32, h2 = 28, a7 = 5. */
-    CHECK_INT(square_from_coord('a', '1'), 29);
-    CHECK_INT(square_from_coord('h', '8'), 4);
-    CHECK_INT(square_from_coord('c', '3'), 22);
-    CHECK_INT(square_from_coord('d', '4'), 18);
-    CHECK_INT(square_from_coord('e', '5'), 15);
-    CHECK_INT(square_from_coord('b', '8'), 1);
-    CHECK_INT(square_from_coord('g', '1'), 32);
-    CHECK_INT(square_from_coord('h', '2'), 28);
-    CHECK_INT(square_from_coord('a', '7'), 5);
+    CHECK_INT(board_square_from_coord('a', '1'), 29);
+    CHECK_INT(board_square_from_coord('h', '8'), 4);
+    CHECK_INT(board_square_from_coord('c', '3'), 22);
+    CHECK_INT(board_square_from_coord('d', '4'), 18);
+    CHECK_INT(board_square_from_coord('e', '5'), 15);
+    CHECK_INT(board_square_from_coord('b', '8'), 1);
+    CHECK_INT(board_square_from_coord('g', '1'), 32);
+    CHECK_INT(board_square_from_coord('h', '2'), 28);
+    CHECK_INT(board_square_from_coord('a', '7'), 5);
     /* light squares and squares off the board */
-    CHECK_INT(square_from_coord('a', '8'), 0);
-    CHECK_INT(square_from_coord('b', '1'), 0);
-    CHECK_INT(square_from_coord('h', '1'), 0);
-    CHECK_INT(square_from_coord('d', '5'), 0);
-    CHECK_INT(square_from_coord('i', '2'), 0);
-    CHECK_INT(square_from_coord('a', '9'), 0);
-    CHECK_INT(square_from_coord('a', '0'), 0);
-    CHECK_INT(square_from_coord('`', '2'), 0);
+    CHECK_INT(board_square_from_coord('a', '8'), 0);
+    CHECK_INT(board_square_from_coord('b', '1'), 0);
+    CHECK_INT(board_square_from_coord('h', '1'), 0);
+    CHECK_INT(board_square_from_coord('d', '5'), 0);
+    CHECK_INT(board_square_from_coord('i', '2'), 0);
+    CHECK_INT(board_square_from_coord('a', '9'), 0);
+    CHECK_INT(board_square_from_coord('a', '0'), 0);
+    CHECK_INT(board_square_from_coord('`', '2'), 0);
     /* all 32, against the reference's geometry; the 32 dark squares are
      * exactly the 32 non-zero answers */
     int dark = 0;
     for (int sq = 1; sq <= 32; sq++) {
         int r, c;
         ref_square_rc(sq, &r, &c);
-        CHECK_MSG(square_from_coord((char)('a' + c), (char)('1' + (7 - r))) == sq, "square %d", sq);
+        CHECK_MSG(board_square_from_coord((char)('a' + c), (char)('1' + (7 - r))) == sq, "square %d", sq);
     }
     for (char f = 'a'; f <= 'h'; f++)
-        for (char k = '1'; k <= '8'; k++) dark += square_from_coord(f, k) != 0;
+        for (char k = '1'; k <= '8'; k++) dark += board_square_from_coord(f, k) != 0;
     CHECK_INT(dark, 32);
 }
 

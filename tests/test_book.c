@@ -67,11 +67,11 @@ static Board after(const char *moves)
     snprintf(buf, sizeof buf, "%s", moves);
     for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) {
         Move m;
-        if (parse_move(&b, t, &m, err)) {
+        if (notation_parse_move(&b, t, &m, err)) {
             test_fail(__FILE__, __LINE__, "%s: %s", t, err);
             break;
         }
-        make_move(&b, &m);
+        mg_make_move(&b, &m);
     }
     return b;
 }
@@ -106,12 +106,12 @@ TEST(book_move_codes_round_trip)
             if (km_rng_next(&rng) % 3 == 0 || (m & km_promotion_row(side))) b.kings |= m;
         }
         MoveList ml;
-        if (gen_moves(&b, &ml) == 0) continue;
+        if (mg_moves(&b, &ml) == 0) continue;
         tried++;
         for (int i = 0; i < ml.count; i++) {
             int code = book_move_code(&b, &ml.moves[i]);
             Move back;
-            CHECK(code >= 0 && book_move_decode(&b, code, &back) && move_equal(&back, &ml.moves[i]));
+            CHECK(code >= 0 && book_move_decode(&b, code, &back) && mg_move_equal(&back, &ml.moves[i]));
             for (int j = 0; j < i; j++)
                 if (ml.moves[j].from == ml.moves[i].from && ml.moves[j].to == ml.moves[i].to) shared++;
         }
@@ -135,11 +135,11 @@ static uint8_t *small_book(size_t *len)
     static int16_t s0[8], s1[8];
     Board a = after(""), b = after("11-15");
     MoveList ml;
-    gen_moves(&a, &ml);
+    mg_moves(&a, &ml);
     for (int i = 0; i < ml.count; i++)
         c0[i] = (uint16_t)book_move_code(&a, &ml.moves[i]), s0[i] = (int16_t)(10 * i - 30);
     int n0 = ml.count;
-    gen_moves(&b, &ml);
+    mg_moves(&b, &ml);
     for (int i = 0; i < ml.count; i++)
         c1[i] = (uint16_t)book_move_code(&b, &ml.moves[i]), s1[i] = (int16_t)(-5 * i);
     BookOutPos pos[2] = {{book_key(&a), n0, c0, s0}, {book_key(&b), ml.count, c1, s1}};
@@ -174,9 +174,9 @@ TEST(book_file_reads_back_and_probes)
     CHECK_INT(n, 7);
     /* best first: the generator's last move scored 30, the first -30 */
     MoveList ml;
-    gen_moves(&a, &ml);
-    CHECK(move_equal(&mv[0].move, &ml.moves[6]) && mv[0].score == 30);
-    CHECK(move_equal(&mv[6].move, &ml.moves[0]) && mv[6].score == -30);
+    mg_moves(&a, &ml);
+    CHECK(mg_move_equal(&mv[0].move, &ml.moves[6]) && mv[0].score == 30);
+    CHECK(mg_move_equal(&mv[6].move, &ml.moves[0]) && mv[6].score == -30);
     for (int i = 1; i < n; i++) CHECK(mv[i - 1].score >= mv[i].score);
     Board b = after("11-15"), c = after("11-15 23-19");
     CHECK_INT(book_moves(bk, &b, mv, MAX_MOVES), 7);
@@ -256,7 +256,7 @@ TEST(book_choose_variety)
     int choices;
     /* margin 0: always the best */
     for (int i = 0; i < 50; i++) {
-        CHECK(book_choose(bk, &a, 0, &rng, &m, &choices) && move_equal(&m.move, &mv[0].move));
+        CHECK(book_choose(bk, &a, 0, &rng, &m, &choices) && mg_move_equal(&m.move, &mv[0].move));
         CHECK_INT(choices, 1);
     }
     /* margin 10: the best (weight 11) and the second, 10 below (weight 1) */
@@ -264,8 +264,8 @@ TEST(book_choose_variety)
     for (int i = 0; i < 1200; i++) {
         CHECK(book_choose(bk, &a, 10, &rng, &m, &choices));
         CHECK_INT(choices, 2);
-        count[move_equal(&m.move, &mv[0].move) ? 0 : 1]++;
-        CHECK(move_equal(&m.move, &mv[0].move) || move_equal(&m.move, &mv[1].move));
+        count[mg_move_equal(&m.move, &mv[0].move) ? 0 : 1]++;
+        CHECK(mg_move_equal(&m.move, &mv[0].move) || mg_move_equal(&m.move, &mv[1].move));
     }
     CHECK_MSG(count[1] > 40 && count[1] < 170, "the second move %d times in 1200 (expected about 100)",
               count[1]);
@@ -347,9 +347,9 @@ TEST(book_build_tiny_real_positions)
     for (int r = 0; r < BOOK_ROOTS; r++) {
         Board b;
         char err[KM_ERR_MAX];
-        CHECK(book_root(r, &b, err) == 0);
+        CHECK(book_build_root(r, &b, err) == 0);
         BookCoverage c;
-        CHECK(book_coverage(bk, &b, 100, 50, &c) == 0);
+        CHECK(book_build_coverage(bk, &b, 100, 50, &c) == 0);
         CHECK_MSG(c.line >= (r ? 1 : 4), "root %d: main line %d", r, c.line);
         CHECK(c.positions >= 1);
     }
@@ -362,7 +362,7 @@ TEST(book_build_tiny_real_positions)
     w.pat = NULL; /* as the tiny book was built */
     Searcher s;
     char err[KM_ERR_MAX];
-    CHECK(searcher_init(&s, &w, 2, 1, err) == 0);
+    CHECK(search_init(&s, &w, 2, 1, err) == 0);
     Board queue[64];
     int head = 0, tail = 0, searched = 0, minimaxed = 0;
     queue[tail++] = after("");
@@ -372,17 +372,17 @@ TEST(book_build_tiny_real_positions)
         int n = book_moves(bk, &b, mv, MAX_MOVES);
         CHECK(n > 0);
         MoveList ml;
-        CHECK_INT(gen_moves(&b, &ml), n); /* every legal move is scored */
-        searcher_clear(&s);
+        CHECK_INT(mg_moves(&b, &ml), n); /* every legal move is scored */
+        search_clear(&s);
         uint16_t codes[255];
         int16_t scores[255];
-        CHECK_INT(book_score_position(&s, &b, h->depth, NULL, codes, scores), n);
+        CHECK_INT(book_build_score_position(&s, &b, h->depth, NULL, codes, scores), n);
         for (int i = 0; i < n; i++) {
             Board c = b;
-            make_move(&c, &mv[i].move);
+            mg_make_move(&c, &mv[i].move);
             BookMove cm[MAX_MOVES];
             int k = book_moves(bk, &c, cm, MAX_MOVES);
-            if (k && move_resets_count(&b, &mv[i].move)) {
+            if (k && mg_move_resets_count(&b, &mv[i].move)) {
                 CHECK_INT(mv[i].score, -cm[0].score);
                 minimaxed++;
                 if (tail < 64) queue[tail++] = c;
@@ -396,7 +396,7 @@ TEST(book_build_tiny_real_positions)
         }
     }
     CHECK(searched > 20 && minimaxed > 5);
-    searcher_free(&s);
+    search_free(&s);
     book_close(bk);
 }
 
@@ -515,13 +515,13 @@ TEST(book_build_on_workers)
     CHECK_MSG(ans && strncmp(ans, "scored 3 7 ", 11) == 0, "%s", ans ? ans : "");
     if (ans) {
         char *tok[64];
-        int nt = km_split(ans, tok, 63);
+        int nt = textio_split(ans, tok, 63);
         Board b;
         board_init(&b);
         uint16_t codes[255];
         int16_t scores[255];
         CHECK_INT(wproto_parse_scored(tok, nt, &b, codes, scores, err), 7);
-        nt = km_split(strcpy(line, "scored 3 7 1 2"), tok, 63);
+        nt = textio_split(strcpy(line, "scored 3 7 1 2"), tok, 63);
         CHECK_INT(wproto_parse_scored(tok, nt, &b, codes, scores, err), -1);
     }
     free(ans);
@@ -621,7 +621,7 @@ TEST(book_used_by_play_engine_match)
     BookMove best;
     CHECK(book_choose(bk, &a, 0, NULL, &best, NULL));
     char t[MOVE_TEXT_MAX], want[256];
-    move_to_text(&best.move, t);
+    notation_move_to_text(&best.move, t);
     /* play: the engine (Black) says its move came from the book */
     CHECK_INT(kingme(out, sizeof out,
                      "play --book %s --engine-first --depth 1 --seed 1 --book-variety 0 --no-color "
@@ -676,11 +676,11 @@ TEST(book_used_by_play_engine_match)
     char line[256] = "";
     int ply = 0;
     while (book_moves(bk, &b, mv, MAX_MOVES) && ply < 4) {
-        move_to_text(&mv[0].move, t);
+        notation_move_to_text(&mv[0].move, t);
         size_t k = strlen(line);
         if (ply % 2 == 0) snprintf(line + k, sizeof line - k, "%d. %s ", ply / 2 + 1, t);
         else snprintf(line + k, sizeof line - k, "%s ", t);
-        make_move(&b, &mv[0].move);
+        mg_make_move(&b, &mv[0].move);
         ply++;
     }
     CHECK(ply == 4);

@@ -57,7 +57,7 @@ static bool cbmove_is(const struct CBmove *mv, const Board *b, const Move *m)
 {
     int before[8][8], after[8][8];
     Board c = *b;
-    make_move(&c, m);
+    mg_make_move(&c, m);
     to_cb(b, before);
     to_cb(&c, after);
     int x, y;
@@ -97,11 +97,11 @@ static void ask(Asked *a, const Board *b, double maxtime, int info, int moreinfo
     memset(&mv, 0x55, sizeof mv);
     a->result =
         getmove(a->board, color_of(b), maxtime, a->status, playnow ? playnow : &zero, info, moreinfo, &mv);
-    gen_moves(b, &a->ml);
+    mg_moves(b, &a->ml);
     a->move = -1;
     for (int i = 0; i < a->ml.count && a->move < 0; i++) {
         Board c = *b;
-        make_move(&c, &a->ml.moves[i]);
+        mg_make_move(&c, &a->ml.moves[i]);
         int cb[8][8];
         to_cb(&c, cb);
         if (memcmp(cb, a->board, sizeof cb) == 0 && cbmove_is(&mv, b, &a->ml.moves[i])) a->move = i;
@@ -327,7 +327,7 @@ TEST(cb_allscores)
     static const char *const opening[] = {"11-15", "23-19", "8-11", "22-17"};
     for (int i = 0; i < 4; i++) {
         Move m;
-        CHECK(parse_move(&g.cur, opening[i], &m, err) == 0);
+        CHECK(notation_parse_move(&g.cur, opening[i], &m, err) == 0);
         game_play(&g, &m);
     }
     Asked a;
@@ -358,7 +358,7 @@ TEST(cb_allscores)
         if (n == 0) {
             best = v;
             char t[MOVE_TEXT_MAX];
-            move_to_text(&a.ml.moves[a.move < 0 ? 0 : a.move], t);
+            notation_move_to_text(&a.ml.moves[a.move < 0 ? 0 : a.move], t);
             played_first = strcmp(t, mv) == 0;
         }
         if (strcmp(mv, "12-16") == 0) given = v, have_given = true;
@@ -367,7 +367,7 @@ TEST(cb_allscores)
     CHECK_MSG(n == a.ml.count, "%d moves listed of %d: %s", n, a.ml.count, a.status);
     for (int i = 0; i < a.ml.count; i++) {
         char t[MOVE_TEXT_MAX];
-        move_to_text(&a.ml.moves[i], t);
+        notation_move_to_text(&a.ml.moves[i], t);
         bool found = false;
         for (int j = 0; j < n; j++) found = found || strcmp(seen[j], t) == 0;
         CHECK_MSG(found, "%s is not listed: %s", t, a.status);
@@ -557,13 +557,13 @@ TEST(cb_opening_book)
     Board start;
     board_init(&start);
     MoveList ml;
-    gen_moves(&start, &ml);
+    mg_moves(&start, &ml);
     uint16_t codes[MAX_MOVES];
     int16_t scores[MAX_MOVES];
     int best = -1;
     for (int i = 0; i < ml.count; i++) {
         char t[MOVE_TEXT_MAX];
-        move_to_text(&ml.moves[i], t);
+        notation_move_to_text(&ml.moves[i], t);
         codes[i] = (uint16_t)book_move_code(&start, &ml.moves[i]);
         scores[i] = strcmp(t, "10-14") == 0 ? 50 : (int16_t)(-10 * i);
         if (scores[i] == 50) best = i;
@@ -626,11 +626,11 @@ static void send_gamehist(const Game *g)
     Board b = g->start;
     int from = 0;
     for (int i = 0; i < g->nply; i++) {
-        if (move_resets_count(&b, &g->moves[i])) from = i + 1;
-        make_move(&b, &g->moves[i]);
+        if (mg_move_resets_count(&b, &g->moves[i])) from = i + 1;
+        mg_make_move(&b, &g->moves[i]);
     }
     b = g->start;
-    for (int i = 0; i < from; i++) make_move(&b, &g->moves[i]);
+    for (int i = 0; i < from; i++) mg_make_move(&b, &g->moves[i]);
     char c[4096], f[128], r[CB_REPLY_SIZE];
     board_to_fen(&b, f, sizeof f);
     size_t at = (size_t)snprintf(c, sizeof c, "set gamehist %s", f);

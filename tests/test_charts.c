@@ -11,7 +11,7 @@
 
 static void well_formed(KmBuf *b, const char *what)
 {
-    char *t = km_buf_done(b), why[256];
+    char *t = textio_buf_done(b), why[256];
     CHECK_MSG(t && test_xml_well_formed(t, "svg", why, sizeof why), "%s: %s", what,
               t ? why : "out of memory");
     free(t);

@@ -265,6 +265,34 @@ TEST(cli_library_layers_have_no_circle)
               "%s", res);
 }
 
+/* Every name the library exports starts with its module's prefix
+ * (tools/prefixes.sh over nm's symbols of the objects the tests were built
+ * with), and the script does find one that does not. */
+TEST(cli_library_names_carry_their_modules_prefix)
+{
+    char build[256] = "build/release";
+    const char *k = test_kingme();
+    const char *slash = strrchr(k, '/');
+    if (strncmp(k, "build/", 6) == 0 && slash) snprintf(build, sizeof build, "%.*s", (int)(slash - k), k);
+    static char res[8192];
+    char cmd[1024], dir[64];
+    snprintf(cmd, sizeof cmd, "tools/prefixes.sh %s", build);
+    CHECK_MSG(test_run(cmd, res, sizeof res) == 0, "%s", res);
+    CHECK_MSG(strstr(res, " 0 without their module's prefix") != NULL, "%s", res);
+    /* a board.o that exports frobnicate beside board_ok */
+    test_fresh_dir("cli", dir, sizeof dir, "prefixes");
+    snprintf(
+        cmd, sizeof cmd,
+        "printf 'int frobnicate(void) { return 1; }\nint board_ok(void) { return 2; }\n' > %s/board.c && "
+        "cc -c -o %s/board.o %s/board.c && ar rc %s/libkingme.a %s/board.o && tools/prefixes.sh %s",
+        dir, dir, dir, dir, dir, dir);
+    CHECK_INT(test_run(cmd, res, sizeof res), 1);
+    CHECK_MSG(strstr(res, "prefixes: board.o defines 'frobnicate', not board_...\n") &&
+                  !strstr(res, "board_ok") && strstr(res, "2 names exported by 1 objects, 1 without"),
+              "%s", res);
+    test_remove_dir(dir);
+}
+
 /* Every option a command asks for (opt_int(o, OPT_DEPTH), in its own file
  * or in a helper it calls such as cli_egdb_auto) is in that command's table:
  * tools/opts-check.sh over the sources finds none missing, and it does find

@@ -215,11 +215,11 @@ static long solve_all(void)
                 changed = true;
                 continue;
             }
-            int n = gen_moves(&b, &ml), wins = 0;
+            int n = mg_moves(&b, &ml), wins = 0;
             bool win = false;
             for (int j = 0; j < n && !win; j++) {
                 Board c = b;
-                make_move(&c, &ml.moves[j]);
+                mg_make_move(&c, &ml.moves[j]);
                 int v = solve_get(&c)->val;
                 win = v == EGDB_LOSS;
                 wins += v == EGDB_WIN;
@@ -241,14 +241,14 @@ static long solve_all(void)
             Board b;
             solve_board(p, &b);
             if (!b.pieces[b.stm ^ 1]) continue; /* already won: no distance */
-            int n = gen_moves(&b, &ml);
+            int n = mg_moves(&b, &ml);
             int best = -1;
             bool all = true;
             for (int j = 0; j < n; j++) {
                 const Move *m = &ml.moves[j];
                 bool conv = m->captured || !(b.kings & (1u << m->from));
                 Board c = b;
-                make_move(&c, m);
+                mg_make_move(&c, m);
                 const SolvePos *q = solve_get(&c);
                 int key = conv ? 0 : (q->dtc != 255 && q->dtc < t) ? q->dtc : -1;
                 if (p->val == EGDB_WIN) {
@@ -320,11 +320,11 @@ TEST(egdb_every_value_is_consistent_on_random_positions)
             int d, v = egdb_probe(db, &b, &d);
             counts[v]++;
             MoveList ml;
-            int nm = gen_moves(&b, &ml), best = -1, loss_children = 0, draw_children = 0;
+            int nm = mg_moves(&b, &ml), best = -1, loss_children = 0, draw_children = 0;
             for (int j = 0; j < nm; j++) {
                 const Move *m = &ml.moves[j];
                 Board c = b;
-                make_move(&c, m);
+                mg_make_move(&c, m);
                 int cd, cv = egdb_probe(db, &c, &cd);
                 int key = m->captured || !(b.kings & (1u << m->from)) ? 0 : cd;
                 if (cv == EGDB_LOSS) {
@@ -424,15 +424,15 @@ TEST(egdb_best_move_wins_within_the_forty_move_rule)
         for (int ply = 0; ply < 1000; ply++) {
             Move m;
             MoveList ml;
-            if (gen_moves(&b, &ml) == 0) break;
+            if (mg_moves(&b, &ml) == 0) break;
             int v = egdb_best_move(db, &b, &m, NULL);
             if (v != (b.stm == winner ? EGDB_WIN : EGDB_LOSS)) break;
             reversible = m.captured || !(b.kings & (1u << m.from)) ? 0 : reversible + 1;
             if (reversible > maxreversible) maxreversible = reversible;
-            make_move(&b, &m);
+            mg_make_move(&b, &m);
         }
         MoveList ml;
-        won += b.stm != winner && gen_moves(&b, &ml) == 0 && maxreversible < 80;
+        won += b.stm != winner && mg_moves(&b, &ml) == 0 && maxreversible < 80;
     }
     CHECK_INT(won, games);
 }
@@ -558,10 +558,10 @@ TEST(egdb_root_move_keeps_to_the_clock)
             int v0 = egdb_best_move(part, &b, &m0, &d0);
             int v1 = egdb_best_move_by(part, &b, km_now() + 3600, &m1, &d1); /* a deadline far away */
             int v2 = egdb_best_move_by(part, &b, 1, &m2, &d2);               /* one long past */
-            CHECK(v1 == v0 && (v0 == EGDB_UNKNOWN || (d1 == d0 && move_equal(&m1, &m0))));
+            CHECK(v1 == v0 && (v0 == EGDB_UNKNOWN || (d1 == d0 && mg_move_equal(&m1, &m0))));
             known += v0 == EGDB_WIN || v0 == EGDB_LOSS;
             if (v2 == EGDB_UNKNOWN && v0 != EGDB_UNKNOWN) gave_up++;
-            else same += v2 == v0 && (v0 == EGDB_UNKNOWN || move_equal(&m2, &m0));
+            else same += v2 == v0 && (v0 == EGDB_UNKNOWN || mg_move_equal(&m2, &m0));
         }
     }
     CHECK_MSG(gave_up > 0, "no search gave up past its deadline (%ld wins and losses)", known);
@@ -683,15 +683,15 @@ TEST(egdb_six_pieces_when_built)
         for (int ply = 0; ply < 1000; ply++) {
             Move m;
             MoveList ml;
-            if (gen_moves(&b, &ml) == 0) break;
+            if (mg_moves(&b, &ml) == 0) break;
             int v = egdb_best_move(db, &b, &m, NULL);
             if (v != (b.stm == winner ? EGDB_WIN : EGDB_LOSS)) break;
             reversible = m.captured || !(b.kings & (1u << m.from)) ? 0 : reversible + 1;
             if (reversible > maxreversible) maxreversible = reversible;
-            make_move(&b, &m);
+            mg_make_move(&b, &m);
         }
         MoveList ml;
-        won += b.stm != winner && gen_moves(&b, &ml) == 0 && maxreversible < 80;
+        won += b.stm != winner && mg_moves(&b, &ml) == 0 && maxreversible < 80;
     }
     CHECK_INT(won, games);
     egdb_close(db);
@@ -759,11 +759,11 @@ TEST(egdb_agrees_with_the_searchs_proven_results)
     weights_default(&w);
     Searcher s;
     char err[KM_ERR_MAX];
-    CHECK(searcher_init(&s, &w, 16, 1, err) == 0);
+    CHECK(search_init(&s, &w, 16, 1, err) == 0);
     SearchLimits lim;
     search_limits_default(&lim);
     lim.depth = test_sanitized() ? 9 : 13;
-    searcher_set_tiebreak(&s, TIEBREAK_FIRST);
+    search_set_tiebreak(&s, TIEBREAK_FIRST);
     uint64_t rng = 5;
     int proven = 0, tries = test_sanitized() ? 40 : 150;
     for (int k = 0; k < tries; k++) {
@@ -771,7 +771,7 @@ TEST(egdb_agrees_with_the_searchs_proven_results)
         do egdb_random_position(3 + k % (db_built_pieces - 2), &rng, &b);
         while (!b.pieces[b.stm ^ 1]);
         SearchResult r;
-        searcher_set_egdb(&s, NULL);
+        search_set_egdb(&s, NULL);
         CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
         int d, v = egdb_probe(db, &b, &d);
         if (r.score >= SCORE_WIN_MIN || r.score <= -SCORE_WIN_MIN) {
@@ -782,7 +782,7 @@ TEST(egdb_agrees_with_the_searchs_proven_results)
                       v);
         }
         /* with the database: its verdict at the root, a move that keeps it */
-        searcher_set_egdb(&s, db);
+        search_set_egdb(&s, db);
         CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
         if (v == EGDB_WIN) CHECK(r.score >= SCORE_DB_MIN && r.score < SCORE_WIN_MIN);
         if (v == EGDB_LOSS && r.has_move) CHECK(r.score <= -SCORE_DB_MIN && r.score > -SCORE_WIN_MIN);
@@ -790,7 +790,7 @@ TEST(egdb_agrees_with_the_searchs_proven_results)
         if (v == EGDB_DRAW) CHECK_INT(r.score, 0);
         if (r.has_move) {
             Board c = b;
-            make_move(&c, &r.best);
+            mg_make_move(&c, &r.best);
             int cv = egdb_probe(db, &c, NULL);
             CHECK(v == EGDB_WIN ? cv == EGDB_LOSS : v == EGDB_DRAW ? cv == EGDB_DRAW : cv == EGDB_WIN);
         }
@@ -799,13 +799,13 @@ TEST(egdb_agrees_with_the_searchs_proven_results)
     /* two kings against one, a long win the search alone proves too */
     Board b;
     CHECK(board_from_fen(&b, "B:WK32:BK1,K5", err) == 0);
-    searcher_set_egdb(&s, db);
+    search_set_egdb(&s, db);
     SearchResult r;
     CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
     char text[32];
     search_score_text(r.score, text, sizeof text);
     CHECK_STR(text, "db win");
-    searcher_free(&s);
+    search_free(&s);
 }
 
 /* ---- files ---- */

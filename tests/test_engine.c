@@ -157,7 +157,7 @@ TEST(engine_plays_a_whole_game)
         strip_ponder(line);
         Move m;
         char err[KM_ERR_MAX];
-        if (parse_move(&g.cur, line + 9, &m, err)) {
+        if (notation_parse_move(&g.cur, line + 9, &m, err)) {
             CHECK_MSG(false, "ply %d: '%s': %s", plies, line, err);
             break;
         }
@@ -269,17 +269,17 @@ TEST(engine_exact_search_is_the_librarys)
     weights_default(&w);
     Searcher s;
     char err[KM_ERR_MAX];
-    CHECK_MSG(searcher_init(&s, &w, 16, 1, err) == 0, "%s", err);
+    CHECK_MSG(search_init(&s, &w, 16, 1, err) == 0, "%s", err);
     Board b;
     board_init(&b);
-    searcher_set_exact(&s, true);
-    searcher_set_tiebreak(&s, TIEBREAK_FIRST);
+    search_set_exact(&s, true);
+    search_set_tiebreak(&s, TIEBREAK_FIRST);
     SearchLimits lim;
     search_limits_default(&lim);
     lim.depth = 10;
     SearchResult r;
     CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
-    searcher_free(&s);
+    search_free(&s);
     unsigned long long flag = engine_nodes("--hash 16 --no-egdb --no-book --exact", NULL, 10);
     unsigned long long opt = engine_nodes("--hash 16 --no-egdb --no-book", "option search exact", 10);
     unsigned long long sel = engine_nodes("--hash 16 --no-egdb --no-book", "option search selective", 10);
@@ -613,10 +613,11 @@ TEST(engine_ponder_waits_for_the_hit)
     Move m;
     char err[KM_ERR_MAX];
     const char *opening[2] = {"11-15", "23-19"};
-    for (int i = 0; i < 2; i++) CHECK(parse_move(&g.cur, opening[i], &m, err) == 0 && game_play(&g, &m) == 0);
-    CHECK_MSG(parse_move(&g.cur, mv, &m, err) == 0, "%s", err);
+    for (int i = 0; i < 2; i++)
+        CHECK(notation_parse_move(&g.cur, opening[i], &m, err) == 0 && game_play(&g, &m) == 0);
+    CHECK_MSG(notation_parse_move(&g.cur, mv, &m, err) == 0, "%s", err);
     game_play(&g, &m);
-    CHECK_MSG(parse_move(&g.cur, reply, &m, err) == 0, "ponder %s: %s", reply, err);
+    CHECK_MSG(notation_parse_move(&g.cur, reply, &m, err) == 0, "ponder %s: %s", reply, err);
     game_free(&g);
     /* a search that has ended still waits */
     pipe_send(&p, "go ponder depth 2");

@@ -462,7 +462,7 @@ static void ref_colour(const Board *b, int c, int q[30])
     Board t = *b;
     t.stm = c;
     MoveList ml;
-    int n = gen_moves(&t, &ml);
+    int n = mg_moves(&t, &ml);
     q[6] = n;
     if (n && ml.moves[0].njumps) {
         q[7] = 1;
@@ -746,7 +746,7 @@ TEST(eval_score_equals_dot_product)
                 dse += (int64_t)fa[i] * def.end[i];
             }
             CHECK_INT(eval_score(&b, side, &tdef),
-                      eval_blend(dso, dse, pieces) + pat_eval(def.pat, &b, side));
+                      phase_blend(dso, dse, pieces) + pat_eval(def.pat, &b, side));
         }
         /* the hand-set vector is antisymmetric: one side's score is minus the other's */
         CHECK_INT(eval_score(&b, KM_BLACK, &thand), -eval_score(&b, KM_WHITE, &thand));
@@ -833,17 +833,17 @@ TEST(eval_typical_values)
                 sum[j] += f[j];
             }
             count++;
-            if (k < gm->nply) make_move(&b, &gm->moves[k]);
+            if (k < gm->nply) mg_make_move(&b, &gm->moves[k]);
         }
     }
     pdn_free_games(g, n);
     CHECK_INT(negative, 0); /* so w x mean(value) is the mean |value x weight| with w's sign */
-    CHECK_INT(count, eval_typical_positions);
-    CHECK_INT(n, eval_typical_games);
+    CHECK_INT(count, cli_typical_positions);
+    CHECK_INT(n, cli_typical_games);
     for (int j = 0; j < EVAL_NTERMS; j++)
-        CHECK_MSG(fabs(sum[j] / (double)count - eval_typical_value[j]) < 0.00005,
+        CHECK_MSG(fabs(sum[j] / (double)count - cli_typical_value[j]) < 0.00005,
                   "%s: %.4f, the table says %.4f", eval_params[j].name, sum[j] / (double)count,
-                  eval_typical_value[j]);
+                  cli_typical_value[j]);
 }
 
 TEST(eval_cli_show)

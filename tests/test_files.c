@@ -79,7 +79,7 @@ TEST(files_write_replaces_a_regular_file_whole)
     tmp_name(path, sizeof path, "plain.txt");
     CHECK(test_put_file(path, "old text that is longer\n"));
     CHECK(chmod(path, 0640) == 0);
-    CHECK_MSG(km_write_atomic(path, "new\n", 4, err) == 0, "%s", err);
+    CHECK_MSG(textio_write_atomic(path, "new\n", 4, err) == 0, "%s", err);
     char *t = test_slurp(path);
     CHECK(t && strcmp(t, "new\n") == 0);
     free(t);
@@ -89,16 +89,16 @@ TEST(files_write_replaces_a_regular_file_whole)
     CHECK_INT(temps_of(path), 0);
     /* a new file, and an empty text */
     remove(path);
-    CHECK_MSG(km_write_atomic(path, "", 0, err) == 0, "%s", err);
+    CHECK_MSG(textio_write_atomic(path, "", 0, err) == 0, "%s", err);
     CHECK(stat(path, &st) == 0 && st.st_size == 0);
     remove(path);
     /* refused: an empty name, a directory, a folder under a file; nothing left behind */
-    CHECK_INT(km_write_atomic("", "x", 1, err), -1);
+    CHECK_INT(textio_write_atomic("", "x", 1, err), -1);
     CHECK_STR(err, "an empty file name");
-    CHECK_INT(km_write_atomic("/tmp", "x", 1, err), -1);
+    CHECK_INT(textio_write_atomic("/tmp", "x", 1, err), -1);
     CHECK_STR(err, "/tmp: cannot write: is a directory");
     CHECK_INT(temps_of("/tmp"), 0);
-    CHECK_INT(km_write_atomic("Makefile/x.pdn", "x", 1, err), -1);
+    CHECK_INT(textio_write_atomic("Makefile/x.pdn", "x", 1, err), -1);
     CHECK_STR(err, "Makefile: cannot create the folder: Not a directory");
 }
 
@@ -117,20 +117,20 @@ TEST(files_write_through_a_symlink_updates_its_target)
     remove(link);
     CHECK(symlink(target, link) == 0);
     CHECK(symlink("target.pdn", rel) == 0); /* relative to the link's directory */
-    CHECK_MSG(km_write_atomic(link, "via link\n", 9, err) == 0, "%s", err);
+    CHECK_MSG(textio_write_atomic(link, "via link\n", 9, err) == 0, "%s", err);
     struct stat st;
     CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
     char *t = test_slurp(target);
     CHECK_MSG(t && strcmp(t, "via link\n") == 0, "target holds '%s'", t ? t : "(nothing)");
     free(t);
-    CHECK_MSG(km_write_atomic(rel, "via relative link\n", 18, err) == 0, "%s", err);
+    CHECK_MSG(textio_write_atomic(rel, "via relative link\n", 18, err) == 0, "%s", err);
     CHECK(lstat(rel, &st) == 0 && S_ISLNK(st.st_mode));
     t = test_slurp(target);
     CHECK(t && strcmp(t, "via relative link\n") == 0);
     free(t);
     /* a link to nothing is refused, and nothing is created */
     CHECK(symlink("missing.pdn", dangling) == 0);
-    CHECK_INT(km_write_atomic(dangling, "x", 1, err), -1);
+    CHECK_INT(textio_write_atomic(dangling, "x", 1, err), -1);
     CHECK_MSG(strstr(err, "a symbolic link to a missing file") != NULL, "%s", err);
     char missing[300];
     snprintf(missing, sizeof missing, "%s/missing.pdn", dir);
@@ -162,7 +162,7 @@ TEST(files_write_to_a_fifo_in_place)
     int fd = open(fifo, O_RDWR | O_NONBLOCK);
     CHECK(fd >= 0);
     if (fd < 0) return;
-    CHECK_MSG(km_write_atomic(fifo, "through the pipe\n", 17, err) == 0, "%s", err);
+    CHECK_MSG(textio_write_atomic(fifo, "through the pipe\n", 17, err) == 0, "%s", err);
     char buf[64] = "";
     ssize_t n = read(fd, buf, sizeof buf - 1);
     CHECK_INT(n, 17);
@@ -171,11 +171,12 @@ TEST(files_write_to_a_fifo_in_place)
     struct stat st;
     CHECK(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
     CHECK_INT(temps_of(fifo), 0);
-    CHECK(km_writes_in_place(fifo) && km_writes_in_place("-") && km_writes_in_place("/dev/stdout"));
-    CHECK(km_writes_in_place("/dev/null") && !km_writes_in_place("/tmp"));
+    CHECK(textio_writes_in_place(fifo) && textio_writes_in_place("-") &&
+          textio_writes_in_place("/dev/stdout"));
+    CHECK(textio_writes_in_place("/dev/null") && !textio_writes_in_place("/tmp"));
     close(fd);
     /* a device: /dev/null stays the device (the write goes nowhere) */
-    CHECK_MSG(km_write_atomic("/dev/null", "x\n", 2, err) == 0, "%s", err);
+    CHECK_MSG(textio_write_atomic("/dev/null", "x\n", 2, err) == 0, "%s", err);
     CHECK(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
     CHECK_INT(temps_of("/dev/null"), 0);
     /* and the commands: play and match into a FIFO read by cat */

@@ -23,7 +23,7 @@ static bool play(Game *g, const char *text)
 {
     Move m;
     char err[KM_ERR_MAX];
-    if (parse_move(&g->cur, text, &m, err)) {
+    if (notation_parse_move(&g->cur, text, &m, err)) {
         CHECK_MSG(false, "%s", err);
         return false;
     }
@@ -156,7 +156,7 @@ TEST(game_forty_move_rule_restarts_after_a_man_move_and_a_capture)
     CHECK(play(&g, "22-17"));
     CHECK_INT(game_reversible_plies(&g), 0); /* a man moved */
     MoveList ml;
-    CHECK_INT(gen_moves(&g.cur, &ml), 1); /* the capture is forced */
+    CHECK_INT(mg_moves(&g.cur, &ml), 1); /* the capture is forced */
     CHECK(play(&g, "13x22"));
     CHECK_INT(game_reversible_plies(&g), 0);
     /* 79 more: plies 42-120 of the game, no draw at ply 80 */

@@ -174,7 +174,7 @@ TEST(integrity_selfplay_key_holds_every_setting)
 static uint8_t *chunk_bytes(const char *path, size_t *n)
 {
     char err[KM_ERR_MAX];
-    return (uint8_t *)km_read_text(path, NULL, n, err);
+    return (uint8_t *)textio_read_text(path, NULL, n, err);
 }
 
 static void chunk_put(const char *path, uint8_t *b, size_t n, bool fix)
@@ -265,7 +265,7 @@ static uint8_t *small_book(const char *command, size_t *len, char *err)
     Board b;
     board_init(&b);
     MoveList ml;
-    gen_moves(&b, &ml);
+    mg_moves(&b, &ml);
     uint16_t code = (uint16_t)book_move_code(&b, &ml.moves[0]);
     int16_t score = 0;
     BookOutPos pos = {book_key(&b), 1, &code, &score};
@@ -278,9 +278,9 @@ static void set_depth(uint8_t *p, uint32_t v)
     put32le(p + 36, v);
     uint32_t hbytes = p[12] | (uint32_t)p[13] << 8 | (uint32_t)p[14] << 16 | (uint32_t)p[15] << 24;
     static const uint8_t zero[4];
-    uint32_t c = km_crc32(0, p, 96);
-    c = km_crc32(c, zero, 4);
-    put32le(p + 96, km_crc32(c, p + 100, hbytes - 100));
+    uint32_t c = textio_crc32(0, p, 96);
+    c = textio_crc32(c, zero, 4);
+    put32le(p + 96, textio_crc32(c, p + 100, hbytes - 100));
 }
 
 TEST(integrity_book_header_bounded_and_shown_escaped)
@@ -331,20 +331,20 @@ TEST(integrity_book_header_bounded_and_shown_escaped)
     CHECK_MSG(bytes != NULL, "%s", err);
     if (!bytes) return;
     snprintf(path, sizeof path, "%s/esc.book", dir);
-    CHECK(km_write_atomic(path, (const char *)bytes, len, err) == 0);
+    CHECK(textio_write_atomic(path, (const char *)bytes, len, err) == 0);
     CHECK_INT(kingme("book info --book %s", path), 0);
     CHECK_MSG(strstr(out, "built by: kingme book build\\x0D\\x1B[2Kchecksums verified\\x0A\\x7F\n"), "%s",
               out);
     CHECK_MSG(!strchr(out, '\033') && !strchr(out, '\r') && !strchr(out, 0x7F), "%s", out);
     /* numbers out of range are refused at reading (a depth of INT_MIN overflowed) */
     set_depth(bytes, 0x80000000u);
-    CHECK(km_write_atomic(path, (const char *)bytes, len, err) == 0);
+    CHECK(textio_write_atomic(path, (const char *)bytes, len, err) == 0);
     CHECK_INT(kingme("book info --book %s", path), 1);
     char want[600];
     snprintf(want, sizeof want, "kingme: %s: corrupt header (the depth out of range)\n", path);
     CHECK_STR(out, want);
     set_depth(bytes, 4);
-    CHECK(km_write_atomic(path, (const char *)bytes, len, err) == 0);
+    CHECK(textio_write_atomic(path, (const char *)bytes, len, err) == 0);
     CHECK_INT(kingme("book info --book %s", path), 0);
     free(bytes);
     /* KINGME_BOOK=none: no book, not the default one */
@@ -422,7 +422,7 @@ TEST(integrity_pdn_and_analyze_escape_what_they_echo)
 
 TEST(integrity_memory_checked_for_the_whole_run)
 {
-    uint64_t have = km_memory_limit() >> 20;
+    uint64_t have = memlimit_bytes() >> 20;
     if (!have) {
         test_skip("the memory here is not known");
         return;

@@ -23,7 +23,7 @@ static Move level_move(Searcher *s, const char *fen, int level, uint64_t seed, L
     SearchLimits lim;
     search_limits_default(&lim);
     uint64_t rng = seed;
-    searcher_clear(s);
+    search_clear(s);
     SearchResult r;
     memset(&r, 0, sizeof r);
     CHECK(level_search(s, &g, &lim, level, &rng, &r, info) == 0);
@@ -42,7 +42,7 @@ TEST(level_never_falls_for_a_shot)
     weights_default(&w);
     Searcher s;
     char err[KM_ERR_MAX];
-    CHECK(searcher_init(&s, &w, 4, 1, err) == 0);
+    CHECK(search_init(&s, &w, 4, 1, err) == 0);
     uint32_t chosen = 0;
     int tries = 0;
     for (int level = LEVEL_MIN; level <= 5; level++)
@@ -50,7 +50,7 @@ TEST(level_never_falls_for_a_shot)
             LevelInfo in;
             Move m = level_move(&s, fen, level, seed * 7919, &in);
             char t[MOVE_TEXT_MAX];
-            move_to_text(&m, t);
+            notation_move_to_text(&m, t);
             CHECK_MSG(strcmp(t, "9-14") && strcmp(t, "6-10"), "level %d seed %d played %s", level, (int)seed,
                       t);
             CHECK(in.unsafe >= 2);
@@ -59,7 +59,7 @@ TEST(level_never_falls_for_a_shot)
         }
     CHECK(tries > 30);
     CHECK(__builtin_popcount(chosen) >= 3); /* level 1 varies among the safe moves */
-    searcher_free(&s);
+    search_free(&s);
 }
 
 /* A game of level 2 against level 2 from one seed is the same game again;
@@ -71,14 +71,14 @@ TEST(level_is_reproducible_and_spreads_with_the_level)
     weights_default(&w);
     Searcher s;
     char err[KM_ERR_MAX];
-    CHECK(searcher_init(&s, &w, 4, 1, err) == 0);
+    CHECK(search_init(&s, &w, 4, 1, err) == 0);
     SearchLimits lim;
     search_limits_default(&lim);
     char text[3][600];
     for (int run = 0; run < 3; run++) {
         Game g;
         game_init(&g, NULL);
-        searcher_clear(&s);
+        search_clear(&s);
         uint64_t rng = run < 2 ? 11 : 12;
         size_t at = 0;
         text[run][0] = '\0';
@@ -86,7 +86,7 @@ TEST(level_is_reproducible_and_spreads_with_the_level)
             SearchResult r;
             CHECK(level_search(&s, &g, &lim, 2, &rng, &r, NULL) == 0);
             char t[MOVE_TEXT_MAX];
-            move_to_text(&r.best, t);
+            notation_move_to_text(&r.best, t);
             at += (size_t)snprintf(text[run] + at, sizeof text[run] - at, "%s ", t);
             game_play(&g, &r.best);
         }
@@ -102,7 +102,7 @@ TEST(level_is_reproducible_and_spreads_with_the_level)
             Move m = level_move(&s, "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
                                 k == 0 ? 1 : 6, seed * 31, NULL);
             bool known = false;
-            for (int j = 0; j < distinct[k]; j++) known = known || move_equal(&seen[j], &m);
+            for (int j = 0; j < distinct[k]; j++) known = known || mg_move_equal(&seen[j], &m);
             if (!known) seen[distinct[k]++] = m;
         }
     }
@@ -112,8 +112,8 @@ TEST(level_is_reproducible_and_spreads_with_the_level)
     LevelInfo in;
     Move m = level_move(&s, "B:W18:B14", 1, 5, &in); /* 14x23 is the only move */
     char t[MOVE_TEXT_MAX];
-    move_to_text(&m, t);
+    notation_move_to_text(&m, t);
     CHECK_STR(t, "14x23");
     CHECK_INT(level_spec(LEVEL_FULL - 1)->nodes > level_spec(LEVEL_MIN + 1)->nodes, 1);
-    searcher_free(&s);
+    search_free(&s);
 }

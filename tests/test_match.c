@@ -25,7 +25,7 @@ TEST(match_ballots_equal_data_file)
         if (line[0] == '#' || line[0] == '\0') continue;
         CHECK_MSG(n < BALLOT_COUNT, "more ballots in the file than in the table");
         if (n >= BALLOT_COUNT) break;
-        ballot_line(&km_ballots[n], mine, sizeof mine);
+        opening_ballot_line(&opening_ballots[n], mine, sizeof mine);
         CHECK_MSG(strcmp(line, mine) == 0, "ballot %d: file '%s', table '%s'", n + 1, line, mine);
         n++;
     }
@@ -33,13 +33,13 @@ TEST(match_ballots_equal_data_file)
     CHECK_INT(n, BALLOT_COUNT);
     int cross = 0, ctd = 0;
     for (int i = 0; i < BALLOT_COUNT; i++) {
-        cross += km_ballots[i].status == BALLOT_CROSSBOARD;
-        ctd += km_ballots[i].ctd;
+        cross += opening_ballots[i].status == BALLOT_CROSSBOARD;
+        ctd += opening_ballots[i].ctd;
     }
     CHECK_INT(cross, BALLOT_CROSSBOARD_COUNT);
     CHECK_INT(ctd, 50);
-    CHECK_STR(km_ballots[4].name, "Dreaded Edinburgh");
-    CHECK(km_ballots[4].ctd && km_ballots[4].status == BALLOT_CROSSBOARD);
+    CHECK_STR(opening_ballots[4].name, "Dreaded Edinburgh");
+    CHECK(opening_ballots[4].ctd && opening_ballots[4].status == BALLOT_CROSSBOARD);
 }
 
 /* Every ballot, barred ones included, is three legal moves from the start;
@@ -49,29 +49,29 @@ TEST(match_ballot_openings)
     char err[KM_ERR_MAX];
     for (int i = 0; i < BALLOT_COUNT; i++) {
         Opening o;
-        int r = opening_from_ballot(&o, &km_ballots[i], err);
+        int r = opening_from_ballot(&o, &opening_ballots[i], err);
         CHECK_MSG(r == 0, "ballot %d: %s", i + 1, err);
         CHECK_INT(o.nply, 3);
         CHECK_INT(o.ballot, i + 1);
         Board b = o.start;
         char text[3][MOVE_TEXT_MAX];
         for (int k = 0; k < o.nply; k++) {
-            move_to_text(&o.moves[k], text[k]);
-            make_move(&b, &o.moves[k]);
+            notation_move_to_text(&o.moves[k], text[k]);
+            mg_make_move(&b, &o.moves[k]);
         }
         char all[200];
         snprintf(all, sizeof all, "%s %s %s", text[0], text[1], text[2]);
-        CHECK_MSG(strcmp(all, km_ballots[i].moves) == 0, "ballot %d: %s", i + 1, all);
+        CHECK_MSG(strcmp(all, opening_ballots[i].moves) == 0, "ballot %d: %s", i + 1, all);
         CHECK_INT(b.stm, KM_WHITE);
     }
     Opening *ops;
     int n;
-    CHECK_INT(openings_crossboard(&ops, &n, err), 0);
+    CHECK_INT(opening_list_crossboard(&ops, &n, err), 0);
     CHECK_INT(n, 144);
     CHECK_INT(ops[0].ballot, 1);
     CHECK_INT(ops[2].ballot, 4); /* ballot 3 is barred */
     for (int i = 1; i < n; i++) CHECK(ops[i].ballot > ops[i - 1].ballot);
-    for (int i = 0; i < n; i++) CHECK(km_ballots[ops[i].ballot - 1].status == BALLOT_CROSSBOARD);
+    for (int i = 0; i < n; i++) CHECK(opening_ballots[ops[i].ballot - 1].status == BALLOT_CROSSBOARD);
     free(ops);
 }
 
@@ -122,7 +122,7 @@ static bool same_game(const Game *a, const Game *b)
 {
     if (a->nply != b->nply || a->result != b->result || a->reason != b->reason) return false;
     for (int i = 0; i < a->nply; i++)
-        if (!move_equal(&a->moves[i], &b->moves[i])) return false;
+        if (!mg_move_equal(&a->moves[i], &b->moves[i])) return false;
     return true;
 }
 
@@ -135,16 +135,16 @@ TEST(match_one_game)
     char err[KM_ERR_MAX];
     CHECK_MSG(weights_read(&m, "weights/material.w", NULL, err) == 0, "%s", err);
     Opening op;
-    CHECK_INT(opening_from_ballot(&op, &km_ballots[4], err), 0);
+    CHECK_INT(opening_from_ballot(&op, &opening_ballots[4], err), 0);
     MatchSettings set;
-    match_settings_default(&set);
+    referee_settings_default(&set);
     set.limits.depth = 2;
     set.hash_mb = 1;
     MatchGameSpec spec = {&w, &m, &op, 99, {0, 0}};
     MatchOutcome oa, ob;
     Game a, b;
-    CHECK_INT(match_play_game(&set, &spec, &oa, NULL, err), 0);
-    CHECK_INT(match_play_game(&set, &spec, &ob, NULL, err), 0);
+    CHECK_INT(referee_play_game(&set, &spec, &oa, NULL, err), 0);
+    CHECK_INT(referee_play_game(&set, &spec, &ob, NULL, err), 0);
     a = oa.game;
     b = ob.game;
     CHECK_INT(oa.forfeit, FORFEIT_NONE);
@@ -153,15 +153,15 @@ TEST(match_one_game)
     CHECK(a.result != GAME_ONGOING);
     CHECK(a.nply > 3 && a.nply <= MATCH_PLY_CAP);
     CHECK(same_game(&a, &b));
-    for (int i = 0; i < 3; i++) CHECK(move_equal(&a.moves[i], &op.moves[i]));
+    for (int i = 0; i < 3; i++) CHECK(mg_move_equal(&a.moves[i], &op.moves[i]));
     /* replay: every move legal, same end */
     Game r;
     CHECK_INT(game_init(&r, NULL), 0);
     for (int i = 0; i < a.nply; i++) {
         MoveList ml;
-        gen_moves(&r.cur, &ml);
+        mg_moves(&r.cur, &ml);
         bool legal = false;
-        for (int k = 0; k < ml.count; k++) legal |= move_equal(&ml.moves[k], &a.moves[i]);
+        for (int k = 0; k < ml.count; k++) legal |= mg_move_equal(&ml.moves[k], &a.moves[i]);
         CHECK_MSG(legal, "ply %d is not legal", i + 1);
         if (!legal) break;
         CHECK_INT(r.result, GAME_ONGOING);
@@ -177,27 +177,27 @@ TEST(match_one_game)
                  * weights leave few ties */
     CHECK_MSG(weights_read(&nw, "weights/named.w", NULL, err) == 0, "%s", err);
     MatchGameSpec s1 = {&nw, &nw, NULL, 1, {0, 0}}, s2 = {&nw, &nw, NULL, 2, {0, 0}};
-    CHECK_INT(match_play_game(&set, &s1, &ob, NULL, err), 0);
+    CHECK_INT(referee_play_game(&set, &s1, &ob, NULL, err), 0);
     b = ob.game;
-    CHECK_INT(match_play_game(&set, &s2, &oa, NULL, err), 0);
+    CHECK_INT(referee_play_game(&set, &s2, &oa, NULL, err), 0);
     r = oa.game;
     CHECK(!same_game(&b, &r));
     game_free(&b);
     game_free(&r);
 
     set.ply_cap = 10;
-    CHECK_INT(match_play_game(&set, &spec, &ob, NULL, err), 0);
+    CHECK_INT(referee_play_game(&set, &spec, &ob, NULL, err), 0);
     b = ob.game;
     CHECK_INT(b.nply, 10);
     CHECK_INT(b.result, GAME_DRAW);
     CHECK_INT(b.reason, REASON_PLY_CAP);
-    for (int i = 0; i < 10; i++) CHECK(move_equal(&a.moves[i], &b.moves[i]));
+    for (int i = 0; i < 10; i++) CHECK(mg_move_equal(&a.moves[i], &b.moves[i]));
     game_free(&b);
     game_free(&a);
 
     atomic_bool stop = true;
     set.ply_cap = 0;
-    CHECK_INT(match_play_game(&set, &spec, &ob, &stop, err), 0);
+    CHECK_INT(referee_play_game(&set, &spec, &ob, &stop, err), 0);
     b = ob.game;
     CHECK_INT(b.result, GAME_ONGOING);
     CHECK_INT(b.nply, 3);
@@ -214,14 +214,14 @@ TEST(match_pool_threads)
     CHECK_INT(weights_read(&w[1], "weights/thesis.w", NULL, err), 0);
     Opening *ops;
     int nops;
-    CHECK_INT(openings_crossboard(&ops, &nops, err), 0);
+    CHECK_INT(opening_list_crossboard(&ops, &nops, err), 0);
     enum { N = 8 };
     MatchGameSpec specs[N];
     for (int g = 0; g < N; g++)
         specs[g] = (MatchGameSpec){
-            &w[g % 2], &w[1 - g % 2], &ops[(g / 2) * 37 % nops], match_game_seed(5, g), {0, 0}};
+            &w[g % 2], &w[1 - g % 2], &ops[(g / 2) * 37 % nops], referee_game_seed(5, g), {0, 0}};
     MatchSettings set;
-    match_settings_default(&set);
+    referee_settings_default(&set);
     set.limits.depth = test_sanitized() ? 1 : 2;
     set.hash_mb = 1;
     MatchOutcome o1[N], o3[N];
@@ -262,7 +262,7 @@ TEST(match_pdn_openings)
                      "[FEN \"W:W18,K31:B1,2,14\"]\n*\n");
     Opening *ops;
     int n;
-    CHECK_MSG(openings_from_pdn(path, &ops, &n, err) == 0, "%s", err);
+    CHECK_MSG(opening_list_from_pdn(path, &ops, &n, err) == 0, "%s", err);
     CHECK_INT(n, 2);
     if (n == 2) {
         CHECK_INT(ops[0].nply, 3);
@@ -272,12 +272,12 @@ TEST(match_pdn_openings)
     }
     free(ops);
     write_file(path, "1. 11-15 23-19 2. 8-11 *\n\n1. 11-15 24-19 2. 15x24 *\n\n1. 12-16 99-98 *\n");
-    CHECK_INT(openings_from_pdn(path, &ops, &n, err), -1);
+    CHECK_INT(opening_list_from_pdn(path, &ops, &n, err), -1);
     CHECK_MSG(strstr(err, "game 3") != NULL, "error: %s", err);
     write_file(path, "[FEN \"B:W18:B14\"]\n1. 14x23 *\n");
-    CHECK_INT(openings_from_pdn(path, &ops, &n, err), -1);
+    CHECK_INT(opening_list_from_pdn(path, &ops, &n, err), -1);
     CHECK_MSG(strstr(err, "already over") != NULL, "error: %s", err);
-    CHECK_INT(openings_from_pdn("tests/data/no-such.pdn", &ops, &n, err), -1);
+    CHECK_INT(opening_list_from_pdn("tests/data/no-such.pdn", &ops, &n, err), -1);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd, out, sizeof out);
 }
@@ -433,24 +433,24 @@ TEST(match_command)
 TEST(match_sprt_llr)
 {
     Sprt t;
-    sprt_init(&t, 0, 10, 0.05, 0.05);
+    elo_sprt_init(&t, 0, 10, 0.05, 0.05);
     CHECK(fabs(t.lower + 2.9444389792) < 1e-9);
     CHECK(fabs(t.upper - 2.9444389792) < 1e-9);
-    CHECK(fabs(sprt_llr(&t, 60, 20, 20) - 1.7337133119) < 1e-8);
-    CHECK(fabs(sprt_llr(&t, 10, 80, 10) + 0.2069910682) < 1e-8);
-    CHECK(fabs(sprt_llr(&t, 3, 0, 1) - 0.0745237442) < 1e-8);
-    CHECK(fabs(sprt_llr(&t, 300, 400, 250) - 0.0) > 1); /* H1 side, checked below with 0 5 */
-    sprt_init(&t, 0, 5, 0.05, 0.05);
-    CHECK(fabs(sprt_llr(&t, 300, 400, 250) - 1.0780478599) < 1e-8);
-    sprt_init(&t, -5, 5, 0.05, 0.05);
-    CHECK(fabs(sprt_llr(&t, 100, 100, 150) + 2.0738764926) < 1e-8);
+    CHECK(fabs(elo_sprt_llr(&t, 60, 20, 20) - 1.7337133119) < 1e-8);
+    CHECK(fabs(elo_sprt_llr(&t, 10, 80, 10) + 0.2069910682) < 1e-8);
+    CHECK(fabs(elo_sprt_llr(&t, 3, 0, 1) - 0.0745237442) < 1e-8);
+    CHECK(fabs(elo_sprt_llr(&t, 300, 400, 250) - 0.0) > 1); /* H1 side, checked below with 0 5 */
+    elo_sprt_init(&t, 0, 5, 0.05, 0.05);
+    CHECK(fabs(elo_sprt_llr(&t, 300, 400, 250) - 1.0780478599) < 1e-8);
+    elo_sprt_init(&t, -5, 5, 0.05, 0.05);
+    CHECK(fabs(elo_sprt_llr(&t, 100, 100, 150) + 2.0738764926) < 1e-8);
     /* no variance: no information */
-    CHECK(sprt_llr(&t, 0, 0, 0) == 0);
-    CHECK(sprt_llr(&t, 0, 40, 0) == 0);
-    CHECK(sprt_llr(&t, 7, 0, 0) == 0);
-    CHECK_INT(sprt_decide(&t, 2.95), SPRT_H1);
-    CHECK_INT(sprt_decide(&t, 2.94), SPRT_CONTINUE);
-    CHECK_INT(sprt_decide(&t, -2.95), SPRT_H0);
+    CHECK(elo_sprt_llr(&t, 0, 0, 0) == 0);
+    CHECK(elo_sprt_llr(&t, 0, 40, 0) == 0);
+    CHECK(elo_sprt_llr(&t, 7, 0, 0) == 0);
+    CHECK_INT(elo_sprt_decide(&t, 2.95), SPRT_H1);
+    CHECK_INT(elo_sprt_decide(&t, 2.94), SPRT_CONTINUE);
+    CHECK_INT(elo_sprt_decide(&t, -2.95), SPRT_H0);
 }
 
 /* Results fed one game at a time, as the match does: the test stops at the
@@ -459,7 +459,7 @@ TEST(match_sprt_llr)
 static int sprt_stop_at(const char *pattern, int max, SprtDecision *d, double *llr)
 {
     Sprt t;
-    sprt_init(&t, 0, 10, 0.05, 0.05);
+    elo_sprt_init(&t, 0, 10, 0.05, 0.05);
     int w = 0, dr = 0, l = 0;
     size_t len = strlen(pattern);
     for (int i = 0; i < max; i++) {
@@ -467,8 +467,8 @@ static int sprt_stop_at(const char *pattern, int max, SprtDecision *d, double *l
         w += c == 'W';
         dr += c == 'D';
         l += c == 'L';
-        *llr = sprt_llr(&t, w, dr, l);
-        if ((*d = sprt_decide(&t, *llr)) != SPRT_CONTINUE) return i + 1;
+        *llr = elo_sprt_llr(&t, w, dr, l);
+        if ((*d = elo_sprt_decide(&t, *llr)) != SPRT_CONTINUE) return i + 1;
     }
     return 0;
 }
@@ -552,7 +552,7 @@ TEST(match_referee_forfeits)
         snprintf(cmd, sizeof cmd, "sh tests/data/engines/broken.sh %s %s", cases[k].mode, log);
         MatchSide sides[2] = {{"broken", NULL, cmd}, {"material", &m, NULL}};
         MatchSettings set;
-        match_settings_default(&set);
+        referee_settings_default(&set);
         set.limits.depth = 2;
         /* short for the hang, long for the others (a loaded machine must not
          * turn a slow answer into a hang) */
@@ -614,7 +614,7 @@ TEST(match_referee_clock)
     opening_start(&op);
     MatchSide sides[2] = {{"slow", NULL, "sh tests/data/engines/broken.sh slow"}, {"material", &m, NULL}};
     MatchSettings set;
-    match_settings_default(&set);
+    referee_settings_default(&set);
     set.hash_mb = 1;
     set.tc_base = 0.1; /* 0.3 s is too long */
     set.tc_inc = 0;
@@ -622,7 +622,7 @@ TEST(match_referee_clock)
     set.nsides = 2;
     MatchGameSpec spec = {NULL, NULL, &op, 1, {0, 1}};
     MatchOutcome o;
-    CHECK_MSG(match_play_game(&set, &spec, &o, NULL, err) == 0, "%s", err);
+    CHECK_MSG(referee_play_game(&set, &spec, &o, NULL, err) == 0, "%s", err);
     CHECK_INT(o.forfeit, FORFEIT_TIME);
     CHECK_INT(o.result, GAME_WHITE_WINS);
     CHECK_MSG(strncmp(o.termination, "time forfeit: Black took 0.", 27) == 0, "'%s'", o.termination);
@@ -632,7 +632,7 @@ TEST(match_referee_clock)
     /* enough time: 9-13 is played and the charge is the time taken */
     set.tc_base = 5;
     set.ply_cap = 1;
-    CHECK_MSG(match_play_game(&set, &spec, &o, NULL, err) == 0, "%s", err);
+    CHECK_MSG(referee_play_game(&set, &spec, &o, NULL, err) == 0, "%s", err);
     CHECK_INT(o.forfeit, FORFEIT_NONE);
     CHECK_INT(o.nply, 1);
     CHECK_INT(o.reason, REASON_PLY_CAP);
@@ -650,7 +650,7 @@ TEST(match_engine_does_not_start)
     weights_default(&m);
     MatchSide sides[2] = {{"engine:exit 7", NULL, "exit 7"}, {"default", &m, NULL}};
     MatchSettings set;
-    match_settings_default(&set);
+    referee_settings_default(&set);
     set.limits.depth = 1;
     set.hash_mb = 1;
     set.sides = sides;
@@ -721,15 +721,15 @@ TEST(match_command_referee)
               "output: %s", out);
     if (sp) {
         Sprt t;
-        sprt_init(&t, 0, 10, 0.05, 0.05);
+        elo_sprt_init(&t, 0, 10, 0.05, 0.05);
         CHECK_INT(after, sw + sd + sl);
         CHECK(after < 400);
-        CHECK(fabs(sprt_llr(&t, sw, sd, sl) - llr) < 0.006);
-        CHECK(sprt_llr(&t, sw, sd, sl) >= t.upper);
+        CHECK(fabs(elo_sprt_llr(&t, sw, sd, sl) - llr) < 0.006);
+        CHECK(elo_sprt_llr(&t, sw, sd, sl) >= t.upper);
         /* one game fewer had not decided: the last game was a win, draw or loss */
-        double before = sprt_llr(&t, sw - 1, sd, sl);
-        if (before > t.upper) before = sprt_llr(&t, sw, sd - 1, sl);
-        if (before > t.upper) before = sprt_llr(&t, sw, sd, sl - 1);
+        double before = elo_sprt_llr(&t, sw - 1, sd, sl);
+        if (before > t.upper) before = elo_sprt_llr(&t, sw, sd - 1, sl);
+        if (before > t.upper) before = elo_sprt_llr(&t, sw, sd, sl - 1);
         CHECK(before < t.upper);
         snprintf(path, sizeof path, "%s/s.pdn", dir);
         CHECK_MSG(pdn_read_file(path, &g, &n, err) == 0, "%s", err);

@@ -17,12 +17,12 @@
 static void real_key(const Move *m, char *out)
 {
     char t[MOVE_TEXT_MAX];
-    move_to_text(m, t);
+    notation_move_to_text(m, t);
     int n = snprintf(out, KEY_MAX, "%s {", t);
     uint32_t x = m->captured;
     bool first = true;
     while (x && n < KEY_MAX) {
-        int i = poplsb32(&x);
+        int i = bits_poplsb32(&x);
         n += snprintf(out + n, (size_t)(KEY_MAX - n), "%s%d", first ? "" : ",", i + 1);
         first = false;
     }
@@ -82,16 +82,16 @@ static bool compare_position(const Board *b, Stats *st)
     CHECK_MSG(nref == refml.stored, "%s: %d moves, more than the reference holds", fen, nref);
     if (nref != refml.stored) return false;
     static MoveList ml;
-    int nreal = gen_moves(b, &ml);
-    CHECK_MSG(nreal == ml.count, "%s: gen_moves returned %d for %d moves", fen, nreal, ml.count);
-    CHECK_MSG(nreal == nref, "%s: gen_moves gives %d moves, the reference %d", fen, nreal, nref);
-    int ncount = count_moves(b);
-    CHECK_MSG(ncount == nref, "%s: count_moves gives %d, the reference %d moves", fen, ncount, nref);
+    int nreal = mg_moves(b, &ml);
+    CHECK_MSG(nreal == ml.count, "%s: mg_moves returned %d for %d moves", fen, nreal, ml.count);
+    CHECK_MSG(nreal == nref, "%s: mg_moves gives %d moves, the reference %d", fen, nreal, nref);
+    int ncount = mg_count_moves(b);
+    CHECK_MSG(ncount == nref, "%s: mg_count_moves gives %d, the reference %d moves", fen, ncount, nref);
 
     bool capture = nref > 0 && refml.moves[0].njumps > 0;
     static MoveList caps;
-    int ncap = gen_captures(b, &caps);
-    CHECK_MSG(ncap == (capture ? nref : 0), "%s: gen_captures gives %d, expected %d", fen, ncap,
+    int ncap = mg_captures(b, &caps);
+    CHECK_MSG(ncap == (capture ? nref : 0), "%s: mg_captures gives %d, expected %d", fen, ncap,
               capture ? nref : 0);
 
     st->positions++;
@@ -123,7 +123,7 @@ static bool compare_position(const Board *b, Stats *st)
         ref_keys[i].index = i;
         /* internal consistency of the real move */
         if (m->njumps) {
-            CHECK_MSG(m->to == m->path[m->njumps - 1] && popcount32(m->captured) == m->njumps,
+            CHECK_MSG(m->to == m->path[m->njumps - 1] && bits_popcount32(m->captured) == m->njumps,
                       "%s: inconsistent move %s (to %d, %d jumps)", fen, real_keys[i].key, m->to + 1,
                       m->njumps);
         } else {
@@ -137,14 +137,14 @@ static bool compare_position(const Board *b, Stats *st)
             char a[1024], r[1024];
             key_list(real_keys, nreal, a, sizeof a);
             key_list(ref_keys, nref, r, sizeof r);
-            CHECK_MSG(false, "%s: gen_moves gives [%s], the reference [%s]", fen, a, r);
+            CHECK_MSG(false, "%s: mg_moves gives [%s], the reference [%s]", fen, a, r);
             return false;
         }
     }
-    /* make_move against the reference's own make, move by move */
+    /* mg_make_move against the reference's own make, move by move */
     for (int i = 0; i < nreal; i++) {
         Board c = *b, d;
-        make_move(&c, &ml.moves[real_keys[i].index]);
+        mg_make_move(&c, &ml.moves[real_keys[i].index]);
         RefPos q = p;
         ref_make(&q, &refml.moves[ref_keys[i].index]);
         ref_to_board(&q, &d);
@@ -152,8 +152,8 @@ static bool compare_position(const Board *b, Stats *st)
             char fc[128], fd[128];
             board_to_fen(&c, fc, sizeof fc);
             board_to_fen(&d, fd, sizeof fd);
-            CHECK_MSG(false, "%s: after %s make_move gives %s, the reference %s", fen, real_keys[i].key, fc,
-                      fd);
+            CHECK_MSG(false, "%s: after %s mg_make_move gives %s, the reference %s", fen, real_keys[i].key,
+                      fc, fd);
             return false;
         }
     }
@@ -287,12 +287,13 @@ TEST(board_mirror_turns_the_moves_round)
             bad++;
             continue;
         }
-        CHECK(mb.stm != b.stm && popcount32(mb.pieces[KM_BLACK]) == popcount32(b.pieces[KM_WHITE]) &&
-              popcount32(mb.kings) == popcount32(b.kings));
+        CHECK(mb.stm != b.stm &&
+              bits_popcount32(mb.pieces[KM_BLACK]) == bits_popcount32(b.pieces[KM_WHITE]) &&
+              bits_popcount32(mb.kings) == bits_popcount32(b.kings));
         RefPos p;
         ref_from_board(&b, &p);
         int nref = ref_gen(&p, &refml);
-        int nreal = gen_moves(&mb, &ml);
+        int nreal = mg_moves(&mb, &ml);
         if (nreal != nref || nref > REF_MAX_MOVES) {
             CHECK_MSG(false, "%s: %d moves, the mirror has %d", fen, nref, nreal);
             bad++;
@@ -343,7 +344,7 @@ static int by_str(const void *a, const void *b)
 }
 
 /* The moves of fen must be exactly the n expected ones (both generators),
- * and count_moves must agree. */
+ * and mg_count_moves must agree. */
 static void check_moves(const char *fen, const Expect *e, int n, int line)
 {
     Board b;
@@ -361,15 +362,15 @@ static void check_moves(const char *fen, const Expect *e, int n, int line)
     qsort(wantp, (size_t)n, sizeof(char *), by_str);
 
     static MoveList ml;
-    int got = gen_moves(&b, &ml);
+    int got = mg_moves(&b, &ml);
     RefPos p;
     ref_from_board(&b, &p);
     int nref = ref_gen(&p, &refml);
     test_checks += 3;
-    if (count_moves(&b) != n)
-        test_fail(__FILE__, line, "%s: count_moves %d, expected %d", fen, count_moves(&b), n);
+    if (mg_count_moves(&b) != n)
+        test_fail(__FILE__, line, "%s: mg_count_moves %d, expected %d", fen, mg_count_moves(&b), n);
     if (got != n || nref != n) {
-        test_fail(__FILE__, line, "%s: gen_moves %d moves, reference %d, expected %d", fen, got, nref, n);
+        test_fail(__FILE__, line, "%s: mg_moves %d moves, reference %d, expected %d", fen, got, nref, n);
         return;
     }
     for (int i = 0; i < n; i++) {
@@ -381,7 +382,7 @@ static void check_moves(const char *fen, const Expect *e, int n, int line)
     for (int i = 0; i < n; i++) {
         test_checks += 2;
         if (strcmp(real_keys[i].key, wantp[i]) != 0)
-            test_fail(__FILE__, line, "%s: gen_moves has %s, expected %s", fen, real_keys[i].key, wantp[i]);
+            test_fail(__FILE__, line, "%s: mg_moves has %s, expected %s", fen, real_keys[i].key, wantp[i]);
         if (strcmp(ref_keys[i].key, wantp[i]) != 0)
             test_fail(__FILE__, line, "%s: the reference has %s, expected %s", fen, ref_keys[i].key,
                       wantp[i]);
@@ -400,11 +401,12 @@ static void check_after(const char *fen, const char *text, const char *after, in
     Move m;
     char err[KM_ERR_MAX];
     test_checks++;
-    if (board_from_fen(&b, fen, err) || board_from_fen(&want, after, err) || parse_move(&b, text, &m, err)) {
+    if (board_from_fen(&b, fen, err) || board_from_fen(&want, after, err) ||
+        notation_parse_move(&b, text, &m, err)) {
         test_fail(__FILE__, line, "%s %s: %s", fen, text, err);
         return;
     }
-    make_move(&b, &m);
+    mg_make_move(&b, &m);
     if (!board_equal(&b, &want)) {
         char got[128];
         board_to_fen(&b, got, sizeof got);
@@ -544,7 +546,7 @@ TEST(movegen_hand_no_moves)
      * board), so it steps to 6; 14 has its own man on 9 and steps to 10. */
     CHECK(!mg_can_capture(&b, KM_WHITE));
     b.stm = KM_WHITE;
-    CHECK_INT(count_moves(&b), 2);
+    CHECK_INT(mg_count_moves(&b), 2);
 }
 
 TEST(movegen_hand_taken_piece_blocks_the_king)

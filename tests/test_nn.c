@@ -48,8 +48,8 @@ static int random_game(uint64_t *r, Board *b, int max)
     while (n < max) {
         b[n++] = x;
         MoveList ml;
-        if (gen_moves(&x, &ml) == 0) break;
-        make_move(&x, &ml.moves[rng_next(r) % (uint64_t)ml.count]);
+        if (mg_moves(&x, &ml) == 0) break;
+        mg_make_move(&x, &ml.moves[rng_next(r) % (uint64_t)ml.count]);
     }
     return n;
 }
@@ -101,15 +101,15 @@ TEST(nn_search_with_network)
     w.net = random_net(7, 32);
     static Searcher s;
     char err[KM_ERR_MAX];
-    CHECK_MSG(searcher_init(&s, &w, 4, 1, err) == 0, "%s", err);
+    CHECK_MSG(search_init(&s, &w, 4, 1, err) == 0, "%s", err);
     Board b;
     CHECK(board_from_fen(&b, "B:W18,19,21,23,24,26,29,30,31,32:B1,2,3,5,6,7,9,10,12,14", err) == 0);
     SearchLimits lim = {0};
     lim.depth = 6;
-    searcher_set_tiebreak(&s, TIEBREAK_FIRST);
+    search_set_tiebreak(&s, TIEBREAK_FIRST);
     static SearchResult r1, r2;
     CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r1, NULL, NULL) == 0);
-    searcher_clear(&s);
+    search_clear(&s);
     free(s.nnacc);
     s.nnacc = NULL;
     CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r2, NULL, NULL) == 0);
@@ -120,7 +120,7 @@ TEST(nn_search_with_network)
     plain.net = NULL;
     CHECK_INT(test_eval_score(&b, KM_BLACK, &w),
               test_eval_score(&b, KM_BLACK, &plain) + nn_eval(w.net, &b, KM_BLACK));
-    searcher_free(&s);
+    search_free(&s);
 }
 
 TEST(eval_mirror_symmetry_with_network)
@@ -310,14 +310,14 @@ TEST(nn_fit_deterministic_and_resumes)
     Weights prior, full, part, resumed;
     weights_default(&prior);
     NetFitConfig c;
-    net_fit_config_default(&c);
+    nn_fit_config_default(&c);
     c.hidden = 16;
     c.epochs = 3;
     c.batch = 64;
     c.holdout = 0.5;
     c.threads = 2;
     NetFitReport rep;
-    CHECK_MSG(net_fit_run(&c, &d, &prior, &full, &rep, NULL, NULL, NULL, err) == 0, "%s", err);
+    CHECK_MSG(nn_fit_run(&c, &d, &prior, &full, &rep, NULL, NULL, NULL, err) == 0, "%s", err);
     CHECK_INT(rep.epochs_done, 3);
     CHECK_MSG(rep.holdout > 0 && rep.prior_holdout > 0 && rep.quant_holdout > 0, "%zu %f %f", rep.holdout,
               rep.prior_holdout, rep.quant_holdout);
@@ -326,16 +326,16 @@ TEST(nn_fit_deterministic_and_resumes)
     c.checkpoint = ck;
     atomic_bool stop;
     atomic_init(&stop, true);
-    CHECK_MSG(net_fit_run(&c, &d, &prior, &part, &rep, NULL, NULL, &stop, err) == 0, "%s", err);
+    CHECK_MSG(nn_fit_run(&c, &d, &prior, &part, &rep, NULL, NULL, &stop, err) == 0, "%s", err);
     CHECK_INT(rep.epochs_done, 1);
     CHECK(part.net != full.net);
-    CHECK_MSG(net_fit_run(&c, &d, &prior, &resumed, &rep, NULL, NULL, NULL, err) == 0, "%s", err);
+    CHECK_MSG(nn_fit_run(&c, &d, &prior, &resumed, &rep, NULL, NULL, NULL, err) == 0, "%s", err);
     CHECK_INT(rep.resumed_from, 1);
     CHECK_INT(rep.epochs_done, 3);
     CHECK(resumed.net == full.net); /* interned: the same weights */
     /* another configuration does not take that checkpoint */
     c.batch = 32;
-    CHECK(net_fit_run(&c, &d, &prior, &resumed, &rep, NULL, NULL, NULL, err) == -1 &&
+    CHECK(nn_fit_run(&c, &d, &prior, &resumed, &rep, NULL, NULL, NULL, err) == -1 &&
           strstr(err, "a checkpoint of another fit"));
     selfplay_data_free(&d);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

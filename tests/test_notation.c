@@ -1,4 +1,4 @@
-/* test_notation.c - move text: move_to_text and parse_move, by hand and on
+/* test_notation.c - move text: notation_move_to_text and notation_parse_move, by hand and on
  * every move of many random positions. */
 #include "kingme/movegen.h"
 #include "kingme/notation.h"
@@ -27,12 +27,12 @@ static void check_parse(const char *fen, const char *text, const char *want_path
     Move m;
     char err[KM_ERR_MAX];
     test_checks++;
-    if (parse_move(&b, text, &m, err) != 0) {
+    if (notation_parse_move(&b, text, &m, err) != 0) {
         test_fail(__FILE__, line, "%s: '%s' refused: %s", fen, text, err);
         return;
     }
     char got[MOVE_TEXT_MAX], caps[128] = "";
-    move_to_text(&m, got);
+    notation_move_to_text(&m, got);
     size_t n = 0;
     for (int i = 0; i < 32; i++)
         if ((m.captured >> i) & 1)
@@ -53,9 +53,9 @@ static void check_refused(const char *fen, const char *text, int line, ...)
     Move m;
     char err[KM_ERR_MAX] = "";
     test_checks++;
-    if (parse_move(&b, text, &m, err) == 0) {
+    if (notation_parse_move(&b, text, &m, err) == 0) {
         char got[MOVE_TEXT_MAX];
-        move_to_text(&m, got);
+        notation_move_to_text(&m, got);
         test_fail(__FILE__, line, "%s: '%s' accepted as %s", fen, text, got);
         return;
     }
@@ -76,27 +76,27 @@ static void check_refused(const char *fen, const char *text, int line, ...)
 
 #define INIT "B:W21-32:B1-12"
 
-TEST(notation_move_to_text)
+TEST(notation_text_of_moves_by_hand)
 {
     /* Moves built by hand (indices are square numbers minus one). */
     Move m = {0};
     m.from = 10, m.to = 14; /* 11-15 */
     char t[MOVE_TEXT_MAX];
-    move_to_text(&m, t);
+    notation_move_to_text(&m, t);
     CHECK_STR(t, "11-15");
     m.from = 14, m.to = 30, m.njumps = 2, m.path[0] = 23, m.path[1] = 30; /* 15x24x31 */
     m.captured = SQ(19) | SQ(27);
-    move_to_text(&m, t);
+    notation_move_to_text(&m, t);
     CHECK_STR(t, "15x24x31");
     /* a king's loop back to its start square */
     m.from = 9, m.to = 9, m.njumps = 4, m.path[0] = 18, m.path[1] = 25, m.path[2] = 16, m.path[3] = 9;
-    move_to_text(&m, t);
+    notation_move_to_text(&m, t);
     CHECK_STR(t, "10x19x26x17x10");
     /* the longest text: 12 jumps between two-digit squares fits */
     m.from = 31, m.njumps = 12;
     for (int i = 0; i < 12; i++) m.path[i] = (uint8_t)(i % 2 ? 31 : 22);
     m.to = m.path[11];
-    move_to_text(&m, t);
+    notation_move_to_text(&m, t);
     CHECK_STR(t, "32x23x32x23x32x23x32x23x32x23x32x23x32");
 }
 
@@ -107,7 +107,7 @@ TEST(notation_parse_numbers_and_coordinates)
     if (!load(&b, INIT)) return;
     Move m;
     char err[KM_ERR_MAX];
-    CHECK(parse_move(&b, "11-15", &m, err) == 0);
+    CHECK(notation_parse_move(&b, "11-15", &m, err) == 0);
     CHECK(m.from == 10 && m.to == 14 && m.njumps == 0 && m.captured == 0);
     CHECK_PARSE(INIT, "9-13", "9-13", "");
     CHECK_PARSE(INIT, "12-16", "12-16", "");
@@ -148,7 +148,7 @@ TEST(notation_single_jump_is_not_a_short_form)
      * moves (worked out in test_movegen.c): the single jump 18x27, and the
      * loops 18x9x2x11x18x27 and 18x11x2x9x18x27, which also end on 27. The
      * text "18x27" is the complete path of the single jump - the text
-     * move_to_text writes for it - so it must read back as that move, not as
+     * notation_move_to_text writes for it - so it must read back as that move, not as
      * an ambiguous short form. */
     const char *fen = "B:W6,7,14,15,23:BK18";
     CHECK_PARSE(fen, "18x27", "18x27", "23");
@@ -226,17 +226,17 @@ TEST(notation_round_trip_on_random_positions)
     for (long i = 0; i < n; i++) {
         Board b;
         ref_stream_next(&s, &b);
-        gen_moves(&b, &ml);
+        mg_moves(&b, &ml);
         char fen[128];
         board_to_fen(&b, fen, sizeof fen);
         for (int j = 0; j < ml.count; j++) {
             const Move *m = &ml.moves[j];
             char text[MOVE_TEXT_MAX], err[KM_ERR_MAX] = "", ctext[64];
             Move got;
-            move_to_text(m, text);
+            notation_move_to_text(m, text);
             moves++;
             /* the full path, with numbers */
-            if (parse_move(&b, text, &got, err) != 0 || !move_equal(&got, m)) {
+            if (notation_parse_move(&b, text, &got, err) != 0 || !mg_move_equal(&got, m)) {
                 if (bad_num++ < 3) CHECK_MSG(false, "%s: '%s' does not read back: %s", fen, text, err);
             }
             /* the full path, with coordinates */
@@ -248,7 +248,7 @@ TEST(notation_round_trip_on_random_positions)
                 coord((m->njumps ? m->path[q] : m->to) + 1, ctext + k);
                 k += 2;
             }
-            if (parse_move(&b, ctext, &got, err) != 0 || !move_equal(&got, m)) {
+            if (notation_parse_move(&b, ctext, &got, err) != 0 || !mg_move_equal(&got, m)) {
                 if (bad_coord++ < 3)
                     CHECK_MSG(false, "%s: '%s' (%s) does not read back: %s", fen, ctext, text, err);
             }
@@ -257,11 +257,11 @@ TEST(notation_round_trip_on_random_positions)
             snprintf(sh, sizeof sh, "%dx%d", m->from + 1, m->to + 1);
             int same = 0, named = 0, single = -1;
             size_t textlen = 0;
-            int rc = parse_move(&b, sh, &got, err);
+            int rc = notation_parse_move(&b, sh, &got, err);
             for (int q = 0; q < ml.count; q++)
                 if (ml.moves[q].from == m->from && ml.moves[q].to == m->to) {
                     char t[MOVE_TEXT_MAX];
-                    move_to_text(&ml.moves[q], t);
+                    notation_move_to_text(&ml.moves[q], t);
                     same++;
                     textlen += strlen(t) + 2;
                     if (rc != 0 && strstr(err, t)) named++;
@@ -271,9 +271,9 @@ TEST(notation_round_trip_on_random_positions)
             bool ok;
             if (single >= 0) {
                 /* "AxB" is then the full path of the single jump A x B */
-                ok = rc == 0 && move_equal(&got, &ml.moves[single]);
+                ok = rc == 0 && mg_move_equal(&got, &ml.moves[single]);
             } else if (same == 1) {
-                ok = rc == 0 && move_equal(&got, m);
+                ok = rc == 0 && mg_move_equal(&got, m);
             } else {
                 /* all the candidates are named, as long as they fit in a
                  * one-line message */
@@ -312,5 +312,5 @@ TEST(notation_move_onto_an_occupied_square_says_so)
     Move m;
     char err[KM_ERR_MAX];
     CHECK_INT(board_from_fen(&b, "B:W28:BK14", err), 0);
-    CHECK_MSG(parse_move(&b, "14-9", &m, err) == 0, "%s", err);
+    CHECK_MSG(notation_parse_move(&b, "14-9", &m, err) == 0, "%s", err);
 }

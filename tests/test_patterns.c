@@ -26,7 +26,7 @@ TEST(patterns_region_geometry)
         int k = 0;
         for (int row = top; row < top + 4; row++)
             for (int col = left; col < left + 4; col++) {
-                int s = square_from_coord((char)('a' + col), (char)('8' - row));
+                int s = board_square_from_coord((char)('a' + col), (char)('8' - row));
                 if (s)
                     CHECK_MSG(k < 8 && sq[k++] == s, "region %s: square %d",
                               pat_tables[PAT_REGION_TABLE(r)].name, s);
@@ -64,11 +64,11 @@ static void random_patterns(uint64_t *rng, EvalPatterns *p, int scale)
 TEST(patterns_ready_tables_equal_the_written_ones)
 {
     uint64_t rng = 77;
-    EvalPatterns *p = patterns_new();
+    EvalPatterns *p = pat_new();
     CHECK(p != NULL);
     if (!p) return;
     random_patterns(&rng, p, PAT_WEIGHT_MAX);
-    patterns_finish(p);
+    pat_finish(p);
     RefRng rr = {99};
     int n = test_sanitized() ? 2000 : 20000, bad = 0;
     for (int k = 0; k < n && bad < 5; k++) {
@@ -98,7 +98,7 @@ TEST(patterns_ready_tables_equal_the_written_ones)
 TEST(patterns_weights_file_round_trip)
 {
     uint64_t rng = 5;
-    EvalPatterns *p = patterns_new();
+    EvalPatterns *p = pat_new();
     CHECK(p != NULL);
     if (!p) return;
     random_patterns(&rng, p, 300);
@@ -107,7 +107,7 @@ TEST(patterns_weights_file_round_trip)
     weights_default(&w);
     w.pat = NULL; /* the default's named weights, without its own layer */
     Weights named = w;
-    w.pat = patterns_intern(p);
+    w.pat = pat_intern(p);
     CHECK(w.pat != NULL);
     char *text = weights_format(&w, "a test");
     CHECK(text && strstr(text, "\ntable end.r1c2\n0: ") && strstr(text, "\ntable man\n0: "));
@@ -184,13 +184,13 @@ TEST(patterns_weights_file_errors)
 TEST(patterns_eval_and_show_commands)
 {
     uint64_t rng = 11;
-    EvalPatterns *p = patterns_new();
+    EvalPatterns *p = pat_new();
     CHECK(p != NULL);
     if (!p) return;
     random_patterns(&rng, p, 200);
     Weights w;
     weights_default(&w);
-    w.pat = patterns_intern(p);
+    w.pat = pat_intern(p);
     char path[] = "/tmp/kingme-pat-XXXXXX";
     int fd = mkstemp(path);
     CHECK(fd >= 0);

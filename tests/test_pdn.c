@@ -75,7 +75,7 @@ static void expect_error(const char *text, const char *part1, const char *part2)
 }
 
 /* The board after playing the moves of a plain "11-15 23-18 ..." list with
- * parse_move alone (no PDN reader involved). */
+ * notation_parse_move alone (no PDN reader involved). */
 static bool replay_plain(const char *fen, const char *moves, Board *out, int *nply)
 {
     char err[KM_ERR_MAX];
@@ -85,8 +85,8 @@ static bool replay_plain(const char *fen, const char *moves, Board *out, int *np
     *nply = 0;
     for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) {
         Move m;
-        if (parse_move(out, t, &m, err)) return false;
-        make_move(out, &m);
+        if (notation_parse_move(out, t, &m, err)) return false;
+        mg_make_move(out, &m);
         ++*nply;
     }
     return true;
@@ -120,7 +120,7 @@ TEST(pdn_tinsley_replays_every_game)
         CHECK_INT(g[0].ntags, 4);
         CHECK_INT(g[0].game.nply, 56);
         char t[MOVE_TEXT_MAX];
-        move_to_text(&g[0].game.moves[55], t);
+        notation_move_to_text(&g[0].game.moves[55], t);
         CHECK_STR(t, "24x15x6");  /* the last move, a double jump */
         CHECK_INT(g[1].line, 12); /* lines of the [Event] tags, found with grep */
         CHECK_INT(g[TINSLEY_GAMES - 1].line, 7481);
@@ -175,7 +175,7 @@ TEST(pdn_eleven_man_positions)
     for (int i = 0; i < n; i++) {
         const Board *b = &g[i].game.start;
         good += !g[i].error && g[i].game.nply == 0 && strcmp(g[i].result, "*") == 0 &&
-                popcount32(b->pieces[KM_BLACK]) == 11 && popcount32(b->pieces[KM_WHITE]) == 11 &&
+                bits_popcount32(b->pieces[KM_BLACK]) == 11 && bits_popcount32(b->pieces[KM_WHITE]) == 11 &&
                 b->kings == 0 && b->stm == KM_BLACK && g[i].line == i + 1;
         /* all 2400 are different positions (checked in the file with a script) */
         bool dup = false;
@@ -258,7 +258,7 @@ TEST(pdn_short_form_and_ambiguity)
         CHECK_INT(g[0].game.nply, 1);
         if (g[0].game.nply == 1) {
             char t[MOVE_TEXT_MAX];
-            move_to_text(&g[0].game.moves[0], t);
+            notation_move_to_text(&g[0].game.moves[0], t);
             CHECK_STR(t, "6x15x24");
         }
         pdn_free_games(g, 1);
@@ -491,7 +491,7 @@ static void random_game(Game *g, unsigned seed, int maxply)
 {
     for (int i = 0; i < maxply && g->result == GAME_ONGOING; i++) {
         MoveList ml;
-        gen_moves(&g->cur, &ml);
+        mg_moves(&g->cur, &ml);
         seed = seed * 1103515245u + 12345u;
         game_play(g, &ml.moves[(seed >> 16) % (unsigned)ml.count]);
     }
@@ -514,7 +514,7 @@ static void check_round_trip(const Game *g, const PdnTag *tags, int ntags)
         CHECK_INT(pg[0].game.nply, g->nply);
         int same = 0;
         for (int i = 0; i < g->nply && i < pg[0].game.nply; i++)
-            same += move_equal(&g->moves[i], &pg[0].game.moves[i]);
+            same += mg_move_equal(&g->moves[i], &pg[0].game.moves[i]);
         CHECK_INT(same, g->nply);
         CHECK(board_equal(&pg[0].game.start, &g->start));
         CHECK(board_equal(&pg[0].game.cur, &g->cur));
@@ -561,7 +561,7 @@ TEST(pdn_format_round_trip)
     const char *mv[] = {"11-15", "22-18", "15x22", "25x18"};
     for (int i = 0; i < 4; i++) {
         Move m;
-        CHECK(parse_move(&g.cur, mv[i], &m, err) == 0);
+        CHECK(notation_parse_move(&g.cur, mv[i], &m, err) == 0);
         game_play(&g, &m);
     }
     PdnTag t2[] = {{"Event", "x"}, {"Result", "0-1"}, {"Bad name", "a\nb"}};

@@ -18,8 +18,8 @@ TEST(perft_initial_position_to_depth_10)
         int d;
         unsigned long long n;
         if (line[0] == '#' || sscanf(line, "%d %llu", &d, &n) != 2 || d > maxd) continue;
-        CHECK_MSG(perft(&b, d) == n, "perft %d: got %llu, expected %llu", d, (unsigned long long)perft(&b, d),
-                  n);
+        CHECK_MSG(mg_perft(&b, d) == n, "perft %d: got %llu, expected %llu", d,
+                  (unsigned long long)mg_perft(&b, d), n);
         checked++;
     }
     fclose(f);
@@ -31,12 +31,12 @@ TEST(perft_divide_sums_to_total)
     Board b;
     board_init(&b);
     MoveList ml;
-    CHECK_INT(gen_moves(&b, &ml), 7);
+    CHECK_INT(mg_moves(&b, &ml), 7);
     uint64_t sum = 0;
     for (int i = 0; i < ml.count; i++) {
         Board c = b;
-        make_move(&c, &ml.moves[i]);
-        sum += perft(&c, 7);
+        mg_make_move(&c, &ml.moves[i]);
+        sum += mg_perft(&c, 7);
     }
     CHECK_INT(sum, 845931); /* depth 7 below each of the 7 first moves = depth 8 */
 }

@@ -382,7 +382,7 @@ TEST(play_score_men_in_an_ending)
     CHECK_MSG(sscanf(sout, "depth 3 score %ld", &points) == 1 && points > 0, "%s", sout);
     Weights w;
     weights_default(&w);
-    double end_man = eval_blend(w.w[EP_own_men], w.end[EP_own_men], 3), open_man = w.w[EP_own_men];
+    double end_man = phase_blend(w.w[EP_own_men], w.end[EP_own_men], 3), open_man = w.w[EP_own_men];
     CHECK_MSG(end_man > 1.3 * open_man, "own_men %d, in an ending of 3 pieces %.0f", w.w[EP_own_men],
               end_man);
     CHECK_MSG(fabs(men - points / end_man) < 0.006,

@@ -110,7 +110,7 @@ TEST(reliability_a_planted_temporary_link_is_not_followed)
     snprintf(link, sizeof link, "%s.tmp", target);
     CHECK(test_put_file(victim, "precious\n"));
     CHECK(symlink(victim, link) == 0);
-    CHECK_MSG(km_write_atomic(target, "new text\n", 9, err) == 0, "%s", err);
+    CHECK_MSG(textio_write_atomic(target, "new text\n", 9, err) == 0, "%s", err);
     CHECK(holds(victim, "precious\n"));
     CHECK(is_regular(target) && holds(target, "new text\n"));
     CHECK(is_link(link)); /* left as it was */
@@ -179,8 +179,8 @@ TEST(reliability_a_link_to_a_missing_file_is_refused_by_every_writer)
     CHECK_MSG(strstr(out, "a symbolic link to a missing file"), "%s", out);
     CHECK(access(missing, F_OK) != 0);
     /* the library's two writers */
-    CHECK_INT(km_write_atomic(link, "x", 1, err), -1);
-    CHECK_INT(km_open_append(link, NULL, err), -1);
+    CHECK_INT(textio_write_atomic(link, "x", 1, err), -1);
+    CHECK_INT(textio_open_append(link, NULL, err), -1);
     CHECK_MSG(strstr(err, "a symbolic link to a missing file"), "%s", err);
     CHECK(access(missing, F_OK) != 0 && is_link(link));
     test_remove_dir(dir);
@@ -193,14 +193,14 @@ TEST(reliability_appending_follows_the_writer_rules)
     /* a new file in folders that do not exist yet */
     snprintf(path, sizeof path, "%s/a/b/log.csv", dir);
     bool created = false;
-    int fd = km_open_append(path, &created, err);
+    int fd = textio_open_append(path, &created, err);
     CHECK_MSG(fd >= 0, "%s", err);
     CHECK(created);
-    CHECK_INT(km_write_fd(fd, "one\n", 4), 0);
+    CHECK_INT(textio_write_fd(fd, "one\n", 4), 0);
     close(fd);
-    fd = km_open_append(path, &created, err);
+    fd = textio_open_append(path, &created, err);
     CHECK(fd >= 0 && !created);
-    CHECK_INT(km_write_fd(fd, "two\n", 4), 0);
+    CHECK_INT(textio_write_fd(fd, "two\n", 4), 0);
     close(fd);
     CHECK(holds(path, "one\ntwo\n"));
     /* a link to an existing file: the file it names grows, the link stays */
@@ -208,13 +208,13 @@ TEST(reliability_appending_follows_the_writer_rules)
     snprintf(link, sizeof link, "%s/link.csv", dir);
     CHECK(test_put_file(target, "old\n"));
     CHECK(symlink(target, link) == 0);
-    fd = km_open_append(link, &created, err);
+    fd = textio_open_append(link, &created, err);
     CHECK(fd >= 0 && !created);
-    CHECK_INT(km_write_fd(fd, "new\n", 4), 0);
+    CHECK_INT(textio_write_fd(fd, "new\n", 4), 0);
     close(fd);
     CHECK(holds(target, "old\nnew\n") && is_link(link));
     /* a folder that cannot be made */
-    CHECK_INT(km_open_append("Makefile/x.csv", NULL, err), -1);
+    CHECK_INT(textio_open_append("Makefile/x.csv", NULL, err), -1);
     CHECK_STR(err, "Makefile: cannot create the folder: Not a directory");
     test_remove_dir(dir);
 }
@@ -272,7 +272,7 @@ TEST(reliability_a_fifo_or_a_device_is_refused_where_a_file_is_read)
     Weights w;
     CHECK_INT(weights_read(&w, "/dev/zero", NULL, err), -1);
     CHECK_STR(err, "/dev/zero: cannot open: a character device, not a regular file");
-    char *t = km_read_text(fifo, NULL, NULL, err);
+    char *t = textio_read_text(fifo, NULL, NULL, err);
     CHECK(t == NULL);
     snprintf(want, sizeof want, "%s: cannot open: a FIFO, not a regular file", fifo);
     CHECK_STR(err, want);
@@ -280,10 +280,10 @@ TEST(reliability_a_fifo_or_a_device_is_refused_where_a_file_is_read)
     static const KmReadOpts missing_ok = {.missing_ok = true};
     char missing[512];
     snprintf(missing, sizeof missing, "%s/none", dir);
-    t = km_read_text(missing, &missing_ok, NULL, err);
+    t = textio_read_text(missing, &missing_ok, NULL, err);
     CHECK(t && !*t);
     free(t);
-    CHECK(km_read_text(fifo, &missing_ok, NULL, err) == NULL);
+    CHECK(textio_read_text(fifo, &missing_ok, NULL, err) == NULL);
     test_remove_dir(dir);
 }
 
@@ -388,25 +388,25 @@ TEST(reliability_a_match_on_a_full_disk_counts_only_the_games_it_kept)
 TEST(reliability_error_lines_show_control_bytes_escaped)
 {
     char shown[64];
-    km_escape("a\033[31mb\a\r\nc\x7f", shown, sizeof shown);
+    textio_escape("a\033[31mb\a\r\nc\x7f", shown, sizeof shown);
     CHECK_STR(shown, "a\\x1B[31mb\\x07\\x0D\\x0Ac\\x7F");
     /* UTF-8 text stays; bytes that are not UTF-8, C1 controls, the byte
      * order mark and direction overrides do not */
-    km_escape("caf\xC3\xA9 \xE2\x99\x9B", shown, sizeof shown);
+    textio_escape("caf\xC3\xA9 \xE2\x99\x9B", shown, sizeof shown);
     CHECK_STR(shown, "caf\xC3\xA9 \xE2\x99\x9B");
-    km_escape("\xFF\xC3", shown, sizeof shown);
+    textio_escape("\xFF\xC3", shown, sizeof shown);
     CHECK_STR(shown, "\\xFF\\xC3");
-    km_escape("\xC2\x9B"
-              "1m",
-              shown, sizeof shown);
+    textio_escape("\xC2\x9B"
+                  "1m",
+                  shown, sizeof shown);
     CHECK_STR(shown, "\\xC2\\x9B1m");
-    km_escape("\xEF\xBB\xBFown_men", shown, sizeof shown);
+    textio_escape("\xEF\xBB\xBFown_men", shown, sizeof shown);
     CHECK_STR(shown, "\\xEF\\xBB\\xBFown_men");
-    km_escape("x\xE2\x80\xAEy", shown, sizeof shown);
+    textio_escape("x\xE2\x80\xAEy", shown, sizeof shown);
     CHECK_STR(shown, "x\\xE2\\x80\\xAEy");
     /* cut at a whole piece */
     char small[7];
-    km_escape("ab\033cd", small, sizeof small);
+    textio_escape("ab\033cd", small, sizeof small);
     CHECK_STR(small, "ab\\x1B");
 
     /* the command line's error lines */
@@ -435,7 +435,7 @@ TEST(reliability_error_lines_show_control_bytes_escaped)
  * swaps or is killed while it is cleared). */
 TEST(reliability_transposition_tables_are_bounded_by_the_memory)
 {
-    uint64_t have = km_memory_limit() >> 20;
+    uint64_t have = memlimit_bytes() >> 20;
     CHECK(have > 0);
     TT t;
     char err[KM_ERR_MAX], want[KM_ERR_MAX];

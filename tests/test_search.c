@@ -30,7 +30,7 @@ static int32_t ref_minimax(Ref *r, const Board *b, int depth, int ply, int rever
     uint64_t k = board_hash(b);
     r->path[ply] = k;
     MoveList ml;
-    gen_moves(b, &ml);
+    mg_moves(b, &ml);
     if (ml.count == 0) return -(SCORE_WIN - ply);
     for (int i = ply - 2; i >= 0 && i >= ply - reversible; i -= 2)
         if (r->path[i] == k) return 0;
@@ -45,9 +45,9 @@ static int32_t ref_minimax(Ref *r, const Board *b, int depth, int ply, int rever
     int32_t best = -SCORE_INF;
     for (int i = 0; i < ml.count; i++) {
         Board c = *b;
-        make_move(&c, &ml.moves[i]);
-        int32_t v =
-            -ref_minimax(r, &c, depth - 1, ply + 1, move_resets_count(b, &ml.moves[i]) ? 0 : reversible + 1);
+        mg_make_move(&c, &ml.moves[i]);
+        int32_t v = -ref_minimax(r, &c, depth - 1, ply + 1,
+                                 mg_move_resets_count(b, &ml.moves[i]) ? 0 : reversible + 1);
         if (v > best) best = v;
     }
     return best;
@@ -100,21 +100,21 @@ static void exactness(bool quiescence)
     Searcher s;
     char err[KM_ERR_MAX];
     random_weights(&w);
-    CHECK(searcher_init(&s, &w, 0, 1, err) == 0);
+    CHECK(search_init(&s, &w, 0, 1, err) == 0);
     SearchSwitches use;
     search_switches_exact(&use);
     use.tt = false;
     use.extensions = false;
     use.quiescence = quiescence;
-    searcher_set_switches(&s, &use);
-    searcher_set_tiebreak(&s, TIEBREAK_FIRST);
+    search_set_switches(&s, &use);
+    search_set_tiebreak(&s, TIEBREAK_FIRST);
     SearchLimits lim;
     search_limits_default(&lim);
     int n = test_sanitized() ? 150 : 1500, compared = 0, pruned = 0, with_caps = 0;
     for (int i = 0; i < n; i++) {
         Board b;
         random_position(&b);
-        if (i % 100 == 0) random_weights(&w), searcher_set_weights(&s, &w);
+        if (i % 100 == 0) random_weights(&w), search_set_weights(&s, &w);
         lim.depth = 1 + i % 5;
         SearchResult res;
         CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &res, NULL, NULL) == 0);
@@ -133,13 +133,13 @@ static void exactness(bool quiescence)
         if (mg_can_capture(&b, b.stm)) with_caps++;
         /* the best move really scores that much */
         Board c = b;
-        make_move(&c, &res.best);
+        mg_make_move(&c, &res.best);
         Ref r2 = {&w, b.stm, quiescence, {0}, 0};
         r2.path[0] = board_hash(&b);
         int32_t v = -ref_minimax(&r2, &c, lim.depth - 1, 1, res.best.captured ? 0 : 1);
         CHECK_MSG(v == want, "position %d: best move scores %d, not %d", i, v, want);
     }
-    searcher_free(&s);
+    search_free(&s);
     CHECK(compared > n * 9 / 10);
     CHECK(pruned > compared / 2); /* alpha-beta did prune */
     CHECK(with_caps > n / 20);
@@ -163,16 +163,16 @@ static SearchResult search_threads(const char *fen, int depth, double seconds, b
     Searcher s;
     SearchResult r;
     memset(&r, 0, sizeof r);
-    if (searcher_init(&s, &w, 16, 1, err)) return r;
-    CHECK_MSG(searcher_set_threads(&s, threads, err) == 0, "%s", err);
-    searcher_set_exact(&s, exact);
-    searcher_set_tiebreak(&s, TIEBREAK_FIRST);
+    if (search_init(&s, &w, 16, 1, err)) return r;
+    CHECK_MSG(search_set_threads(&s, threads, err) == 0, "%s", err);
+    search_set_exact(&s, exact);
+    search_set_tiebreak(&s, TIEBREAK_FIRST);
     SearchLimits lim;
     search_limits_default(&lim);
     lim.depth = depth;
     lim.seconds = seconds;
     CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
-    searcher_free(&s);
+    search_free(&s);
     return r;
 }
 
@@ -221,7 +221,7 @@ TEST(search_two_kings_beat_one)
         Board b;
         char err[KM_ERR_MAX];
         board_from_fen(&b, fens[i], err);
-        bool strong_to_move = popcount32(b.pieces[b.stm]) == 2;
+        bool strong_to_move = bits_popcount32(b.pieces[b.stm]) == 2;
         CHECK_MSG(strong_to_move ? r.score >= SCORE_WIN_MIN : r.score <= -SCORE_WIN_MIN,
                   "%s: score %d at depth %d", fens[i], r.score, r.depth);
     }
@@ -245,17 +245,17 @@ static SearchResult search_with(const char *fen, const Weights *w, const uint64_
     memset(&r, 0, sizeof r);
     CHECK_MSG(board_from_fen(&b, fen, err) == 0, "%s", err);
     Searcher s;
-    if (searcher_init(&s, w, 4, 1, err)) return r;
+    if (search_init(&s, w, 4, 1, err)) return r;
     SearchSwitches use;
     search_switches_default(&use);
     use.extensions = extensions;
-    searcher_set_switches(&s, &use);
-    searcher_set_tiebreak(&s, TIEBREAK_FIRST);
+    search_set_switches(&s, &use);
+    search_set_tiebreak(&s, TIEBREAK_FIRST);
     SearchLimits lim;
     search_limits_default(&lim);
     lim.depth = depth;
     CHECK(search_run(&s, &b, hist, nhist, reversible, &lim, &r, NULL, NULL) == 0);
-    searcher_free(&s);
+    search_free(&s);
     return r;
 }
 
@@ -311,12 +311,12 @@ static void *job_run(void *arg)
     Weights w;
     weights_default(&w);
     Searcher s;
-    if (searcher_init(&s, &w, 8, 3, err)) return NULL;
+    if (search_init(&s, &w, 8, 3, err)) return NULL;
     SearchLimits lim;
     search_limits_default(&lim);
     lim.depth = test_sanitized() ? 6 : 9;
     search_run(&s, &b, NULL, 0, 0, &lim, &j->r, NULL, NULL);
-    searcher_free(&s);
+    search_free(&s);
     return NULL;
 }
 
@@ -335,7 +335,7 @@ TEST(search_is_deterministic_and_thread_safe)
         CHECK(seq[i].r.nodes > 1000);
         CHECK_INT(seq[i].r.nodes, par[i].r.nodes);
         CHECK_INT(seq[i].r.score, par[i].r.score);
-        CHECK(move_equal(&seq[i].r.best, &par[i].r.best));
+        CHECK(mg_move_equal(&seq[i].r.best, &par[i].r.best));
     }
 }
 
@@ -349,10 +349,10 @@ TEST(search_incremental_key_equals_full_hash)
         uint64_t k = board_hash(&b);
         for (int ply = 0; ply < 40; ply++) {
             MoveList ml;
-            if (gen_moves(&b, &ml) == 0) break;
+            if (mg_moves(&b, &ml) == 0) break;
             const Move *m = &ml.moves[rnd() % (uint64_t)ml.count];
-            k = move_key_after(&b, m, k);
-            make_move(&b, m);
+            k = mg_move_key_after(&b, m, k);
+            mg_make_move(&b, m);
             CHECK_MSG(k == board_hash(&b), "game %d ply %d", g, ply);
             checked++;
         }
@@ -377,20 +377,20 @@ TEST(search_random_tiebreak_picks_among_equals)
     uint32_t seen_random = 0, seen_first = 0;
     for (int seed = 0; seed < 40; seed++) {
         Searcher s;
-        CHECK(searcher_init(&s, &w, 1, (uint64_t)seed, err) == 0);
+        CHECK(search_init(&s, &w, 1, (uint64_t)seed, err) == 0);
         SearchResult r;
-        searcher_set_tiebreak(&s, TIEBREAK_RANDOM);
+        search_set_tiebreak(&s, TIEBREAK_RANDOM);
         search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL);
         CHECK_INT(r.ties, 7);
         CHECK_INT(r.score, 0);
         seen_random |= 1u << r.best.from | 1u << r.best.to;
-        searcher_set_tiebreak(&s, TIEBREAK_FIRST);
+        search_set_tiebreak(&s, TIEBREAK_FIRST);
         search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL);
         seen_first |= 1u << r.best.from | 1u << r.best.to;
-        searcher_free(&s);
+        search_free(&s);
     }
-    CHECK(popcount32(seen_random) >= 5);  /* several different moves were chosen */
-    CHECK_INT(popcount32(seen_first), 2); /* always the same from and to */
+    CHECK(bits_popcount32(seen_random) >= 5);  /* several different moves were chosen */
+    CHECK_INT(bits_popcount32(seen_first), 2); /* always the same from and to */
 }
 
 /* ---- the selective search ---------------------------------------------------- */
@@ -509,8 +509,8 @@ TEST(search_threads_prove_and_find_what_one_does)
             SearchResult one = search_threads(tactics[i][0], depth, 0, exact, 1);
             SearchResult two = search_threads(tactics[i][0], depth, 0, exact, 2);
             char m1[MOVE_TEXT_MAX], m2[MOVE_TEXT_MAX];
-            move_to_text(&one.best, m1);
-            move_to_text(&two.best, m2);
+            notation_move_to_text(&one.best, m1);
+            notation_move_to_text(&two.best, m2);
             CHECK_STR(m1, tactics[i][1]);
             CHECK_MSG(strcmp(m2, tactics[i][1]) == 0, "%s, 2 threads%s: %s instead of %s", tactics[i][0],
                       exact ? ", exact" : "", m2, tactics[i][1]);
@@ -527,19 +527,19 @@ TEST(search_threads_can_be_changed_and_refused)
     weights_default(&w);
     Searcher s;
     char err[KM_ERR_MAX];
-    CHECK(searcher_init(&s, &w, 1, 1, err) == 0);
+    CHECK(search_init(&s, &w, 1, 1, err) == 0);
     CHECK_INT(s.nthreads, 1);
-    CHECK(searcher_set_threads(&s, 0, err) != 0);
+    CHECK(search_set_threads(&s, 0, err) != 0);
     CHECK_STR(err, "threads: 1 to 64, not 0");
-    CHECK(searcher_set_threads(&s, 65, err) != 0);
+    CHECK(search_set_threads(&s, 65, err) != 0);
     CHECK_INT(s.nthreads, 1);
-    CHECK(searcher_set_threads(&s, 3, err) == 0);
+    CHECK(search_set_threads(&s, 3, err) == 0);
     CHECK_INT(s.nthreads, 3);
     /* a new weight vector reaches the helpers */
     Weights m;
     memset(&m, 0, sizeof m);
     m.w[EP_own_men] = 100;
-    searcher_set_weights(&s, &m);
+    search_set_weights(&s, &m);
     CHECK_INT(s.helpers[1].weights.w[EP_own_men], 100);
     CHECK(s.helpers[1].helper_id == 2);
     Board b;
@@ -550,11 +550,11 @@ TEST(search_threads_can_be_changed_and_refused)
     SearchResult r;
     CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
     CHECK(r.has_move && r.depth == 6);
-    CHECK(searcher_set_threads(&s, 1, err) == 0);
+    CHECK(search_set_threads(&s, 1, err) == 0);
     CHECK(s.helpers == NULL);
     CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
     CHECK(r.has_move && r.depth == 6);
-    searcher_free(&s);
+    search_free(&s);
 }
 
 /* ProbCut's margin is measured for each weight vector: narrow for one whose
@@ -569,32 +569,32 @@ TEST(search_probcut_margin_follows_the_weights)
     CHECK_MSG(weights_read(&old, "weights/default-60.w", NULL, err) == 0, "%s", err);
     CHECK_MSG(weights_read(&mat, "weights/material.w", NULL, err) == 0, "%s", err);
     Searcher s, t;
-    CHECK(searcher_init(&s, &def, 1, 1, err) == 0);
-    CHECK(searcher_init(&t, &old, 1, 1, err) == 0);
+    CHECK(search_init(&s, &def, 1, 1, err) == 0);
+    CHECK(search_init(&t, &old, 1, 1, err) == 0);
     CHECK(!s.margin_known);
-    int32_t md = searcher_probcut_margin(&s), mo = searcher_probcut_margin(&t);
+    int32_t md = search_probcut_margin(&s), mo = search_probcut_margin(&t);
     CHECK(s.margin_known && t.margin_known);
     /* the default's positional terms swing far more than default-60.w's */
     CHECK_MSG(md >= 150 && md <= 400, "default.w margin %d", (int)md);
     CHECK_MSG(mo >= 25 && mo <= 80, "default-60.w margin %d", (int)mo);
     /* material alone: the scores of 3 and 6 plies mostly agree */
-    searcher_set_weights(&t, &mat);
+    search_set_weights(&t, &mat);
     CHECK(!t.margin_known);
-    CHECK_INT(searcher_probcut_margin(&t), 20);
+    CHECK_INT(search_probcut_margin(&t), 20);
     /* back to a vector measured before: no new measurement */
-    searcher_set_weights(&t, &old);
+    search_set_weights(&t, &old);
     CHECK(t.margin_known);
     CHECK_INT(t.probcut_margin, mo);
     /* a fresh searcher measures the same, even with a stop pending */
     Searcher u;
-    CHECK(searcher_init(&u, &def, 0, 7, err) == 0);
+    CHECK(search_init(&u, &def, 0, 7, err) == 0);
     atomic_store(&u.stop, 1);
-    CHECK_INT(searcher_probcut_margin(&u), md);
+    CHECK_INT(search_probcut_margin(&u), md);
     CHECK_INT(atomic_load(&u.stop), 1);
-    searcher_free(&u);
+    search_free(&u);
     /* a search of 4 plies does not measure it; a timed one does, and its
      * helpers get it */
-    CHECK(searcher_init(&u, &old, 1, 1, err) == 0);
+    CHECK(search_init(&u, &old, 1, 1, err) == 0);
     Board b;
     board_init(&b);
     SearchLimits lim;
@@ -604,16 +604,16 @@ TEST(search_probcut_margin_follows_the_weights)
     CHECK(search_run(&u, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
     CHECK(!u.margin_known);
     CHECK_INT(u.probcut_margin, 100);
-    CHECK(searcher_set_threads(&u, 2, err) == 0);
+    CHECK(search_set_threads(&u, 2, err) == 0);
     lim.depth = 0;
     lim.seconds = 0.05;
     CHECK(search_run(&u, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
     CHECK(u.margin_known && r.has_move);
     CHECK_INT(u.probcut_margin, mo);
     CHECK_INT(u.helpers[0].probcut_margin, mo);
-    searcher_free(&u);
-    searcher_free(&s);
-    searcher_free(&t);
+    search_free(&u);
+    search_free(&s);
+    search_free(&t);
 }
 
 /* The time manager's budgets (values only: no clock is read). */
@@ -657,12 +657,12 @@ TEST(search_all_moves_scores_every_move_exactly)
     random_weights(&w);
     Searcher s;
     char err[KM_ERR_MAX];
-    CHECK(searcher_init(&s, &w, 0, 1, err) == 0);
+    CHECK(search_init(&s, &w, 0, 1, err) == 0);
     SearchSwitches use;
     search_switches_exact(&use);
     use.tt = use.extensions = false;
-    searcher_set_switches(&s, &use);
-    searcher_set_tiebreak(&s, TIEBREAK_FIRST);
+    search_set_switches(&s, &use);
+    search_set_tiebreak(&s, TIEBREAK_FIRST);
     SearchLimits lim;
     search_limits_default(&lim);
     int n = test_sanitized() ? 40 : 300, lines = 0;
@@ -670,34 +670,34 @@ TEST(search_all_moves_scores_every_move_exactly)
         Board b;
         random_position(&b);
         MoveList ml;
-        if (gen_moves(&b, &ml) < 2) continue;
+        if (mg_moves(&b, &ml) < 2) continue;
         lim.depth = 1 + i % 4;
         lim.multipv = SEARCH_ALL_MOVES;
         SearchResult all, two, one;
         CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &all, NULL, NULL) == 0);
         CHECK_INT(all.nlines, ml.count);
-        CHECK(all.lines && move_equal(&all.lines[0].move, &all.best));
+        CHECK(all.lines && mg_move_equal(&all.lines[0].move, &all.best));
         for (int k = 0; k < all.nlines; k++) {
             const SearchLine *l = &all.lines[k];
             Board c = b;
-            make_move(&c, &l->move);
+            mg_make_move(&c, &l->move);
             Ref r = {&w, b.stm, true, {0}, 0};
             r.path[0] = board_hash(&b);
-            int32_t want = -ref_minimax(&r, &c, lim.depth - 1, 1, move_resets_count(&b, &l->move) ? 0 : 1);
+            int32_t want = -ref_minimax(&r, &c, lim.depth - 1, 1, mg_move_resets_count(&b, &l->move) ? 0 : 1);
             CHECK_MSG(l->score == want, "position %d move %d: %d, minimax %d", i, k, l->score, want);
             CHECK(k == 0 || all.lines[k - 1].score >= l->score);
-            CHECK(l->pv_len >= 1 && move_equal(&l->pv[0], &l->move));
+            CHECK(l->pv_len >= 1 && mg_move_equal(&l->pv[0], &l->move));
             CHECK_INT(l->depth, lim.depth);
             /* the line is a sequence of legal moves */
             Board p = b;
             for (int j = 0; j < l->pv_len; j++) {
                 MoveList pl;
-                gen_moves(&p, &pl);
+                mg_moves(&p, &pl);
                 bool legal = false;
-                for (int x = 0; x < pl.count; x++) legal = legal || move_equal(&pl.moves[x], &l->pv[j]);
+                for (int x = 0; x < pl.count; x++) legal = legal || mg_move_equal(&pl.moves[x], &l->pv[j]);
                 CHECK_MSG(legal, "position %d move %d: ply %d of the line is illegal", i, k, j);
                 if (!legal) break;
-                make_move(&p, &l->pv[j]);
+                mg_make_move(&p, &l->pv[j]);
             }
             lines++;
         }
@@ -712,7 +712,7 @@ TEST(search_all_moves_scores_every_move_exactly)
         CHECK_INT(one.score, s0);
         CHECK_INT(one.nlines, 0);
     }
-    searcher_free(&s);
+    search_free(&s);
     CHECK(lines > n * 2);
 }
 
@@ -726,7 +726,7 @@ TEST(search_all_moves_selective_and_timed)
     Weights w;
     weights_default(&w);
     Searcher s;
-    CHECK(searcher_init(&s, &w, 4, 1, err) == 0);
+    CHECK(search_init(&s, &w, 4, 1, err) == 0);
     SearchLimits lim;
     search_limits_default(&lim);
     lim.multipv = SEARCH_ALL_MOVES;
@@ -734,18 +734,18 @@ TEST(search_all_moves_selective_and_timed)
     SearchResult r;
     CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
     MoveList ml;
-    gen_moves(&b, &ml);
+    mg_moves(&b, &ml);
     CHECK_INT(r.nlines, ml.count);
-    CHECK(move_equal(&r.lines[0].move, &r.best));
+    CHECK(mg_move_equal(&r.lines[0].move, &r.best));
     CHECK_INT(r.lines[0].score, r.score);
     for (int k = 1; k < r.nlines; k++) CHECK(r.lines[k - 1].score >= r.lines[k].score);
     /* every move once */
     for (int i = 0; i < ml.count; i++) {
         int seen = 0;
-        for (int k = 0; k < r.nlines; k++) seen += move_equal(&r.lines[k].move, &ml.moves[i]);
+        for (int k = 0; k < r.nlines; k++) seen += mg_move_equal(&r.lines[k].move, &ml.moves[i]);
         CHECK_INT(seen, 1);
     }
-    searcher_free(&s);
+    search_free(&s);
 }
 
 /* A forced move on the clock is played after a short search of its own (a
@@ -758,21 +758,21 @@ TEST(search_forced_move_gets_a_real_score)
     char err[KM_ERR_MAX];
     CHECK(board_from_fen(&b, "B:W19,23,22,21,27,26,25,32,31,30,29:B4,3,2,1,8,7,6,12,11,9,15", err) == 0);
     MoveList ml;
-    CHECK_INT(gen_moves(&b, &ml), 1);
+    CHECK_INT(mg_moves(&b, &ml), 1);
     Weights w;
     weights_default(&w);
     Searcher s;
-    CHECK(searcher_init(&s, &w, 4, 1, err) == 0);
+    CHECK(search_init(&s, &w, 4, 1, err) == 0);
     SearchLimits lim;
     search_limits_default(&lim);
     lim.seconds = 1.0;
     SearchResult r;
     CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
-    CHECK(r.has_move && move_equal(&r.best, &ml.moves[0]));
+    CHECK(r.has_move && mg_move_equal(&r.best, &ml.moves[0]));
     /* more than depth 1 (the time it takes is a clock's matter, not a
      * test's: a loaded machine stretches the iteration under way) */
     CHECK_MSG(r.depth >= 6, "depth %d, score %d", r.depth, (int)r.score);
     /* the deep score, not depth 1's 733 */
     CHECK_MSG(r.score < 600, "score %d at depth %d", (int)r.score, r.depth);
-    searcher_free(&s);
+    search_free(&s);
 }

@@ -25,12 +25,12 @@ TEST(search_params_defaults_are_the_list)
     CHECK(p.futility_depth == 2 && p.futility_margin == 200 && p.aspiration == 60);
     CHECK(p.tm_margin == 0.010 && p.tm_reserve == 0.100 && p.tm_horizon == 28 && p.tm_hard == 3.0);
     for (int i = 0; i < SEARCH_NPARAMS; i++) {
-        const SearchParamInfo *in = &search_param_info[i];
+        const SearchParamInfo *in = &search_params_info[i];
         CHECK_MSG(in->lo <= in->def && in->def <= in->hi, "%s: default outside its range", in->name);
-        CHECK(search_param_find(in->name) == i);
+        CHECK(search_params_find(in->name) == i);
         CHECK(in->help[0] && in->measured[0]);
     }
-    CHECK(search_param_find("no_such") == -1);
+    CHECK(search_params_find("no_such") == -1);
 }
 
 TEST(search_params_assign_checks_name_and_range)
@@ -38,18 +38,18 @@ TEST(search_params_assign_checks_name_and_range)
     SearchParams p;
     search_params_default(&p);
     char err[KM_ERR_MAX];
-    CHECK(search_param_assign(&p, "lmr_from=5", err) == 0 && p.lmr_from == 5);
-    CHECK(search_param_assign(&p, "lmr_div=2.25", err) == 0 && p.lmr_div == 2.25);
-    CHECK(search_param_assign(&p, "etc=0", err) == 0 && p.etc == 0);
+    CHECK(search_params_assign(&p, "lmr_from=5", err) == 0 && p.lmr_from == 5);
+    CHECK(search_params_assign(&p, "lmr_div=2.25", err) == 0 && p.lmr_div == 2.25);
+    CHECK(search_params_assign(&p, "etc=0", err) == 0 && p.etc == 0);
     SearchParams before = p;
-    CHECK(search_param_assign(&p, "lmr_from=64", err) == -1);
+    CHECK(search_params_assign(&p, "lmr_from=64", err) == -1);
     CHECK_MSG(strstr(err, "lmr_from '64' is not a whole number from 1 to 63") != NULL, "%s", err);
-    CHECK(search_param_assign(&p, "etc=2", err) == -1 && strstr(err, "not 0 (off) or 1 (on)"));
-    CHECK(search_param_assign(&p, "lmr_div=abc", err) == -1 && strstr(err, "lmr_div 'abc'"));
-    CHECK(search_param_assign(&p, "lmr_div=", err) == -1);
-    CHECK(search_param_assign(&p, "own_mem=1", err) == -1 &&
+    CHECK(search_params_assign(&p, "etc=2", err) == -1 && strstr(err, "not 0 (off) or 1 (on)"));
+    CHECK(search_params_assign(&p, "lmr_div=abc", err) == -1 && strstr(err, "lmr_div 'abc'"));
+    CHECK(search_params_assign(&p, "lmr_div=", err) == -1);
+    CHECK(search_params_assign(&p, "own_mem=1", err) == -1 &&
           strstr(err, "unknown search parameter 'own_mem'"));
-    CHECK(search_param_assign(&p, "lmr_from", err) == -1 && strstr(err, "NAME=VALUE"));
+    CHECK(search_params_assign(&p, "lmr_from", err) == -1 && strstr(err, "NAME=VALUE"));
     CHECK(search_params_equal(&p, &before));
 }
 
@@ -103,9 +103,9 @@ static uint64_t nodes_with(const SearchParams *p)
     weights_default(&w);
     Searcher s;
     char err[KM_ERR_MAX];
-    if (searcher_init(&s, &w, 4, 1, err)) return 0;
-    searcher_set_tiebreak(&s, TIEBREAK_FIRST);
-    if (p) searcher_set_params(&s, p);
+    if (search_init(&s, &w, 4, 1, err)) return 0;
+    search_set_tiebreak(&s, TIEBREAK_FIRST);
+    if (p) search_set_params(&s, p);
     Board b;
     board_from_fen(&b, "B:W18,19,21,22,24,26,27,28,29,30,31,32:B1,2,3,4,6,7,8,10,11,12,14,15", err);
     SearchLimits l;
@@ -113,7 +113,7 @@ static uint64_t nodes_with(const SearchParams *p)
     l.depth = 9;
     SearchResult r;
     search_run(&s, &b, NULL, 0, 0, &l, &r, NULL, NULL);
-    searcher_free(&s);
+    search_free(&s);
     return r.nodes;
 }
 
@@ -129,7 +129,7 @@ TEST(search_params_reach_the_search)
     char err[KM_ERR_MAX];
     for (size_t i = 0; i < sizeof changes / sizeof *changes; i++) {
         SearchParams q = p;
-        CHECK(search_param_assign(&q, changes[i], err) == 0);
+        CHECK(search_params_assign(&q, changes[i], err) == 0);
         CHECK_MSG(nodes_with(&q) != def, "%s left the tree as it was", changes[i]);
     }
     /* a searcher set to other numbers and back searches as a new one (its
@@ -137,13 +137,13 @@ TEST(search_params_reach_the_search)
     Weights w;
     weights_default(&w);
     Searcher s;
-    CHECK(searcher_init(&s, &w, 4, 1, err) == 0);
-    searcher_set_tiebreak(&s, TIEBREAK_FIRST);
+    CHECK(search_init(&s, &w, 4, 1, err) == 0);
+    search_set_tiebreak(&s, TIEBREAK_FIRST);
     SearchParams q = p;
     q.lmr_div = 1.0;
     q.probcut_scale = 300;
-    searcher_set_params(&s, &q);
-    searcher_set_params(&s, &p);
+    search_set_params(&s, &q);
+    search_set_params(&s, &p);
     Board b;
     board_from_fen(&b, "B:W18,19,21,22,24,26,27,28,29,30,31,32:B1,2,3,4,6,7,8,10,11,12,14,15", err);
     SearchLimits l;
@@ -157,9 +157,9 @@ TEST(search_params_reach_the_search)
     CHECK(s.margin_known);
     q = p;
     q.probcut_scale = 300;
-    searcher_set_params(&s, &q);
+    search_set_params(&s, &q);
     CHECK(s.margin_known && s.probcut_margin >= 2 * m - 2 && s.probcut_margin <= 2 * m + 2);
-    searcher_free(&s);
+    search_free(&s);
 }
 
 TEST(search_params_time_manager)
@@ -189,7 +189,7 @@ TEST(search_params_command_line)
     CHECK(test_run(cmd, out, sizeof out) == 0);
     CHECK_MSG(strstr(out, "lmr_div                    2.5*        3  0.25..20\n") != NULL, "%s", out);
     CHECK(strstr(out, "etc                          1         1  0..1\n") != NULL);
-    for (int i = 0; i < SEARCH_NPARAMS; i++) CHECK(strstr(out, search_param_info[i].name) != NULL);
+    for (int i = 0; i < SEARCH_NPARAMS; i++) CHECK(strstr(out, search_params_info[i].name) != NULL);
     snprintf(cmd, sizeof cmd, "%s search --depth 3 --set own_mem=1 2>&1", test_kingme());
     CHECK(test_run(cmd, out, sizeof out) == 1);
     CHECK_MSG(strcmp(out, "kingme: --set: unknown search parameter 'own_mem' (kingme show --search lists "
@@ -239,7 +239,7 @@ TEST(search_params_extremes_terminate)
     SearchParams p;
     search_params_default(&p);
     char err[KM_ERR_MAX];
-    CHECK(search_param_assign(&p, "probcut_depth=2", err) == -1);
+    CHECK(search_params_assign(&p, "probcut_depth=2", err) == -1);
     const char *sets[][4] = {
         {"probcut_depth=3", "probcut_div=2", "probcut_max_depth=63", "probcut_pieces=0"},
         {"lmr_div=0.25", "lmr_base=4", "lmr_from=1", "lmr_depth=2"},
@@ -247,7 +247,7 @@ TEST(search_params_extremes_terminate)
     };
     for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
         search_params_default(&p);
-        for (int j = 0; j < 4; j++) CHECK(search_param_assign(&p, sets[k][j], err) == 0);
+        for (int j = 0; j < 4; j++) CHECK(search_params_assign(&p, sets[k][j], err) == 0);
         CHECK(nodes_with(&p) > 0);
     }
 }

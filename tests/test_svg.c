@@ -233,10 +233,10 @@ TEST(svg_checker_tells_good_from_bad)
 TEST(svg_escape_makes_any_text_safe)
 {
     KmBuf b = {0};
-    km_buf_str(&b, "<svg><text>");
+    textio_buf_str(&b, "<svg><text>");
     svg_escape(&b, "a<b & \"c\" 'd' >e \x01\x02 caf\xc3\xa9 \xff\xfe \xe2\x82");
-    km_buf_str(&b, "</text></svg>");
-    char *s = km_buf_done(&b);
+    textio_buf_str(&b, "</text></svg>");
+    char *s = textio_buf_done(&b);
     char why[256];
     CHECK_MSG(test_xml_well_formed(s, "svg", why, sizeof why), "%s: %s", why, s);
     CHECK(strstr(s, "caf\xc3\xa9") != NULL); /* valid UTF-8 is kept */
@@ -258,10 +258,10 @@ TEST(svg_escape_makes_any_text_safe)
     };
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         KmBuf e = {0};
-        km_buf_str(&e, "<svg><text>");
+        textio_buf_str(&e, "<svg><text>");
         svg_escape(&e, bad[k][0]);
-        km_buf_str(&e, "</text></svg>");
-        char *t = km_buf_done(&e);
+        textio_buf_str(&e, "</text></svg>");
+        char *t = textio_buf_done(&e);
         CHECK_MSG(t && test_xml_well_formed(t, "svg", why, sizeof why), "case %zu: %s", k, why);
         CHECK_MSG(t && strncmp(t + 11, bad[k][1], strlen(bad[k][1])) == 0 &&
                       strcmp(t + 11 + strlen(bad[k][1]), "</text></svg>") == 0,
@@ -289,7 +289,7 @@ TEST(svg_chart_is_well_formed_with_gaps_bands_and_marks)
     c.nhline = 0;
     svg_chart(&b, &c, 0, 200, 640, 200);
     svg_close(&b);
-    char *t = km_buf_done(&b);
+    char *t = textio_buf_done(&b);
     char why[256];
     CHECK_MSG(test_xml_well_formed(t, "svg", why, sizeof why), "%s", why);
     CHECK(strstr(t, "<polygon") != NULL); /* the bands */

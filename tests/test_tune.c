@@ -92,11 +92,11 @@ TEST(tune_controls_and_new)
     c.limit = 2.5;
     CHECK_INT(tune_controls_check(&c, err), -1);
     c.limit = 2;
-    CHECK_INT(tune_max_score(&c), 28);
+    CHECK_INT(tune_controls_max_score(&c), 28);
     c.duels = 0;
-    CHECK_INT(tune_max_score(&c), 28);
+    CHECK_INT(tune_controls_max_score(&c), 28);
     c.duels = 3;
-    CHECK_INT(tune_max_score(&c), 12);
+    CHECK_INT(tune_controls_max_score(&c), 12);
 
     TuneSession a, b;
     small_controls(&c, 8, 2);
@@ -223,7 +223,7 @@ TEST(tune_learn_generations)
     c.seed = 77;
     c.limit = 3;
     CHECK_MSG(tune_controls_check(&c, err) == 0, "%s", err);
-    CHECK_INT(tune_max_score(&c), 4 * 2 * 9);
+    CHECK_INT(tune_controls_max_score(&c), 4 * 2 * 9);
     TuneSession a, b;
     CHECK_INT(tune_new(&a, &c, err), 0);
     CHECK_INT(tune_new(&b, &c, err), 0);
@@ -1273,7 +1273,7 @@ static bool write_layer_file(const char *path, unsigned s, const EvalPatterns **
     char err[KM_ERR_MAX];
     if (weights_read(&w, "weights/terms.w", NULL, err))
         return test_fail(__FILE__, __LINE__, "%s", err), false;
-    EvalPatterns *p = patterns_new();
+    EvalPatterns *p = pat_new();
     if (!p) return false;
     static const int tables[] = {PAT_MAN_TABLE, PAT_KING_TABLE, PAT_REGION_TABLE(0), PAT_REGION_TABLE(7)};
     for (int ph = 0; ph < 2; ph++)
@@ -1284,7 +1284,7 @@ static bool write_layer_file(const char *path, unsigned s, const EvalPatterns **
                 if ((s >> 16) % 4 == 0) c[i] = (int16_t)((int)((s >> 8) % 401) - 200);
             }
         }
-    w.pat = patterns_intern(p);
+    w.pat = pat_intern(p);
     *pat = w.pat;
     if (!w.pat || weights_write(&w, path, "a random pattern layer", err))
         return test_fail(__FILE__, __LINE__, "%s", w.pat ? err : "out of memory"), false;
@@ -1467,14 +1467,14 @@ TEST(tune_no_layer_file)
 TEST(tune_layer_path_refusals)
 {
     char err[KM_ERR_MAX] = "";
-    CHECK(tune_layer_path_ok("weights/pat.w", err));
-    CHECK(!tune_layer_path_ok("", err));
+    CHECK(tune_controls_layer_path_ok("weights/pat.w", err));
+    CHECK(!tune_controls_layer_path_ok("", err));
     CHECK_MSG(strstr(err, "without the path") != NULL, "%s", err);
-    CHECK(!tune_layer_path_ok("my weights.w", err));
+    CHECK(!tune_controls_layer_path_ok("my weights.w", err));
     CHECK_MSG(strstr(err, "'my weights.w'") && strstr(err, "cannot hold blanks"), "%s", err);
     char long_path[TUNE_PATH_MAX + 8];
     memset(long_path, 'a', sizeof long_path - 1);
     long_path[sizeof long_path - 1] = '\0';
-    CHECK(!tune_layer_path_ok(long_path, err));
+    CHECK(!tune_controls_layer_path_ok(long_path, err));
     CHECK_MSG(strstr(err, "at most") && !strchr(err, '\n'), "%s", err);
 }

@@ -135,7 +135,7 @@ TEST(tune_search_command_writes_a_parameters_file)
     for (int k = 0; k < s.c.population; k++)
         for (int i = 0; i < SEARCH_NPARAMS; i++)
             if (i != SP_lmr_div && i != SP_probcut_depth && i != SP_etc)
-                CHECK(search_param_get(&s.pop[k].p, i) == search_param_get(&search_params_defaults, i));
+                CHECK(search_params_get(&s.pop[k].p, i) == search_params_get(&search_params_defaults, i));
     ts_free(&s);
     /* the file is what search --set @FILE reads */
     snprintf(cmd, sizeof cmd, "%s search --depth 4 --set @%s/output/t.params 2>&1", test_kingme(), dir);

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-extern const char km_default_weights_text[];
+extern const char weights_default_text[];
 
 static bool weights_equal(const Weights *a, const Weights *b)
 {
@@ -277,7 +277,7 @@ TEST(weights_default_is_compiled_in)
 {
     Weights parsed, file, def;
     char err[KM_ERR_MAX] = "";
-    CHECK_INT(weights_parse(&parsed, km_default_weights_text, "built-in", NULL, err), 0);
+    CHECK_INT(weights_parse(&parsed, weights_default_text, "built-in", NULL, err), 0);
     CHECK_STR(err, "");
     CHECK_INT(weights_read(&file, "weights/default.w", NULL, err), 0);
     weights_default(&def);

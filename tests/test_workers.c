@@ -32,18 +32,18 @@ static bool fixture(Fixture *f)
     char err[KM_ERR_MAX];
     weights_default(&f->a);
     if (!f->a.pat || weights_read(&f->b, "weights/material.w", NULL, err) ||
-        openings_crossboard(&f->op, &f->nop, err)) {
+        opening_list_crossboard(&f->op, &f->nop, err)) {
         CHECK_MSG(false, "%s", f->a.pat ? err : "the default has no pattern layer");
         return false;
     }
-    match_settings_default(&f->set);
+    referee_settings_default(&f->set);
     f->set.limits.depth = 3;
     for (int i = 0; i < 16; i++) {
         bool swap = i & 1;
         f->specs[i] = (MatchGameSpec){swap ? &f->b : &f->a,
                                       swap ? &f->a : &f->b,
                                       &f->op[(i / 2) * 17 % f->nop],
-                                      match_game_seed(99, (uint64_t)i),
+                                      referee_game_seed(99, (uint64_t)i),
                                       {0, 0}};
     }
     return true;
@@ -120,7 +120,7 @@ TEST(workers_line_protocol)
     /* the worker's game is the coordinator's own */
     ans = worker_handle_line(ws, job);
     MatchOutcome mo;
-    CHECK(match_play_game(&f.set, &f.specs[5], &mo, NULL, err) == 0);
+    CHECK(referee_play_game(&f.set, &f.specs[5], &mo, NULL, err) == 0);
     char *want = wproto_result_line(5, &mo, true);
     CHECK_MSG(ans && want && strcmp(ans, want) == 0, "%s\nwant %s", ans ? ans : "", want ? want : "");
     free(want);
@@ -648,7 +648,7 @@ TEST(workers_selfplay_line)
     char **tok = malloc((WPROTO_LINE_MAX / 2 + 2) * sizeof *tok);
     char *copy = ans ? strdup(ans) : NULL;
     if (ans && tok && copy) {
-        int nt = km_split(copy, tok, WPROTO_LINE_MAX / 2);
+        int nt = textio_split(copy, tok, WPROTO_LINE_MAX / 2);
         CHECK(nt > 5 + 2 * 20);
         CHECK_MSG(selfplay_take_played(&c, 4, tok, nt, &remote, err) == 0, "%s", err);
         CHECK_INT(remote.n, (long long)local.n);

@@ -15,7 +15,7 @@ cat <<HEAD
  * edit the data file and run the script again. */
 #include "kingme/opening.h"
 
-const Ballot km_ballots[BALLOT_COUNT] = {
+const Ballot opening_ballots[BALLOT_COUNT] = {
 HEAD
 awk -F'\t' '
 function cstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }

@@ -35,13 +35,13 @@ static Searcher S;
 
 static int32_t search_exact(const Board *b, int depth, Move *best)
 {
-    searcher_set_exact(&S, true);
-    searcher_set_tiebreak(&S, TIEBREAK_FIRST);
+    search_set_exact(&S, true);
+    search_set_tiebreak(&S, TIEBREAK_FIRST);
     SearchLimits lim;
     search_limits_default(&lim);
     lim.depth = depth;
     SearchResult r;
-    searcher_clear(&S);
+    search_clear(&S);
     if (search_run(&S, b, NULL, 0, 0, &lim, &r, NULL, NULL)) {
         fprintf(stderr, "gen_tactics: out of memory\n");
         exit(1);
@@ -53,8 +53,8 @@ static int32_t search_exact(const Board *b, int depth, Move *best)
 static int32_t material(const Board *b)
 {
     int s = b->stm;
-    return 1000 * (popcount32(board_men(b, s)) - popcount32(board_men(b, !s))) +
-           1300 * (popcount32(board_kings(b, s)) - popcount32(board_kings(b, !s)));
+    return 1000 * (bits_popcount32(board_men(b, s)) - bits_popcount32(board_men(b, !s))) +
+           1300 * (bits_popcount32(board_kings(b, s)) - bits_popcount32(board_kings(b, !s)));
 }
 
 int main(int argc, char **argv)
@@ -70,7 +70,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "gen_tactics: %s\n", err);
         return 1;
     }
-    if (searcher_init(&S, &w, 32, 1, err)) {
+    if (search_init(&S, &w, 32, 1, err)) {
         fprintf(stderr, "gen_tactics: %s\n", err);
         return 1;
     }
@@ -85,10 +85,10 @@ int main(int argc, char **argv)
     for (int gi = 0; gi < ngames && found < want; gi++) {
         const Game *g = &games[gi].game;
         Board b = g->start;
-        for (int p = 0; p < g->nply && found < want; make_move(&b, &g->moves[p]), p++) {
+        for (int p = 0; p < g->nply && found < want; mg_make_move(&b, &g->moves[p]), p++) {
             if (p < 6) continue;
             MoveList ml;
-            if (gen_moves(&b, &ml) < 2) continue;
+            if (mg_moves(&b, &ml) < 2) continue;
             char fen[128];
             board_to_fen(&b, fen, sizeof fen);
             bool dup = false;
@@ -101,7 +101,7 @@ int main(int argc, char **argv)
             int bi = -1;
             for (int i = 0; i < ml.count; i++) {
                 Board c = b;
-                make_move(&c, &ml.moves[i]);
+                mg_make_move(&c, &ml.moves[i]);
                 int32_t v = -search_exact(&c, DEEP - 1, NULL);
                 if (v >= SCORE_WIN_MIN) v--; /* one ply further from this position */
                 else if (v <= -SCORE_WIN_MIN) v++;
@@ -110,7 +110,7 @@ int main(int argc, char **argv)
             }
             if (best < mat + GAIN || second > best - GAIN) continue;
             char mv[MOVE_TEXT_MAX], bs[32], ss[32];
-            move_to_text(&ml.moves[bi], mv);
+            notation_move_to_text(&ml.moves[bi], mv);
             search_score_text(best - mat, bs, sizeof bs);
             search_score_text(second - mat, ss, sizeof ss);
             if (best >= SCORE_WIN_MIN) search_score_text(best, bs, sizeof bs);
@@ -123,6 +123,6 @@ int main(int argc, char **argv)
     }
     free(seen);
     pdn_free_games(games, ngames);
-    searcher_free(&S);
+    search_free(&S);
     return found >= want ? 0 : 1;
 }

@@ -39,8 +39,8 @@ static int32_t probe(const Game *pg, int upto, uint64_t nodes, bool exact, Move 
     if (game_init(&g, &pg->start)) goto oom;
     for (int i = 0; i < upto; i++)
         if (game_play(&g, &pg->moves[i])) goto oom;
-    searcher_set_exact(&S, exact);
-    searcher_set_tiebreak(&S, TIEBREAK_FIRST);
+    search_set_exact(&S, exact);
+    search_set_tiebreak(&S, TIEBREAK_FIRST);
     SearchLimits l;
     search_limits_default(&l);
     l.nodes = nodes;
@@ -59,9 +59,9 @@ oom:
 static void try_search(const Game *pg, int ply, uint64_t nodes, bool exact, char txt[MOVE_TEXT_MAX], int *depth)
 {
     Move m;
-    searcher_clear(&S);
+    search_clear(&S);
     probe(pg, ply, nodes, exact, &m, depth);
-    move_to_text(&m, txt);
+    notation_move_to_text(&m, txt);
 }
 
 int main(int argc, char **argv)
@@ -79,7 +79,7 @@ int main(int argc, char **argv)
         return 1;
     }
     Weights w;
-    if (weights_read(&w, argv[3], NULL, err) || searcher_init(&S, &w, 16, 1, err)) {
+    if (weights_read(&w, argv[3], NULL, err) || search_init(&S, &w, 16, 1, err)) {
         fprintf(stderr, "loss_probe: %s\n", err);
         return 1;
     }
@@ -101,13 +101,13 @@ int main(int argc, char **argv)
             fprintf(stderr, "loss_probe: out of memory\n");
             return 1;
         }
-        searcher_clear(&S);
+        search_clear(&S);
         Board b = pg->start;
         for (int p = 0; p <= np; p++) {
             side[p] = b.stm;
             int32_t v = probe(pg, p, deep, false, NULL, NULL);
             mine[p] = b.stm == me ? v : -v;
-            if (p < np) make_move(&b, &pg->moves[p]);
+            if (p < np) mg_make_move(&b, &pg->moves[p]);
         }
         int at = -1;
         int32_t fall = 0;
@@ -120,11 +120,11 @@ int main(int argc, char **argv)
         }
         if (at >= 0) {
             Board pos = pg->start;
-            for (int p = 0; p < at; p++) make_move(&pos, &pg->moves[p]);
+            for (int p = 0; p < at; p++) mg_make_move(&pos, &pg->moves[p]);
             char fen[128], played[MOVE_TEXT_MAX], best[MOVE_TEXT_MAX], m[4][MOVE_TEXT_MAX];
             int d[5];
             board_to_fen(&pos, fen, sizeof fen);
-            move_to_text(&pg->moves[at], played);
+            notation_move_to_text(&pg->moves[at], played);
             try_search(pg, at, deep, false, best, &d[4]);
             try_search(pg, at, small, false, m[0], &d[0]);
             try_search(pg, at, small, true, m[1], &d[1]);
@@ -147,6 +147,6 @@ int main(int argc, char **argv)
            lost, found[4], found[0], found[1], (unsigned long long)small, found[2], found[3],
            (unsigned long long)(3 * small));
     pdn_free_games(games, ngames);
-    searcher_free(&S);
+    search_free(&S);
     return 0;
 }

@@ -121,7 +121,7 @@ static int play_games(int games, int clock_ms, int inc_ms, uint64_t *rng, long *
     for (int n = 0; n < games; n++) {
         send("newgame");
         Opening o;
-        if (opening_from_ballot(&o, &km_ballots[km_rng_next(rng) % BALLOT_COUNT], err)) die(err);
+        if (opening_from_ballot(&o, &opening_ballots[km_rng_next(rng) % BALLOT_COUNT], err)) die(err);
         Game g;
         if (game_init(&g, &o.start)) die("out of memory");
         for (int k = 0; k < o.nply; k++)
@@ -130,7 +130,7 @@ static int play_games(int games, int clock_ms, int inc_ms, uint64_t *rng, long *
             size_t at = (size_t)snprintf(line, sizeof line, "position start moves");
             for (int k = 0; k < g.nply; k++) {
                 char t[MOVE_TEXT_MAX];
-                move_to_text(&g.moves[k], t);
+                notation_move_to_text(&g.moves[k], t);
                 at += (size_t)snprintf(line + at, sizeof line - at, " %s", t);
             }
             send(line);
@@ -142,7 +142,7 @@ static int play_games(int games, int clock_ms, int inc_ms, uint64_t *rng, long *
             if (strcmp(buf, "bestmove none") == 0) break;
             char *sp = strchr(buf + 9, ' ');
             if (sp) *sp = '\0';
-            if (parse_move(&g.cur, buf + 9, &m, err)) die(err);
+            if (notation_parse_move(&g.cur, buf + 9, &m, err)) die(err);
             if (game_play(&g, &m)) die("out of memory");
             plies++;
         }

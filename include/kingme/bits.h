@@ -4,10 +4,10 @@
 
 #include <stdint.h>
 
-static inline int popcount32(uint32_t x) { return __builtin_popcount(x); }
-static inline int lsb32(uint32_t x) { return __builtin_ctz(x); }
+static inline int bits_popcount32(uint32_t x) { return __builtin_popcount(x); }
+static inline int bits_lsb32(uint32_t x) { return __builtin_ctz(x); }
 /* Index of the lowest set bit, which is then cleared. x must be non-zero. */
-static inline int poplsb32(uint32_t *x)
+static inline int bits_poplsb32(uint32_t *x)
 {
     int i = __builtin_ctz(*x);
     *x &= *x - 1;

@@ -51,14 +51,14 @@ void board_mirror(const Board *in, Board *out);
 
 /* Zobrist keys: table computed once by board_hash_init (idempotent,
  * thread-safe after the first call from main). */
-extern uint64_t km_zobrist[4][32]; /* [black man, white man, black king, white king] */
-extern uint64_t km_zobrist_side;   /* xor-ed in when White is to move */
+extern uint64_t board_zobrist[4][32]; /* [black man, white man, black king, white king] */
+extern uint64_t board_zobrist_side;   /* xor-ed in when White is to move */
 void board_hash_init(void);
 uint64_t board_hash(const Board *b);
 
 /* The square (1..32) of a coordinate such as 'c', '3' (files a-h from
  * White's left, ranks 1-8 from White's side), or 0 for a light square or
  * anything else. */
-int square_from_coord(char file, char rank);
+int board_square_from_coord(char file, char rank);
 
 #endif

@@ -14,10 +14,10 @@
 /* ---- the roots and how far the book reaches from them (book_build.c) ---- */
 
 /* The book's roots: 0 is the initial position, 1..174 the positions after
- * the ACF ballots' three moves (km_ballots, match.h), in number order.
+ * the ACF ballots' three moves (opening_ballots, opening.h), in number order.
  * BOOK_ROOTS of them. Returns 0, or -1 with a message (a broken ballot). */
 #define BOOK_ROOTS 175
-int book_root(int r, Board *out, char *err);
+int book_build_root(int r, Board *out, char *err);
 
 /* How far the book reaches from a position (docs/book.md):
  * - line: plies of the main line, both sides playing the book's best move
@@ -34,7 +34,7 @@ int book_root(int r, Board *out, char *err);
 typedef struct BookCoverage {
     int line, side[2], positions;
 } BookCoverage;
-int book_coverage(const Book *bk, const Board *root, int32_t margin, int max_plies, BookCoverage *out);
+int book_build_coverage(const Book *bk, const Board *root, int32_t margin, int max_plies, BookCoverage *out);
 
 /* ---- building (book_build.c) ---- */
 
@@ -128,7 +128,7 @@ int book_build_worker_kind(struct WorkerState *ws);
  * to the first move (the scores do not depend on it, the search's own
  * line does). */
 struct Searcher;
-int book_score_position(struct Searcher *s, const Board *b, int depth, const _Atomic(bool) *stop,
-                        uint16_t *codes, int16_t *scores);
+int book_build_score_position(struct Searcher *s, const Board *b, int depth, const _Atomic(bool) *stop,
+                              uint16_t *codes, int16_t *scores);
 
 #endif

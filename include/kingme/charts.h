@@ -2,7 +2,7 @@
  * appended to a KmBuf: a match as its games come in, a tuning session's
  * yardstick, and a weights file (the board with the weights of a piece on
  * each square, and every named weight as a bar). Library code: nothing is
- * printed or written; the commands write the text with km_write_atomic. */
+ * printed or written; the commands write the text with textio_write_atomic. */
 #ifndef KINGME_CHARTS_H
 #define KINGME_CHARTS_H
 

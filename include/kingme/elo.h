@@ -43,8 +43,8 @@ typedef struct Sprt {
     double lower, upper; /* the LLR bounds */
 } Sprt;
 
-void sprt_init(Sprt *s, double elo0, double elo1, double alpha, double beta);
-double sprt_llr(const Sprt *s, int wins, int draws, int losses);
-SprtDecision sprt_decide(const Sprt *s, double llr);
+void elo_sprt_init(Sprt *s, double elo0, double elo1, double alpha, double beta);
+double elo_sprt_llr(const Sprt *s, int wins, int draws, int losses);
+SprtDecision elo_sprt_decide(const Sprt *s, double llr);
 
 #endif

@@ -122,7 +122,7 @@ typedef struct Weights {
     int16_t phased;   /* 1: interpolate w and end by the number of pieces; 0: w alone */
     int16_t zero_[3]; /* always 0: no padding bytes, so that Weights compare with memcmp */
     /* The pattern layer (patterns.h), or NULL: a shared copy
-     * (patterns_intern), so that Weights stay values to copy and compare. */
+     * (pat_intern), so that Weights stay values to copy and compare. */
     const struct EvalPatterns *pat;
     /* The network layer (nn.h), or NULL: a shared copy (nn_intern). */
     const struct EvalNet *net;
@@ -132,11 +132,11 @@ typedef struct Weights {
  * the opening's EVAL_NTERMS (w), then the ending's (end). Weight i of that
  * list, to read or to write. */
 #define EVAL_NWEIGHTS_PHASE (2 * EVAL_NTERMS)
-static inline int16_t *weights_ref(Weights *w, int i)
+static inline int16_t *eval_weights_ref(Weights *w, int i)
 {
     return i < EVAL_NTERMS ? &w->w[i] : &w->end[i - EVAL_NTERMS];
 }
-static inline int16_t weights_at(const Weights *w, int i)
+static inline int16_t eval_weights_at(const Weights *w, int i)
 {
     return i < EVAL_NTERMS ? w->w[i] : w->end[i - EVAL_NTERMS];
 }
@@ -170,7 +170,7 @@ void eval_features(const Board *b, int side, EvalFeatures *f);
 /* A weight vector made ready for eval_score: for each phase t, the opening
  * and ending weights already blended (t w + (EVAL_PHASE_SPAN - t) end), so
  * that a phased evaluation costs one product a term instead of two (the
- * blend is linear; it is divided once, at the end, as eval_blend does).
+ * blend is linear; it is divided once, at the end, as phase_blend does).
  * Without a phase every row is w. */
 typedef struct EvalTable {
     int32_t cw[EVAL_PHASE_SPAN + 1][EVAL_NTERMS];

@@ -42,7 +42,7 @@ int game_init(Game *g, const Board *b);
 void game_free(Game *g);
 
 /* Play a legal move (it is not checked: callers resolve text with
- * parse_move, or take moves from gen_moves). Updates the result.
+ * notation_parse_move, or take moves from mg_moves). Updates the result.
  * Returns 0, or -1 when out of memory. */
 int game_play(Game *g, const Move *m);
 

@@ -10,6 +10,6 @@
 /* The memory this process may use, in bytes: the physical memory, or less
  * when the process's cgroup (v2 memory.max, v1 memory.limit_in_bytes) allows
  * less; 0 when unknown. Transposition tables are bounded by it. */
-uint64_t km_memory_limit(void);
+uint64_t memlimit_bytes(void);
 
 #endif

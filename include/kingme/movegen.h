@@ -54,10 +54,10 @@ typedef struct MoveList {
 
 /* All legal moves for the side to move (captures only, when any exist).
  * Each distinct jump path is a distinct move. Returns the count. */
-int gen_moves(const Board *b, MoveList *ml);
+int mg_moves(const Board *b, MoveList *ml);
 
 /* Only the capture moves (empty list when there are none). */
-int gen_captures(const Board *b, MoveList *ml);
+int mg_captures(const Board *b, MoveList *ml);
 
 /* A jump is a uniform shift: two steps down-left are +7 and two steps
  * down-right +9 from any row (up: -9 and -7), valid when the piece is not in
@@ -91,7 +91,7 @@ static inline bool mg_can_capture(const Board *b, int side) { return mg_jumpers(
 
 /* Number of legal moves of the side to move, without building them when
  * there is no capture (the perft leaf count). */
-int count_moves(const Board *b);
+int mg_count_moves(const Board *b);
 
 /* Whether side has a simple (non-capturing) move: a few shifts. */
 static inline bool mg_can_step(const Board *b, int side)
@@ -103,7 +103,7 @@ static inline bool mg_can_step(const Board *b, int side)
 }
 
 /* Play m (a legal move of b->stm) on b; the side to move changes. */
-static inline void make_move(Board *b, const Move *m)
+static inline void mg_make_move(Board *b, const Move *m)
 {
     uint32_t fm = 1u << m->from, tm = 1u << m->to;
     int s = b->stm;
@@ -116,24 +116,24 @@ static inline void make_move(Board *b, const Move *m)
 }
 
 /* The Zobrist key (board_hash) after m, from the key before it. */
-static inline uint64_t move_key_after(const Board *b, const Move *m, uint64_t key)
+static inline uint64_t mg_move_key_after(const Board *b, const Move *m, uint64_t key)
 {
     int s = b->stm;
     uint32_t fm = 1u << m->from, c = m->captured;
     bool king = (b->kings & fm) != 0;
     bool crowned = !king && ((1u << m->to) & (s == KM_BLACK ? BLACK_PROMO_ROW : WHITE_PROMO_ROW));
-    key ^= km_zobrist[s + (king ? 2 : 0)][m->from];
-    key ^= km_zobrist[s + (king || crowned ? 2 : 0)][m->to];
+    key ^= board_zobrist[s + (king ? 2 : 0)][m->from];
+    key ^= board_zobrist[s + (king || crowned ? 2 : 0)][m->to];
     while (c) {
         int i = __builtin_ctz(c);
         c &= c - 1;
-        key ^= km_zobrist[(s ^ 1) + ((b->kings >> i) & 1 ? 2 : 0)][i];
+        key ^= board_zobrist[(s ^ 1) + ((b->kings >> i) & 1 ? 2 : 0)][i];
     }
-    return key ^ km_zobrist_side;
+    return key ^ board_zobrist_side;
 }
 
 /* Whether m crowns a man. */
-static inline bool move_promotes(const Board *b, const Move *m)
+static inline bool mg_move_promotes(const Board *b, const Move *m)
 {
     uint32_t tm = 1u << m->to;
     return !(b->kings & (1u << m->from)) && (tm & (b->stm == KM_BLACK ? BLACK_PROMO_ROW : WHITE_PROMO_ROW));
@@ -141,12 +141,12 @@ static inline bool move_promotes(const Board *b, const Move *m)
 
 /* Whether m restarts the forty-move count: a capture, or a move of an
  * uncrowned man (both irreversible, so no earlier position can recur). */
-static inline bool move_resets_count(const Board *b, const Move *m)
+static inline bool mg_move_resets_count(const Board *b, const Move *m)
 {
     return m->captured != 0 || !(b->kings & (1u << m->from));
 }
 
-static inline bool move_equal(const Move *a, const Move *b)
+static inline bool mg_move_equal(const Move *a, const Move *b)
 {
     if (a->from != b->from || a->to != b->to || a->njumps != b->njumps || a->captured != b->captured)
         return false;
@@ -156,7 +156,7 @@ static inline bool move_equal(const Move *a, const Move *b)
 }
 
 /* Leaf count of the game tree to depth plies. */
-uint64_t perft(const Board *b, int depth);
+uint64_t mg_perft(const Board *b, int depth);
 
 /* The same count with a table of subtrees already counted (transpositions
  * are frequent in draughts). Each entry keeps the whole position and depth,
@@ -171,8 +171,8 @@ typedef struct PerftTable {
     size_t mask; /* entries - 1 (a power of two) */
 } PerftTable;
 /* Allocate about mb megabytes (at least 1). Returns 0, or -1 when out of memory. */
-int perft_table_init(PerftTable *t, size_t mb);
-void perft_table_free(PerftTable *t);
-uint64_t perft_hashed(const Board *b, int depth, PerftTable *t);
+int mg_perft_table_init(PerftTable *t, size_t mb);
+void mg_perft_table_free(PerftTable *t);
+uint64_t mg_perft_hashed(const Board *b, int depth, PerftTable *t);
 
 #endif

@@ -73,7 +73,7 @@ uint32_t nn_crc(const EvalNet *n);
 void nn_finish(EvalNet *n);
 
 /* A shared copy kept for the life of the process (the same weights give the
- * same pointer, as patterns_intern); n is consumed. NULL when out of memory. */
+ * same pointer, as pat_intern); n is consumed. NULL when out of memory. */
 const EvalNet *nn_intern(EvalNet *n);
 
 /* The accumulator of view `view` (KM_BLACK, KM_WHITE) of b, from scratch. */

@@ -37,7 +37,7 @@ typedef struct NetFitConfig {
     const char *checkpoint; /* the checkpoint file, or NULL */
 } NetFitConfig;
 
-void net_fit_config_default(NetFitConfig *c);
+void nn_fit_config_default(NetFitConfig *c);
 
 typedef struct NetFitReport {
     size_t samples, holdout; /* samples fitted, held out */
@@ -54,7 +54,7 @@ typedef struct NetFitReport {
  * left out), into *out: prior's weights with the new network. progress (may
  * be NULL) after each epoch; stop (may be NULL): end after the epoch in
  * progress (the checkpoint then holds it). Returns 0, or -1 with err. */
-int net_fit_run(const NetFitConfig *c, const SelfplayData *data, const Weights *prior, Weights *out,
-                NetFitReport *rep, FitProgressFn progress, void *user, const atomic_bool *stop, char *err);
+int nn_fit_run(const NetFitConfig *c, const SelfplayData *data, const Weights *prior, Weights *out,
+               NetFitReport *rep, FitProgressFn progress, void *user, const atomic_bool *stop, char *err);
 
 #endif

@@ -22,7 +22,7 @@
  *    the lowest digit. Cell = sum digit_j x 3^j.
  *
  * For speed the evaluation does not look the tables up as written: patterns
- * made ready (patterns_finish) hold the regions' two views already combined
+ * made ready (pat_finish) hold the regions' two views already combined
  * (for Black: the player's region minus the opponent's turned region) with the
  * man table folded into them, so a position costs one lookup per region and
  * one per king. */
@@ -65,7 +65,7 @@ typedef struct EvalPatterns {
     int16_t man[2][32];
     int16_t king[2][32];
     int16_t region[2][PAT_NREGIONS][PAT_REGION_CELLS];
-    /* made by patterns_finish */
+    /* made by pat_finish */
     uint64_t key; /* a hash of the weights */
     uint32_t ready[PAT_NREGIONS]
                   [PAT_REGION_CELLS]; /* Black's view: opening in the low 16 bits, ending high */
@@ -78,15 +78,15 @@ const int16_t *pat_cells_const(const EvalPatterns *p, int t, int ph);
 
 /* Make p ready for the evaluation (the combined tables and the key); call
  * after the weights change. */
-void patterns_finish(EvalPatterns *p);
+void pat_finish(EvalPatterns *p);
 
 /* A copy of p kept for the life of the process and shared: the same weights
  * give the same pointer, so Weights that hold it can be copied and compared
  * as values. p is consumed (freed, or kept). NULL when memory ran out. */
-const EvalPatterns *patterns_intern(EvalPatterns *p);
+const EvalPatterns *pat_intern(EvalPatterns *p);
 
 /* A zeroed set of tables (calloc), or NULL. */
-EvalPatterns *patterns_new(void);
+EvalPatterns *pat_new(void);
 
 /* The region index of Black's pieces and White's pieces in region r of the
  * board as it stands (Black's own view): sum of digits (1 black, 2 white). */
@@ -146,7 +146,7 @@ static inline int32_t pat_eval(const EvalPatterns *p, const Board *b, int side)
 {
     int32_t o, e;
     pat_score(p, b, &o, &e);
-    int32_t v = eval_blend(o, e, __builtin_popcount(board_occupied(b)));
+    int32_t v = phase_blend(o, e, __builtin_popcount(board_occupied(b)));
     return side == KM_BLACK ? v : -v;
 }
 

@@ -6,7 +6,7 @@
  * 15x31), {comments}, nested (variations), ; line comments, % escape lines,
  * NAGs ($1, !, ?!), the results 1-0 0-1 1/2-1/2 * (and 2-0 0-2 1-1 0-0), CRLF,
  * LF and tabs. A game ends at its result or at the next tag section. Every
- * move is resolved against the position with parse_move and played; a game
+ * move is resolved against the position with notation_parse_move and played; a game
  * with a bad move (or a bad tag, comment...) gets an error message and
  * reading goes on with the next game. */
 #ifndef KINGME_PDN_H

@@ -16,16 +16,16 @@
 #define EVAL_PHASE_MIN_PIECES 4
 
 /* The interpolation factor t (0..EVAL_PHASE_SPAN) of a position with n pieces. */
-static inline int eval_phase(int npieces)
+static inline int phase_factor(int npieces)
 {
     int t = npieces - EVAL_PHASE_MIN_PIECES;
     return t < 0 ? 0 : t > EVAL_PHASE_SPAN ? EVAL_PHASE_SPAN : t;
 }
 
 /* The phase blend of the two sums (see EVAL_PHASE_SPAN). */
-static inline int32_t eval_blend(int64_t s_open, int64_t s_end, int npieces)
+static inline int32_t phase_blend(int64_t s_open, int64_t s_end, int npieces)
 {
-    int t = eval_phase(npieces);
+    int t = phase_factor(npieces);
     return (int32_t)((s_open * t + s_end * (EVAL_PHASE_SPAN - t)) / EVAL_PHASE_SPAN);
 }
 

@@ -68,7 +68,7 @@ typedef struct MatchSettings {
 /* Defaults: no limit (the caller sets depth or seconds), every technique,
  * random tie-breaks, no database, MATCH_PLY_CAP, MATCH_HASH_MB, no clock, no
  * sides. */
-void match_settings_default(MatchSettings *s);
+void referee_settings_default(MatchSettings *s);
 
 typedef struct MatchGameSpec {
     const Weights *black, *white; /* the players when the settings have no sides */
@@ -77,7 +77,7 @@ typedef struct MatchGameSpec {
     int side[2];                  /* with sides: [KM_BLACK], [KM_WHITE] index the settings' sides */
 } MatchGameSpec;
 
-/* Why a game was forfeited. The referee (match_play_game) gives the game to
+/* Why a game was forfeited. The referee (referee_play_game) gives the game to
  * the opponent of a player that does one of these. */
 typedef enum MatchForfeit {
     FORFEIT_NONE = 0,
@@ -90,7 +90,7 @@ typedef enum MatchForfeit {
 } MatchForfeit;
 
 /* "time forfeit", "illegal move", "crash", "protocol error", "hang" ("" for none). */
-const char *match_forfeit_text(MatchForfeit f);
+const char *referee_forfeit_text(MatchForfeit f);
 
 typedef struct MatchOutcome {
     GameResult result; /* GAME_ONGOING: not played (stopped before or during) */
@@ -117,26 +117,26 @@ typedef struct MatchOutcome {
  * stopped game is left GAME_ONGOING. Engine sides are started for this game
  * and stopped after it. Returns 0, or -1 with a message (out of memory, an
  * illegal opening, an engine that does not start). */
-int match_play_game(const MatchSettings *set, const MatchGameSpec *spec, MatchOutcome *o,
-                    const atomic_bool *stop, char *err);
+int referee_play_game(const MatchSettings *set, const MatchGameSpec *spec, MatchOutcome *o,
+                      const atomic_bool *stop, char *err);
 
 /* The seed of game `index` of a series seeded with `seed` (a mixing hash). */
-uint64_t match_game_seed(uint64_t seed, uint64_t index);
+uint64_t referee_game_seed(uint64_t seed, uint64_t index);
 
 /* What one thread plays its games with, kept from game to game: a Searcher
  * per colour for the in-process players, and a process per engine side of
- * the settings (started by match_players_new, so that an engine that cannot
+ * the settings (started by referee_players_new, so that an engine that cannot
  * start stops a match before any game; restarted before its next game when
  * it misbehaved). */
 typedef struct MatchPlayers MatchPlayers;
 
 /* Returns the players, or NULL with a message. */
-MatchPlayers *match_players_new(const MatchSettings *set, char *err);
+MatchPlayers *referee_players_new(const MatchSettings *set, char *err);
 /* Stops the engine processes and frees. NULL is fine. */
-void match_players_free(MatchPlayers *P);
-/* As match_play_game, on players made by match_players_new with the same
+void referee_players_free(MatchPlayers *P);
+/* As referee_play_game, on players made by referee_players_new with the same
  * settings (o->game is initialised here). */
-int match_players_play(MatchPlayers *P, const MatchSettings *set, const MatchGameSpec *spec, MatchOutcome *o,
-                       const atomic_bool *stop, char *err);
+int referee_players_play(MatchPlayers *P, const MatchSettings *set, const MatchGameSpec *spec,
+                         MatchOutcome *o, const atomic_bool *stop, char *err);
 
 #endif

@@ -32,8 +32,8 @@ enum { TIEBREAK_RANDOM = 0, TIEBREAK_FIRST = 1 };
 
 /* When a search stops, and what it reports: one move's request. How it
  * searches (the techniques, the database, the tie-break) is the Searcher's
- * own, set once (searcher_set_switches, searcher_set_egdb,
- * searcher_set_tiebreak). */
+ * own, set once (search_set_switches, search_set_egdb,
+ * search_set_tiebreak). */
 typedef struct SearchLimits {
     int depth;      /* plies; 0 = no limit (up to SEARCH_MAX_PLY - 1) */
     double seconds; /* a fixed time for this move (all of it is used); 0 = none */
@@ -126,7 +126,7 @@ typedef struct Searcher {
     EvalTable etab;         /* the weights blended for each phase (eval_table_init), without
                                the network: search_eval adds its part from accumulators */
     uint64_t weights_key;   /* mixed into table keys: never mixes weight vectors */
-    int32_t probcut_margin; /* ProbCut's margin for these weights (searcher_probcut_margin) */
+    int32_t probcut_margin; /* ProbCut's margin for these weights (search_probcut_margin) */
     bool margin_known;      /* probcut_margin measured for these weights */
     struct {                /* the gaps measured for the last vectors (by weights_key
                              * and the measuring depth): a match or a tuning run
@@ -134,10 +134,10 @@ typedef struct Searcher {
         uint64_t key;
         int32_t gap; /* the median gap + 1; 0: none */
     } margins[64];
-    TT *tt; /* the table in use: own_tt, or one given by searcher_set_table */
+    TT *tt; /* the table in use: own_tt, or one given by search_set_table */
     TT own_tt;
-    SearchSwitches use; /* the techniques (searcher_set_switches) */
-    SearchParams par;   /* the numbers (searcher_set_params): a selective technique acts
+    SearchSwitches use; /* the techniques (search_set_switches) */
+    SearchParams par;   /* the numbers (search_set_params): a selective technique acts
                          * when its switch in use and in par are both on */
     /* An endgame database (NULL: none), probed at every node with few enough
      * pieces and no capture pending; at the root it picks the move outright
@@ -168,7 +168,7 @@ typedef struct Searcher {
     bool pondering;    /* a ponder search before its hit */
     bool ponder_timed; /* its limits, once hit: timed, and the hard limit */
     double ponder_hard;
-    /* threads (searcher_set_threads): helpers that search the same root
+    /* threads (search_set_threads): helpers that search the same root
      * beside this one, sharing its table (lazy SMP), from the search's start
      * until this one stops; only this one's result counts */
     int nthreads; /* 1 + the helpers */
@@ -181,26 +181,26 @@ typedef struct Searcher {
 
 /* hash_mb: table size in MB (0: no table). Returns 0, or -1 with err when
  * out of memory. */
-int searcher_init(Searcher *s, const Weights *w, size_t hash_mb, uint64_t seed, char *err);
-void searcher_free(Searcher *s);
+int search_init(Searcher *s, const Weights *w, size_t hash_mb, uint64_t seed, char *err);
+void search_free(Searcher *s);
 /* Use table t (not owned; NULL: back to the searcher's own). */
-void searcher_set_table(Searcher *s, TT *t);
-void searcher_set_weights(Searcher *s, const Weights *w);
-void searcher_seed(Searcher *s, uint64_t seed);
+void search_set_table(Searcher *s, TT *t);
+void search_set_weights(Searcher *s, const Weights *w);
+void search_seed(Searcher *s, uint64_t seed);
 /* How it searches, until set again: the techniques (every one on after
- * searcher_init), an endgame database (none), the tie-break between equal
+ * search_init), an endgame database (none), the tie-break between equal
  * root moves (TIEBREAK_RANDOM). */
-void searcher_set_switches(Searcher *s, const SearchSwitches *use);
+void search_set_switches(Searcher *s, const SearchSwitches *use);
 /* Every technique on, or with exact, every one but the selective search's
  * (search_switches_exact: the --exact search). */
-void searcher_set_exact(Searcher *s, bool exact);
-void searcher_set_egdb(Searcher *s, const struct Egdb *db);
-void searcher_set_tiebreak(Searcher *s, int tiebreak);
+void search_set_exact(Searcher *s, bool exact);
+void search_set_egdb(Searcher *s, const struct Egdb *db);
+void search_set_tiebreak(Searcher *s, int tiebreak);
 /* The search's and the time manager's parameters (search_params.h; the
- * defaults after searcher_init), the helpers' too. A change of the ProbCut
+ * defaults after search_init), the helpers' too. A change of the ProbCut
  * margin's measurement gives a margin from the gap measured for the
  * weights at that depth, when it was (none measured: probcut_margin). */
-void searcher_set_params(
+void search_set_params(
     Searcher *s,
     const SearchParams *p); /* Search with n threads (1 to SEARCH_MAX_THREADS): n - 1 helpers search the
                              * same root beside the caller's thread, each a whole iterative deepening of
@@ -210,16 +210,16 @@ void searcher_set_params(
                              * helpers' timing decides what the table holds. Returns 0, or -1 with err
                              * when out of memory (the searcher is then as before). */
 #define SEARCH_MAX_THREADS 64
-int searcher_set_threads(Searcher *s, int n, char *err);
+int search_set_threads(Searcher *s, int n, char *err);
 /* ProbCut's margin for s's weights (evaluation units), measured the first
  * time it is asked for: two short exact searches of 64 positions (about
  * 0.6 M nodes). search_game and search_run ask for it when ProbCut can
  * act (a search deeper than 4 plies, or timed); a front end that keeps a
  * clock asks for it when the weights are set, so that no move's time pays
  * for it. Deterministic. */
-int32_t searcher_probcut_margin(Searcher *s);
+int32_t search_probcut_margin(Searcher *s);
 /* Forget everything learnt (table, killers, history): a new game. */
-void searcher_clear(Searcher *s);
+void search_clear(Searcher *s);
 
 struct Game;
 

@@ -124,7 +124,7 @@ typedef struct SearchParamInfo {
     const char *measured, *help;
 } SearchParamInfo;
 
-extern const SearchParamInfo search_param_info[SEARCH_NPARAMS];
+extern const SearchParamInfo search_params_info[SEARCH_NPARAMS];
 
 /* The defaults (the list's column). */
 void search_params_default(SearchParams *p);
@@ -132,22 +132,22 @@ void search_params_default(SearchParams *p);
 extern const SearchParams search_params_defaults;
 
 /* Parameter i's value as a double, and setting it (an INT rounded). */
-double search_param_get(const SearchParams *p, int i);
-void search_param_set(SearchParams *p, int i, double v);
+double search_params_get(const SearchParams *p, int i);
+void search_params_set(SearchParams *p, int i, double v);
 
 /* The index of the parameter called name, or -1. */
-int search_param_find(const char *name);
+int search_params_find(const char *name);
 
 /* Parameter i's value as text: "3", "0.35" (as few digits as read back the same). */
-void search_param_text(const SearchParams *p, int i, char *buf, size_t len);
+void search_params_text(const SearchParams *p, int i, char *buf, size_t len);
 /* Its default or range bound v as the same text. */
-void search_param_value_text(int i, double v, char *buf, size_t len);
+void search_params_value_text(int i, double v, char *buf, size_t len);
 
-/* Set "NAME=VALUE" (or NAME and VALUE apart: search_param_set_text) in p;
+/* Set "NAME=VALUE" (or NAME and VALUE apart: search_params_set_text) in p;
  * -1 with "unknown search parameter 'x'" or "lmr_from 70 is not a whole
  * number from 1 to 63" in err (KM_ERR_MAX bytes), p unchanged. */
-int search_param_assign(SearchParams *p, const char *assignment, char *err);
-int search_param_set_text(SearchParams *p, const char *name, const char *value, char *err);
+int search_params_assign(SearchParams *p, const char *assignment, char *err);
+int search_params_set_text(SearchParams *p, const char *name, const char *value, char *err);
 
 /* Whether every parameter equals its default. */
 bool search_params_are_default(const SearchParams *p);

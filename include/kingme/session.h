@@ -124,7 +124,7 @@ void session_prepare(Session *s);
 /* ---- the game ---- */
 const Game *session_game(const Session *s);
 /* The game from start (NULL: the initial position) through moves (text as
- * parse_move_input takes it). 0, or -1 with "move 3 '11-16': ..." in err and
+ * notation_parse_move_input takes it). 0, or -1 with "move 3 '11-16': ..." in err and
  * the game unchanged. */
 int session_set_game(Session *s, const Board *start, const char *const *moves, int nmoves, char *err);
 /* Start again from b (NULL: the initial position) with no history. 0, or -1

@@ -1,7 +1,7 @@
 /* svg.h - pictures as SVG text, written by kingme itself: line charts with
  * axes, ticks, series, 95% bands and marked points, and the few shapes the
  * board picture needs. Everything is appended to a KmBuf (textio.h); the
- * caller writes it with km_write_atomic. Library code: nothing is printed.
+ * caller writes it with textio_write_atomic. Library code: nothing is printed.
  *
  * The output is a standalone SVG 1.1 document (UTF-8, XML-escaped text)
  * that browsers, rsvg-convert and Inkscape render. */
@@ -61,9 +61,9 @@ void svg_textf(KmBuf *b, double x, double y, double size, const char *anchor, co
                const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
 /* Text made safe for XML: & < > " ' as entities, a tab as a space, the
- * characters XML 1.0 allows as they are (well-formed UTF-8 by km_utf8_char,
+ * characters XML 1.0 allows as they are (well-formed UTF-8 by textio_utf8_char,
  * not U+FFFE or U+FFFF), every other byte (controls, DEL, C1 controls,
- * bytes that are not UTF-8) as the text \xHH, as km_escape shows it. */
+ * bytes that are not UTF-8) as the text \xHH, as textio_escape shows it. */
 void svg_escape(KmBuf *b, const char *text);
 
 /* The palette's colour k (it repeats after 8). */

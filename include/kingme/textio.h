@@ -17,25 +17,25 @@
 
 /* A growable NUL-terminated string. Start from KmBuf b = {0}. After the first
  * add or printf, s is allocated (possibly ""), unless memory ran out: then oom
- * is set, later calls do nothing, and km_buf_done frees s and returns NULL. */
+ * is set, later calls do nothing, and textio_buf_done frees s and returns NULL. */
 typedef struct KmBuf {
     char *s;
     size_t len, cap; /* len excludes the NUL */
     bool oom;
 } KmBuf;
 
-void km_buf_add(KmBuf *b, const char *s, size_t n);
-void km_buf_str(KmBuf *b, const char *s); /* km_buf_add of strlen(s) bytes */
-void km_buf_printf(KmBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void textio_buf_add(KmBuf *b, const char *s, size_t n);
+void textio_buf_str(KmBuf *b, const char *s); /* textio_buf_add of strlen(s) bytes */
+void textio_buf_printf(KmBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The string, to free() (an empty buffer gives ""), or NULL when memory ran
  * out (the buffer is then freed). Either way b must not be used again. */
-char *km_buf_done(KmBuf *b);
+char *textio_buf_done(KmBuf *b);
 
-/* What km_read_text reads when KmReadOpts.max_bytes is 0: every read is bounded. */
+/* What textio_read_text reads when KmReadOpts.max_bytes is 0: every read is bounded. */
 #define KM_READ_MAX ((size_t)64 << 20)
 
-/* How km_read_text reads a file and words its messages ("PATH: ..."). A zero
+/* How textio_read_text reads a file and words its messages ("PATH: ..."). A zero
  * KmReadOpts reads any regular file of up to KM_READ_MAX bytes, NUL bytes
  * included. */
 typedef struct KmReadOpts {
@@ -54,31 +54,31 @@ typedef struct KmReadOpts {
  * the descriptor (close-on-exec) and the file's size in *size (when not
  * NULL), or -1 with the message in err and errno set (ENOENT for a missing
  * file). */
-int km_open_regular(const char *path, const char *cannot_open, uint64_t *size, char *err);
+int textio_open_regular(const char *path, const char *cannot_open, uint64_t *size, char *err);
 
 /* The whole file as a malloc'd NUL-terminated string (*len, when len is not
  * NULL, gets its length without the NUL), or NULL with a message in err: the
- * ones of opts and km_open_regular, or "PATH: out of memory". opts NULL: a
+ * ones of opts and textio_open_regular, or "PATH: out of memory". opts NULL: a
  * zero KmReadOpts. When the file is both too large and holds a NUL byte,
  * the first of the two in file order is reported (a NUL byte within the
  * first max_bytes first). */
-char *km_read_text(const char *path, const KmReadOpts *opts, size_t *len, char *err);
+char *textio_read_text(const char *path, const KmReadOpts *opts, size_t *len, char *err);
 
 /* Split s in place into words at blanks (spaces, tabs, CR, LF): tok[i]
  * points at word i, NUL-terminated. Returns the count: at most max, or max + 1
  * when there are more words (tok then holds the first max). */
-int km_split(char *s, char **tok, int max);
+int textio_split(char *s, char **tok, int max);
 
 /* text past a UTF-8 byte order mark (EF BB BF) at its start, if it has one:
  * the text readers (weights, population, PDN) accept one and ignore it. */
-const char *km_skip_bom(const char *text);
+const char *textio_skip_bom(const char *text);
 
 /* The one UTF-8 validator: the length (1 to 4) of the well-formed character
  * at p (at most n bytes), its code point in *cp (may be NULL); 0 for a byte
  * that starts none: a stray continuation byte, a sequence cut short, an
  * overlong form, a surrogate (U+D800-U+DFFF), above U+10FFFF. The text
  * escaper below and the SVG writer (svg_escape) both judge text by it. */
-size_t km_utf8_char(const unsigned char *p, size_t n, uint32_t *cp);
+size_t textio_utf8_char(const unsigned char *p, size_t n, uint32_t *cp);
 
 /* The one escaping rule of everything kingme echoes (error lines of the
  * command line, the engine protocol and PDN, a book's command text, the
@@ -87,15 +87,15 @@ size_t km_utf8_char(const unsigned char *p, size_t n, uint32_t *cp);
  * printable ASCII and well-formed UTF-8 as they are; control bytes (escape
  * sequences, bells, line ends, DEL), bytes that are not UTF-8, C1 controls,
  * the byte order mark and the invisible or direction-changing characters
- * each as \xHH, one per byte. km_escape_n takes n bytes, NUL bytes
+ * each as \xHH, one per byte. textio_escape_n takes n bytes, NUL bytes
  * included (as \x00). An out of 4 x the input's bytes + 1 always holds it
  * whole. */
-void km_escape(const char *in, char *out, size_t outlen);
-void km_escape_n(const char *in, size_t n, char *out, size_t outlen);
+void textio_escape(const char *in, char *out, size_t outlen);
+void textio_escape_n(const char *in, size_t n, char *out, size_t outlen);
 
 /* A whole decimal integer in [lo, hi]: false if t is empty, has anything
  * else, or is out of range. */
-bool km_parse_ll(const char *t, long long lo, long long hi, long long *out);
+bool textio_parse_ll(const char *t, long long lo, long long hi, long long *out);
 
 /* The one writer of kingme's files. Write len bytes of text to the file
  * path names, so that an interrupted write never leaves half a file where a
@@ -118,34 +118,34 @@ bool km_parse_ll(const char *t, long long lo, long long hi, long long *out);
  * to a missing file", "DIR: cannot create the folder: <strerror>", ...); the
  * temporary is removed on failure (a kill at the wrong moment may leave
  * one). */
-int km_write_atomic(const char *path, const char *text, size_t len, char *err);
+int textio_write_atomic(const char *path, const char *text, size_t len, char *err);
 
-/* A file to append to, by the same rules as km_write_atomic: an existing
+/* A file to append to, by the same rules as textio_write_atomic: an existing
  * file, or the file an existing link names, is opened to append; a missing
  * one is created (exclusively: never through a link planted meanwhile),
  * its missing folders too; a link to a missing file is refused. Returns the
  * descriptor (O_APPEND, close-on-exec; *created says whether the file is
  * new), or -1 with a message in err. "-" is not standard output here. */
-int km_open_append(const char *path, bool *created, char *err);
+int textio_open_append(const char *path, bool *created, char *err);
 
 /* write() all of text to fd (retrying short writes and EINTR): 0, or the
  * errno of the failure (ENOSPC for a write that wrote nothing). */
-int km_write_fd(int fd, const char *text, size_t len);
+int textio_write_fd(int fd, const char *text, size_t len);
 
 /* mkdir -p: dir and its missing parents (0777 less the umask). 0, or -1
  * with "DIR: cannot create the folder: <strerror>" in err. */
-int km_make_dirs(const char *dir, char *err);
+int textio_make_dirs(const char *dir, char *err);
 
-/* True when km_write_atomic writes path in place rather than replacing it
+/* True when textio_write_atomic writes path in place rather than replacing it
  * (standard output, a device, a FIFO, a path under /dev/ or /proc/). */
-bool km_writes_in_place(const char *path);
+bool textio_writes_in_place(const char *path);
 
 /* "-" or "/dev/stdout": the names of the standard output. */
-bool km_is_stdout_name(const char *path);
+bool textio_is_stdout_name(const char *path);
 
 /* CRC-32 (IEEE 802.3, reflected: the one of zlib, zip and PNG): the CRC of
  * n more bytes after those whose CRC is crc (0 to start), as zlib's crc32.
  * Thread-safe. */
-uint32_t km_crc32(uint32_t crc, const void *p, size_t n);
+uint32_t textio_crc32(uint32_t crc, const void *p, size_t n);
 
 #endif

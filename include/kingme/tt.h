@@ -1,7 +1,7 @@
 /* tt.h - the transposition table: what a search learnt about positions,
  * kept from one search to the next (an engine session keeps it for the whole
  * game). A Searcher refers to a table. The threads of one search share it
- * (search.h, searcher_set_threads), so every entry is written so that they
+ * (search.h, search_set_threads), so every entry is written so that they
  * can (TTSlot below); different searches should not (their results would
  * mix).
  *

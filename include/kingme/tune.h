@@ -134,7 +134,7 @@ typedef struct TuneGenStats {
     int best_index; /* the generation's best (first of equals) */
     int best_score;
     double mean_score;
-    int max_score;      /* tune_max_score */
+    int max_score;      /* tune_controls_max_score */
     bool duel_played;   /* false for the first best so far or an identical vector */
     int duel_points[2]; /* gladiator duel: the generation's best, the best so far */
     int duel_games;     /* its games (2 for thesis; learn: until the sequential test decides) */

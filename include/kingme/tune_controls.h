@@ -111,7 +111,7 @@ typedef struct TuneControlInfo {
     const char *help;
 } TuneControlInfo;
 
-extern const TuneControlInfo tune_control_info[TUNE_NCONTROLS];
+extern const TuneControlInfo tune_controls_info[TUNE_NCONTROLS];
 
 typedef enum TuneStopKind { TUNE_STOP_GENERATIONS = 0, TUNE_STOP_SECONDS = 1 } TuneStopKind;
 /* The openings of the duels: a random crossboard ballot per pairing, or the initial position. */
@@ -191,24 +191,24 @@ void tune_controls_thesis(TuneControls *c);
 
 /* A listed control's value as a double (a CHOICE: its word's number), and
  * setting it (v a value of the control's kind). */
-double tune_control_get(const TuneControls *c, int i);
-void tune_control_set(TuneControls *c, int i, double v);
+double tune_controls_get(const TuneControls *c, int i);
+void tune_controls_set(TuneControls *c, int i, double v);
 
 /* The number of the word `word` of a CHOICE control, or -1. */
-int tune_control_choice(int i, const char *word);
+int tune_controls_choice(int i, const char *word);
 
 /* Control i's value as the population file and the description write it
  * ("16", "0.05", "heavy"; a double in as few digits as read back the same). */
-void tune_control_text(const TuneControls *c, int i, char *buf, size_t len);
+void tune_controls_text(const TuneControls *c, int i, char *buf, size_t len);
 
 /* What a value of control i is, for messages: "a whole number from 4 to
  * 1024", "a multiple of 8 from 8 to 1024", "a chance from 0 to 1", "'learn'
  * or 'thesis'". */
-void tune_control_expect(int i, char *buf, size_t len);
+void tune_controls_expect(int i, char *buf, size_t len);
 
 /* Whether v is a value of control i (its kind, range and multiple); false
  * with "KEY V is not <expect>" in err. */
-bool tune_control_valid(int i, double v, char *err);
+bool tune_controls_valid(int i, double v, char *err);
 
 /* Whether the controls are usable; -1 with a message such as "population 6
  * is not a multiple of 4" in err (also: a pattern layer with the thesis
@@ -217,9 +217,9 @@ int tune_controls_check(const TuneControls *c, char *err);
 
 /* Whether path can be recorded as a pattern layer's file (not empty, at
  * most TUNE_PATH_MAX - 1 characters, no blanks); false with a message. */
-bool tune_layer_path_ok(const char *path, char *err);
+bool tune_controls_layer_path_ok(const char *path, char *err);
 
 /* The most points an individual can score in one generation. */
-int tune_max_score(const TuneControls *c);
+int tune_controls_max_score(const TuneControls *c);
 
 #endif

@@ -25,7 +25,7 @@
  *          or `error N MESSAGE` (a job it refused), `error - MESSAGE` (a line it
  *              could not read)
  *   coord  -> `score N VECTOR depth D hash MB fen FEN`   a position of an opening
- *              book to score (book_score_position)
+ *              book to score (book_build_score_position)
  *   worker -> `scored N K CODE1 SCORE1 ... CODEK SCOREK`
  *   coord  -> `selfplay N GAME VECTOR seed X nodes K random R margin M plies P hash MB
  *              egdb DIGEST`   game number GAME of a self-play run (selfplay.h)

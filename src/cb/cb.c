@@ -119,7 +119,7 @@ static void move_to_cb(const Board *before, const Move *m, struct CBmove *out)
 {
     memset(out, 0, sizeof *out);
     Board after = *before;
-    make_move(&after, m);
+    mg_make_move(&after, m);
     out->jumps = m->njumps;
     out->oldpiece = piece_at(before, m->from);
     out->newpiece = piece_at(&after, m->to);
@@ -265,7 +265,7 @@ static void status_of(const SearchResult *r, const char *head, char *str)
 {
     char score[32], pv[CB_STATUS_MAX + 1];
     search_score_text(r->score, score, sizeof score);
-    moves_to_text(r->pv, r->pv_len, pv, 160); /* room for the rest of the status */
+    notation_moves_to_text(r->pv, r->pv_len, pv, 160); /* room for the rest of the status */
     set_status(str, "%sdepth %d  score %s  %.2f s  %.1f M nodes  pv%s%s", head, r->depth, score, r->seconds,
                (double)r->nodes / 1e6, pv[0] ? " " : "", pv);
 }
@@ -284,7 +284,7 @@ static void status_all(const SearchResult *r, const char *head, char *str)
     int at = snprintf(line, sizeof line, "%sdepth %d ", head, r->lines[0].depth);
     for (int i = 0; i < r->nlines && at < CB_STATUS_MAX; i++) {
         char mv[MOVE_TEXT_MAX], score[32], item[MOVE_TEXT_MAX + 60], sep[24] = "";
-        move_to_text(&r->lines[i].move, mv);
+        notation_move_to_text(&r->lines[i].move, mv);
         search_score_text(r->lines[i].score, score, sizeof score);
         if (i > 0 && r->lines[i].depth != r->lines[i - 1].depth)
             snprintf(sep, sizeof sep, " | depth %d ", r->lines[i].depth);
@@ -391,7 +391,7 @@ int CB_CALL getmove(int board[8][8], int color, double maxtime, char str[CB_STAT
         return CB_UNKNOWN;
     }
     MoveList ml;
-    if (gen_moves(&b, &ml) == 0) {
+    if (mg_moves(&b, &ml) == 0) {
         set_status(str, "kingme: no legal move");
         pthread_mutex_unlock(&cb->mu);
         return CB_LOSS;
@@ -400,9 +400,9 @@ int CB_CALL getmove(int board[8][8], int color, double maxtime, char str[CB_STAT
     /* with allscores every move is searched, as in analysis */
     if (cb->book_level > 0 && !cb->allscores && session_book_move(s, &bm)) { /* at once */
         char t[MOVE_TEXT_MAX];
-        move_to_text(&bm.move, t);
+        notation_move_to_text(&bm.move, t);
         Board after = b;
-        make_move(&after, &bm.move);
+        mg_make_move(&after, &bm.move);
         board_to_cb(&after, board);
         move_to_cb(&b, &bm.move, move);
         set_status(str, "%s: from the opening book, score %d", t, (int)bm.score);
@@ -444,10 +444,10 @@ int CB_CALL getmove(int board[8][8], int color, double maxtime, char str[CB_STAT
         result = CB_UNKNOWN;
     } else {
         char head[MOVE_TEXT_MAX + 16];
-        move_to_text(&cs.r.best, head);
+        notation_move_to_text(&cs.r.best, head);
         strcat(head, ": ");
         Board after = b;
-        make_move(&after, &cs.r.best);
+        mg_make_move(&after, &cs.r.best);
         board_to_cb(&after, board);
         move_to_cb(&b, &cs.r.best, move);
         if (cs.all) status_all(&cs.r, head, str);
@@ -501,7 +501,7 @@ static bool rest(const char *p, char *buf, size_t len)
 static bool parse_switch(const char *v, bool *out)
 {
     long long x;
-    if (!km_parse_ll(v, 0, 1, &x)) return false;
+    if (!textio_parse_ll(v, 0, 1, &x)) return false;
     *out = x == 1;
     return true;
 }
@@ -538,7 +538,7 @@ static int cmd_gamehist(Session *s, const char *args, char *reply)
         return say(reply, 0, "gamehist: out of memory");
     }
     strcpy(text, args);
-    int nt = km_split(text, tok, max), n = 0;
+    int nt = textio_split(text, tok, max), n = 0;
     char *fen = nt > 0 ? tok[0] : NULL;
     for (int i = 1; i < nt; i++) moves[n++] = tok[i];
     free(tok);
@@ -586,13 +586,13 @@ static int cmd_set(CbEngine *cb, Session *s, const char *name, const char *args,
         return say(reply, 1, "%s: kingme's endgame database, up to %d pieces", value, n);
     }
     if (strcmp(name, "hashsize") == 0) {
-        if (!km_parse_ll(value, 0, SESSION_HASH_MAX, &v))
+        if (!textio_parse_ll(value, 0, SESSION_HASH_MAX, &v))
             return say(reply, 0, "hashsize: a size in MB from 0 to %d, not '%s'", SESSION_HASH_MAX, value);
         if (session_set_hash(s, (size_t)v, err)) return say(reply, 0, "hashsize: %s", err);
         return say(reply, 1, "hashsize %lld", v);
     }
     if (strcmp(name, "searchthreads") == 0) {
-        if (!km_parse_ll(value, 1, SEARCH_MAX_THREADS, &v))
+        if (!textio_parse_ll(value, 1, SEARCH_MAX_THREADS, &v))
             return say(reply, 0, "searchthreads: a number from 1 to %d, not '%s'", SEARCH_MAX_THREADS, value);
         if (session_set_threads(s, (int)v, err)) return say(reply, 0, "searchthreads: %s", err);
         return say(reply, 1, "searchthreads %lld", v);
@@ -607,7 +607,7 @@ static int cmd_set(CbEngine *cb, Session *s, const char *name, const char *args,
         return say(reply, 1, "enable_wld %d", on);
     }
     if (strcmp(name, "book") == 0) {
-        if (!km_parse_ll(value, 0, 3, &v)) return say(reply, 0, "book: 0 to 3, not '%s'", value);
+        if (!textio_parse_ll(value, 0, 3, &v)) return say(reply, 0, "book: 0 to 3, not '%s'", value);
         cb->book_level = (int)v;
         session_set_book_variety(s, book_variety[v]);
         static const char *const what[4] = {"no book", "all kinds of moves", "good moves", "best moves"};
@@ -627,8 +627,8 @@ static int cmd_set(CbEngine *cb, Session *s, const char *name, const char *args,
     }
     if (strcmp(name, "dbmbytes") == 0 || strcmp(name, "max_dbpieces") == 0) {
         bool cache = name[0] == 'd';
-        if (cache ? !km_parse_ll(value, 0, SESSION_HASH_MAX, &v)
-                  : !km_parse_ll(value, 1, CB_NO_PIECE_LIMIT, &v))
+        if (cache ? !textio_parse_ll(value, 0, SESSION_HASH_MAX, &v)
+                  : !textio_parse_ll(value, 1, CB_NO_PIECE_LIMIT, &v))
             return cache ? say(reply, 0, "dbmbytes: a size in MB from 0 to %d, not '%s'", SESSION_HASH_MAX,
                                value)
                          : say(reply, 0, "max_dbpieces: 1 to %d, not '%s'", CB_NO_PIECE_LIMIT, value);

@@ -60,7 +60,7 @@ int cli_analyze_game(Searcher *s, const Game *g, const SearchLimits *lim, const 
         for (int k = 0; k < ntags; k++)
             if (tags[k].name && !strcmp(tags[k].name, tag)) name = tags[k].value;
         char who[4 * 150 + 20], shown[4 * 150 + 1] = "";
-        if (name) km_escape(name, shown, sizeof shown); /* as any echoed text: no raw control byte */
+        if (name) textio_escape(name, shown, sizeof shown); /* as any echoed text: no raw control byte */
         snprintf(who, sizeof who, "%s%s%.600s%s", tag, name ? " (" : "", shown, name ? ")" : "");
         char *sum = analyze_summary(&a, g, side, who);
         /* each line wrapped at 80 columns */
@@ -75,7 +75,7 @@ int cli_analyze_game(Searcher *s, const Game *g, const SearchLimits *lim, const 
     if (a.stopped) fprintf(report_stream(), "  (stopped after %d of %d moves)\n", a.nply, g->nply);
     char *text = analyze_format_pdn(&a, g, tags, ntags, result, how);
     if (!text) pdn->oom = true;
-    else km_buf_str(pdn, text);
+    else textio_buf_str(pdn, text);
     free(text);
     if (svg) analyze_svg_chart(svg, &a, g, title, index);
     bool stopped = a.stopped;
@@ -118,15 +118,15 @@ static int run(const Opts *o)
         pdn_free_games(games, n);
         return 1;
     }
-    if (searcher_init(&s, &w, (size_t)opt_int(o, OPT_HASH), 1, err) ||
-        searcher_set_threads(&s, (int)opt_int(o, OPT_THREADS), err)) {
+    if (search_init(&s, &w, (size_t)opt_int(o, OPT_HASH), 1, err) ||
+        search_set_threads(&s, (int)opt_int(o, OPT_THREADS), err)) {
         pdn_free_games(games, n);
         egdb_close(db);
         return cli_error("%s", err);
     }
-    searcher_set_egdb(&s, db);
+    search_set_egdb(&s, db);
     char *out = opt_given(o, OPT_OUT) ? strdup(opt_str(o, OPT_OUT)) : default_out(path);
-    report = out && km_is_stdout_name(out) ? stderr : stdout;
+    report = out && textio_is_stdout_name(out) ? stderr : stdout;
     const char *svg_path = opt_str(o, OPT_SVG);
     char lt[32], how[320];
     if (lim.depth) snprintf(lt, sizeof lt, "depth %d", lim.depth);
@@ -151,8 +151,8 @@ static int run(const Opts *o)
         }
         const char *bl = pdn_tag(pg, "Black"), *wh = pdn_tag(pg, "White");
         char head[1400], sb[4 * 150 + 1], sw[4 * 150 + 1];
-        km_escape(bl ? bl : "?", sb, sizeof sb);
-        km_escape(wh ? wh : "?", sw, sizeof sw);
+        textio_escape(bl ? bl : "?", sb, sizeof sb);
+        textio_escape(wh ? wh : "?", sw, sizeof sw);
         snprintf(head, sizeof head, "game %d: %.600s - %.600s, %s, %d plies", i + 1, sb, sw, pg->result,
                  pg->game.nply);
         cli_wrap(report_stream(), head, 4);
@@ -160,7 +160,7 @@ static int run(const Opts *o)
         char title[400];
         snprintf(title, sizeof title, "game %d: %.150s - %.150s, %s", i + 1, bl ? bl : "?", wh ? wh : "?",
                  pg->result);
-        searcher_clear(&s);
+        search_clear(&s);
         status = cli_analyze_game(&s, &pg->game, &lim, pg->tags, pg->ntags, pg->result, how, &pdn,
                                   svg_path ? &svg : NULL, done, todo, title);
         done++;
@@ -168,15 +168,15 @@ static int run(const Opts *o)
     cli_catch_sigint(false, NULL);
     if (svg_path) svg_close(&svg);
     size_t plen = pdn.len, slen = svg.len;
-    char *ptext = km_buf_done(&pdn), *stext = km_buf_done(&svg);
+    char *ptext = textio_buf_done(&pdn), *stext = textio_buf_done(&svg);
     if (status == 1 || !out || !ptext || (svg_path && !stext)) {
         if (status != 1) cli_error("out of memory");
         status = 1;
     } else if (done) {
-        if (km_write_atomic(out, ptext, plen, err)) status = cli_error("%s", err);
+        if (textio_write_atomic(out, ptext, plen, err)) status = cli_error("%s", err);
         else fprintf(report_stream(), "%d annotated game%s written to %s\n", done, done == 1 ? "" : "s", out);
         if (svg_path && status != 1) {
-            if (km_write_atomic(svg_path, stext, slen, err)) status = cli_error("%s", err);
+            if (textio_write_atomic(svg_path, stext, slen, err)) status = cli_error("%s", err);
             else fprintf(report_stream(), "score curve%s written to %s\n", done == 1 ? "" : "s", svg_path);
         }
     }
@@ -184,7 +184,7 @@ static int run(const Opts *o)
     free(ptext);
     free(stext);
     free(out);
-    searcher_free(&s);
+    search_free(&s);
     egdb_close(db);
     pdn_free_games(games, n);
     return status;

@@ -11,7 +11,7 @@
 /* The opening, positions reached in Tinsley's games (tests/data/tinsley.pdn,
  * the game's number in the file and the plies played; a quarter, half and all
  * of each game) and a few endgames with kings. */
-const char *const bench_eval_positions[] = {
+const char *const cli_bench_eval_positions[] = {
     "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12", /* start */
     "B:W14,15,21,23,25,27,28,29,30,31,32:B1,2,3,4,5,6,8,11,12,13",        /* game 60, ply 10 */
     "B:W10,19,21,23,24,25,27,29,31,32:B1,2,4,5,8,9,12,13,16,18",          /* game 60, ply 20 */
@@ -54,15 +54,15 @@ const char *const bench_eval_positions[] = {
     "W:WK18,K23,K27:BK3,K9,K14",     /* three kings each in the centre */
     "B:W25,29,30,K19:B6,K10,K15,20", /* kings and men, capture threats both ways */
 };
-#define NPOS (int)(sizeof bench_eval_positions / sizeof bench_eval_positions[0])
-const int bench_eval_npositions = NPOS;
+#define NPOS (int)(sizeof cli_bench_eval_positions / sizeof cli_bench_eval_positions[0])
+const int cli_bench_eval_npositions = NPOS;
 
 static int bench_eval(long long rounds, const char *wpath)
 {
     Board pos[NPOS];
     char err[KM_ERR_MAX];
     for (int i = 0; i < NPOS; i++)
-        if (board_from_fen(&pos[i], bench_eval_positions[i], err))
+        if (board_from_fen(&pos[i], cli_bench_eval_positions[i], err))
             return cli_error("bench position %d: %s", i + 1, err);
     Weights w;
     if (!cli_weights(wpath, &w)) return 1;
@@ -92,11 +92,11 @@ static int run(const Opts *o)
 {
     const char *wpath = opt_str(o, OPT_WEIGHTS);
     if (opt_flag(o, OPT_TACTICS))
-        return bench_tactics(opt_str(o, OPT_SUITE), (uint64_t)opt_int(o, OPT_NODES), wpath,
-                             opt_flag(o, OPT_VERBOSE), opt_flag(o, OPT_EXACT));
+        return cli_bench_tactics(opt_str(o, OPT_SUITE), (uint64_t)opt_int(o, OPT_NODES), wpath,
+                                 opt_flag(o, OPT_VERBOSE), opt_flag(o, OPT_EXACT));
     if (!opt_flag(o, OPT_EVAL))
-        return bench_search((int)opt_int(o, OPT_DEPTH), wpath, opt_flag(o, OPT_VERBOSE),
-                            opt_flag(o, OPT_EXACT));
+        return cli_bench_search((int)opt_int(o, OPT_DEPTH), wpath, opt_flag(o, OPT_VERBOSE),
+                                opt_flag(o, OPT_EXACT));
     return bench_eval(opt_int(o, OPT_ROUNDS), wpath);
 }
 

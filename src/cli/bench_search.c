@@ -55,43 +55,43 @@ static const struct {
 };
 #define NPOSITIONS (int)(sizeof positions / sizeof positions[0])
 
-int bench_search(int depth, const char *wpath, bool verbose, bool exact)
+int cli_bench_search(int depth, const char *wpath, bool verbose, bool exact)
 {
     Weights w;
     if (!cli_weights(wpath, &w)) return 1;
     Searcher s;
     char err[KM_ERR_MAX];
-    if (searcher_init(&s, &w, 16, 1, err)) return cli_error("%s", err);
-    searcher_set_exact(&s, exact);
-    searcher_set_tiebreak(&s, TIEBREAK_FIRST);
+    if (search_init(&s, &w, 16, 1, err)) return cli_error("%s", err);
+    search_set_exact(&s, exact);
+    search_set_tiebreak(&s, TIEBREAK_FIRST);
     SearchLimits lim;
     search_limits_default(&lim);
     lim.depth = depth;
-    if (!exact) searcher_probcut_margin(&s); /* measured once, before the clock */
+    if (!exact) search_probcut_margin(&s); /* measured once, before the clock */
     uint64_t nodes = 0;
     double t0 = km_now();
     for (int i = 0; i < NPOSITIONS; i++) {
         Board b;
         if (board_from_fen(&b, positions[i].fen, err)) {
-            searcher_free(&s);
+            search_free(&s);
             return cli_error("bench: %s", err);
         }
-        searcher_clear(&s);
+        search_clear(&s);
         SearchResult r;
         if (search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL)) {
-            searcher_free(&s);
+            search_free(&s);
             return cli_error("bench: out of memory");
         }
         nodes += r.nodes;
         if (verbose) {
             char mv[MOVE_TEXT_MAX] = "none", sc[32];
-            if (r.has_move) move_to_text(&r.best, mv);
+            if (r.has_move) notation_move_to_text(&r.best, mv);
             search_score_text(r.score, sc, sizeof sc);
             printf("%2d %-34s %10" PRIu64 " nodes  %-10s %8s\n", i + 1, positions[i].what, r.nodes, mv, sc);
         }
     }
     double sec = km_now() - t0;
-    searcher_free(&s);
+    search_free(&s);
     printf("bench: %" PRIu64 " nodes, %.3f s, %.0f nps\n", nodes, sec, sec > 0 ? (double)nodes / sec : 0.0);
     return 0;
 }
@@ -100,24 +100,24 @@ int bench_search(int depth, const char *wpath, bool verbose, bool exact)
  * tools/gen_tactics). Each is searched with a fresh table up to the node
  * budget (first tie-break, so the result is deterministic); solved when the
  * search's move is MOVE. */
-int bench_tactics(const char *path, uint64_t budget, const char *wpath, bool verbose, bool exact)
+int cli_bench_tactics(const char *path, uint64_t budget, const char *wpath, bool verbose, bool exact)
 {
     Weights w;
     if (!cli_weights(wpath, &w)) return 1;
     char err[KM_ERR_MAX];
-    char *text = km_read_text(path, NULL, NULL, err);
+    char *text = textio_read_text(path, NULL, NULL, err);
     if (!text) return cli_error("%s", err);
     Searcher s;
-    if (searcher_init(&s, &w, 16, 1, err)) {
+    if (search_init(&s, &w, 16, 1, err)) {
         free(text);
         return cli_error("%s", err);
     }
-    searcher_set_exact(&s, exact);
-    searcher_set_tiebreak(&s, TIEBREAK_FIRST);
+    search_set_exact(&s, exact);
+    search_set_tiebreak(&s, TIEBREAK_FIRST);
     SearchLimits lim;
     search_limits_default(&lim);
     lim.nodes = budget;
-    if (!exact) searcher_probcut_margin(&s); /* measured once, before the clock */
+    if (!exact) search_probcut_margin(&s); /* measured once, before the clock */
     int total = 0, solved = 0, lineno = 0, rc = 0;
     uint64_t nodes = 0;
     double t0 = km_now();
@@ -137,11 +137,11 @@ int bench_tactics(const char *path, uint64_t budget, const char *wpath, bool ver
         if (tab2) *tab2 = '\0';
         Board b;
         Move want;
-        if (board_from_fen(&b, line, err) || parse_move(&b, tab + 1, &want, err)) {
+        if (board_from_fen(&b, line, err) || notation_parse_move(&b, tab + 1, &want, err)) {
             rc = cli_error("%s:%d: %s", path, lineno, err);
             break;
         }
-        searcher_clear(&s);
+        search_clear(&s);
         SearchResult r;
         if (search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL)) {
             rc = cli_error("bench: out of memory");
@@ -149,17 +149,17 @@ int bench_tactics(const char *path, uint64_t budget, const char *wpath, bool ver
         }
         total++;
         nodes += r.nodes;
-        bool ok = r.has_move && move_equal(&r.best, &want);
+        bool ok = r.has_move && mg_move_equal(&r.best, &want);
         solved += ok;
         if (verbose) {
             char mv[MOVE_TEXT_MAX] = "none";
-            if (r.has_move) move_to_text(&r.best, mv);
+            if (r.has_move) notation_move_to_text(&r.best, mv);
             printf("%3d %-7s %-8s %-8s depth %2d  %s\n", total, ok ? "solved" : "missed", tab + 1, mv,
                    r.depth, tab2 ? tab2 + 1 : "");
         }
     }
     double sec = km_now() - t0;
-    searcher_free(&s);
+    search_free(&s);
     free(text);
     if (rc) return rc;
     printf("tactics: %d of %d solved at %" PRIu64 " nodes each, %" PRIu64 " nodes, %.3f s\n", solved, total,

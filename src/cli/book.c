@@ -263,7 +263,7 @@ static int cmd_info(const Opts *o)
         book_close(bk);
         return cli_error("out of memory");
     }
-    km_escape(h->command, shown, cap);
+    textio_escape(h->command, shown, cap);
     printf("built by: %s\n", shown[0] ? shown : "(not recorded)");
     free(shown);
     printf("%s: %d positions (aim %d), %u moves, %s of building, written %s\n",
@@ -283,12 +283,12 @@ static int cmd_info(const Opts *o)
     for (int r = 0; r < BOOK_ROOTS; r++) {
         Board b;
         char err[KM_ERR_MAX], name[64];
-        if (book_root(r, &b, err)) {
+        if (book_build_root(r, &b, err)) {
             book_close(bk);
             return cli_error("%s", err);
         }
         BookCoverage c;
-        if (book_coverage(bk, &b, margin, max, &c)) {
+        if (book_build_coverage(bk, &b, margin, max, &c)) {
             book_close(bk);
             return cli_error("out of memory");
         }
@@ -296,7 +296,7 @@ static int cmd_info(const Opts *o)
             snprintf(name, sizeof name, "start");
             start_line = c.line;
         } else {
-            snprintf(name, sizeof name, "ballot %d %s", r, km_ballots[r - 1].moves);
+            snprintf(name, sizeof name, "ballot %d %s", r, opening_ballots[r - 1].moves);
             sum += c.line;
             if (c.line < shortest) shortest = c.line, shortest_at = r;
             if (c.line < h->ballot_plies) short_ballots++;
@@ -331,7 +331,7 @@ static int cmd_probe(const Opts *o)
         printf("not in the book\n");
     } else {
         char t[MOVE_TEXT_MAX], sc[32];
-        move_to_text(&m.move, t);
+        notation_move_to_text(&m.move, t);
         men_text(m.score, man, sc, sizeof sc);
         printf("book move %s, score %s men for %s (%d move%s within %.3f men of the best)\n", t, sc,
                b.stm == KM_BLACK ? "Black" : "White", choices, choices == 1 ? "" : "s", (double)margin / man);
@@ -360,10 +360,10 @@ static int cmd_show(const Opts *o)
            b.stm == KM_BLACK ? "Black" : "White");
     for (int i = 0; i < n; i++) {
         char t[MOVE_TEXT_MAX], sc[32];
-        move_to_text(&mv[i].move, t);
+        notation_move_to_text(&mv[i].move, t);
         men_text(mv[i].score, man, sc, sizeof sc);
         Board c = b;
-        make_move(&c, &mv[i].move);
+        mg_make_move(&c, &mv[i].move);
         BookMove cm[MAX_MOVES];
         int k = book_moves(bk, &c, cm, MAX_MOVES);
         printf("  %-10s %7s  %s\n", t, sc, k ? "into the book" : "leaves the book");
@@ -376,9 +376,9 @@ static int cmd_show(const Opts *o)
     line[0] = '\0';
     while (plies < 60 && book_moves(bk, &c, mv, MAX_MOVES)) {
         char t[MOVE_TEXT_MAX];
-        move_to_text(&mv[0].move, t);
+        notation_move_to_text(&mv[0].move, t);
         at += (size_t)snprintf(line + at, sizeof line - at, " %s", t);
-        make_move(&c, &mv[0].move);
+        mg_make_move(&c, &mv[0].move);
         plies++;
     }
     printf("main line (%d plies):%s\n", plies, line);

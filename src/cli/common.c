@@ -141,7 +141,7 @@ bool cli_workers(const Opts *o, WorkerSet **ws, long long *threads)
 bool cli_tables_fit(long long hash_mb, long long tables)
 {
     uint64_t mb = (uint64_t)hash_mb * (uint64_t)(tables > 0 ? tables : 0);
-    uint64_t have = km_memory_limit() >> 20;
+    uint64_t have = memlimit_bytes() >> 20;
     if (have && mb > have) {
         cli_error("--hash %lld with -j %lld needs %llu MB of tables, more than the %llu MB of memory here",
                   hash_mb, tables, (unsigned long long)mb, (unsigned long long)have);
@@ -169,7 +169,7 @@ bool cli_play_moves(Game *g, const char *text)
         size_t n = strcspn(p, " \t,");
         snprintf(tok, sizeof tok, "%.*s", (int)n, p);
         Move m;
-        if (n >= sizeof tok - 1 || parse_move_input(&g->cur, tok, &m, err)) {
+        if (n >= sizeof tok - 1 || notation_parse_move_input(&g->cur, tok, &m, err)) {
             cli_error("move %d '%.*s': %s", g->nply + 1, (int)(n > 24 ? 24 : n), p,
                       n >= sizeof tok - 1 ? "not a move" : err);
             return false;
@@ -255,11 +255,11 @@ bool cli_search_params(const Opts *o, OptId id, SearchParams *p)
             SearchParams def;
             search_params_default(&def);
             for (int i = 0; i < SEARCH_NPARAMS; i++)
-                if (search_param_get(&f, i) != search_param_get(&def, i))
-                    search_param_set(p, i, search_param_get(&f, i));
+                if (search_params_get(&f, i) != search_params_get(&def, i))
+                    search_params_set(p, i, search_params_get(&f, i));
             continue;
         }
-        if (search_param_assign(p, v, err)) return cli_error_false("%s: %s", opt_name(id), err);
+        if (search_params_assign(p, v, err)) return cli_error_false("%s: %s", opt_name(id), err);
     }
     return true;
 }
@@ -268,12 +268,12 @@ void cli_print_search_params(const SearchParams *p, bool measured)
 {
     printf("%-22s %8s %8s  %s\n", "parameter", "value", "default", "range: what it does");
     for (int i = 0; i < SEARCH_NPARAMS; i++) {
-        const SearchParamInfo *in = &search_param_info[i];
+        const SearchParamInfo *in = &search_params_info[i];
         char v[32], d[32], lo[32], hi[32], line[1024];
-        search_param_text(p, i, v, sizeof v);
-        search_param_value_text(i, in->def, d, sizeof d);
-        search_param_value_text(i, in->lo, lo, sizeof lo);
-        search_param_value_text(i, in->hi, hi, sizeof hi);
+        search_params_text(p, i, v, sizeof v);
+        search_params_value_text(i, in->def, d, sizeof d);
+        search_params_value_text(i, in->lo, lo, sizeof lo);
+        search_params_value_text(i, in->hi, hi, sizeof hi);
         printf("%-22s %7s%s %8s  %s..%s\n", in->name, v, strcmp(v, d) ? "*" : " ", d, lo, hi);
         bool none = strcmp(in->measured, "not measured") == 0;
         snprintf(line, sizeof line, "    %s%s%s", in->help,

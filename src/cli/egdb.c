@@ -239,7 +239,7 @@ static int cmd_probe(const Opts *o)
     if (!cli_board(opt_str(o, OPT_FEN), &b)) return 1;
     Egdb *db = open_db(opt_str(o, OPT_DIR));
     if (!db) return 1;
-    int pieces = popcount32(board_occupied(&b));
+    int pieces = bits_popcount32(board_occupied(&b));
     if (pieces > egdb_pieces(db)) {
         egdb_close(db);
         return cli_error("the position has %d pieces, the database at most %d", pieces, egdb_pieces(db));
@@ -265,9 +265,9 @@ static int cmd_probe(const Opts *o)
         printf("%s for %s (to move), %d %s to conversion", value_name(v), side, dist,
                dist == 1 ? "ply" : "plies");
     MoveList ml;
-    if (gen_moves(&b, &ml) > 0) {
+    if (mg_moves(&b, &ml) > 0) {
         char t[MOVE_TEXT_MAX];
-        move_to_text(&m, t);
+        notation_move_to_text(&m, t);
         printf(", best move %s\n", t);
     } else printf(", no legal move\n");
     egdb_close(db);
@@ -348,13 +348,13 @@ static int cmd_verify(const Opts *o)
             Move m;
             int v = egdb_best_move(db, &b, &m, &d);
             MoveList ml;
-            if (gen_moves(&b, &ml) == 0) break; /* the side to move has lost */
+            if (mg_moves(&b, &ml) == 0) break; /* the side to move has lost */
             if (v != (b.stm == winner ? EGDB_WIN : EGDB_LOSS)) {
                 ok = false;
                 break;
             }
             bool conv = m.captured || !(b.kings & (1u << m.from));
-            make_move(&b, &m);
+            mg_make_move(&b, &m);
             ply++;
             reversible = conv ? 0 : reversible + 1;
             if (reversible > maxreversible) maxreversible = reversible;

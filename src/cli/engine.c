@@ -86,8 +86,8 @@ static int run(const Opts *o)
     }
     for (int i = 0; i < SEARCH_NPARAMS; i++) {
         char v[40];
-        search_param_text(&par, i, v, sizeof v);
-        session_set_search_param(s, search_param_info[i].name, v, err); /* checked above */
+        search_params_text(&par, i, v, sizeof v);
+        session_set_search_param(s, search_params_info[i].name, v, err); /* checked above */
     }
     Engine *e = engine_new(s, KINGME_VERSION, write_line, NULL, err);
     if (!e) return cli_error("%s", err);

@@ -45,11 +45,11 @@ static int run(const Opts *o)
     }
     int n = popcount_board(&b);
     if (w.phased) {
-        int t = eval_phase(n);
+        int t = phase_factor(n);
         printf("opening %lld, ending %lld, %d pieces: (opening x %d + ending x %d) / %d\n", (long long)so,
                (long long)se, n, t, EVAL_PHASE_SPAN - t, EVAL_PHASE_SPAN);
     }
-    int32_t named = w.phased ? eval_blend(so, se, n) : (int32_t)so;
+    int32_t named = w.phased ? phase_blend(so, se, n) : (int32_t)so;
     int32_t net = w.net ? nn_eval(w.net, &b, side) : 0;
     if (w.net)
         printf("network: %ld (%d units; %ld for the side to move)\n", (long)net, w.net->hidden,
@@ -74,7 +74,7 @@ static int run(const Opts *o)
             pat_cell_text(ef.pat.region[side][t - 2], a), pat_cell_text(ef.pat.region[side ^ 1][t - 2], d);
         printf("  %-6s %8ld %8ld  %-8s  %-8s\n", pat_tables[t].name, (long)part[0], (long)part[1], a, d);
     }
-    int32_t pat = eval_blend(po, pe, n);
+    int32_t pat = phase_blend(po, pe, n);
     printf("patterns: opening %ld, ending %ld, blend %ld\n", (long)po, (long)pe, (long)pat);
     if (w.net)
         printf("total %ld (named %ld + patterns %ld + network %ld)\n", (long)(named + pat + net), (long)named,

@@ -33,7 +33,7 @@ static int run_net(const Opts *o, const FitConfig *fc, const Weights *prior, con
                    const char *out_path, SelfplayData *d)
 {
     NetFitConfig c;
-    net_fit_config_default(&c);
+    nn_fit_config_default(&c);
     c.hidden = (int)opt_int(o, OPT_NET);
     if (c.hidden % 16) return cli_usage_error("fit", "--net %d is not a multiple of 16", c.hidden);
     c.epochs = (int)(opt_given(o, OPT_EPOCHS) ? opt_int(o, OPT_EPOCHS) : opt_int(o, OPT_NET_EPOCHS));
@@ -46,7 +46,7 @@ static int run_net(const Opts *o, const FitConfig *fc, const Weights *prior, con
     c.threads = fc->threads;
     c.seed = fc->seed;
     c.checkpoint = opt_given(o, OPT_CHECKPOINT) ? opt_str(o, OPT_CHECKPOINT) : NULL;
-    if (c.checkpoint && (km_is_stdout_name(c.checkpoint) || km_writes_in_place(c.checkpoint)))
+    if (c.checkpoint && (textio_is_stdout_name(c.checkpoint) || textio_writes_in_place(c.checkpoint)))
         return cli_usage_error("fit", "--checkpoint '%s' is not a file", c.checkpoint);
     Show sh = {isatty(2) != 0, c.epochs >= 20 ? c.epochs / 20 : 1};
     NetFitReport rep;
@@ -55,27 +55,28 @@ static int run_net(const Opts *o, const FitConfig *fc, const Weights *prior, con
     Weights out;
     if (c.checkpoint && access(c.checkpoint, F_OK) == 0)
         fprintf(stderr, "fit: going on from the checkpoint %s\n", c.checkpoint);
-    int rc = net_fit_run(&c, d, prior, &out, &rep, on_progress, &sh, &cli_stop, err);
+    int rc = nn_fit_run(&c, d, prior, &out, &rep, on_progress, &sh, &cli_stop, err);
     cli_catch_sigint(false, NULL);
     if (sh.tty) fputc('\n', stderr);
     if (rc) return cli_error("%s", err);
     KmBuf h = {0};
-    km_buf_str(&h, "made by: kingme fit");
-    for (int i = 0; i < o->nargs; i++) km_buf_printf(&h, " %s", o->args[i]);
-    km_buf_printf(&h,
-                  " --prior %s --out %s --net %d --epochs %d --net-batch %d --net-rate %g --net-l2 %g \\\n"
-                  "    --lambda %g --holdout %g --min-pieces %d --seed %llu -j %d\n",
-                  prior_path, out_path, c.hidden, c.epochs, c.batch, c.rate, c.l2, c.lambda, c.holdout,
-                  c.min_pieces, (unsigned long long)c.seed, c.threads);
-    km_buf_printf(&h, "samples: %zu quiet positions of %d games (%zu held out), score scale K %.1f\n",
-                  rep.samples + rep.holdout, rep.games, rep.holdout, rep.scale);
-    km_buf_printf(&h, "network: %d units, %ld weights, %d of %d epochs\n", c.hidden, nn_nparams(c.hidden),
-                  rep.epochs_done, c.epochs);
-    km_buf_printf(&h, "loss: prior %.5f, with the network %.5f (integers %.5f)\n", rep.prior_train, rep.train,
-                  rep.quant_train);
-    km_buf_printf(&h, "held out: prior %.5f, with the network %.5f (integers %.5f)\n", rep.prior_holdout,
-                  rep.holdout_loss, rep.quant_holdout);
-    char *hdr = km_buf_done(&h);
+    textio_buf_str(&h, "made by: kingme fit");
+    for (int i = 0; i < o->nargs; i++) textio_buf_printf(&h, " %s", o->args[i]);
+    textio_buf_printf(
+        &h,
+        " --prior %s --out %s --net %d --epochs %d --net-batch %d --net-rate %g --net-l2 %g \\\n"
+        "    --lambda %g --holdout %g --min-pieces %d --seed %llu -j %d\n",
+        prior_path, out_path, c.hidden, c.epochs, c.batch, c.rate, c.l2, c.lambda, c.holdout, c.min_pieces,
+        (unsigned long long)c.seed, c.threads);
+    textio_buf_printf(&h, "samples: %zu quiet positions of %d games (%zu held out), score scale K %.1f\n",
+                      rep.samples + rep.holdout, rep.games, rep.holdout, rep.scale);
+    textio_buf_printf(&h, "network: %d units, %ld weights, %d of %d epochs\n", c.hidden, nn_nparams(c.hidden),
+                      rep.epochs_done, c.epochs);
+    textio_buf_printf(&h, "loss: prior %.5f, with the network %.5f (integers %.5f)\n", rep.prior_train,
+                      rep.train, rep.quant_train);
+    textio_buf_printf(&h, "held out: prior %.5f, with the network %.5f (integers %.5f)\n", rep.prior_holdout,
+                      rep.holdout_loss, rep.quant_holdout);
+    char *hdr = textio_buf_done(&h);
     if (!hdr) return cli_error("out of memory");
     rc = weights_write(&out, out_path, hdr, err);
     free(hdr);
@@ -138,21 +139,21 @@ static int run(const Opts *o)
     if (rc) return cli_error("%s", err);
     /* the header: the command (without the program's path) and the figures */
     KmBuf h = {0};
-    km_buf_str(&h, "made by: kingme fit");
-    for (int i = 0; i < o->nargs; i++) km_buf_printf(&h, " %s", o->args[i]);
-    km_buf_printf(&h,
-                  " --prior %s --out %s --lambda %g --epochs %d --rate %g --l2 %g --l2-pattern %g \\\n"
-                  "    --holdout %g --min-pieces %d --seed %llu -j %d%s%s\n",
-                  prior_path, out_path, c.lambda, c.epochs, c.rate, c.l2, c.l2_pattern, c.holdout,
-                  c.min_pieces, (unsigned long long)c.seed, c.threads, c.patterns ? "" : " --named-only",
-                  c.named ? "" : " --patterns-only");
-    km_buf_printf(&h, "samples: %zu quiet positions of %d games (%zu held out), score scale K %.1f\n",
-                  rep.samples + rep.holdout, rep.games, rep.holdout, rep.scale);
+    textio_buf_str(&h, "made by: kingme fit");
+    for (int i = 0; i < o->nargs; i++) textio_buf_printf(&h, " %s", o->args[i]);
+    textio_buf_printf(&h,
+                      " --prior %s --out %s --lambda %g --epochs %d --rate %g --l2 %g --l2-pattern %g \\\n"
+                      "    --holdout %g --min-pieces %d --seed %llu -j %d%s%s\n",
+                      prior_path, out_path, c.lambda, c.epochs, c.rate, c.l2, c.l2_pattern, c.holdout,
+                      c.min_pieces, (unsigned long long)c.seed, c.threads, c.patterns ? "" : " --named-only",
+                      c.named ? "" : " --patterns-only");
+    textio_buf_printf(&h, "samples: %zu quiet positions of %d games (%zu held out), score scale K %.1f\n",
+                      rep.samples + rep.holdout, rep.games, rep.holdout, rep.scale);
     /* no game held out (--holdout 0, or too few games): no held-out loss */
     char held[96] = "none";
     if (rep.holdout) snprintf(held, sizeof held, "from %.5f to %.5f", rep.prior_holdout, rep.holdout_loss);
-    km_buf_printf(&h, "loss: from %.5f to %.5f; held out: %s\n", rep.prior_train, rep.train, held);
-    char *hdr = km_buf_done(&h);
+    textio_buf_printf(&h, "loss: from %.5f to %.5f; held out: %s\n", rep.prior_train, rep.train, held);
+    char *hdr = textio_buf_done(&h);
     if (!hdr) return cli_error("out of memory");
     rc = weights_write(&out, out_path, hdr, err);
     free(hdr);

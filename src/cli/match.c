@@ -58,7 +58,7 @@ static bool pdn_open(PdnOut *f, const char *path)
     /* kingme's writer rules (textio.h): missing folders made, a link to a
      * missing file refused, a new file created exclusively */
     char err[KM_ERR_MAX];
-    f->fd = km_open_append(path, &f->created, err);
+    f->fd = textio_open_append(path, &f->created, err);
     if (f->fd < 0) {
         cli_error("%s", err);
         return false;
@@ -151,8 +151,8 @@ static void write_svg(Tally *t, const char *title)
     KmBuf b = {0};
     chart_match(&b, title, t->points, n, t->total, t->sprt ? t->sprt_elo : NULL);
     size_t len = b.len;
-    char *text = km_buf_done(&b), err[KM_ERR_MAX];
-    if (!text || km_write_atomic(t->svg, text, len, err)) {
+    char *text = textio_buf_done(&b), err[KM_ERR_MAX];
+    if (!text || textio_write_atomic(t->svg, text, len, err)) {
         cli_error("%s", text ? err : "out of memory");
         t->svg_failed = true;
     }
@@ -179,7 +179,8 @@ static char *game_text(const Tally *t, int job, const MatchOutcome *o)
     char round[16], opening[96], ballot[16];
     snprintf(round, sizeof round, "%d", job + 1);
     if (op->ballot)
-        snprintf(opening, sizeof opening, "ACF ballot %d: %s", op->ballot, km_ballots[op->ballot - 1].moves);
+        snprintf(opening, sizeof opening, "ACF ballot %d: %s", op->ballot,
+                 opening_ballots[op->ballot - 1].moves);
     else snprintf(opening, sizeof opening, "%s", op->name);
     snprintf(ballot, sizeof ballot, "%d", op->ballot);
     PdnTag tags[8];
@@ -245,8 +246,8 @@ static void on_game(int done, int total, int job, const MatchOutcome *o, void *u
         }
     char sprt[64] = "";
     if (t->sprt && t->decision == SPRT_CONTINUE) {
-        t->llr = sprt_llr(&t->test, t->w, t->d, t->l);
-        t->decision = sprt_decide(&t->test, t->llr);
+        t->llr = elo_sprt_llr(&t->test, t->w, t->d, t->l);
+        t->decision = elo_sprt_decide(&t->test, t->llr);
         if (t->decision != SPRT_CONTINUE) {
             t->decided_after = done;
             atomic_store(&cli_stop, true);
@@ -286,7 +287,8 @@ static void print_forfeits(const Tally *t)
         bool first = true;
         for (int r = 1; r < FORFEIT_COUNT; r++)
             if (t->forfeits[s][r]) {
-                printf("%s%s %d", first ? "" : ", ", match_forfeit_text((MatchForfeit)r), t->forfeits[s][r]);
+                printf("%s%s %d", first ? "" : ", ", referee_forfeit_text((MatchForfeit)r),
+                       t->forfeits[s][r]);
                 first = false;
             }
         printf(")");
@@ -353,10 +355,10 @@ static void print_header(const MatchSettings *set, const char *const names[2], i
         size_t at = (size_t)snprintf(line, sizeof line, "%s's search:", side ? "B" : "A");
         for (int i = 0; i < SEARCH_NPARAMS && at < sizeof line; i++) {
             char v[40], d[40];
-            search_param_text(&set->side_params[side], i, v, sizeof v);
-            search_param_value_text(i, search_param_info[i].def, d, sizeof d);
+            search_params_text(&set->side_params[side], i, v, sizeof v);
+            search_params_value_text(i, search_params_info[i].def, d, sizeof d);
             if (strcmp(v, d))
-                at += (size_t)snprintf(line + at, sizeof line - at, " %s=%s", search_param_info[i].name, v);
+                at += (size_t)snprintf(line + at, sizeof line - at, " %s=%s", search_params_info[i].name, v);
         }
         cli_wrap(stdout, line, 2);
     }
@@ -395,7 +397,7 @@ static bool tables_fit(const MatchSettings *set, long long threads, int engines,
 {
     uint64_t mb = (uint64_t)set->hash_mb * (uint64_t)threads *
                   (uint64_t)((engines < 2 ? 1 : 0) + (hash_given ? engines : 0));
-    uint64_t have = km_memory_limit() >> 20;
+    uint64_t have = memlimit_bytes() >> 20;
     if (have && mb > have) {
         cli_error("--hash %zu with -j %lld needs %llu MB of tables, more than the %llu MB of memory here",
                   set->hash_mb, threads, (unsigned long long)mb, (unsigned long long)have);
@@ -411,7 +413,7 @@ static const char *load_openings(const char *openings, Opening **ops, int *nops,
 {
     char err[KM_ERR_MAX];
     if (strcmp(openings, "ballots") == 0) {
-        if (openings_crossboard(ops, nops, err)) return cli_error_null("%s", err);
+        if (opening_list_crossboard(ops, nops, err)) return cli_error_null("%s", err);
         return "crossboard ACF ballots";
     }
     if (strcmp(openings, "start") == 0) {
@@ -422,7 +424,7 @@ static const char *load_openings(const char *openings, Opening **ops, int *nops,
         if (*games < 0 && !sprt) *games = MATCH_START_GAMES;
         return "the initial position, random tie-breaks";
     }
-    if (openings_from_pdn(openings, ops, nops, err)) return cli_error_null("%s", err);
+    if (opening_list_from_pdn(openings, ops, nops, err)) return cli_error_null("%s", err);
     return openings;
 }
 
@@ -461,7 +463,7 @@ static void print_summary(Tally *pt, const char *const names[2], int played, int
                    (t.closest_ply + 1) / 2);
     }
     if (sprt) {
-        if (t.decision == SPRT_CONTINUE) t.llr = sprt_llr(&t.test, t.w, t.d, t.l);
+        if (t.decision == SPRT_CONTINUE) t.llr = elo_sprt_llr(&t.test, t.w, t.d, t.l);
         const char *verdict = t.decision == SPRT_H1   ? "H1 accepted"
                               : t.decision == SPRT_H0 ? "H0 accepted"
                                                       : "inconclusive";
@@ -506,7 +508,7 @@ static int finish(Tally *t, const char *const names[2], int played, int n, doubl
         char title[400];
         svg_title(t, title, sizeof title);
         write_svg(t, title);
-        if (!t->svg_failed && !km_is_stdout_name(t->svg)) {
+        if (!t->svg_failed && !textio_is_stdout_name(t->svg)) {
             char line[4200];
             snprintf(line, sizeof line, "picture written to %s", t->svg);
             cli_wrap(stdout, line, 2);
@@ -527,7 +529,7 @@ static int run(const Opts *o)
     long long threads = cli_concurrency(o);
     long long seed = opt_int(o, OPT_SEED);
     MatchSettings set;
-    match_settings_default(&set);
+    referee_settings_default(&set);
     set.limits.depth = (int)opt_int(o, OPT_DEPTH);
     set.hash_mb = (size_t)opt_int(o, OPT_HASH);
     set.timeout = opt_real(o, OPT_TIMEOUT);
@@ -622,7 +624,7 @@ static int run(const Opts *o)
         specs[g] = (MatchGameSpec){a_black ? &w[0] : &w[1],
                                    a_black ? &w[1] : &w[0],
                                    &ops[(g / 2) % nops],
-                                   match_game_seed((uint64_t)seed, (uint64_t)g),
+                                   referee_game_seed((uint64_t)seed, (uint64_t)g),
                                    {a_black ? 0 : 1, a_black ? 1 : 0}};
     }
 
@@ -657,7 +659,7 @@ static int run(const Opts *o)
         if (!t.points || t.svg_failed) goto done;
     }
     if (sprt) {
-        sprt_init(&t.test, elo0, elo1, 0.05, 0.05);
+        elo_sprt_init(&t.test, elo0, elo1, 0.05, 0.05);
         printf("SPRT: H0 Elo %g, H1 Elo %g, alpha 0.05, beta 0.05, LLR bounds %.2f .. %.2f\n", elo0, elo1,
                t.test.lower, t.test.upper);
     }

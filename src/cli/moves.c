@@ -23,11 +23,11 @@ static int run(const Opts *o)
     Board b;
     if (!cli_board(fen, &b)) return 1;
     MoveList ml;
-    gen_moves(&b, &ml);
+    mg_moves(&b, &ml);
     qsort(ml.moves, (size_t)ml.count, sizeof(Move), by_text);
     for (int i = 0; i < ml.count; i++) {
         char t[MOVE_TEXT_MAX];
-        move_to_text(&ml.moves[i], t);
+        notation_move_to_text(&ml.moves[i], t);
         puts(t);
     }
     return 0;

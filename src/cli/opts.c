@@ -21,7 +21,7 @@ void cli_vshown(char *shown, size_t len, const char *fmt, va_list ap)
 {
     char msg[8192];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    km_escape(msg, shown, len);
+    textio_escape(msg, shown, len);
 }
 
 static void say_error(const char *fmt, va_list ap)
@@ -85,7 +85,7 @@ bool cli_usage_false(const char *cmd, const char *fmt, ...)
 
 bool cli_int(const char *s, long long lo, long long hi, long long *out)
 {
-    return km_parse_ll(s, lo, hi, out);
+    return textio_parse_ll(s, lo, hi, out);
 }
 
 bool cli_double(const char *s, double lo, double hi, double *out)

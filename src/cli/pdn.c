@@ -41,9 +41,9 @@ static bool replay_file(const char *path, bool verbose, Tally *t)
         }
         if (verbose) {
             const char *black = pdn_tag(g, "Black"), *white = pdn_tag(g, "White");
-            char bl[4 * 150 + 1], wh[4 * 150 + 1]; /* the names as any echoed text (km_escape) */
-            km_escape(black ? black : "?", bl, sizeof bl);
-            km_escape(white ? white : "?", wh, sizeof wh);
+            char bl[4 * 150 + 1], wh[4 * 150 + 1]; /* the names as any echoed text (textio_escape) */
+            textio_escape(black ? black : "?", bl, sizeof bl);
+            textio_escape(white ? white : "?", wh, sizeof wh);
             printf("game %d (line %d): %s - %s, %s, %d plies%s\n", i + 1, g->line, bl, wh, g->result,
                    g->game.nply, g->error ? ", ERROR" : "");
         }

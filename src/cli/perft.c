@@ -17,20 +17,20 @@ static int run(const Opts *o)
     Board b;
     if (!cli_board(fen, &b)) return 1;
     PerftTable table = {NULL, 0};
-    if (!nohash && perft_table_init(&table, (size_t)hash_mb))
+    if (!nohash && mg_perft_table_init(&table, (size_t)hash_mb))
         return cli_error("perft: cannot allocate a %lld MB table (try --hash with less)", hash_mb);
-#define COUNT(bd, d) (nohash ? perft((bd), (d)) : perft_hashed((bd), (d), &table))
+#define COUNT(bd, d) (nohash ? mg_perft((bd), (d)) : mg_perft_hashed((bd), (d), &table))
     double t0 = km_now();
     uint64_t total = 0;
     if (divide) {
         MoveList ml;
-        gen_moves(&b, &ml);
+        mg_moves(&b, &ml);
         for (int i = 0; i < ml.count; i++) {
             Board c = b;
-            make_move(&c, &ml.moves[i]);
+            mg_make_move(&c, &ml.moves[i]);
             uint64_t n = COUNT(&c, (int)depth - 1);
             char t[MOVE_TEXT_MAX];
-            move_to_text(&ml.moves[i], t);
+            notation_move_to_text(&ml.moves[i], t);
             printf("%-12s %llu\n", t, (unsigned long long)n);
             total += n;
         }
@@ -41,7 +41,7 @@ static int run(const Opts *o)
     double s = km_now() - t0;
     printf("perft %lld: %llu leaves, %.3f s, %.1f Mnps%s\n", depth, (unsigned long long)total, s,
            s > 0 ? (double)total / s / 1e6 : 0.0, nohash ? " (no table)" : "");
-    perft_table_free(&table);
+    mg_perft_table_free(&table);
     return 0;
 }
 

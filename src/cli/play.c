@@ -150,7 +150,7 @@ static int make_players(const Opts *o, Play *P)
     /* a table for each engine, and one for a person's hints: all of them
      * must fit (each alone is checked when it is made) */
     uint64_t tables = (uint64_t)(P->p[0].engine + P->p[1].engine + (play_humans(P) > 0));
-    uint64_t have = km_memory_limit() >> 20;
+    uint64_t have = memlimit_bytes() >> 20;
     if (have && (uint64_t)P->hash_mb * tables > have)
         return cli_error("--hash %zu for %llu tables needs %llu MB, more than the %llu MB of memory here",
                          P->hash_mb, (unsigned long long)tables, (unsigned long long)(P->hash_mb * tables),
@@ -175,12 +175,12 @@ static int make_players(const Opts *o, Play *P)
         char err[KM_ERR_MAX];
         pl->s = malloc(sizeof *pl->s);
         if (!pl->s) return cli_error("out of memory");
-        if (searcher_init(pl->s, &pl->w, P->hash_mb, P->seed + (uint64_t)side * 0x9E3779B97F4A7C15ull, err)) {
+        if (search_init(pl->s, &pl->w, P->hash_mb, P->seed + (uint64_t)side * 0x9E3779B97F4A7C15ull, err)) {
             free(pl->s);
             pl->s = NULL;
             return cli_error("%s", err);
         }
-        if (searcher_set_threads(pl->s, (int)opt_int(o, OPT_THREADS), err)) return cli_error("%s", err);
+        if (search_set_threads(pl->s, (int)opt_int(o, OPT_THREADS), err)) return cli_error("%s", err);
     }
     return 0;
 }
@@ -212,7 +212,7 @@ static int make_game(const Opts *o, Play *P)
     P->out = opt_given(o, OPT_OUT) ? strdup(opt_str(o, OPT_OUT)) : play_default_out();
     if (!P->out) return 1;
     /* written now, so that a bad path shows at once (a stream only at the end) */
-    P->out_stream = km_writes_in_place(P->out);
+    P->out_stream = textio_writes_in_place(P->out);
     char err[KM_ERR_MAX];
     if (!P->out_stream && play_save_game(P, P->out, err)) return cli_error("%s", err);
     return 0;
@@ -361,11 +361,11 @@ static void free_play(Play *P)
     play_ponder_stop(P);
     for (int side = 0; side < 2; side++)
         if (P->p[side].s) {
-            searcher_free(P->p[side].s);
+            search_free(P->p[side].s);
             free(P->p[side].s);
         }
     if (P->hint) {
-        searcher_free(P->hint);
+        search_free(P->hint);
         free(P->hint);
     }
     if (P->g.moves) game_free(&P->g);

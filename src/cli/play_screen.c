@@ -122,7 +122,7 @@ void play_score_text(const Play *P, int32_t score, int side, int npieces, char *
     snprintf(how, sizeof how, "kingme searching for %s, with %s's weights", play_side_name(side),
              play_side_name(side));
     const Weights *w = &P->p[side].w;
-    int men = abs(w->phased ? eval_blend(w->w[EP_own_men], w->end[EP_own_men], npieces) : w->w[EP_own_men]);
+    int men = abs(w->phased ? phase_blend(w->w[EP_own_men], w->end[EP_own_men], npieces) : w->w[EP_own_men]);
     if (v >= SCORE_WIN_MIN || v <= -SCORE_WIN_MIN) {
         int plies = SCORE_WIN - (v > 0 ? v : -v);
         bool you = play_humans(P) == 1;
@@ -200,7 +200,7 @@ void play_draw(Play *P)
     for (int i = 0; i < g->nply; i++) {
         int stm = g->start.stm ^ (i & 1);
         char t[MOVE_TEXT_MAX];
-        move_to_text(&g->moves[i], t);
+        notation_move_to_text(&g->moves[i], t);
         if (stm == KM_BLACK || i == 0) {
             if (cur[0]) { /* line complete: keep the last HIST lines */
                 snprintf(hist[nh % HIST], sizeof hist[0], "%s", cur);
@@ -228,12 +228,12 @@ void play_draw(Play *P)
     if (last) {
         int side = g->cur.stm ^ 1;
         char t[MOVE_TEXT_MAX];
-        move_to_text(last, t);
+        notation_move_to_text(last, t);
         const EngineInfo *in = &P->info;
         if (P->p[side].engine && in->ply == g->nply - 1 && in->book) {
             char sc[200], pv[SCREEN_WIDTH - 16];
             play_book_score_text(P, in->score, side, sc, sizeof sc);
-            moves_to_text(in->pv, in->pv_len, pv, sizeof pv);
+            notation_moves_to_text(in->pv, in->pv_len, pv, sizeof pv);
             printf("%s played %s%s%s   (kingme: opening book", play_side_name(side), view_sgr(v, VS_BOLD), t,
                    view_sgr(v, VS_RESET));
             if (in->choices > 1)
@@ -247,9 +247,9 @@ void play_draw(Play *P)
         } else if (P->p[side].engine && in->ply == g->nply - 1) {
             char sc[200], pv[SCREEN_WIDTH - 16];
             /* the position searched: this one with the pieces the move took */
-            int npieces = popcount32(board_occupied(&g->cur)) + popcount32(last->captured);
+            int npieces = bits_popcount32(board_occupied(&g->cur)) + bits_popcount32(last->captured);
             play_score_text(P, in->score, side, npieces, sc, sizeof sc);
-            moves_to_text(in->pv, in->pv_len, pv, sizeof pv);
+            notation_moves_to_text(in->pv, in->pv_len, pv, sizeof pv);
             char ponder[48] = "";
             if (in->pondered > 0) snprintf(ponder, sizeof ponder, ", and %.1f s on your time", in->pondered);
             printf("%s played %s%s%s   (kingme: depth %d, %.1f s%s)\n", play_side_name(side),
@@ -278,7 +278,7 @@ void play_draw(Play *P)
 void play_show_moves(const Play *P)
 {
     MoveList ml;
-    gen_moves(&P->g.cur, &ml);
+    mg_moves(&P->g.cur, &ml);
     view_move_list(stdout, &ml, 2, SCREEN_WIDTH);
 }
 

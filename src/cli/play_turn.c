@@ -64,7 +64,7 @@ static void thinking_done(const Play *P)
 static int run_search(Play *P, Searcher *s, SearchResult *r)
 {
     atomic_store(&searching, s);
-    searcher_set_egdb(s, P->egdb);
+    search_set_egdb(s, P->egdb);
     SearchLimits lim = P->lim;
     int side = P->g.cur.stm;
     if (P->clock && s != P->hint) {
@@ -106,7 +106,7 @@ static bool book_move(Play *P, int *rc)
         return false;
     EngineInfo *in = &P->info;
     in->ply = P->g.nply;
-    in->forced = count_moves(&P->g.cur) == 1;
+    in->forced = mg_count_moves(&P->g.cur) == 1;
     in->book = true;
     in->choices = choices;
     in->score = bm.score;
@@ -116,11 +116,11 @@ static bool book_move(Play *P, int *rc)
     Board b = P->g.cur;
     in->pv[0] = bm.move;
     in->pv_len = 1;
-    make_move(&b, &bm.move);
+    mg_make_move(&b, &bm.move);
     BookMove next[MAX_MOVES];
     while (in->pv_len < PV_SHOW && book_moves(P->book, &b, next, MAX_MOVES)) {
         in->pv[in->pv_len++] = next[0].move;
-        make_move(&b, &next[0].move);
+        mg_make_move(&b, &next[0].move);
     }
     *rc = game_play(&P->g, &bm.move) ? -1 : 0;
     return true;
@@ -146,9 +146,9 @@ void play_ponder_start(Play *P)
         !P->p[eside].engine || P->info.ply != g->nply - 1 || P->info.pv_len < 2 || g->result != GAME_ONGOING)
         return;
     MoveList ml;
-    gen_moves(&g->cur, &ml);
+    mg_moves(&g->cur, &ml);
     bool legal = false;
-    for (int i = 0; i < ml.count; i++) legal = legal || move_equal(&ml.moves[i], &P->info.pv[1]);
+    for (int i = 0; i < ml.count; i++) legal = legal || mg_move_equal(&ml.moves[i], &P->info.pv[1]);
     if (!legal || game_init(&pd->g, &g->start)) return;
     bool ok = true;
     for (int i = 0; i < g->nply && ok; i++) ok = game_play(&pd->g, &g->moves[i]) == 0;
@@ -185,7 +185,7 @@ void play_ponder_moved(Play *P)
     Ponder *pd = &P->pd;
     if (!pd->running) return;
     const Game *g = &P->g;
-    if (g->nply == pd->ply + 1 && move_equal(&g->moves[pd->ply], &pd->expected)) {
+    if (g->nply == pd->ply + 1 && mg_move_equal(&g->moves[pd->ply], &pd->expected)) {
         pd->hit = true;
         pd->hit_at = km_now();
         pd->hits++;
@@ -245,7 +245,7 @@ int play_engine_move(Play *P)
     if (!r.has_move) return -1; /* cannot happen: the game would be over */
     EngineInfo *in = &P->info;
     in->ply = P->g.nply;
-    in->forced = count_moves(&P->g.cur) == 1;
+    in->forced = mg_count_moves(&P->g.cur) == 1;
     in->book = false;
     in->depth = r.depth;
     in->score = r.score;
@@ -253,7 +253,7 @@ int play_engine_move(Play *P)
     in->pondered = pondered;
     in->pv_len = r.pv_len < PV_SHOW ? r.pv_len : PV_SHOW;
     memcpy(in->pv, r.pv, (size_t)in->pv_len * sizeof(Move));
-    if (in->pv_len == 0 || !move_equal(&in->pv[0], &r.best)) { /* the line starts with the move */
+    if (in->pv_len == 0 || !mg_move_equal(&in->pv[0], &r.best)) { /* the line starts with the move */
         in->pv[0] = r.best;
         in->pv_len = 1;
     }
@@ -264,24 +264,24 @@ static int hint(Play *P)
 {
     int side = P->g.cur.stm;
     MoveList ml;
-    gen_moves(&P->g.cur, &ml);
+    mg_moves(&P->g.cur, &ml);
     if (ml.count == 1) {
         char t[MOVE_TEXT_MAX];
-        move_to_text(&ml.moves[0], t);
+        notation_move_to_text(&ml.moves[0], t);
         printf("hint: %s%s%s, the only legal move\n", view_sgr(&P->v, VS_BOLD), t, view_sgr(&P->v, VS_RESET));
         return 0;
     }
     if (!P->hint) {
         char err[KM_ERR_MAX];
         P->hint = malloc(sizeof *P->hint);
-        if (!P->hint || searcher_init(P->hint, &P->p[side].w, P->hash_mb, P->seed ^ 0x68696E74ull, err)) {
+        if (!P->hint || search_init(P->hint, &P->p[side].w, P->hash_mb, P->seed ^ 0x68696E74ull, err)) {
             free(P->hint);
             P->hint = NULL;
             play_say_error(P, "no hint: out of memory");
             return 0;
         }
     } else {
-        searcher_set_weights(P->hint, &P->p[side].w);
+        search_set_weights(P->hint, &P->p[side].w);
     }
     thinking(P, "kingme");
     SearchResult r;
@@ -289,12 +289,12 @@ static int hint(Play *P)
     thinking_done(P);
     if (rc) return rc;
     char t[MOVE_TEXT_MAX], sc[200], pv[SCREEN_WIDTH - 16];
-    move_to_text(&r.best, t);
-    play_score_text(P, r.score, side, popcount32(board_occupied(&P->g.cur)), sc, sizeof sc);
-    moves_to_text(r.pv, r.pv_len < PV_SHOW ? r.pv_len : PV_SHOW, pv, sizeof pv);
+    notation_move_to_text(&r.best, t);
+    play_score_text(P, r.score, side, bits_popcount32(board_occupied(&P->g.cur)), sc, sizeof sc);
+    notation_moves_to_text(r.pv, r.pv_len < PV_SHOW ? r.pv_len : PV_SHOW, pv, sizeof pv);
     int idx = 0;
     for (int i = 0; i < ml.count; i++)
-        if (move_equal(&ml.moves[i], &r.best)) idx = i + 1;
+        if (mg_move_equal(&ml.moves[i], &r.best)) idx = i + 1;
     printf("hint: %s%s%s, number %d in the list   (kingme: depth %d)\n", view_sgr(&P->v, VS_BOLD), t,
            view_sgr(&P->v, VS_RESET), idx, r.depth);
     printf("  %s\n  expected line: %s\n", sc, pv);
@@ -390,7 +390,7 @@ static void undo(Play *P)
     size_t len = 0;
     for (int i = k; i < g->nply && len + MOVE_TEXT_MAX + 8 < sizeof list; i++) {
         char t[MOVE_TEXT_MAX];
-        move_to_text(&g->moves[i], t);
+        notation_move_to_text(&g->moves[i], t);
         len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
                                 i == k             ? ""
                                 : i + 1 == g->nply ? " and "
@@ -505,13 +505,13 @@ int play_human_turn(Play *P)
     if (sep) *sep = ' '; /* a move: the whole line again */
 
     MoveList ml;
-    gen_moves(&P->g.cur, &ml);
+    mg_moves(&P->g.cur, &ml);
     Move m;
     if (all_digits(s)) {
         long long k;
         if (!cli_int(s, 1, ml.count, &k)) {
             char only[MOVE_TEXT_MAX];
-            move_to_text(&ml.moves[0], only);
+            notation_move_to_text(&ml.moves[0], only);
             if (ml.count == 1)
                 play_say_error(P, "there is no move %.12s%s in the list: the only move is 1) %s", s,
                                strlen(s) > 12 ? "..." : "", only);
@@ -529,7 +529,8 @@ int play_human_turn(Play *P)
         for (const char *c = whole; *c; c++)
             if (!isspace((unsigned char)*c)) compact[n++] = *c;
         compact[n] = '\0';
-        if (parse_move(&P->g.cur, compact, &m, err) && parse_move(&P->g.cur, whole, &m, err)) {
+        if (notation_parse_move(&P->g.cur, compact, &m, err) &&
+            notation_parse_move(&P->g.cur, whole, &m, err)) {
             play_say_error(P, "%s", err);
             return ACT_NONE;
         }
@@ -588,8 +589,8 @@ int play_offer_analysis(Play *P, const char *result)
     int eside = P->p[KM_WHITE].engine ? KM_WHITE : KM_BLACK;
     Searcher s2;
     char err[KM_ERR_MAX];
-    if (searcher_init(&s2, &P->p[eside].w, P->hash_mb, 1, err)) return cli_error("%s", err);
-    searcher_set_egdb(&s2, P->egdb);
+    if (search_init(&s2, &P->p[eside].w, P->hash_mb, 1, err)) return cli_error("%s", err);
+    search_set_egdb(&s2, P->egdb);
     PdnTag tags[] = {
         {"Event", "kingme play"},
         {"Date", (char *)P->date},
@@ -604,15 +605,15 @@ int play_offer_analysis(Play *P, const char *result)
     int st = cli_analyze_game(&s2, &P->g, &lim, tags, 4, result, how, &pdn, NULL, 0, 1, NULL);
     cli_catch_sigint(false, NULL);
     play_catch_interrupts();
-    searcher_free(&s2);
+    search_free(&s2);
     size_t len = pdn.len;
-    char *text = km_buf_done(&pdn);
+    char *text = textio_buf_done(&pdn);
     char *path = P->out_stream ? NULL : analysis_path(P->out);
     int status = st == 1 ? 1 : 0;
     if (!text) {
         status = cli_error("out of memory");
     } else if (path) {
-        if (km_write_atomic(path, text, len, err)) status = cli_error("%s", err);
+        if (textio_write_atomic(path, text, len, err)) status = cli_error("%s", err);
         else printf("The annotated game is in %s (kingme pdn and CheckerBoard read it).\n", path);
     } else {
         fputs(text, stdout);

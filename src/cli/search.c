@@ -16,7 +16,7 @@ static void report(const SearchResult *r, void *user)
     char sc[32], pv[SEARCH_MAX_PLY * MOVE_TEXT_MAX];
     search_score_text(r->score, sc, sizeof sc);
     double nps = r->seconds > 0 ? (double)r->nodes / r->seconds : 0;
-    moves_to_text(r->pv, r->pv_len, pv, sizeof pv);
+    notation_moves_to_text(r->pv, r->pv_len, pv, sizeof pv);
     printf("depth %2d  score %8s  nodes %10" PRIu64 "  nps %9.0f  time %7.3f  pv%s%s\n", r->depth, sc,
            r->nodes, nps, r->seconds, pv[0] ? " " : "", pv);
     fflush(stdout);
@@ -31,12 +31,12 @@ static void print_lines(const SearchResult *r)
     for (int k = 0; k < r->nlines; k++) {
         const SearchLine *l = &r->lines[k];
         char mv[MOVE_TEXT_MAX], sc[32], head[64], pv[256];
-        move_to_text(&l->move, mv);
+        notation_move_to_text(&l->move, mv);
         search_score_text(l->score, sc, sizeof sc);
         int w = snprintf(head, sizeof head, "  %-3d %-9s %8s %5d  ", k + 1, mv, sc, l->depth);
         /* the line (from the move on), as many moves as fit in 80 columns */
         size_t room = (size_t)(80 - w) < sizeof pv ? (size_t)(80 - w) : sizeof pv - 1;
-        moves_to_text(l->pv, l->pv_len, pv, room + 1);
+        notation_moves_to_text(l->pv, l->pv_len, pv, room + 1);
         printf("%s%s\n", head, pv);
     }
 }
@@ -88,25 +88,25 @@ static int run(const Opts *o)
         game_free(&g);
         return 1;
     }
-    if (searcher_init(&s, &w, (size_t)hash_mb, (uint64_t)seed, err)) {
+    if (search_init(&s, &w, (size_t)hash_mb, (uint64_t)seed, err)) {
         game_free(&g);
         egdb_close(db);
         return cli_error("%s", err);
     }
-    searcher_set_switches(&s, &use);
+    search_set_switches(&s, &use);
     SearchParams par;
     search_params_default(&par);
     if (!cli_search_params(o, OPT_SET, &par)) {
-        searcher_free(&s);
+        search_free(&s);
         game_free(&g);
         egdb_close(db);
         return 1;
     }
-    searcher_set_params(&s, &par);
-    searcher_set_egdb(&s, db);
-    searcher_set_tiebreak(&s, opt_choice(o, OPT_TIEBREAK) == 1 ? TIEBREAK_FIRST : TIEBREAK_RANDOM);
-    if (searcher_set_threads(&s, (int)opt_int(o, OPT_THREADS), err)) {
-        searcher_free(&s);
+    search_set_params(&s, &par);
+    search_set_egdb(&s, db);
+    search_set_tiebreak(&s, opt_choice(o, OPT_TIEBREAK) == 1 ? TIEBREAK_FIRST : TIEBREAK_RANDOM);
+    if (search_set_threads(&s, (int)opt_int(o, OPT_THREADS), err)) {
+        search_free(&s);
         game_free(&g);
         egdb_close(db);
         return cli_error("%s", err);
@@ -116,7 +116,7 @@ static int run(const Opts *o)
     SearchResult r;
     int rc = search_game(&s, &g, &lim, &r, report, NULL);
     if (!rc && r.has_move && r.nlines) print_lines(&r);
-    searcher_free(&s); /* r.lines with it */
+    search_free(&s); /* r.lines with it */
     game_free(&g);
     if (egdb_damage(db, err))
         cli_error("%s: the positions it holds were searched as if not in the database", err);
@@ -127,7 +127,7 @@ static int run(const Opts *o)
         return 0;
     }
     char t[MOVE_TEXT_MAX];
-    move_to_text(&r.best, t);
+    notation_move_to_text(&r.best, t);
     printf("bestmove %s\n", t);
     return 0;
 }

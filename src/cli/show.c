@@ -37,7 +37,7 @@ typedef struct Shown {
 static int nrows;
 /* the name column: 23 fits every name, 27 the ending vector's end.NAME too */
 #define NAME_W (nrows > EVAL_NTERMS ? 27 : 23)
-static int weight(const Shown *f, int k) { return weights_at(&f->w, k); }
+static int weight(const Shown *f, int k) { return eval_weights_at(&f->w, k); }
 static int term(int k) { return k % EVAL_NTERMS; }
 static const char *row_name(int k, char buf[48])
 {
@@ -63,7 +63,7 @@ static int classify(int w, int m)
 
 /* The typical contribution of weight i: mean value x weight over the
  * positions of Tinsley's games, in the file's unit. */
-static double typical(const Shown *f, int k) { return weight(f, k) * eval_typical_value[term(k)] / f->unit; }
+static double typical(const Shown *f, int k) { return weight(f, k) * cli_typical_value[term(k)] / f->unit; }
 
 static bool load(const char *path, Shown *f)
 {
@@ -129,7 +129,7 @@ static void print_legend(void)
            "  Oreo men on 2 3 7, Bridge men on 1 and 3, Dog a man on 28 held by an enemy\n"
            "  man on 32. Blockers: pieces with an own piece on a square one row ahead;\n"
            "  runs (block lines): 2 or more own pieces in a row on one diagonal.\n",
-           eval_typical_positions, eval_typical_games);
+           cli_typical_positions, cli_typical_games);
     if (nrows > EVAL_NPARAMS)
         printf("  New terms (61-74) and the phase (end.NAME: the ending vector):\n"
                "  docs/file-formats.md.\n");
@@ -173,8 +173,8 @@ static void show_network(const Shown *f)
     char err[KM_ERR_MAX];
     double typ = 0, big = 0;
     int nb = 0;
-    for (int i = 0; i < bench_eval_npositions; i++)
-        if (board_from_fen(&b, bench_eval_positions[i], err) == 0) {
+    for (int i = 0; i < cli_bench_eval_npositions; i++)
+        if (board_from_fen(&b, cli_bench_eval_positions[i], err) == 0) {
             double v = fabs((double)nn_eval(n, &b, b.stm));
             typ += v;
             if (v > big) big = v;
@@ -223,8 +223,8 @@ static void show_patterns(const Shown *f)
     Board b[64];
     int nb = 0;
     char err[KM_ERR_MAX];
-    for (int i = 0; i < bench_eval_npositions && nb < 64; i++)
-        if (board_from_fen(&b[nb], bench_eval_positions[i], err) == 0) nb++;
+    for (int i = 0; i < cli_bench_eval_npositions && nb < 64; i++)
+        if (board_from_fen(&b[nb], cli_bench_eval_positions[i], err) == 0) nb++;
     printf("%-6s %5s %5s  %-20s  %-20s  %6s %6s\n", "table", "cells", "not 0", "largest (opening)",
            "largest (ending)", "typ", "typ.end");
     for (int t = 0; t < PAT_NTABLES; t++) {
@@ -333,12 +333,12 @@ static int run(const Opts *o)
         KmBuf b = {0};
         chart_weights(&b, title, &f[0].w, rows_needed(&f[0].w));
         size_t len = b.len;
-        char *text = km_buf_done(&b);
+        char *text = textio_buf_done(&b);
         if (!text) return cli_error("out of memory");
-        int r = km_write_atomic(svg, text, len, err);
+        int r = textio_write_atomic(svg, text, len, err);
         free(text);
         if (r) return cli_error("%s", err);
-        if (!km_is_stdout_name(svg)) printf("picture of %s written to %s\n", f[0].label, svg);
+        if (!textio_is_stdout_name(svg)) printf("picture of %s written to %s\n", f[0].label, svg);
     }
     return 0;
 }

@@ -196,7 +196,7 @@ static bool csv_field(const char *line, int col, double *v)
 static char *read_log(const char *csv, char *err)
 {
     static const KmReadOpts opts = {.max_bytes = 64u << 20, .too_large = "too large for a tuning log"};
-    return km_read_text(csv, &opts, NULL, err);
+    return textio_read_text(csv, &opts, NULL, err);
 }
 
 /* The next line of *text into line (len bytes, cut if longer, with its
@@ -234,9 +234,9 @@ static YardRow *read_yard_rows(const char *csv, int *n, char **names)
             KmBuf b = {0};
             for (char *q = strstr(line, ",score_"); q; q = strstr(q + 1, ",score_")) {
                 size_t len = strcspn(q + 7, ",\r\n");
-                km_buf_printf(&b, "%s%.*s", b.len ? ", " : "", (int)len, q + 7);
+                textio_buf_printf(&b, "%s%.*s", b.len ? ", " : "", (int)len, q + 7);
             }
-            *names = km_buf_done(&b);
+            *names = textio_buf_done(&b);
             continue;
         }
         YardRow r;
@@ -382,7 +382,7 @@ static bool read_yardsticks(const Opts *o, TuneControls *c)
         }
         if (y->w.pat) { /* the population file names the layer's file */
             char err[KM_ERR_MAX];
-            if (!tune_layer_path_ok(path, err)) {
+            if (!tune_controls_layer_path_ok(path, err)) {
                 cli_usage_error(o->name, "--yardstick %s", err);
                 return false;
             }
@@ -438,9 +438,9 @@ static unsigned read_controls(const Opts *o, TuneControls *c)
 {
     unsigned given = 0;
     for (int i = 0; i < TUNE_NCONTROLS; i++) {
-        if (strcmp(opt_name(control_opt[i]), tune_control_info[i].option) != 0) {
+        if (strcmp(opt_name(control_opt[i]), tune_controls_info[i].option) != 0) {
             fprintf(stderr, "kingme tune: internal error: control %s has option %s\n",
-                    tune_control_info[i].key, opt_name(control_opt[i]));
+                    tune_controls_info[i].key, opt_name(control_opt[i]));
             abort();
         }
         if (opt_given(o, control_opt[i])) given |= 1u << i;
@@ -453,15 +453,15 @@ static unsigned read_controls(const Opts *o, TuneControls *c)
     for (int i = 0; i < TUNE_NCONTROLS; i++) {
         if (!(given & 1u << i)) continue;
         OptId id = control_opt[i];
-        switch (tune_control_info[i].kind) {
+        switch (tune_controls_info[i].kind) {
         case TUNE_KIND_INT:
-            tune_control_set(c, i, (double)opt_int(o, id));
+            tune_controls_set(c, i, (double)opt_int(o, id));
             break;
         case TUNE_KIND_REAL:
-            tune_control_set(c, i, opt_real(o, id));
+            tune_controls_set(c, i, opt_real(o, id));
             break;
         case TUNE_KIND_CHOICE:
-            tune_control_set(c, i, opt_choice(o, id));
+            tune_controls_set(c, i, opt_choice(o, id));
             break;
         }
     }
@@ -536,7 +536,7 @@ static int open_continued(const Opts *o, TuneControls *c, unsigned given, TuneSe
     if (!resolve_pop(opt_str(o, OPT_CONTINUE), opt_str(o, OPT_DIR), wh->from, d1, d2)) return 1;
     if (tune_read(&from, wh->from, err)) return cli_error("%s", err);
     for (int i = 0; i < TUNE_NCONTROLS; i++)
-        if (!(given & 1u << i)) tune_control_set(c, i, tune_control_get(&from.c, i));
+        if (!(given & 1u << i)) tune_controls_set(c, i, tune_controls_get(&from.c, i));
     if (!(given & C_STOP)) c->stop = from.c.stop, c->limit = from.c.limit;
     c->nweights = from.c.nweights;
     c->norm = from.c.norm; /* and the pattern layer, fixed for good */
@@ -609,9 +609,9 @@ static int open_new(const Opts *o, const TuneControls *c, TuneSession *s)
         const char *path = opt_item(o, OPT_INCLUDE, layer);
         double sq = 0;
         for (int i = 0; i < cc.nweights; i++)
-            sq += (double)weights_at(&inc[layer], i) * weights_at(&inc[layer], i);
+            sq += (double)eval_weights_at(&inc[layer], i) * eval_weights_at(&inc[layer], i);
         long norm = lround(sqrt(sq));
-        if (!tune_layer_path_ok(path, err) || norm < TUNE_NORM_MIN || norm > TUNE_NORM_MAX) {
+        if (!tune_controls_layer_path_ok(path, err) || norm < TUNE_NORM_MIN || norm > TUNE_NORM_MAX) {
             if (norm < TUNE_NORM_MIN || norm > TUNE_NORM_MAX)
                 snprintf(err, sizeof err,
                          "%s: the norm of its %d named weights is %ld, outside %d..%d (the session "
@@ -731,7 +731,7 @@ static int play_session(const Opts *o, TuneSession *s, const Where *wh, long lon
                cli_plural(s->games, "game", "games"));
     if (s->has_best) {
         snprintf(line, sizeof line, "best so far (generation %d, score %d/%d) written to %s",
-                 s->best_generation, s->best_score, tune_max_score(&s->c), wh->out);
+                 s->best_generation, s->best_score, tune_controls_max_score(&s->c), wh->out);
         cli_wrap(stdout, line, 2);
     }
     tune_free(s);
@@ -819,10 +819,10 @@ static int yard_svg(const char *csv, const char *name, const char *out)
         KmBuf b = {0};
         chart_yardstick(&b, title, &y);
         size_t len = b.len;
-        char *text = km_buf_done(&b);
+        char *text = textio_buf_done(&b);
         if (!text) status = cli_error("out of memory");
-        else if (km_write_atomic(out, text, len, err)) status = cli_error("%s", err);
-        else if (!km_is_stdout_name(out)) printf("\npicture of the yardstick written to %s\n", out);
+        else if (textio_write_atomic(out, text, len, err)) status = cli_error("%s", err);
+        else if (!textio_is_stdout_name(out)) printf("\npicture of the yardstick written to %s\n", out);
         free(text);
     }
     for (int k = 0; k < nref; k++) {

@@ -79,7 +79,7 @@ static bool read_controls(const Opts *o, TsControls *c, bool fresh)
         char buf[2048];
         snprintf(buf, sizeof buf, "%s", only);
         for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
-            int i = search_param_find(t);
+            int i = search_params_find(t);
             if (i < 0) return cli_usage_false(o->name, "--only: unknown search parameter '%.60s'", t);
             c->tuned[i] = true;
         }
@@ -100,7 +100,7 @@ static bool trim_log(const TsSession *s, const char *path)
 {
     char err[KM_ERR_MAX];
     KmReadOpts ro = {.missing_ok = true};
-    char *text = km_read_text(path, &ro, NULL, err);
+    char *text = textio_read_text(path, &ro, NULL, err);
     if (!text) return cli_error_false("%s", err);
     KmBuf b = {0};
     bool head = false;
@@ -109,25 +109,25 @@ static bool trim_log(const TsSession *s, const char *path)
         size_t n = eol ? (size_t)(eol - ln) : strlen(ln);
         if (!head) {
             head = true;
-            km_buf_add(&b, ln, n);
-            km_buf_str(&b, "\n");
+            textio_buf_add(&b, ln, n);
+            textio_buf_str(&b, "\n");
         } else if (atoi(ln) >= 1 && atoi(ln) <= s->generation) {
-            km_buf_add(&b, ln, n);
-            km_buf_str(&b, "\n");
+            textio_buf_add(&b, ln, n);
+            textio_buf_str(&b, "\n");
         }
         ln = eol ? eol + 1 : ln + n;
     }
     if (!head) {
-        km_buf_str(&b, CSV_HEAD);
+        textio_buf_str(&b, CSV_HEAD);
         for (int i = 0; i < SEARCH_NPARAMS; i++)
-            if (s->c.tuned[i]) km_buf_printf(&b, ",%s", search_param_info[i].name);
-        km_buf_str(&b, "\n");
+            if (s->c.tuned[i]) textio_buf_printf(&b, ",%s", search_params_info[i].name);
+        textio_buf_str(&b, "\n");
     }
     free(text);
     size_t len = b.len;
-    char *out = km_buf_done(&b);
+    char *out = textio_buf_done(&b);
     if (!out) return cli_error_false("out of memory");
-    int r = km_write_atomic(path, out, len, err);
+    int r = textio_write_atomic(path, out, len, err);
     free(out);
     if (r) return cli_error_false("%s", err);
     return true;
@@ -139,26 +139,27 @@ static bool append_log(const TsSession *s, const TsGenStats *st, const char *pat
     EloStats e;
     elo_stats(x->w, x->d, x->l, &e);
     KmBuf b = {0};
-    km_buf_printf(&b, "%d,%.1f,%.1f,%d,%.4f,%d,%d,%d,%d,%.1f,%.1f,%.1f", st->generation, s->elapsed,
-                  st->seconds, st->games, st->pop_score, x->id, x->w, x->d, x->l, e.elo, e.elo_lo, e.elo_hi);
+    textio_buf_printf(&b, "%d,%.1f,%.1f,%d,%.4f,%d,%d,%d,%d,%.1f,%.1f,%.1f", st->generation, s->elapsed,
+                      st->seconds, st->games, st->pop_score, x->id, x->w, x->d, x->l, e.elo, e.elo_lo,
+                      e.elo_hi);
     for (int i = 0; i < SEARCH_NPARAMS; i++)
         if (s->c.tuned[i]) {
             char v[40];
-            search_param_text(&x->p, i, v, sizeof v);
-            km_buf_printf(&b, ",%s", v);
+            search_params_text(&x->p, i, v, sizeof v);
+            textio_buf_printf(&b, ",%s", v);
         }
-    km_buf_str(&b, "\n");
+    textio_buf_str(&b, "\n");
     size_t len = b.len;
-    char *t = km_buf_done(&b);
+    char *t = textio_buf_done(&b);
     if (!t) return cli_error_false("out of memory");
     char err[KM_ERR_MAX];
     bool created;
-    int fd = km_open_append(path, &created, err);
+    int fd = textio_open_append(path, &created, err);
     if (fd < 0) {
         free(t);
         return cli_error_false("%s", err);
     }
-    int r = km_write_fd(fd, t, len);
+    int r = textio_write_fd(fd, t, len);
     close(fd);
     free(t);
     if (r) return cli_error_false("%s: cannot write", path);
@@ -223,10 +224,11 @@ static void print_leader(const TsIndividual *x)
     int nd = 0;
     for (int i = 0; i < SEARCH_NPARAMS && at < sizeof line; i++) {
         char v[40], d[40];
-        search_param_text(&x->p, i, v, sizeof v);
-        search_param_text(&search_params_defaults, i, d, sizeof d);
+        search_params_text(&x->p, i, v, sizeof v);
+        search_params_text(&search_params_defaults, i, d, sizeof d);
         if (strcmp(v, d))
-            at += (size_t)snprintf(line + at, sizeof line - at, " %s=%s", search_param_info[i].name, v), nd++;
+            at += (size_t)snprintf(line + at, sizeof line - at, " %s=%s", search_params_info[i].name, v),
+                nd++;
     }
     if (!nd) snprintf(line + at, sizeof line - at, " nothing (the defaults)");
     cli_wrap(stdout, line, 4);
@@ -328,7 +330,7 @@ static int report(const Opts *o, const Files *f)
     char err[KM_ERR_MAX];
     TsSession s;
     if (ts_read(&s, f->pop, err)) return cli_error("%s", err);
-    char *text = km_read_text(f->csv, NULL, NULL, err);
+    char *text = textio_read_text(f->csv, NULL, NULL, err);
     if (!text) {
         ts_free(&s);
         return cli_error("%s", err);
@@ -373,9 +375,9 @@ static int report(const Opts *o, const Files *f)
                 printf("%4s %8s %9.1f%% %9.1f%% %8s %22s\n", tok[0], tok[1], 100 * atof(tok[4]),
                        100 - 100 * atof(tok[4]), tok[5], rec);
                 for (int k = 0; k < ncols && 12 + k < n; k++) {
-                    km_buf_printf(&pb[k], " %s", tok[12 + k]);
+                    textio_buf_printf(&pb[k], " %s", tok[12 + k]);
                     char d[40];
-                    search_param_text(&search_params_defaults, tuned[k], d, sizeof d);
+                    search_params_text(&search_params_defaults, tuned[k], d, sizeof d);
                     if (strcmp(d, tok[12 + k])) moved[k] = true;
                 }
             }
@@ -385,10 +387,10 @@ static int report(const Opts *o, const Files *f)
     printf("the leader's parameters, generation by generation (those that left their default):\n");
     int shown = 0;
     for (int k = 0; k < ncols; k++) {
-        char *p = km_buf_done(&pb[k]);
+        char *p = textio_buf_done(&pb[k]);
         if (p && moved[k]) {
             char l[8192];
-            snprintf(l, sizeof l, "  %-20s%s", search_param_info[tuned[k]].name, p);
+            snprintf(l, sizeof l, "  %-20s%s", search_params_info[tuned[k]].name, p);
             cli_wrap(stdout, l, 22);
             shown++;
         }

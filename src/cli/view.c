@@ -137,7 +137,7 @@ void view_move_list(FILE *f, const MoveList *ml, int indent, int width)
     char t[MOVE_TEXT_MAX];
     int longest = 0;
     for (int i = 0; i < ml->count; i++) {
-        move_to_text(&ml->moves[i], t);
+        notation_move_to_text(&ml->moves[i], t);
         int n = (int)strlen(t);
         if (n > longest) longest = n;
     }
@@ -147,7 +147,7 @@ void view_move_list(FILE *f, const MoveList *ml, int indent, int width)
     int per_line = (width - indent) / colw;
     if (per_line < 1) per_line = 1;
     for (int i = 0; i < ml->count; i++) {
-        move_to_text(&ml->moves[i], t);
+        notation_move_to_text(&ml->moves[i], t);
         if (i % per_line == 0) fprintf(f, "%*s", indent, "");
         bool end = (i % per_line == per_line - 1) || i == ml->count - 1;
         if (end) fprintf(f, "%*d) %s\n", numw, i + 1, t);

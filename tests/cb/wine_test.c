@@ -84,7 +84,7 @@ static int legal_move_to(const Board *b, const MoveList *ml, int after[8][8])
 {
     for (int i = 0; i < ml->count; i++) {
         Board c = *b;
-        make_move(&c, &ml->moves[i]);
+        mg_make_move(&c, &ml->moves[i]);
         int cbb[8][8];
         to_cb(&c, cbb);
         if (memcmp(cbb, after, sizeof cbb) == 0) return i;
@@ -99,11 +99,11 @@ static void send_gamehist(const Game *g)
     Board b = g->start;
     int last_reset = 0;
     for (int i = 0; i < g->nply; i++) {
-        if (move_resets_count(&b, &g->moves[i])) last_reset = i + 1;
-        make_move(&b, &g->moves[i]);
+        if (mg_move_resets_count(&b, &g->moves[i])) last_reset = i + 1;
+        mg_make_move(&b, &g->moves[i]);
     }
     b = g->start;
-    for (int i = 0; i < last_reset; i++) make_move(&b, &g->moves[i]);
+    for (int i = 0; i < last_reset; i++) mg_make_move(&b, &g->moves[i]);
     char cmd[8192], fen[128], reply[1024];
     board_to_fen(&b, fen, sizeof fen);
     size_t at = (size_t)snprintf(cmd, sizeof cmd, "set gamehist %s", fen);
@@ -136,7 +136,7 @@ static Timed ask(const Board *b, double maxtime, int info, int moreinfo, int *pl
         cb_getmove(board, cb_color(b), maxtime, t.status, playnow ? playnow : &dummy, info, moreinfo, &mv);
     t.returned = now_s();
     t.seconds = t.returned - t0;
-    gen_moves(b, &t.ml);
+    mg_moves(b, &t.ml);
     t.move = legal_move_to(b, &t.ml, board);
     if (t.move >= 0) {
         const Move *m = &t.ml.moves[t.move];

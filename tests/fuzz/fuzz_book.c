@@ -25,11 +25,11 @@ static void fix_checksums(uint8_t *p, size_t n)
     if (n < 104) return;
     uint32_t h = get32(p + 12);
     if (h < 104 || h > n) return;
-    put32(p + 92, km_crc32(0, p + h, n - h));
+    put32(p + 92, textio_crc32(0, p + h, n - h));
     static const uint8_t zero[4];
-    uint32_t c = km_crc32(0, p, 96);
-    c = km_crc32(c, zero, 4);
-    put32(p + 96, km_crc32(c, p + 100, h - 100));
+    uint32_t c = textio_crc32(0, p, 96);
+    c = textio_crc32(c, zero, 4);
+    put32(p + 96, textio_crc32(c, p + 100, h - 100));
 }
 
 /* The bytes book_encode makes of bk; NULL when it refuses them. */

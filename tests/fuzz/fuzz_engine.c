@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         char *nl = strchr(line, '\n');
         if (nl) *nl = '\0';
         const char *w = line;
-        while (*w == ' ' || *w == '\t' || *w == '\r') w++; /* the blanks km_split skips */
+        while (*w == ' ' || *w == '\t' || *w == '\r') w++; /* the blanks textio_split skips */
         bool skip =
             strstr(line, "weights") || strstr(line, "egdb") || strstr(line, "book") || strstr(line, "hash");
         if (!skip) {

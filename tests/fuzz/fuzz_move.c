@@ -1,8 +1,8 @@
 /* fuzz_move.c - move text: the first line of the input picks a position
  * (a FEN when it is one, else one of a few positions rich in captures), the
- * rest is move text. A move parse_move accepts is legal (in gen_moves' list),
- * and its text (move_to_text) parses back to the same move; the same holds
- * for parse_move_input (which also takes a number in the list). */
+ * rest is move text. A move notation_parse_move accepts is legal (in mg_moves' list),
+ * and its text (notation_move_to_text) parses back to the same move; the same holds
+ * for notation_parse_move_input (which also takes a number in the list). */
 #include "fuzz.h"
 #include "kingme/board.h"
 #include "kingme/movegen.h"
@@ -27,13 +27,13 @@ static void check(const Board *b, const char *text, int (*parse)(const Board *, 
         return;
     }
     MoveList ml;
-    gen_moves(b, &ml);
+    mg_moves(b, &ml);
     bool legal = false;
-    for (int i = 0; i < ml.count; i++) legal = legal || move_equal(&ml.moves[i], &m);
+    for (int i = 0; i < ml.count; i++) legal = legal || mg_move_equal(&ml.moves[i], &m);
     FUZZ_CHECK(legal, "'%s' gave a move that is not legal", text);
-    move_to_text(&m, t);
-    FUZZ_CHECK(parse_move(b, t, &m2, err) == 0, "'%s' (the text of '%s') refused: %s", t, text, err);
-    FUZZ_CHECK(move_equal(&m, &m2), "'%s' (the text of '%s') is another move", t, text);
+    notation_move_to_text(&m, t);
+    FUZZ_CHECK(notation_parse_move(b, t, &m2, err) == 0, "'%s' (the text of '%s') refused: %s", t, text, err);
+    FUZZ_CHECK(mg_move_equal(&m, &m2), "'%s' (the text of '%s') is another move", t, text);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -52,8 +52,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         board_from_fen(&b, positions[size % (sizeof positions / sizeof *positions)], err);
     }
-    check(&b, move, parse_move);
-    check(&b, move, parse_move_input);
+    check(&b, move, notation_parse_move);
+    check(&b, move, notation_parse_move_input);
     free(text);
     return 0;
 }

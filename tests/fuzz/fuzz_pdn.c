@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(g->game.nply == h->game.nply, "game %d: %d plies, %d read back from\n%s", i + 1,
                    g->game.nply, h->game.nply, out);
         for (int k = 0; k < g->game.nply; k++)
-            FUZZ_CHECK(move_equal(&g->game.moves[k], &h->game.moves[k]), "game %d: ply %d differs in\n%s",
+            FUZZ_CHECK(mg_move_equal(&g->game.moves[k], &h->game.moves[k]), "game %d: ply %d differs in\n%s",
                        i + 1, k + 1, out);
         FUZZ_CHECK(strcmp(g->result, h->result) == 0, "game %d: result '%s' read back as '%s'", i + 1,
                    g->result, h->result);

@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t i = 0; i < d.n; i++) {
             const SelfplayPos *q = &d.pos[i];
             FUZZ_CHECK(!(q->b.pieces[0] & q->b.pieces[1]) && q->result <= 2, "position %zu is not sound", i);
-            FUZZ_CHECK(popcount32(q->b.pieces[0]) <= 12 && popcount32(q->b.pieces[1]) <= 12,
+            FUZZ_CHECK(bits_popcount32(q->b.pieces[0]) <= 12 && bits_popcount32(q->b.pieces[1]) <= 12,
                        "position %zu: more than 12 pieces a side", i);
         }
         FUZZ_CHECK(selfplay_records_checksum(&d, 0) == fnv(0xcbf29ce484222325ull, p + 48, size - 48),

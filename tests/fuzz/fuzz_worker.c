@@ -18,7 +18,7 @@ static char **tok;
 static int split(char *copy, const char *line)
 {
     strcpy(copy, line);
-    return km_split(copy, tok, WPROTO_LINE_MAX / 2);
+    return textio_split(copy, tok, WPROTO_LINE_MAX / 2);
 }
 
 static void round_trip_selfplay(const char *line, char *copy)
