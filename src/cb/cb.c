@@ -140,18 +140,23 @@ static void move_to_cb(const Board *before, const Move *m, struct CBmove *out)
 /* ---- the session ---------------------------------------------------------------------- */
 
 /* Open the database at cb->dbpath into the session (or none), with the
- * cache and the piece limit set. -1 with err: the open one is kept. */
-static int open_db(CbEngine *cb, char *err)
+ * cache and the piece limit set. -1 with err: the open one is kept.
+ * CheckerBoard's commands (set dbpath ...) come outside any clock: the
+ * files are read and checked before the reply. A new engine's own folder
+ * is opened on its first call, which may be a getmove whose clock runs:
+ * background, its files then read on a thread while it searches without
+ * them (egdb_open_background). */
+static int open_db(CbEngine *cb, bool background, char *err)
 {
     if (!cb->db_enabled || !cb->dbpath[0]) {
         session_take_egdb(cb->s, NULL);
         cb->db_pieces = 0;
         return 0;
     }
-    /* read in the background: CheckerBoard's clock runs from its first
-       getmove, which searches without the files until they are in. The
-       cache: 0 is the opener's default, CheckerBoard's 0 the least */
-    Egdb *db = egdb_open_background(cb->dbpath, cb->db_cache_mb > 0 ? (size_t)cb->db_cache_mb : 1, err);
+    /* the cache: 0 is the opener's default, CheckerBoard's 0 the least */
+    size_t cache_mb = cb->db_cache_mb > 0 ? (size_t)cb->db_cache_mb : 1;
+    Egdb *db =
+        background ? egdb_open_background(cb->dbpath, cache_mb, err) : egdb_open(cb->dbpath, cache_mb, err);
     if (!db) return -1;
     egdb_limit_pieces(db, cb->db_max_pieces);
     session_take_egdb(cb->s, db);
@@ -199,7 +204,7 @@ static void open_defaults(CbEngine *cb)
     if (beside_dll(EGDB_DEFAULT_DIR, path, sizeof path) &&
         (attr = GetFileAttributesA(path)) != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY)) {
         snprintf(cb->dbpath, sizeof cb->dbpath, "%s", path);
-        if (open_db(cb, err)) cb->dbpath[0] = '\0'; /* a broken folder beside the DLL: none */
+        if (open_db(cb, true, err)) cb->dbpath[0] = '\0'; /* a broken folder beside the DLL: none */
     }
     if (beside_dll(CB_BOOK_FILE, path, sizeof path) && GetFileAttributesA(path) != INVALID_FILE_ATTRIBUTES &&
         session_open_book(cb->s, path, err) == 0)
@@ -560,7 +565,7 @@ static int cmd_dbpath(CbEngine *cb, const char *path, char *reply)
     if (strlen(path) >= sizeof cb->dbpath) return say(reply, 0, "dbpath: the path is too long");
     snprintf(old, sizeof old, "%s", cb->dbpath);
     snprintf(cb->dbpath, sizeof cb->dbpath, "%s", path);
-    if (open_db(cb, err)) {
+    if (open_db(cb, false, err)) {
         snprintf(cb->dbpath, sizeof cb->dbpath, "%s", old);
         return say(reply, 0, "dbpath: %s", err);
     }
@@ -600,7 +605,7 @@ static int cmd_set(CbEngine *cb, Session *s, const char *name, const char *args,
     if (strcmp(name, "enable_wld") == 0) {
         if (!parse_switch(value, &on)) return say(reply, 0, "enable_wld: 0 or 1, not '%s'", value);
         cb->db_enabled = on;
-        if (open_db(cb, err)) {
+        if (open_db(cb, false, err)) {
             cb->db_enabled = false;
             return say(reply, 0, "enable_wld: %s", err);
         }
@@ -634,7 +639,7 @@ static int cmd_set(CbEngine *cb, Session *s, const char *name, const char *args,
                          : say(reply, 0, "max_dbpieces: 1 to %d, not '%s'", CB_NO_PIECE_LIMIT, value);
         int *field = cache ? &cb->db_cache_mb : &cb->db_max_pieces, old = *field;
         *field = (int)v;
-        if (open_db(cb, err)) {
+        if (open_db(cb, false, err)) {
             *field = old;
             return say(reply, 0, "%s: %s", name, err);
         }
