@@ -57,8 +57,9 @@ $(BUILD)/%.o: %.c $(HEADERS)
 	$(CC) $(ALLCFLAGS) -c -o $@ $<
 
 # weights/default.w compiled in as text (weights_default() parses it), so the
-# commands need no data file at run time.
-$(BUILD)/gen/default_weights.c: weights/default.w
+# commands need no data file at run time. Made again when this Makefile
+# changes, which writes its text.
+$(BUILD)/gen/default_weights.c: weights/default.w Makefile
 	@mkdir -p $(dir $@)
 	@{ echo '/* generated from weights/default.w by the Makefile */'; \
 	  echo 'const char weights_default_text[] ='; \
