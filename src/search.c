@@ -527,10 +527,10 @@ static void prefetch_children(const Searcher *s, const Board *b, const MoveList 
 /* Enhanced transposition cutoff (Plaat, Schaeffer et al.): before searching
  * the moves, look each child up in the table; one already known to be bad
  * enough for the opponent (an upper bound at or below -beta, deep enough)
- * cuts the node without a search. (~-23 Elo: the search without it scored
- * +22.6, -3.2 .. +48.3, in 400 games at 0.02 s, e757646, 2026-11-26; with
- * futility it measured +41 against neither, 1632cdd: not shown to gain on
- * its own.) */
+ * cuts the node without a search. (About 0 Elo: the search without it
+ * scored -5.6, -17.1 .. +5.8, in 800 games at 0.1 s and +5.2, -6.2 ..
+ * +16.6, in 800 at 0.02 s, 8fb252a, 2026-11-27; with futility it measured
+ * +41 against neither, 1632cdd: not shown to gain on its own.) */
 static bool etc_cutoff(Searcher *s, const Board *b, const MoveList *ml, uint64_t key, int depth, int ply,
                        int32_t beta, int32_t *v)
 {

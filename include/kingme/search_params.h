@@ -58,8 +58,8 @@
     X(probcut_margin_min, INT, 20, 1, 5000, "not measured", "the least measured margin")                      \
     X(probcut_margin_max, INT, 5000, 1, 100000, "not measured", "the largest measured margin")                \
     X(etc, INT, 1, 0, 1,                                                                                      \
-      "-23: the search without it +22.6 (-3.2 .. +48.3), 400 games at 0.02 s, e757646, 2026-11-26; "         \
-      "+14.8 (-3.5 .. +32.9), 400 games at 0.05 s, 1db73e6, 2026-11-27",                                      \
+      "0: the search without it -5.6 (-17.1 .. +5.8), 800 games at 0.1 s, and +5.2 (-6.2 .. +16.6), 800 "    \
+      "games at 0.02 s, 8fb252a, 2026-11-27",                                                                 \
       "enhanced transposition cutoffs (0 off, 1 on): a child the table knows bad enough for the opponent "  \
       "cuts the node")                                                                                        \
     X(etc_depth, INT, 4, 1, 63, "not measured", "the shallowest node the enhanced cutoffs are tried at")      \
