@@ -521,6 +521,65 @@ static int finish(Tally *t, const char *const names[2], int played, int n, doubl
     return interrupted ? 130 : 0;
 }
 
+/* --set-a and --set-b into par (the defaults else): 0, or the exit status
+ * of a usage error (an engine takes its own parameters). */
+static int side_params(const Opts *o, const MatchSide *sides, SearchParams par[2])
+{
+    for (int k = 0; k < 2; k++) {
+        OptId opt = k ? OPT_SET_B : OPT_SET_A;
+        search_params_default(&par[k]);
+        if (!opt_count(o, opt)) continue;
+        if (sides[k].command)
+            return cli_usage_error("match", "%s is for a player searched here; an engine takes its own (%s)",
+                                   opt_name(opt), "engine:\"./kingme engine --set NAME=VALUE\"");
+        if (!cli_search_params(o, opt, &par[k])) return 1;
+    }
+    return 0;
+}
+
+/* Game g: opening g / 2, A Black in the even games and White in the odd. */
+static void fill_specs(MatchGameSpec *specs, int n, const Weights w[2], const Opening *ops, int nops,
+                       long long seed)
+{
+    for (int g = 0; g < n; g++) {
+        int a_black = g % 2 == 0;
+        specs[g] = (MatchGameSpec){a_black ? &w[0] : &w[1],
+                                   a_black ? &w[1] : &w[0],
+                                   &ops[(g / 2) % nops],
+                                   referee_game_seed((uint64_t)seed, (uint64_t)g),
+                                   {a_black ? 0 : 1, a_black ? 1 : 0}};
+    }
+}
+
+/* What comes after the header, before the first game: the book, the SVG
+ * (written at once, so that a path that cannot be written stops the match
+ * before any game: false) and the SPRT's bounds. */
+static bool announce(Tally *t, const MatchSettings *set, const Book *bk)
+{
+    if (bk) {
+        printf("opening book %s for %s", book_path(bk),
+               set->sides[0].command   ? "B"
+               : set->sides[1].command ? "A"
+                                       : "A and B");
+        if (set->book_variety > 0) printf(", any move within %g men of its best", set->book_variety);
+        printf("\n");
+    }
+    if (t->svg) {
+        char title[400];
+        svg_title(t, title, sizeof title);
+        if ((t->points = calloc((size_t)t->total, 1))) write_svg(t, title);
+        if (!t->points) cli_error("out of memory");
+        if (!t->points || t->svg_failed) return false;
+    }
+    if (t->sprt) {
+        elo_sprt_init(&t->test, t->sprt_elo[0], t->sprt_elo[1], 0.05, 0.05);
+        printf("SPRT: H0 Elo %g, H1 Elo %g, alpha 0.05, beta 0.05, LLR bounds %.2f .. %.2f\n", t->sprt_elo[0],
+               t->sprt_elo[1], t->test.lower, t->test.upper);
+    }
+    fflush(stdout);
+    return true;
+}
+
 static int run(const Opts *o)
 {
     const char *names[2] = {o->args[0], o->args[1]}, *openings = opt_str(o, OPT_OPENINGS);
@@ -558,15 +617,8 @@ static int run(const Opts *o)
     int engines = read_sides(names, w, sides);
     if (engines < 0) return -engines;
     SearchParams par[2];
-    for (int k = 0; k < 2; k++) {
-        OptId opt = k ? OPT_SET_B : OPT_SET_A;
-        search_params_default(&par[k]);
-        if (!opt_count(o, opt)) continue;
-        if (sides[k].command)
-            return cli_usage_error("match", "%s is for a player searched here; an engine takes its own (%s)",
-                                   opt_name(opt), "engine:\"./kingme engine --set NAME=VALUE\"");
-        if (!cli_search_params(o, opt, &par[k])) return 1;
-    }
+    int pr = side_params(o, sides, par);
+    if (pr) return pr;
     set.sides = sides;
     set.nsides = 2;
     set.side_params = par;
@@ -619,14 +671,7 @@ static int run(const Opts *o)
         cli_error("out of memory");
         goto done;
     }
-    for (int g = 0; g < n; g++) {
-        int a_black = g % 2 == 0;
-        specs[g] = (MatchGameSpec){a_black ? &w[0] : &w[1],
-                                   a_black ? &w[1] : &w[0],
-                                   &ops[(g / 2) % nops],
-                                   referee_game_seed((uint64_t)seed, (uint64_t)g),
-                                   {a_black ? 0 : 1, a_black ? 1 : 0}};
-    }
+    fill_specs(specs, n, w, ops, nops, seed);
 
     /* the database beside the program by default (workers must hold the
      * same slices: one that does not stops the match with a line) */
@@ -643,27 +688,7 @@ static int run(const Opts *o)
     char who[96];
     cli_threads_text(threads, ws, who, sizeof who);
     print_header(&set, names, n, nops, what, who, seed, sprt);
-    if (bk) {
-        printf("opening book %s for %s", book_path(bk),
-               sides[0].command   ? "B"
-               : sides[1].command ? "A"
-                                  : "A and B");
-        if (set.book_variety > 0) printf(", any move within %g men of its best", set.book_variety);
-        printf("\n");
-    }
-    if (t.svg) { /* written now, so that a path that cannot be written stops the match at once */
-        char title[400];
-        svg_title(&t, title, sizeof title);
-        if ((t.points = calloc((size_t)n, 1))) write_svg(&t, title);
-        if (!t.points) cli_error("out of memory");
-        if (!t.points || t.svg_failed) goto done;
-    }
-    if (sprt) {
-        elo_sprt_init(&t.test, elo0, elo1, 0.05, 0.05);
-        printf("SPRT: H0 Elo %g, H1 Elo %g, alpha 0.05, beta 0.05, LLR bounds %.2f .. %.2f\n", elo0, elo1,
-               t.test.lower, t.test.upper);
-    }
-    fflush(stdout);
+    if (!announce(&t, &set, bk)) goto done;
 
     cli_catch_sigint(true, "stopping: the games finished so far are kept");
     double t0 = km_now();
