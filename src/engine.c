@@ -237,6 +237,20 @@ static void cmd_go(Engine *e, char **tok, int n)
     if (session_go(e->s, &lim, report, bestmove, e, err)) say(e, "error go: %s", err);
 }
 
+/* The words tok[2..n) joined by spaces into path: a path may hold spaces
+ * (option weights, egdb, book). False, with an error line for option name,
+ * when it does not fit. */
+static bool path_of_words(Engine *e, const char *name, char **tok, int n, char *path, size_t len)
+{
+    size_t at = 0;
+    path[0] = '\0';
+    for (int i = 2; i < n; i++)
+        at += (size_t)snprintf(path + at, at < len ? len - at : 0, "%s%s", i > 2 ? " " : "", tok[i]);
+    if (at < len) return true;
+    say(e, "error option %s: the path is too long", name);
+    return false;
+}
+
 static void cmd_option(Engine *e, char **tok, int n)
 {
     char err[KM_ERR_MAX];
@@ -265,41 +279,21 @@ static void cmd_option(Engine *e, char **tok, int n)
             return;
         }
         if (session_set_threads(e->s, (int)v, err)) say(e, "error option threads: %s", err);
-    } else if (strcmp(name, "weights") == 0) {
-        /* a path may hold spaces: the rest of the line */
-        char path[4096];
-        size_t at = 0;
-        path[0] = '\0';
-        for (int i = 2; i < n; i++)
-            at += (size_t)snprintf(path + at, at < sizeof path ? sizeof path - at : 0, "%s%s",
-                                   i > 2 ? " " : "", tok[i]);
-        if (at >= sizeof path) {
-            say(e, "error option weights: the path is too long");
-            return;
-        }
-        if (session_load_weights(e->s, path, err)) say(e, "error option weights: %s", err);
-    } else if (strcmp(name, "egdb") == 0) {
-        if (strcmp(val, "none") == 0 && n == 3) {
-            session_take_egdb(e->s, NULL);
-            return;
-        }
-        if (session_open_egdb(e->s, val, err)) say(e, "error option egdb: %s", err);
-    } else if (strcmp(name, "book") == 0) {
-        if (strcmp(val, "none") == 0 && n == 3) {
-            session_take_book(e->s, NULL);
-            return;
-        }
+    } else if (strcmp(name, "weights") == 0 || strcmp(name, "egdb") == 0 || strcmp(name, "book") == 0) {
+        bool none = strcmp(val, "none") == 0 && n == 3;
         char path[4096]; /* a path may hold spaces: the rest of the line */
-        size_t at = 0;
-        path[0] = '\0';
-        for (int i = 2; i < n; i++)
-            at += (size_t)snprintf(path + at, at < sizeof path ? sizeof path - at : 0, "%s%s",
-                                   i > 2 ? " " : "", tok[i]);
-        if (at >= sizeof path) {
-            say(e, "error option book: the path is too long");
-            return;
+        if (name[0] == 'w') {
+            if (path_of_words(e, name, tok, n, path, sizeof path) && session_load_weights(e->s, path, err))
+                say(e, "error option weights: %s", err);
+        } else if (name[0] == 'e') {
+            if (none) session_take_egdb(e->s, NULL);
+            else if (path_of_words(e, name, tok, n, path, sizeof path) && session_open_egdb(e->s, path, err))
+                say(e, "error option egdb: %s", err);
+        } else {
+            if (none) session_take_book(e->s, NULL);
+            else if (path_of_words(e, name, tok, n, path, sizeof path) && session_open_book(e->s, path, err))
+                say(e, "error option book: %s", err);
         }
-        if (session_open_book(e->s, path, err)) say(e, "error option book: %s", err);
     } else if (strcmp(name, "book-variety") == 0) {
         char *end;
         double x = strtod(val, &end);

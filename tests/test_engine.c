@@ -460,6 +460,23 @@ TEST(engine_option_egdb)
     /* a database loss for White: -(500000000 - distance), below every
      * evaluation and above every proven loss */
     CHECK_MSG(sc < -400000000 && sc > -500000000, "%s", info);
+    /* a path with spaces: the rest of the line, as for weights and book */
+    char spaced[160];
+    snprintf(spaced, sizeof spaced, "%s-a b", dir);
+    snprintf(cmd, sizeof cmd, "ln -s %s '%s'", dir, spaced);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    pipe_send(&p, "option egdb none");
+    snprintf(cmd, sizeof cmd, "option egdb %s", spaced);
+    pipe_send(&p, cmd);
+    pipe_send(&p, "isready");
+    CHECK(pipe_until(&p, "readyok", line, sizeof line, NULL, 10));
+    CHECK_MSG(strncmp(line, "readyok", 7) == 0, "%s", line);
+    pipe_send(&p, "go depth 2");
+    CHECK(pipe_until(&p, "bestmove ", line, sizeof line, info, 10));
+    sc = info_score(info);
+    CHECK_MSG(sc < -400000000 && sc > -500000000, "through '%s': %s", spaced, info);
+    snprintf(cmd, sizeof cmd, "rm -f '%s'", spaced);
+    test_run(cmd, out, sizeof out);
     pipe_send(&p, "option egdb none");
     pipe_send(&p, "go depth 2");
     CHECK(pipe_until(&p, "bestmove ", line, sizeof line, info, 10));
