@@ -43,7 +43,8 @@ static bool build_first(const char *dir)
  * kingme's notation for both colours, a capture of two jumps ending on the
  * crowning row, a king's move; the clock reaches the engine as
  * CheckerBoard's incremental time; errors are one line and keep the
- * position; a board no legal move gives is refused. */
+ * position; an engine's board that no legal move gives is passed on as
+ * the move it shows, for the referee to refuse. */
 TEST(cbengine_speaks_the_protocol_for_a_checkerboard_engine)
 {
     char dir[256];
@@ -107,17 +108,35 @@ TEST(cbengine_speaks_the_protocol_for_a_checkerboard_engine)
                    "error option threads: a CheckerBoard engine takes only seed and hash (and uses neither)\n"
                    "error unknown command 'frobnicate'\n"
                    "fen B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12\n");
-    /* an engine whose board matches no legal move: refused, in one line */
-    snprintf(cmd, sizeof cmd, "printf 'position start\\ngo\\nquit\\n' | CB_FIRST_BROKEN=1 %s/first", dir);
-    CHECK_INT(test_run(cmd, out, sizeof out), 0);
-    CHECK_STR(out, "error go: the engine left a board no legal move of "
-                   "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12 gives\n");
+    /* an engine whose board is no legal move's result: its move as the
+     * board shows it, for the referee to refuse as an illegal move, or one
+     * error line when the board shows no single piece's move */
+    static const struct {
+        const char *mode, *fen, *want;
+    } broken[] = {
+        {"stay", "B:W21-32:B1-12",
+         "info string first legal move: none, clock bits 0, 0\ninfo string the engine's board is the result "
+         "of no legal move\nbestmove none\n"},
+        {"step", "B:W18,K27,26:B14,10",
+         "info string first legal move, clock bits 0, 0\ninfo string the engine's board is the result of no "
+         "legal move\nbestmove 10-15\n"},
+        {"extra", "B:W21-32:B1-12",
+         "info string first legal move, clock bits 0, 0\nerror go: the engine left a board no legal move "
+         "gives\n"},
+    };
+    for (size_t k = 0; k < sizeof broken / sizeof *broken; k++) {
+        snprintf(cmd, sizeof cmd, "printf 'position fen %s\\ngo\\nquit\\n' | CB_FIRST_BROKEN=%s %s/first",
+                 broken[k].fen, broken[k].mode, dir);
+        CHECK_INT(test_run(cmd, out, sizeof out), 0);
+        CHECK_MSG(strcmp(out, broken[k].want) == 0, "%s: %s", broken[k].mode, out);
+    }
     test_remove_dir(dir);
 }
 
 /* kingme's referee plays whole games with it, both colours, against kingme
  * and against itself (kings, captures, to the end by the rules): no
- * forfeit, every game ended by the rules. */
+ * forfeit, every game ended by the rules; an engine that steps where it
+ * must capture forfeits for an illegal move. */
 TEST(cbengine_plays_whole_games_under_the_referee)
 {
     char dir[256];
@@ -155,6 +174,20 @@ TEST(cbengine_plays_whole_games_under_the_referee)
         CHECK_INT(by_rules, 8);
         free(pdn);
     }
+    /* an engine's illegal step, passed on, is the referee's illegal move */
+    snprintf(cmd, sizeof cmd,
+             "%s match \"engine:CB_FIRST_BROKEN=step %s/first\" weights/material.w --games 2 --depth 2 -j 1 "
+             "--no-egdb --no-book --out %s/b.pdn",
+             test_kingme(), dir, dir);
+    CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s\n%s", cmd, out);
+    CHECK_MSG(strstr(out, "\nforfeits: 2; A 2 (illegal move 2)\n"), "%s\n%s", cmd, out);
+    char path[300];
+    snprintf(path, sizeof path, "%s/b.pdn", dir);
+    char *pdn = test_slurp(path);
+    CHECK_MSG(pdn && strstr(pdn, "[Termination \"illegal move: Black played '12-16': '12-16' is illegal: a "
+                                 "capture is compulsory (10x19, 11x18)\"]"),
+              "%s", pdn ? pdn : "no PDN");
+    free(pdn);
     test_remove_dir(dir);
 }
 

@@ -6,7 +6,10 @@
  * kingme's library keeps the position, reads the moves of `position` and
  * writes the `bestmove`; the engine sees only CheckerBoard's board. Its
  * move is found back as the one legal move whose result is the board
- * getmove left. The commands: hello, isready, newgame, position, go
+ * getmove left; a board no legal move gives is answered with the move it
+ * shows (`bestmove 2-6` where a capture is compulsory, `bestmove none`
+ * when the board is unchanged), which the referee refuses as an illegal
+ * move: the engine's own mistake, not the adapter's. The commands: hello, isready, newgame, position, go
  * (movetime MS; btime/wtime/binc/winc as CheckerBoard's incremental clock;
  * depth D as D tenths of a second, an engine with no depth limit; a bare go
  * one second), fen, moves, option seed|hash (accepted, nothing to set),
@@ -67,6 +70,35 @@ static void board_to_cb(const Board *b, int board[8][8])
         int colour = b->pieces[KM_BLACK] & m ? CB_BLACK : b->pieces[KM_WHITE] & m ? CB_WHITE : 0;
         *cb_cell(board, sq) = colour ? colour | (b->kings & m ? CB_KING : CB_MAN) : CB_FREE;
     }
+}
+
+/* What the engine did when its board is no legal move's result, read off
+ * the board as a move text for the referee to judge ("2-6": a step where a
+ * capture is compulsory): the one square the mover's piece left, the one
+ * it reached, 'x' when the other side lost a piece. "none" when the board
+ * is unchanged; false when the change is no single piece's move. */
+static bool cb_move_text(int before[8][8], int after[8][8], int mover, char *out, size_t len)
+{
+    int from = -1, to = -1, nfrom = 0, nto = 0;
+    bool took = false, changed = false, odd = false;
+    for (int sq = 0; sq < 32; sq++) {
+        int a = *cb_cell(before, sq), b = *cb_cell(after, sq);
+        if (a == b) continue;
+        changed = true;
+        if ((a & mover) && !(b & mover)) from = sq, nfrom++;
+        if ((b & mover) && !(a & mover)) to = sq, nto++;
+        if (a != CB_FREE && !(a & mover)) {
+            if (b == CB_FREE) took = true;
+            else if (!(b & mover)) odd = true; /* the other side's piece changed in place */
+        }
+    }
+    if (!changed) {
+        snprintf(out, len, "none");
+        return true;
+    }
+    if (odd || nfrom != 1 || nto != 1) return false;
+    snprintf(out, len, "%d%c%d", from + 1, took ? 'x' : '-', to + 1);
+    return true;
 }
 
 /* ---- the commands ----------------------------------------------------------------- */
@@ -201,8 +233,9 @@ static void cmd_go(char **tok, int n)
         say("bestmove none");
         return;
     }
-    int board[8][8], after[8][8];
+    int board[8][8], before[8][8], after[8][8];
     board_to_cb(&pos, board);
+    memcpy(before, board, sizeof before);
     char status[CBE_STATUS_MAX];
     status[0] = '\0';
     int playnow = 0;
@@ -223,9 +256,15 @@ static void cmd_go(char **tok, int n)
             return;
         }
     }
-    char fen[128];
-    board_to_fen(&pos, fen, sizeof fen);
-    say("error go: the engine left a board no legal move of %s gives", fen);
+    /* no legal move gives the engine's board: its move as the board shows
+     * it, which the referee refuses as an illegal move */
+    char t[32];
+    if (cb_move_text(before, board, pos.stm == KM_BLACK ? CB_BLACK : CB_WHITE, t, sizeof t)) {
+        say("info string the engine's board is the result of no legal move");
+        say("bestmove %s", t);
+    } else {
+        say("error go: the engine left a board no legal move gives");
+    }
 }
 
 static void cmd_option(char **tok, int n)

@@ -4,13 +4,15 @@
  * scanning rows y = 0..7 (from Black's side), in each the columns x = 0..7
  * (from Black's left), for each piece the directions (+1,+1), (-1,+1),
  * (+1,-1), (-1,-1); a capture when there is one, its jumps continued the
- * same way until none is left or a man is crowned. With CB_FIRST_BROKEN
- * set in the environment it leaves the board as it was (a move the adapter
- * must refuse). */
+ * same way until none is left or a man is crowned. CB_FIRST_BROKEN in the
+ * environment makes it misbehave, as an engine's bug would: "stay" leaves
+ * the board as it was, "step" steps even when a capture is compulsory,
+ * "extra" steps and puts a man of its own on the first empty square too. */
 #include "cbengine.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define FREE 0
 #define WHITE 1
@@ -95,8 +97,21 @@ int cbe_getmove(int board[8][8], int color, double maxtime, char status[CBE_STAT
                 int info, int moreinfo)
 {
     (void)maxtime, (void)playnow;
-    if (getenv("CB_FIRST_BROKEN")) return 3;
-    int moved = first_capture(board, color) || first_step(board, color);
+    const char *broken = getenv("CB_FIRST_BROKEN");
+    broken = broken ? broken : "";
+    int moved = 0;
+    if (strcmp(broken, "stay") == 0) {
+        moved = 0;
+    } else if (strcmp(broken, "step") == 0) {
+        moved = first_step(board, color);
+    } else if (strcmp(broken, "extra") == 0) {
+        moved = first_step(board, color);
+        for (int y = 0, done = 0; y < 8 && !done; y++)
+            for (int x = (y & 1); x < 8 && !done; x += 2)
+                if (board[x][y] == FREE) board[x][y] = color | MAN, done = 1;
+    } else {
+        moved = first_capture(board, color) || first_step(board, color);
+    }
     snprintf(status, CBE_STATUS_MAX, "first legal move%s, clock bits %d, %d", moved ? "" : ": none", info,
              moreinfo);
     return 3; /* CB_UNKNOWN */
