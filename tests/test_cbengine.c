@@ -92,8 +92,8 @@ TEST(cbengine_speaks_the_protocol_for_a_checkerboard_engine)
                    "info string first legal move, clock bits 0, 0\n"
                    "bestmove 24-19\n"
                    "moves 14x23x30 14x23x32\n"
-                   /* 5000 ms and 100 ms in milliseconds (mode 1): 5000 << 16 | 100 */
-                   "info string first legal move, clock bits 4, 327680100\n"
+                   /* 5000 ms less 20 for the pipe, 100 ms, in milliseconds (mode 1): 4980 << 16 | 100 */
+                   "info string first legal move, clock bits 4, 326369380\n"
                    "bestmove 14x23x30\n"
                    "info string first legal move, clock bits 0, 0\n"
                    "bestmove 3-7\n"
@@ -102,8 +102,8 @@ TEST(cbengine_speaks_the_protocol_for_a_checkerboard_engine)
                    "fen W:W5:BK1\n"
                    "error go: 'nodes' is not a limit a CheckerBoard engine takes (movetime, depth, btime, "
                    "wtime, binc, winc, movestogo)\n"
-                   /* White's 900 s in tenths (mode 3), its 70 s increment in tenths */
-                   "info string first legal move, clock bits 12, 589824700\n"
+                   /* White's 900 s less 20 ms in tenths (mode 3), its 70 s increment in tenths */
+                   "info string first legal move, clock bits 12, 589759164\n"
                    "bestmove 3-7\n"
                    "error option threads: a CheckerBoard engine takes only seed and hash (and uses neither)\n"
                    "error unknown command 'frobnicate'\n"

@@ -9,11 +9,14 @@
  * getmove left; a board no legal move gives is answered with the move it
  * shows (`bestmove 2-6` where a capture is compulsory, `bestmove none`
  * when the board is unchanged), which the referee refuses as an illegal
- * move: the engine's own mistake, not the adapter's. The commands: hello, isready, newgame, position, go
- * (movetime MS; btime/wtime/binc/winc as CheckerBoard's incremental clock;
- * depth D as D tenths of a second, an engine with no depth limit; a bare go
- * one second), fen, moves, option seed|hash (accepted, nothing to set),
- * stop (nothing runs: go answers when the engine has moved), quit.
+ * move: the engine's own mistake, not the adapter's.
+ *
+ * The commands: hello, isready, newgame, position, go (movetime MS;
+ * btime/wtime/binc/winc as CheckerBoard's incremental clock, less 20 ms
+ * for the pipe; depth D as D tenths of a second, an engine with no depth
+ * limit; a bare go one second), fen, moves, option seed|hash (accepted,
+ * nothing to set), stop (nothing runs: go answers when the engine has
+ * moved), quit.
  * Anything else is answered with one line `error ...`. */
 #include "cbengine.h"
 #include "kingme/board.h"
@@ -39,6 +42,12 @@
 #define MAX_TOKENS 4096
 #define DEPTH_SECONDS 0.1 /* go depth D: D times this (the engine has no depth limit) */
 #define BARE_GO_SECONDS 1.0
+/* On a clock the engine is told this much less than the referee counts
+ * (at most a tenth of it): CheckerBoard times getmove in its own process,
+ * the referee times the pipe and the process switches too, which an engine
+ * that plans to the last few milliseconds (Simple Checkers keeps 3 ms)
+ * does not know of. */
+#define PIPE_RESERVE_MS 20
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...)
@@ -201,6 +210,7 @@ static int go_limits(char **tok, int n, double *maxtime, int *info, int *moreinf
             return -1;
         }
         if (inc < 0) inc = 0;
+        left -= left / 10 < PIPE_RESERVE_MS ? left / 10 : PIPE_RESERVE_MS;
         int mode = 1;
         long long unit = 1; /* ms */
         while (mode < 3 && (left / unit > 0xffff || inc / unit > 0xffff)) mode++, unit *= 10;
