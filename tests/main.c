@@ -53,6 +53,22 @@ void test_skip(const char *fmt, ...)
 
 bool test_sanitized(void) { return getenv("KINGME_SANITIZE") != NULL; }
 
+void test_build_dir(char *buf, size_t len)
+{
+    const char *k = test_kingme();
+    const char *slash = strrchr(k, '/');
+    if (strncmp(k, "build/", 6) == 0 && slash) snprintf(buf, len, "%.*s", (int)(slash - k), k);
+    else snprintf(buf, len, "build/release");
+}
+
+const char *test_build_sanitizers(void)
+{
+    char dir[256];
+    test_build_dir(dir, sizeof dir);
+    if (strcmp(dir, "build/tsan") == 0) return "-fsanitize=thread";
+    return test_sanitized() ? "-fsanitize=address,undefined" : "";
+}
+
 const char *test_kingme(void)
 {
     const char *k = getenv("KINGME");

@@ -27,6 +27,11 @@ struct Weights;
 int32_t test_eval_score(const struct Board *b, int side, const struct Weights *w);
 /* Whether the tests run under the sanitizers (slower: some loops are shortened). */
 bool test_sanitized(void);
+/* The build folder of the library the tests were built with: the one of
+ * KINGME's program (build/asan/kingme: build/asan), else build/release;
+ * and the -fsanitize flags a program linked against it needs ("" for none). */
+void test_build_dir(char *buf, size_t len);
+const char *test_build_sanitizers(void);
 /* Path of the kingme program for the command-line tests (env KINGME). */
 const char *test_kingme(void);
 /* A fresh, empty folder /tmp/kingme-KIND-PID-TAG into buf (a failed

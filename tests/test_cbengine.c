@@ -8,16 +8,6 @@
 
 #include <stdlib.h>
 
-/* The build folder of the library the tests were built with (the one of
- * KINGME's program: build/asan/kingme, build/asan), else build/release. */
-static void lib_folder(char *build, size_t len)
-{
-    const char *k = test_kingme();
-    const char *slash = strrchr(k, '/');
-    if (strncmp(k, "build/", 6) == 0 && slash) snprintf(build, len, "%.*s", (int)(slash - k), k);
-    else snprintf(build, len, "build/release");
-}
-
 /* DIR/first: cbengine.c and the stand-in against the library; false (the
  * test skipped or failed) when it cannot be built. */
 static bool build_first(const char *dir)
@@ -28,12 +18,12 @@ static bool build_first(const char *dir)
         return false;
     }
     char build[256], cmd[2048];
-    lib_folder(build, sizeof build);
+    test_build_dir(build, sizeof build);
     snprintf(cmd, sizeof cmd,
              "cc -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -Wall -Wextra -Wshadow -Werror %s -Iinclude "
              "-Itools/cbengine -o %s/first tools/cbengine/cbengine.c tests/data/engines/cb_first.c "
              "%s/libkingme.a -lm -lpthread",
-             test_sanitized() ? "-fsanitize=address,undefined" : "", dir, build);
+             test_build_sanitizers(), dir, build);
     int rc = test_run(cmd, out, sizeof out);
     CHECK_MSG(rc == 0, "%s\n%s", cmd, out);
     return rc == 0;

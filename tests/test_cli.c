@@ -248,23 +248,13 @@ TEST(cli_same_option_same_spelling_and_default)
     CHECK_MSG(!strstr(out, "old spellings"), "%s", out);
 }
 
-/* The build folder of the objects the tests were built with: the one of
- * KINGME's program (build/asan/kingme: build/asan), else build/release. */
-static void built_in(char *build, size_t len)
-{
-    const char *k = test_kingme();
-    const char *slash = strrchr(k, '/');
-    if (strncmp(k, "build/", 6) == 0 && slash) snprintf(build, len, "%.*s", (int)(slash - k), k);
-    else snprintf(build, len, "build/release");
-}
-
 /* The library has no circle: no module includes one that includes it back,
  * and no object file uses one that uses it back (tools/layers.sh, over the
  * includes and over nm's symbols of the objects the tests were built with). */
 TEST(cli_library_layers_have_no_circle)
 {
     char build[256];
-    built_in(build, sizeof build);
+    test_build_dir(build, sizeof build);
     static char res[8192];
     char cmd[512];
     snprintf(cmd, sizeof cmd, "tools/layers.sh %s", build);
@@ -279,7 +269,7 @@ TEST(cli_library_layers_have_no_circle)
 TEST(cli_library_names_carry_their_modules_prefix)
 {
     char build[256];
-    built_in(build, sizeof build);
+    test_build_dir(build, sizeof build);
     static char res[8192];
     char cmd[1024], dir[64];
     snprintf(cmd, sizeof cmd, "tools/prefixes.sh %s", build);
