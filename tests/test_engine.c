@@ -435,6 +435,53 @@ TEST(search_command_sees_the_moves_history)
     CHECK_MSG(strncmp(out, "kingme: move 2 '11-16': ", 24) == 0 && !strchr(out, '\n')[1], "%s", out);
 }
 
+/* The database's files are checked while the engine answers, not before
+ * it reads its first command: a file whose data fail their checksum is
+ * said at isready (before, the whole database was refused at the start,
+ * on stderr, and the engine went on without it), and the other files are
+ * used. */
+TEST(engine_checks_the_database_files_while_it_answers)
+{
+    char dir[128], cmd[1024], line[8192], info[8192] = "";
+    static char out[65536];
+    snprintf(dir, sizeof dir, "/tmp/kingme-engine-egdb-bad-%d", (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s && %s egdb build --pieces 3 --dir %s", dir, test_kingme(), dir);
+    CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
+    /* the last byte of the data of one man against one man */
+    char victim[256];
+    snprintf(victim, sizeof victim, "%s/b1k0w1k0.kdb", dir);
+    FILE *f = fopen(victim, "r+b");
+    CHECK(f != NULL);
+    if (!f) return;
+    int c = fseek(f, -1, SEEK_END) == 0 ? fgetc(f) : EOF;
+    CHECK(c != EOF && fseek(f, -1, SEEK_END) == 0 && fputc(c ^ 0x10, f) != EOF);
+    fclose(f);
+    Pipe p;
+    snprintf(cmd, sizeof cmd, "--hash 1 --egdb %s 2>/dev/null", dir);
+    if (!pipe_open(&p, cmd)) return;
+    pipe_send(&p, "isready");
+    CHECK(pipe_line(&p, line, sizeof line, 10));
+    CHECK_MSG(strncmp(line, "error egdb: ", 12) == 0 &&
+                  strstr(line, "b1k0w1k0.kdb: corrupt data (checksum mismatch)"),
+              "%s", line);
+    CHECK(pipe_line(&p, line, sizeof line, 10));
+    CHECK_STR(line, "readyok");
+    /* said once */
+    pipe_send(&p, "isready");
+    CHECK(pipe_line(&p, line, sizeof line, 10));
+    CHECK_STR(line, "readyok");
+    /* three kings: a database loss for White */
+    pipe_send(&p, "position fen W:WK32:BK1,K2");
+    pipe_send(&p, "go depth 2");
+    CHECK(pipe_until(&p, "bestmove ", line, sizeof line, info, 10));
+    long sc = info_score(info);
+    CHECK_MSG(sc < -400000000 && sc > -500000000, "%s", info);
+    pipe_send(&p, "quit");
+    CHECK_INT(pipe_close(&p), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    test_run(cmd, out, sizeof out);
+}
+
 TEST(engine_option_egdb)
 {
     /* a 3-piece database built here; option egdb makes the search use it */
