@@ -114,13 +114,12 @@ static bool parse_count(const char *s, long long lo, long long hi, long long *ou
     return s && textio_parse_ll(s, lo, hi, out);
 }
 
-static void cmd_position(Engine *e, char **tok, int n)
+int engine_parse_position(char **tok, int n, Board *start, int *first, char *err)
 {
-    char err[KM_ERR_MAX];
-    Board b;
+    char why[KM_ERR_MAX];
     int i = 1;
     if (i < n && strcmp(tok[i], "start") == 0) {
-        board_init(&b);
+        board_init(start);
         i++;
     } else if (i < n && strcmp(tok[i], "fen") == 0) {
         /* the FEN is one token, or several up to "moves" (spaces are allowed in FEN) */
@@ -130,28 +129,25 @@ static void cmd_position(Engine *e, char **tok, int n)
         for (i++; i < n && strcmp(tok[i], "moves") != 0; i++)
             at += (size_t)snprintf(fen + at, at < sizeof fen ? sizeof fen - at : 0, "%s%s", at ? " " : "",
                                    tok[i]);
-        if (!at) {
-            say(e, "error position fen: the FEN is missing");
-            return;
-        }
-        if (at >= sizeof fen) {
-            say(e, "error position fen: the FEN is too long");
-            return;
-        }
-        if (board_from_fen(&b, fen, err)) {
-            say(e, "error position fen: %s", err);
-            return;
-        }
+        if (!at) return km_fail(err, "position fen: the FEN is missing");
+        if (at >= sizeof fen) return km_fail(err, "position fen: the FEN is too long");
+        if (board_from_fen(start, fen, why)) return km_fail(err, "position fen: %s", why);
     } else {
-        say(e, "error position: expected 'start' or 'fen FEN', not '%s'", i < n ? tok[i] : "");
-        return;
+        return km_fail(err, "position: expected 'start' or 'fen FEN', not '%s'", i < n ? tok[i] : "");
     }
-    if (i < n && strcmp(tok[i], "moves") != 0) {
-        say(e, "error position: expected 'moves', not '%s'", tok[i]);
-        return;
-    }
-    int first = i + 1 < n ? i + 1 : n;
-    if (session_set_game(e->s, &b, (const char *const *)&tok[first], n - first, err))
+    if (i < n && strcmp(tok[i], "moves") != 0)
+        return km_fail(err, "position: expected 'moves', not '%s'", tok[i]);
+    *first = i + 1 < n ? i + 1 : n;
+    return 0;
+}
+
+static void cmd_position(Engine *e, char **tok, int n)
+{
+    char err[KM_ERR_MAX];
+    Board b;
+    int first;
+    if (engine_parse_position(tok, n, &b, &first, err)) say(e, "error %s", err);
+    else if (session_set_game(e->s, &b, (const char *const *)&tok[first], n - first, err))
         say(e, "error position: %s", err);
 }
 

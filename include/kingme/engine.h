@@ -40,4 +40,12 @@ bool engine_command(Engine *e, const char *line);
 /* Stop any search (its bestmove is written), then free everything. */
 void engine_free(Engine *e);
 
+/* The words of a `position` command (tok[0] is "position"): `start` or
+ * `fen FEN` (a FEN of one word or several, up to "moves"), then `moves M1
+ * M2 ...`. The start position into *start and the index of the first move
+ * into *first (n when there is none). 0, or -1 with the answer's text after
+ * "error " in err ("position fen: the FEN is missing"). For programs that
+ * speak the protocol in front of another engine (tools/cbengine). */
+int engine_parse_position(char **tok, int n, Board *start, int *first, char *err);
+
 #endif

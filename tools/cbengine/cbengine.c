@@ -20,6 +20,7 @@
  * Anything else is answered with one line `error ...`. */
 #include "cbengine.h"
 #include "kingme/board.h"
+#include "kingme/engine.h"
 #include "kingme/movegen.h"
 #include "kingme/notation.h"
 #include "kingme/textio.h"
@@ -118,39 +119,12 @@ static void cmd_position(char **tok, int n)
 {
     char err[KM_ERR_MAX];
     Board b;
-    int i = 1;
-    if (i < n && strcmp(tok[i], "start") == 0) {
-        board_init(&b);
-        i++;
-    } else if (i < n && strcmp(tok[i], "fen") == 0) {
-        /* the FEN is one token, or several up to "moves" (a FEN may hold spaces) */
-        char fen[1024];
-        size_t at = 0;
-        fen[0] = '\0';
-        for (i++; i < n && strcmp(tok[i], "moves") != 0; i++)
-            at += (size_t)snprintf(fen + at, at < sizeof fen ? sizeof fen - at : 0, "%s%s", at ? " " : "",
-                                   tok[i]);
-        if (!at) {
-            say("error position fen: the FEN is missing");
-            return;
-        }
-        if (at >= sizeof fen) {
-            say("error position fen: the FEN is too long");
-            return;
-        }
-        if (board_from_fen(&b, fen, err)) {
-            say("error position fen: %s", err);
-            return;
-        }
-    } else {
-        say("error position: expected 'start' or 'fen FEN', not '%s'", i < n ? tok[i] : "");
+    int first;
+    if (engine_parse_position(tok, n, &b, &first, err)) {
+        say("error %s", err);
         return;
     }
-    if (i < n && strcmp(tok[i], "moves") != 0) {
-        say("error position: expected 'moves', not '%s'", tok[i]);
-        return;
-    }
-    for (i++; i < n; i++) {
+    for (int i = first; i < n; i++) {
         Move m;
         if (notation_parse_move_input(&b, tok[i], &m, err)) {
             say("error position: %s", err);
