@@ -48,15 +48,14 @@ static bool egdb_limit(const Opts *o, Egdb **db, const char *dir)
     return true;
 }
 
-/* egdb_open, or egdb_open_background for the engine (cli_egdb_auto_background) */
-static bool open_in_background;
-
-static Egdb *open_dir(const char *dir, char *err)
+/* egdb_open, or with background egdb_open_background (the engine) */
+static Egdb *open_dir(const char *dir, bool background, char *err)
 {
-    return open_in_background ? egdb_open_background(dir, 0, err) : egdb_open(dir, 0, err);
+    return background ? egdb_open_background(dir, 0, err) : egdb_open(dir, 0, err);
 }
 
-bool cli_egdb(const Opts *o, Egdb **db)
+/* --egdb DIR, else $KINGME_EGDB (cli_egdb). */
+static bool egdb_asked(const Opts *o, Egdb **db, bool background)
 {
     *db = NULL;
     bool env_dir;
@@ -64,10 +63,12 @@ bool cli_egdb(const Opts *o, Egdb **db)
     const char *dir = opt_given(o, OPT_EGDB) ? cli_egdb_dir(opt_str(o, OPT_EGDB)) : env_dir ? env : NULL;
     if (!dir) return egdb_limit(o, db, "");
     char err[KM_ERR_MAX];
-    *db = open_dir(dir, err);
+    *db = open_dir(dir, background, err);
     if (!*db) cli_error("%s", err);
     return *db != NULL && egdb_limit(o, db, dir);
 }
+
+bool cli_egdb(const Opts *o, Egdb **db) { return egdb_asked(o, db, false); }
 
 /* The folder egdb in the data folders (datapath.h): beside the program in a
  * checkout (where make builds it), PREFIX/share/kingme once installed, the
@@ -77,29 +78,27 @@ static bool egdb_beside_program(char *buf, size_t len)
     return datapath_find(EGDB_DEFAULT_DIR, true, buf, len);
 }
 
-bool cli_egdb_auto(const Opts *o, Egdb **db)
+/* cli_egdb_auto, the files read in the background or not */
+static bool egdb_auto(const Opts *o, Egdb **db, bool background)
 {
     *db = NULL;
     if (opt_given(o, OPT_NO_EGDB)) return true;
     bool env_dir;
-    if (opt_given(o, OPT_EGDB) || egdb_env(&env_dir)) return cli_egdb(o, db); /* KINGME_EGDB=none: none */
+    if (opt_given(o, OPT_EGDB) || egdb_env(&env_dir))
+        return egdb_asked(o, db, background); /* KINGME_EGDB=none: none */
     char dir[4200];
     struct stat st;
     if (!egdb_beside_program(dir, sizeof dir) || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return egdb_limit(o, db, "");
     char err[KM_ERR_MAX];
-    *db = open_dir(dir, err);
+    *db = open_dir(dir, background, err);
     if (!*db) cli_error("%s; going on without the endgame database", err);
     return egdb_limit(o, db, dir);
 }
 
-bool cli_egdb_auto_background(const Opts *o, Egdb **db)
-{
-    open_in_background = true;
-    bool ok = cli_egdb_auto(o, db);
-    open_in_background = false;
-    return ok;
-}
+bool cli_egdb_auto(const Opts *o, Egdb **db) { return egdb_auto(o, db, false); }
+
+bool cli_egdb_auto_background(const Opts *o, Egdb **db) { return egdb_auto(o, db, true); }
 
 static const char *value_name(int v)
 {
