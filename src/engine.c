@@ -114,6 +114,17 @@ static bool parse_count(const char *s, long long lo, long long hi, long long *ou
     return s && textio_parse_ll(s, lo, hi, out);
 }
 
+/* tok[from..to) joined by single spaces into buf (cut to len); the length
+ * the whole would take: len or more when it does not fit. */
+static size_t join_words(char **tok, int from, int to, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int i = from; i < to; i++)
+        at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "%s%s", i > from ? " " : "", tok[i]);
+    return at;
+}
+
 int engine_parse_position(char **tok, int n, Board *start, int *first, char *err)
 {
     char why[KM_ERR_MAX];
@@ -124,11 +135,9 @@ int engine_parse_position(char **tok, int n, Board *start, int *first, char *err
     } else if (i < n && strcmp(tok[i], "fen") == 0) {
         /* the FEN is one token, or several up to "moves" (spaces are allowed in FEN) */
         char fen[1024];
-        size_t at = 0;
-        fen[0] = '\0';
-        for (i++; i < n && strcmp(tok[i], "moves") != 0; i++)
-            at += (size_t)snprintf(fen + at, at < sizeof fen ? sizeof fen - at : 0, "%s%s", at ? " " : "",
-                                   tok[i]);
+        int from = ++i;
+        while (i < n && strcmp(tok[i], "moves") != 0) i++;
+        size_t at = join_words(tok, from, i, fen, sizeof fen);
         if (!at) return km_fail(err, "position fen: the FEN is missing");
         if (at >= sizeof fen) return km_fail(err, "position fen: the FEN is too long");
         if (board_from_fen(start, fen, why)) return km_fail(err, "position fen: %s", why);
@@ -238,11 +247,7 @@ static void cmd_go(Engine *e, char **tok, int n)
  * when it does not fit. */
 static bool path_of_words(Engine *e, const char *name, char **tok, int n, char *path, size_t len)
 {
-    size_t at = 0;
-    path[0] = '\0';
-    for (int i = 2; i < n; i++)
-        at += (size_t)snprintf(path + at, at < len ? len - at : 0, "%s%s", i > 2 ? " " : "", tok[i]);
-    if (at < len) return true;
+    if (join_words(tok, 2, n, path, len) < len) return true;
     say(e, "error option %s: the path is too long", name);
     return false;
 }
