@@ -424,7 +424,7 @@ TEST(files_one_search_limit)
     CHECK_INT(kingme("play --depth 3 --time 1 < /dev/null"), 2);
     CHECK_MSG(strstr(out, "give --depth or --time, not both") != NULL, "%s", out);
     CHECK_INT(kingme("match --depth 3 --time 1 weights/default.w weights/handset.w"), 2);
-    CHECK_MSG(strstr(out, "give one of --depth, --time and --tc") != NULL, "%s", out);
+    CHECK_MSG(strstr(out, "give one of --depth, --time, --nodes and --tc") != NULL, "%s", out);
     CHECK_INT(kingme("search --depth 2"), 0);
     CHECK(strstr(out, "bestmove ") != NULL);
 }

@@ -810,3 +810,51 @@ TEST(match_out_dash_is_standard_output)
     CHECK_MSG(events == 4, "%d games on stdout: %s", events, out);
     CHECK(access("/tmp/-", F_OK) != 0);
 }
+
+/* --nodes: a budget of nodes a move, the same games however many threads
+ * play them and however loaded the machine is; engine players get
+ * `go nodes N`. */
+TEST(match_node_budget)
+{
+    char dir[64], cmd[2048], out[8192], path[128], err[KM_ERR_MAX];
+    snprintf(dir, sizeof dir, "/tmp/kingme-match-nodes-%d", (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    PdnGame *g[2];
+    int n[2];
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd,
+                 "%s match weights/default.w weights/handset.w --nodes 3000 --games 4 -j %d --no-egdb --no-book "
+                 "--out %s/n%d.pdn",
+                 test_kingme(), k + 1, dir, k);
+        CHECK_INT(test_run(cmd, out, sizeof out), 0);
+        CHECK_MSG(strstr(out, "3000 nodes per move, ") != NULL, "output: %s", out);
+        snprintf(path, sizeof path, "%s/n%d.pdn", dir, k);
+        CHECK_MSG(pdn_read_file(path, &g[k], &n[k], err) == 0, "%s", err);
+    }
+    CHECK_INT(n[0], 4);
+    CHECK_INT(n[1], 4);
+    for (int i = 0; i < 4 && i < n[0] && i < n[1]; i++) {
+        /* the games come in as they end: match them by round */
+        const PdnGame *a = &g[0][i], *b = NULL;
+        for (int j = 0; j < n[1]; j++)
+            if (!strcmp(pdn_tag(&g[1][j], "Round"), pdn_tag(a, "Round"))) b = &g[1][j];
+        CHECK(b != NULL);
+        if (!b) continue;
+        CHECK_INT(a->game.nply, b->game.nply);
+        CHECK(a->game.nply > 10 &&
+              !memcmp(a->game.keys, b->game.keys, (size_t)(a->game.nply + 1) * sizeof a->game.keys[0]));
+    }
+    for (int k = 0; k < 2; k++) pdn_free_games(g[k], n[k]);
+    snprintf(cmd, sizeof cmd,
+             "%s match engine:\"%s engine --no-egdb\" weights/handset.w --nodes 3000 --games 2 -j 1 --no-egdb "
+             "--no-book --out %s/e.pdn",
+             test_kingme(), test_kingme(), dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strstr(out, "forfeits: none") && strstr(out, "2 games in"), "output: %s", out);
+    snprintf(cmd, sizeof cmd, "%s match default default --nodes 3000 --depth 2 2>&1", test_kingme());
+    CHECK_INT(test_run(cmd, out, sizeof out), 2);
+    CHECK_MSG(strstr(out, "give one of --depth, --time, --nodes and --tc") != NULL, "output: %s", out);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+}

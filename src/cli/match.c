@@ -321,8 +321,12 @@ static int sprt_args(const Opts *o, const char *names[2], double *elo0, double *
 /* --depth, --time or --tc into set. Returns 0 or the usage error's status. */
 static int read_limits(const Opts *o, MatchSettings *set)
 {
-    if (opt_given(o, OPT_DEPTH) + opt_given(o, OPT_TIME) + opt_given(o, OPT_TC) > 1)
-        return cli_usage_error("match", "give one of --depth, --time and --tc");
+    if (opt_given(o, OPT_DEPTH) + opt_given(o, OPT_TIME) + opt_given(o, OPT_TC) + opt_given(o, OPT_NODES) > 1)
+        return cli_usage_error("match", "give one of --depth, --time, --nodes and --tc");
+    if (opt_given(o, OPT_NODES)) {
+        set->limits.depth = 0;
+        set->limits.nodes = (uint64_t)opt_int(o, OPT_NODES);
+    }
     if (opt_given(o, OPT_TIME)) {
         set->limits.depth = 0;
         set->limits.seconds = opt_real(o, OPT_TIME);
@@ -342,6 +346,8 @@ static void print_header(const MatchSettings *set, const char *const names[2], i
     if (set->tc_base > 0)
         snprintf(limit, sizeof limit, "clock %g s + %g s per move", set->tc_base, set->tc_inc);
     else if (set->limits.seconds > 0) snprintf(limit, sizeof limit, "%g s per move", set->limits.seconds);
+    else if (set->limits.nodes > 0)
+        snprintf(limit, sizeof limit, "%llu nodes per move", (unsigned long long)set->limits.nodes);
     else snprintf(limit, sizeof limit, "depth %d", set->limits.depth);
     size_t k = strlen(limit);
     if (set->ply_cap != MATCH_PLY_NONE)
@@ -728,6 +734,9 @@ static const Opt options[] = {
     {OPT_DEPTH, NULL, NULL, OPT_INT, "D", 1, SEARCH_MAX_PLY - 2, "6", "search depth per move"},
     {OPT_TIME, NULL, NULL, OPT_REAL, "S", 0.001, 1e5, DESCRIBED("none"),
      "seconds per move instead of --depth (then the games depend on the machine's speed)"},
+    {OPT_NODES, NULL, NULL, OPT_INT, "N", 1, 9e18, DESCRIBED("none"),
+     "nodes searched per move instead of --depth: a budget that trades depth for pruning as a clock "
+     "does, but does not depend on the machine's speed or load"},
     CLI_TC_OPT,
     {OPT_SPRT, NULL, NULL, OPT_REAL, "ELO0 ELO1", -1000, 1000, DESCRIBED("none"),
      "stop as soon as the sequential probability ratio test (alpha = beta = 0.05, trinomial GSPRT) "
