@@ -823,10 +823,11 @@ TEST(match_node_budget)
     PdnGame *g[2];
     int n[2];
     for (int k = 0; k < 2; k++) {
-        snprintf(cmd, sizeof cmd,
-                 "%s match weights/default.w weights/handset.w --nodes 3000 --games 4 -j %d --no-egdb --no-book "
-                 "--out %s/n%d.pdn",
-                 test_kingme(), k + 1, dir, k);
+        snprintf(
+            cmd, sizeof cmd,
+            "%s match weights/default.w weights/handset.w --nodes 3000 --games 4 -j %d --no-egdb --no-book "
+            "--out %s/n%d.pdn",
+            test_kingme(), k + 1, dir, k);
         CHECK_INT(test_run(cmd, out, sizeof out), 0);
         CHECK_MSG(strstr(out, "3000 nodes per move, ") != NULL, "output: %s", out);
         snprintf(path, sizeof path, "%s/n%d.pdn", dir, k);
@@ -846,10 +847,11 @@ TEST(match_node_budget)
               !memcmp(a->game.keys, b->game.keys, (size_t)(a->game.nply + 1) * sizeof a->game.keys[0]));
     }
     for (int k = 0; k < 2; k++) pdn_free_games(g[k], n[k]);
-    snprintf(cmd, sizeof cmd,
-             "%s match engine:\"%s engine --no-egdb\" weights/handset.w --nodes 3000 --games 2 -j 1 --no-egdb "
-             "--no-book --out %s/e.pdn",
-             test_kingme(), test_kingme(), dir);
+    snprintf(
+        cmd, sizeof cmd,
+        "%s match engine:\"%s engine --no-egdb\" weights/handset.w --nodes 3000 --games 2 -j 1 --no-egdb "
+        "--no-book --out %s/e.pdn",
+        test_kingme(), test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(strstr(out, "forfeits: none") && strstr(out, "2 games in"), "output: %s", out);
     snprintf(cmd, sizeof cmd, "%s match default default --nodes 3000 --depth 2 2>&1", test_kingme());
