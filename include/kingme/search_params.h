@@ -77,25 +77,6 @@
       "the ProbCut margin (252) instead of 60: +5.2 (-16.5 .. +26.9), 400 games, d8bd843, 2026-11-26",        \
       "the root's aspiration window around the last iteration's score, in evaluation units")                 \
     X(aspiration_depth, INT, 5, 1, 63, "not measured", "the first iteration searched with a window")         \
-    X(lmp, INT, 0, 0, 1, "not measured",                                                                      \
-      "late-move pruning (0 off, 1 on): at a null-window node of depth lmp_depth or less, the quiet moves "  \
-      "that could be reduced are not searched past the first lmp_count + depth * depth")                     \
-    X(lmp_depth, INT, 2, 1, 10, "not measured", "the deepest node late-move pruning is tried at")             \
-    X(lmp_count, INT, 3, 1, 63, "not measured", "the moves kept at a node of depth 0 by late-move pruning")   \
-    X(history_malus, INT, 0, 0, 1, "not measured",                                                            \
-      "when a quiet move cuts off, the quiet moves searched before it lose what it gains in the history "   \
-      "(0 off, 1 on)")                                                                                        \
-    X(lmr_pv, INT, 0, 0, 1, "not measured",                                                                   \
-      "late-move reductions at principal-variation nodes too, one ply gentler (0 off, 1 on)")                \
-    X(iir, INT, 0, 0, 1, "not measured",                                                                      \
-      "internal iterative reduction (0 off, 1 on): a node of depth iir_depth or more with no move from the " \
-      "table is searched one ply shallower")                                                                  \
-    X(iir_depth, INT, 6, 2, 63, "not measured", "the shallowest node internal iterative reduction acts at")   \
-    X(threat_ext, INT, 0, 0, 1, "not measured",                                                               \
-      "a quiet leaf where the opponent threatens a capture is searched one ply more, its children leaves "  \
-      "(0 off, 1 on)")                                                                                        \
-    X(lmr_pieces, INT, 0, 0, 24, "not measured",                                                              \
-      "no late-move reductions in endings of this many pieces or fewer (0: reductions everywhere)")          \
     X(tm_margin, REAL, 0.010, 0, 1, "not measured (the pipes' delay: docs/engine-protocol.md)",               \
       "seconds kept back on every move for what the clock sees but the search does not")                     \
     X(tm_margin_min, REAL, 0.001, 0, 1, "not measured",                                                       \
