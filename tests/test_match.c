@@ -909,3 +909,39 @@ TEST(match_endings_script)
     }
     test_remove_dir(dir);
 }
+
+/* The kept endings (tests/data/endings.pdn, tools/endings.sh's positions):
+ * each is a match opening of 7 to 10 pieces, judged a win or a draw, with
+ * neither side able to capture. */
+TEST(match_endings_positions)
+{
+    PdnGame *games;
+    int ngames, counts[11] = {0};
+    char err[KM_ERR_MAX];
+    bool read = pdn_read_file("tests/data/endings.pdn", &games, &ngames, err) == 0;
+    CHECK_MSG(read, "%s", err);
+    if (!read) return;
+    for (int i = 0; i < ngames; i++) {
+        const PdnGame *g = &games[i];
+        const char *pieces = pdn_tag(g, "Pieces"), *j = pdn_tag(g, "Judgement");
+        int n = bits_popcount32(board_occupied(&g->game.start));
+        CHECK_MSG(!g->error && g->game.nply == 0, "game %d: %s", i + 1, g->error ? g->error : "has moves");
+        CHECK_MSG(pieces && atoi(pieces) == n && n >= 7 && n <= 10, "game %d: %d pieces, tag %s", i + 1, n,
+                  pieces ? pieces : "none");
+        CHECK_MSG(j && (!strcmp(j, "black wins") || !strcmp(j, "white wins") || !strcmp(j, "draw")),
+                  "game %d: judgement %s", i + 1, j ? j : "none");
+        CHECK_MSG(!mg_can_capture(&g->game.start, KM_BLACK) && !mg_can_capture(&g->game.start, KM_WHITE),
+                  "game %d: a capture", i + 1);
+        if (n >= 7 && n <= 10) counts[n]++;
+    }
+    for (int n = 7; n <= 10; n++) CHECK_MSG(counts[n] >= 30, "%d positions of %d pieces", counts[n], n);
+    pdn_free_games(games, ngames);
+    Opening *ops;
+    int nops;
+    read = opening_list_from_pdn("tests/data/endings.pdn", &ops, &nops, err) == 0;
+    CHECK_MSG(read, "%s", err);
+    if (read) {
+        CHECK_INT(nops, ngames);
+        free(ops);
+    }
+}

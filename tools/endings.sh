@@ -7,6 +7,8 @@
 #
 #   tools/endings.sh [OPTIONS] [POSITIONS.pdn]        play and tally
 #   tools/endings.sh judge [OPTIONS] PICKS OUT.pdn    judge positions
+#   tools/endings.sh tally POSITIONS.pdn GAMES.pdn    the tally alone (of a
+#                                                     match stopped early)
 #
 # Play: kingme match A B --openings POSITIONS.pdn (default
 # tests/data/endings.pdn), one game at a time, where A is the weights
@@ -147,6 +149,14 @@ tally() { # POSITIONS GAMES
             n["d"] == 1 ? "" : "s", n["l"], n["l"] == 1 ? "" : "es", games, games == 1 ? "" : "s"
     }' "$1" "$2"
 }
+
+if [ "${1:-}" = tally ]; then
+    [ $# -eq 3 ] || die "usage: tools/endings.sh tally POSITIONS.pdn GAMES.pdn"
+    [ -f "$2" ] || die "$2: no such positions file"
+    [ -f "$3" ] || die "$3: no such games file"
+    tally "$2" "$3"
+    exit
+fi
 
 pos=
 weights=default
