@@ -817,8 +817,9 @@ TEST(match_out_dash_is_standard_output)
  * kings against one, won, with the losing side to move), then played by
  * kingme with the 3-piece database against kingme with the 4-piece one at
  * depth 4: the tally counts the won positions won by A holding the winning
- * side, the drawn one held with both colours, and none of the lost ones saved (B has the
- * whole database). A missing program, database or file is one line. */
+ * side, the drawn one held with both colours, and none of the lost ones
+ * saved (B has the whole database); both sides win them as fast. A missing
+ * program, database or file is one line. */
 TEST(match_endings_script)
 {
     char dir[128], cmd[2048], path[256];
@@ -878,6 +879,8 @@ TEST(match_endings_script)
                                      "     3     1/1    100.0%       -                   0/1      0.0%\n"
                                      "     4     1/1    100.0%       -                   0/1      0.0%\n"
                                      "   all     2/2    100.0%       2/2    100.0%       0/2      0.0%\n"
+                                     "won by both sides: A wins in 35.5 plies on average, B in 35.5 (2 "
+                                     "positions)\n"
                                      "A: 2 wins, 2 draws, 2 losses in 6 games\n") == 0,
               "%s", out);
     /* --positions 1: the first position only, with both colours */

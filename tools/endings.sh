@@ -19,8 +19,10 @@
 #   drawn   the drawn positions: A does not lose (A's draws and wins, both colours)
 #   saved   the won positions again: A holding the losing side still draws
 #           (or wins)
-# each as "N/M P%" by piece count and in all, then "A: W wins, D draws, L
-# losses in G games". Options:
+# each as "N/M P%" by piece count and in all; then, over the won positions
+# that each side won holding the winning side, how many plies A and B took
+# on average (a slower A hands the forty-move rule more chances to save the
+# loser); then "A: W wins, D draws, L losses in G games". Options:
 #   --kingme BIN      the program (./kingme; $KINGME)
 #   --weights FILE    A's weights (default)
 #   --set-a N=V|@F    a search parameter of A (repeatable, as kingme match)
@@ -127,7 +129,9 @@ tally() { # POSITIONS GAMES
             else if (j == a " wins") { wn[q]++; if (out == "w") wk[q]++ }
             else { sn[q]++; if (out != "l") sk[q]++ }
         }
-        round = op = res = ""
+        if (j != "draw" && out == "w" && j == a " wins") aw[i] = plies
+        if (j != "draw" && out == "l" && j != a " wins") bw[i] = plies
+        round = op = res = ""; plies = 0
     }
     function cell(k, m) { return m ? sprintf("%4d/%-4d %5.1f%%", k, m, 100 * k / m) : "   -" }
     function row(a, b, c, d, line) { line = sprintf("%6s  %-20s%-20s%s", a, b, c, d); sub(/ +$/, "", line); print line }
@@ -138,6 +142,7 @@ tally() { # POSITIONS GAMES
     /^\[Round / { round = tag($0) }
     /^\[Opening / { op = tag($0); sub(/^game /, "", op); sub(/ .*/, "", op) }
     /^\[Result / { res = tag($0) }
+    !/^\[/ { for (f = 1; f <= NF; f++) plies += $f ~ /^[1-9][0-9]?([-x][1-9][0-9]?)+$/ }
     END {
         game()
         if (bad != "") { print "endings.sh: games of openings not in the positions file:" bad > "/dev/stderr"; exit 1 }
@@ -145,6 +150,8 @@ tally() { # POSITIONS GAMES
         for (p = 1; p <= 24; p++)
             if ((p in wn) || (p in dn) || (p in sn)) row(p, cell(wk[p], wn[p]), cell(dk[p], dn[p]), cell(sk[p], sn[p]))
         row("all", cell(wk["all"], wn["all"]), cell(dk["all"], dn["all"]), cell(sk["all"], sn["all"]))
+        for (i in aw) if (i in bw) { nb++; sa += aw[i]; sb += bw[i] }
+        if (nb) printf "won by both sides: A wins in %.1f plies on average, B in %.1f (%d positions)\n", sa / nb, sb / nb, nb
         printf "A: %d win%s, %d draw%s, %d loss%s in %d game%s\n", n["w"], n["w"] == 1 ? "" : "s", n["d"], \
             n["d"] == 1 ? "" : "s", n["l"], n["l"] == 1 ? "" : "es", games, games == 1 ? "" : "s"
     }' "$1" "$2"
