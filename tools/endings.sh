@@ -208,7 +208,8 @@ pos=${pos:-tests/data/endings.pdn}
 [ -d "$eb" ] || die "$eb: no such database folder (--egdb-b)"
 total=$(grep -c '^\[Judgement ' "$pos") || die "$pos: no judged positions ([Judgement] tags)"
 [ -n "$npos" ] || npos=$total
-[ "$npos" -ge 1 ] 2>/dev/null && [ "$npos" -le "$total" ] || die "--positions $npos: between 1 and $total"
+# shellcheck disable=SC2015
+[ "$npos" -ge 1 ] 2>/dev/null && [ "$npos" -le "$total" ] 2>/dev/null || die "--positions $npos: between 1 and $total"
 mkdir -p "$(dirname "$out")"
 rm -f "$out"
 # shellcheck disable=SC2086
