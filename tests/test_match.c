@@ -910,6 +910,22 @@ TEST(match_endings_script)
         CHECK_INT(test_run(cmd, out, sizeof out), 1);
         CHECK_STR(out, want);
     }
+    /* the judge: a missing database; a position kingme refuses, and no
+     * output file then */
+    char want[512];
+    snprintf(cmd, sizeof cmd, "tools/endings.sh judge --kingme %s --egdb %s/db9 %s/picks.txt %s/j.pdn 2>&1",
+             k, dir, dir, dir);
+    snprintf(want, sizeof want, "endings.sh: %s/db9: no such database folder (--egdb)\n", dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 1);
+    CHECK_STR(out, want);
+    snprintf(path, sizeof path, "%s/bad.txt", dir);
+    CHECK(test_put_file(path, "3\tB:W1,2:B3\tthe bad one\n"));
+    snprintf(cmd, sizeof cmd, "tools/endings.sh judge --kingme %s --egdb %s/db4 --depth 2 %s %s/j.pdn 2>&1",
+             k, dir, path, dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 1);
+    CHECK_MSG(strstr(out, "endings.sh: the bad one: kingme search failed\n"), "%s", out);
+    snprintf(path, sizeof path, "%s/j.pdn", dir);
+    CHECK(access(path, F_OK) != 0);
     test_remove_dir(dir);
 }
 

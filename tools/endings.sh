@@ -85,9 +85,12 @@ judge() {
     while IFS='	' read -r pieces fen source; do
         n=$((n + 1))
         # shellcheck disable=SC2086
-        score=$("$K" search --fen "$fen" $limit --egdb "$db" </dev/null |
-            awk '$1 == "depth" { s = $4; if ($4 == "db" || $4 == "win" || $4 == "loss") s = $4 " " $5 } END { print s }') ||
+        res=$("$K" search --fen "$fen" $limit --egdb "$db" </dev/null) || {
+            rm -f "$tmp"
             die "$source: kingme search failed"
+        }
+        score=$(echo "$res" |
+            awk '$1 == "depth" { s = $4; if ($4 == "db" || $4 == "win" || $4 == "loss") s = $4 " " $5 } END { print s }')
         stm=$(echo "$fen" | cut -c1)
         j=$(awk -v s="$score" -v stm="$stm" -v d="$draw" 'BEGIN {
             me = stm == "B" ? "black" : "white"; you = stm == "B" ? "white" : "black"
