@@ -187,6 +187,10 @@ tools/gen_tactics: tools/gen_tactics.c $(LIB) $(HEADERS)
 tools/loss_probe: tools/loss_probe.c $(LIB) $(HEADERS)
 	$(CC) $(ALLCFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
+# tools/endings_pick takes the quiet endings of games for tools/endings.sh judge
+tools/endings_pick: tools/endings_pick.c $(LIB) $(HEADERS)
+	$(CC) $(ALLCFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
 # make soak: one `kingme engine` under AddressSanitizer's leak checker
 # through SOAK_GAMES games at a tiny clock and SOAK_LINES lines of a random
 # protocol session (tools/soak.c); prints the resident size after the first
@@ -311,7 +315,7 @@ dll-check:
 	@$(MINGW) $(DLL_CFLAGS) -fsyntax-only $(filter-out $(DLL_POSIX_ONLY),$(LIB_SRC)) src/cb/cb.c
 
 clean:
-	rm -rf build kingme tools/gen_tactics tools/loss_probe tools/soak kingme-*.tar.gz
+	rm -rf build kingme tools/gen_tactics tools/loss_probe tools/endings_pick tools/soak kingme-*.tar.gz
 
 # The C style (.clang-format, clang-format 14): `make format` rewrites the
 # sources, `make format-check` (in .ci/run) fails on any line it would change.

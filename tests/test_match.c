@@ -1,5 +1,6 @@
 /* test_match.c - the ballot table, openings, engine games, the game pool,
  * Elo statistics, and the `kingme match` command. */
+#include "kingme/bits.h"
 #include "kingme/elo.h"
 #include "kingme/match.h"
 #include "kingme/notation.h"
@@ -859,4 +860,157 @@ TEST(match_node_budget)
     CHECK_MSG(strstr(out, "give one of --depth, --time, --nodes and --tc") != NULL, "output: %s", out);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
+}
+
+/* tools/endings.sh at a tiny scale: three positions judged with a 4-piece
+ * database (two kings against one, won; a king against a king, drawn; three
+ * kings against one, won, with the losing side to move), then played by
+ * kingme with the 3-piece database against kingme with the 4-piece one at
+ * depth 4: the tally counts the won positions won by A holding the winning
+ * side, the drawn one held with both colours, and none of the lost ones
+ * saved (B has the whole database); both sides win them as fast. A missing
+ * program, database or file is one line. */
+TEST(match_endings_script)
+{
+    char dir[128], cmd[2048], path[256];
+    static char out[1 << 16];
+    const char *k = test_kingme();
+    test_fresh_dir("endings", dir, sizeof dir, "s");
+    snprintf(
+        cmd, sizeof cmd,
+        "%s egdb build --pieces 3 --dir %s/db3 -j 1 >/dev/null 2>&1 && %s egdb build --pieces 4 --dir %s/db4 "
+        "-j 1 >/dev/null 2>&1",
+        k, dir, k, dir);
+    CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
+    snprintf(path, sizeof path, "%s/picks.txt", dir);
+    CHECK(
+        test_put_file(path, "3\tW:WK1,K5:BK32\tfirst\n2\tB:WK1:BK32\tsecond\n4\tB:WK1,K5,K9:BK32\tthird\n"));
+    snprintf(cmd, sizeof cmd,
+             "tools/endings.sh judge --kingme %s --egdb %s/db4 --depth 6 --header 'three test positions' %s "
+             "%s/judged.pdn 2>/dev/null",
+             k, dir, path, dir);
+    CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
+    CHECK_MSG(strstr(out, "3 of 3 positions judged"), "%s", out);
+    snprintf(path, sizeof path, "%s/judged.pdn", dir);
+    char *judged = test_slurp(path);
+    CHECK(judged != NULL);
+    if (judged) {
+        CHECK_MSG(strncmp(judged,
+                          "% three test positions\n% judged by: kingme search --egdb db4 --depth 6, draw "
+                          "when |score| < 100\n",
+                          95) == 0,
+                  "%s", judged);
+        const char *w1 =
+            strstr(judged, "[Judgement \"white wins\"]\n[Score \"db win\"]\n[FEN \"W:WK1,K5:BK32\"]");
+        const char *d = strstr(judged, "[Judgement \"draw\"]\n[Score \"0\"]\n[FEN \"B:WK1:BK32\"]");
+        const char *w2 =
+            strstr(judged, "[Judgement \"white wins\"]\n[Score \"db loss\"]\n[FEN \"B:WK1,K5,K9:BK32\"]");
+        CHECK_MSG(w1 && d && w2 && w1 < d && d < w2, "%s", judged);
+        free(judged);
+    }
+    /* the positions file is a match's openings */
+    Opening *ops;
+    int n;
+    char err[KM_ERR_MAX];
+    bool listed = opening_list_from_pdn(path, &ops, &n, err) == 0;
+    CHECK_MSG(listed, "%s", err);
+    if (listed) {
+        CHECK_INT(n, 3);
+        free(ops);
+    }
+    snprintf(cmd, sizeof cmd,
+             "tools/endings.sh --kingme %s --egdb-a %s/db3 --egdb-b %s/db4 --depth 4 --out %s/games.pdn %s "
+             "2>/dev/null",
+             k, dir, dir, dir, path);
+    CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
+    const char *tally = strstr(out, "pieces  won: A wins");
+    CHECK_MSG(tally && strcmp(tally, "pieces  won: A wins         drawn: A holds      lost: A saves\n"
+                                     "     2     -                   2/2    100.0%       -\n"
+                                     "     3     1/1    100.0%       -                   0/1      0.0%\n"
+                                     "     4     1/1    100.0%       -                   0/1      0.0%\n"
+                                     "   all     2/2    100.0%       2/2    100.0%       0/2      0.0%\n"
+                                     "won by both sides: A wins in 35.5 plies on average, B in 35.5 (2 "
+                                     "positions)\n"
+                                     "A: 2 wins, 2 draws, 2 losses in 6 games\n") == 0,
+              "%s", out);
+    /* --positions 1: the first position only, with both colours */
+    snprintf(cmd, sizeof cmd,
+             "tools/endings.sh --kingme %s --egdb-a %s/db3 --egdb-b %s/db4 --depth 4 --positions 1 --out "
+             "%s/games.pdn %s 2>/dev/null | tail -1",
+             k, dir, dir, dir, path);
+    CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
+    CHECK_STR(out, "A: 1 win, 0 draws, 1 loss in 2 games\n");
+    /* one clear line for what is missing */
+    struct {
+        const char *args, *line;
+    } bad[] = {
+        {"--kingme %s/none --egdb-b %s/db4 %s", "endings.sh: %s/none: no such program (--kingme)\n"},
+        {"--egdb-a %s/db9 --egdb-b %s/db4 %s",
+         "endings.sh: %s/db9: no such database folder (--egdb-a; make egdb builds egdb/)\n"},
+        {"--egdb-a %s/db3 --egdb-b %s/db6 %s", "endings.sh: %s/db6: no such database folder (--egdb-b)\n"},
+        {"--egdb-a %s/db3 --egdb-b %s/db4 %s.none",
+         "endings.sh: %s/judged.pdn.none: no such positions file\n"},
+    };
+    for (int i = 0; i < 4; i++) {
+        char args[512], want[512];
+        snprintf(args, sizeof args, bad[i].args, dir, dir, path);
+        snprintf(want, sizeof want, bad[i].line, dir);
+        snprintf(cmd, sizeof cmd, "tools/endings.sh --kingme %s %s 2>&1", k, args);
+        if (i == 0) snprintf(cmd, sizeof cmd, "tools/endings.sh %s 2>&1", args);
+        CHECK_INT(test_run(cmd, out, sizeof out), 1);
+        CHECK_STR(out, want);
+    }
+    /* the judge: a missing database; a position kingme refuses, and no
+     * output file then */
+    char want[512];
+    snprintf(cmd, sizeof cmd, "tools/endings.sh judge --kingme %s --egdb %s/db9 %s/picks.txt %s/j.pdn 2>&1",
+             k, dir, dir, dir);
+    snprintf(want, sizeof want, "endings.sh: %s/db9: no such database folder (--egdb)\n", dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 1);
+    CHECK_STR(out, want);
+    snprintf(path, sizeof path, "%s/bad.txt", dir);
+    CHECK(test_put_file(path, "3\tB:W1,2:B3\tthe bad one\n"));
+    snprintf(cmd, sizeof cmd, "tools/endings.sh judge --kingme %s --egdb %s/db4 --depth 2 %s %s/j.pdn 2>&1",
+             k, dir, path, dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 1);
+    CHECK_MSG(strstr(out, "endings.sh: the bad one: kingme search failed\n"), "%s", out);
+    snprintf(path, sizeof path, "%s/j.pdn", dir);
+    CHECK(access(path, F_OK) != 0);
+    test_remove_dir(dir);
+}
+
+/* The kept endings (tests/data/endings.pdn, tools/endings.sh's positions):
+ * each is a match opening of 7 to 10 pieces, judged a win or a draw, with
+ * neither side able to capture. */
+TEST(match_endings_positions)
+{
+    PdnGame *games;
+    int ngames, counts[11] = {0};
+    char err[KM_ERR_MAX];
+    bool read = pdn_read_file("tests/data/endings.pdn", &games, &ngames, err) == 0;
+    CHECK_MSG(read, "%s", err);
+    if (!read) return;
+    for (int i = 0; i < ngames; i++) {
+        const PdnGame *g = &games[i];
+        const char *pieces = pdn_tag(g, "Pieces"), *j = pdn_tag(g, "Judgement");
+        int n = bits_popcount32(board_occupied(&g->game.start));
+        CHECK_MSG(!g->error && g->game.nply == 0, "game %d: %s", i + 1, g->error ? g->error : "has moves");
+        CHECK_MSG(pieces && atoi(pieces) == n && n >= 7 && n <= 10, "game %d: %d pieces, tag %s", i + 1, n,
+                  pieces ? pieces : "none");
+        CHECK_MSG(j && (!strcmp(j, "black wins") || !strcmp(j, "white wins") || !strcmp(j, "draw")),
+                  "game %d: judgement %s", i + 1, j ? j : "none");
+        CHECK_MSG(!mg_can_capture(&g->game.start, KM_BLACK) && !mg_can_capture(&g->game.start, KM_WHITE),
+                  "game %d: a capture", i + 1);
+        if (n >= 7 && n <= 10) counts[n]++;
+    }
+    for (int n = 7; n <= 10; n++) CHECK_MSG(counts[n] >= 30, "%d positions of %d pieces", counts[n], n);
+    pdn_free_games(games, ngames);
+    Opening *ops;
+    int nops;
+    read = opening_list_from_pdn("tests/data/endings.pdn", &ops, &nops, err) == 0;
+    CHECK_MSG(read, "%s", err);
+    if (read) {
+        CHECK_INT(nops, ngames);
+        free(ops);
+    }
 }
