@@ -854,7 +854,7 @@ TEST(match_node_budget)
         "--no-book --out %s/e.pdn",
         test_kingme(), test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
-    CHECK_MSG(strstr(out, "forfeits: none") && strstr(out, "2 games in"), "output: %s", out);
+    CHECK_MSG(strstr(out, "forfeits: none") && strstr(out, "2 games: 1 opening"), "output: %s", out);
     snprintf(cmd, sizeof cmd, "%s match default default --nodes 3000 --depth 2 2>&1", test_kingme());
     CHECK_INT(test_run(cmd, out, sizeof out), 2);
     CHECK_MSG(strstr(out, "give one of --depth, --time, --nodes and --tc") != NULL, "output: %s", out);
