@@ -10,11 +10,16 @@
 
 /* DIR/first: cbengine.c and the stand-in against the library; false (the
  * test skipped or failed) when it cannot be built. */
-static bool build_first(const char *dir)
+/* A fresh folder of the tests' (dir, of at least 256 bytes) with the
+ * stand-in engine built in it as dir/first; false (the folder removed)
+ * when it cannot be built. */
+static bool build_first(char *dir, const char *tag)
 {
+    test_fresh_dir("cbengine", dir, 256, tag);
     static char out[8192];
     if (test_run("command -v cc", out, sizeof out) != 0) {
         test_skip("no C compiler (cc) to build tools/cbengine with");
+        test_remove_dir(dir);
         return false;
     }
     char build[256], cmd[2048];
@@ -26,6 +31,7 @@ static bool build_first(const char *dir)
              test_build_sanitizers(), dir, build);
     int rc = test_run(cmd, out, sizeof out);
     CHECK_MSG(rc == 0, "%s\n%s", cmd, out);
+    if (rc != 0) test_remove_dir(dir);
     return rc == 0;
 }
 
@@ -38,11 +44,7 @@ static bool build_first(const char *dir)
 TEST(cbengine_speaks_the_protocol_for_a_checkerboard_engine)
 {
     char dir[256];
-    test_fresh_dir("cbengine", dir, sizeof dir, "protocol");
-    if (!build_first(dir)) {
-        test_remove_dir(dir);
-        return;
-    }
+    if (!build_first(dir, "protocol")) return;
     static const char *const script =
         "hello\n"
         "isready\n"
@@ -130,11 +132,7 @@ TEST(cbengine_speaks_the_protocol_for_a_checkerboard_engine)
 TEST(cbengine_plays_whole_games_under_the_referee)
 {
     char dir[256];
-    test_fresh_dir("cbengine", dir, sizeof dir, "match");
-    if (!build_first(dir)) {
-        test_remove_dir(dir);
-        return;
-    }
+    if (!build_first(dir, "match")) return;
     static char out[16384];
     char cmd[1024];
     const char *against[2] = {"weights/material.w", "engine:%s/first"};

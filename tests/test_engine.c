@@ -435,6 +435,16 @@ TEST(search_command_sees_the_moves_history)
     CHECK_MSG(strncmp(out, "kingme: move 2 '11-16': ", 24) == 0 && !strchr(out, '\n')[1], "%s", out);
 }
 
+/* A 3-piece database built in /tmp/kingme-engine-TAG-PID (its name in dir). */
+static void build_egdb3(char *dir, size_t len, const char *tag)
+{
+    char cmd[1024];
+    static char out[65536];
+    snprintf(dir, len, "/tmp/kingme-engine-%s-%d", tag, (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s && %s egdb build --pieces 3 --dir %s", dir, test_kingme(), dir);
+    CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
+}
+
 /* The database's files are checked while the engine answers, not before
  * it reads its first command: a file whose data fail their checksum is
  * said at isready (before, the whole database was refused at the start,
@@ -444,9 +454,7 @@ TEST(engine_checks_the_database_files_while_it_answers)
 {
     char dir[128], cmd[1024], line[8192], info[8192] = "";
     static char out[65536];
-    snprintf(dir, sizeof dir, "/tmp/kingme-engine-egdb-bad-%d", (int)getpid());
-    snprintf(cmd, sizeof cmd, "rm -rf %s && %s egdb build --pieces 3 --dir %s", dir, test_kingme(), dir);
-    CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
+    build_egdb3(dir, sizeof dir, "egdb-bad");
     /* the last byte of the data of one man against one man */
     char victim[256];
     snprintf(victim, sizeof victim, "%s/b1k0w1k0.kdb", dir);
@@ -487,9 +495,7 @@ TEST(engine_option_egdb)
     /* a 3-piece database built here; option egdb makes the search use it */
     char dir[128], cmd[1024], line[8192], info[8192] = "";
     static char out[65536];
-    snprintf(dir, sizeof dir, "/tmp/kingme-engine-egdb-%d", (int)getpid());
-    snprintf(cmd, sizeof cmd, "rm -rf %s && %s egdb build --pieces 3 --dir %s", dir, test_kingme(), dir);
-    CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
+    build_egdb3(dir, sizeof dir, "egdb");
     Pipe p;
     if (!pipe_open(&p, "--hash 1")) return;
     pipe_send(&p, "option egdb /nonexistent/egdb");
