@@ -318,7 +318,7 @@ static int sprt_args(const Opts *o, const char *names[2], double *elo0, double *
     return 0;
 }
 
-/* --depth, --time or --tc into set. Returns 0 or the usage error's status. */
+/* --depth, --time, --nodes or --tc into set. Returns 0 or the usage error's status. */
 static int read_limits(const Opts *o, MatchSettings *set)
 {
     if (opt_given(o, OPT_DEPTH) + opt_given(o, OPT_TIME) + opt_given(o, OPT_TC) + opt_given(o, OPT_NODES) > 1)
