@@ -267,7 +267,7 @@ MINGW     ?= x86_64-w64-mingw32-gcc
 MINGW_AR  ?= x86_64-w64-mingw32-ar
 DLL_DIR    = build/dll
 DLL        = $(DLL_DIR)/kingme64.dll
-DLL_POSIX_ONLY = src/engineproc.c src/workers.c src/match.c src/selfplay.c src/egdb_build.c src/datapath.c
+DLL_POSIX_ONLY = src/engineproc.c src/workers.c src/match.c src/selfplay.c src/label.c src/egdb_build.c src/datapath.c
 DLL_LIB_OBJ = $(patsubst %.c,$(DLL_DIR)/%.o,$(filter-out $(DLL_POSIX_ONLY),$(LIB_SRC))) $(DLL_DIR)/gen/default_weights.o
 DLL_LIB    = $(DLL_DIR)/libkingme-win.a
 DLL_CFLAGS = $(STD) -D__USE_MINGW_ANSI_STDIO=1 $(WARN) -Wno-format -O3 -mpopcnt -Iinclude

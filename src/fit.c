@@ -342,7 +342,9 @@ int fit_run(const FitConfig *c, const SelfplayData *data, const Weights *prior, 
         for (int i = from; i < to; i++) {
             double g = grad[i];
             if (i < NNAMED) g += 2e-6 * c->l2 * (theta[i] - prior_theta[i]) / (double)ntrain;
-            else g += 2e-6 * c->l2_pattern * theta[i] / (double)ntrain;
+            else
+                g +=
+                    2e-6 * c->l2_pattern * (theta[i] - (c->pull_prior ? prior_theta[i] : 0)) / (double)ntrain;
             am[i] = b1 * am[i] + (1 - b1) * g;
             av[i] = b2 * av[i] + (1 - b2) * g * g;
             theta[i] -= lr * (am[i] / c1) / (sqrt(av[i] / c2) + eps);

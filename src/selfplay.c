@@ -382,8 +382,11 @@ int selfplay_read_chunk(const char *path, uint64_t key, long number, SelfplayDat
 
 static int name_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-int selfplay_read_dir(const char *dir, SelfplayData *d, char *err)
+int selfplay_chunk_files(const char *dir, char ***paths, long **numbers, size_t *count, char *err)
 {
+    *paths = NULL;
+    *numbers = NULL;
+    *count = 0;
     DIR *dp = opendir(dir);
     if (!dp) return km_fail(err, "%s: cannot open: %s", dir, strerror(errno));
     char **names = NULL;
@@ -411,22 +414,55 @@ int selfplay_read_dir(const char *dir, SelfplayData *d, char *err)
     closedir(dp);
     if (rc == 0 && n == 0) rc = km_fail(err, "%s: no self-play files (sp-*.kmsp)", dir);
     if (rc == 0) qsort(names, n, sizeof *names, name_cmp);
-    uint64_t key = 0;
+    long *num = rc == 0 ? malloc(n * sizeof *num) : NULL;
+    if (rc == 0 && !num) rc = km_fail(err, "%s: out of memory", dir);
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        char path[4096], *end;
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         /* sp-NNNNNN.kmsp: the number the file must hold */
-        long number = strtol(names[i] + 3, &end, 10);
-        if (end != names[i] + strlen(names[i]) - 5 || names[i][3] < '0' || names[i][3] > '9') {
-            rc = km_fail(err, "%s: not a chunk's name (sp-NNNNNN.kmsp)", path);
+        char *end;
+        num[i] = strtol(names[i] + 3, &end, 10);
+        char *path = malloc(strlen(dir) + strlen(names[i]) + 2);
+        if (!path) {
+            rc = km_fail(err, "%s: out of memory", dir);
             break;
         }
+        sprintf(path, "%s/%s", dir, names[i]);
+        bool bad = end != names[i] + strlen(names[i]) - 5 || names[i][3] < '0' || names[i][3] > '9';
+        if (bad) km_fail(err, "%s: not a chunk's name (sp-NNNNNN.kmsp)", path);
+        free(names[i]);
+        names[i] = path;
+        if (bad) rc = -1;
+    }
+    if (rc) {
+        selfplay_chunk_files_free(names, num, n);
+        return -1;
+    }
+    *paths = names;
+    *numbers = num;
+    *count = n;
+    return 0;
+}
+
+void selfplay_chunk_files_free(char **paths, long *numbers, size_t count)
+{
+    for (size_t i = 0; paths && i < count; i++) free(paths[i]);
+    free(paths);
+    free(numbers);
+}
+
+int selfplay_read_dir(const char *dir, SelfplayData *d, char *err)
+{
+    char **paths;
+    long *numbers;
+    size_t n;
+    if (selfplay_chunk_files(dir, &paths, &numbers, &n, err)) return -1;
+    uint64_t key = 0;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
         uint64_t k;
-        rc = read_chunk(path, key, names[0], number, d, &k, err);
+        rc = read_chunk(paths[i], key, paths[0] + strlen(dir) + 1, numbers[i], d, &k, err);
         if (rc == 0) key = k;
     }
-    for (size_t i = 0; i < n; i++) free(names[i]);
-    free(names);
+    selfplay_chunk_files_free(paths, numbers, n);
     return rc;
 }
 

@@ -45,6 +45,21 @@ static inline uint64_t km_mix64(uint64_t z)
  * whose state is *state. Any start value is fine, 0 included. */
 static inline uint64_t km_rng_next(uint64_t *state) { return km_mix64(*state += 0x9E3779B97F4A7C15ull); }
 
+/* Little-endian integers in a byte buffer (the binary files' layout). */
+static inline void km_put32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
+}
+static inline void km_put64(uint8_t *p, uint64_t v)
+{
+    km_put32(p, (uint32_t)v), km_put32(p + 4, (uint32_t)(v >> 32));
+}
+static inline uint32_t km_get32(const uint8_t *p)
+{
+    return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t km_get64(const uint8_t *p) { return km_get32(p) | (uint64_t)km_get32(p + 4) << 32; }
+
 /* Seconds on the monotonic clock (CLOCK_MONOTONIC), for measuring intervals. */
 double km_now(void);
 

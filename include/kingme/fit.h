@@ -15,7 +15,9 @@
  * sigmoid(v / K) predicts the results best, it keeps the evaluation in the
  * prior's units (a man about 1000). The loss, the cross-entropy summed over
  * the samples plus l2 x sum (w - prior)^2 / 1e6 over the named weights and
- * l2_pattern x sum w^2 / 1e6 over the pattern weights (so l2 counts like
+ * l2_pattern x sum w^2 / 1e6 over the pattern weights (w - prior with
+ * pull_prior: a fit of new games that keeps what the prior's layer learnt
+ * from others where they say nothing; so l2 counts like
  * samples: a cell seen in fewer than about 7 x l2_pattern samples stays near
  * 0), divided by the samples, is minimised by full-batch Adam; each
  * thread sums the gradient of its own fixed share of the samples and the
@@ -43,6 +45,7 @@ typedef struct FitConfig {
     int min_pieces;    /* samples need more pieces than this */
     bool named;        /* fit the named weights (else they keep the prior's) */
     bool patterns;     /* fit a pattern layer (else none, or the prior's kept) */
+    bool pull_prior;   /* the pattern weights are pulled towards the prior's, not 0 */
     int threads;
     uint64_t seed;
 } FitConfig;

@@ -132,6 +132,13 @@ int selfplay_read_chunk(const char *path, uint64_t key, long number, SelfplayDat
  * (a folder holds one run's games). */
 int selfplay_read_dir(const char *dir, SelfplayData *d, char *err);
 
+/* The chunk files of dir (sp-*.kmsp) in name order: their paths (dir/name)
+ * and the number each name says, malloc'd (selfplay_chunk_files_free).
+ * Returns 0, or -1 with err (dir unreadable, no chunk in it, a name that is
+ * not a chunk's). */
+int selfplay_chunk_files(const char *dir, char ***paths, long **numbers, size_t *count, char *err);
+void selfplay_chunk_files_free(char **paths, long *numbers, size_t count);
+
 /* What identifies a configuration in its files: every setting a game
  * depends on (seed, nodes, random plies, margin, max plies, chunk size, the
  * table's size, the endgame database's pieces, the weights), so that a

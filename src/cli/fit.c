@@ -1,6 +1,7 @@
 /* fit.c - kingme fit: the evaluation's weights fitted to self-play games. */
 #include "kingme/fit.h"
 #include "cli.h"
+#include "kingme/label.h"
 #include "kingme/nn.h"
 #include "kingme/nn_fit.h"
 #include "kingme/textio.h"
@@ -107,6 +108,7 @@ static int run(const Opts *o)
     c.threads = (int)(opt_given(o, OPT_THREADS) ? opt_int(o, OPT_THREADS) : cli_default_threads());
     if (opt_flag(o, OPT_NAMED_ONLY)) c.patterns = false;
     if (opt_flag(o, OPT_PATTERNS_ONLY)) c.named = false;
+    c.pull_prior = opt_flag(o, OPT_PULL_PRIOR);
     if (!c.named && !c.patterns)
         return cli_usage_error("fit", "--named-only and --patterns-only leave nothing to fit");
     Weights prior, out;
@@ -117,11 +119,22 @@ static int run(const Opts *o)
     const char *out_path = opt_str(o, OPT_OUT);
     SelfplayData d = {0};
     char err[KM_ERR_MAX] = "";
-    for (int i = 0; i < o->nargs; i++)
-        if (selfplay_read_dir(o->args[i], &d, err)) {
+    bool labels = opt_flag(o, OPT_LABELS);
+    for (int i = 0; i < o->nargs; i++) {
+        size_t first = d.n;
+        LabelInfo li;
+        if (selfplay_read_dir(o->args[i], &d, err) ||
+            (labels && label_apply_dir(o->args[i], &d, first, &li, err))) {
             selfplay_data_free(&d);
             return cli_error("%s", err);
         }
+        if (labels)
+            fprintf(stderr,
+                    "fit: %s: labels of the positions of %d to %d pieces: %llu exact, %llu searched (%llu "
+                    "nodes)\n",
+                    o->args[i], li.min_pieces + 1, li.max_pieces, (unsigned long long)li.exact,
+                    (unsigned long long)li.searched, (unsigned long long)li.nodes);
+    }
     fprintf(stderr, "fit: %zu positions of %d games, %d thread%s\n", d.n, d.games, c.threads,
             c.threads == 1 ? "" : "s");
     if (opt_given(o, OPT_NET)) {
@@ -143,10 +156,11 @@ static int run(const Opts *o)
     for (int i = 0; i < o->nargs; i++) textio_buf_printf(&h, " %s", o->args[i]);
     textio_buf_printf(&h,
                       " --prior %s --out %s --lambda %g --epochs %d --rate %g --l2 %g --l2-pattern %g \\\n"
-                      "    --holdout %g --min-pieces %d --seed %llu -j %d%s%s\n",
+                      "    --holdout %g --min-pieces %d --seed %llu -j %d%s%s%s%s\n",
                       prior_path, out_path, c.lambda, c.epochs, c.rate, c.l2, c.l2_pattern, c.holdout,
                       c.min_pieces, (unsigned long long)c.seed, c.threads, c.patterns ? "" : " --named-only",
-                      c.named ? "" : " --patterns-only");
+                      c.named ? "" : " --patterns-only", labels ? " --labels" : "",
+                      c.pull_prior ? " --pull-prior" : "");
     textio_buf_printf(&h, "samples: %zu quiet positions of %d games (%zu held out), score scale K %.1f\n",
                       rep.samples + rep.holdout, rep.games, rep.holdout, rep.scale);
     /* no game held out (--holdout 0, or too few games): no held-out loss */
@@ -175,6 +189,12 @@ static const Opt options[] = {
      "Adam's step in evaluation units (a man is 1000)"},
     {OPT_L2, NULL, NULL, OPT_REAL, "X", 0, 1e9, "1", "pull of the named weights towards the prior's"},
     {OPT_L2_PATTERN, NULL, NULL, OPT_REAL, "X", 0, 1e9, "10", "pull of the pattern weights towards 0"},
+    {OPT_PULL_PRIOR, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+     "pull the pattern weights towards the prior's instead (new games refine the prior's layer; a cell "
+     "they do not see keeps its value)"},
+    {OPT_LABELS, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
+     "use the folders' labels (kingme label): an exact one is the position's target, a searched one "
+     "replaces the game's score"},
     {OPT_HOLDOUT, NULL, NULL, OPT_REAL, "F", 0, 0.5, "0.05",
      "share of the games held out (their loss is shown)"},
     {OPT_MIN_PIECES, NULL, NULL, OPT_INT, "N", 0, 24, "5",

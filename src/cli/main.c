@@ -23,13 +23,14 @@ extern const CliCommand cmd_engine, cmd_worker;
 extern const CliCommand cmd_egdb;
 extern const CliCommand cmd_analyze;
 extern const CliCommand cmd_book;
-extern const CliCommand cmd_selfplay, cmd_fit;
+extern const CliCommand cmd_selfplay, cmd_label, cmd_fit;
 
 /* The order of "kingme help": the user's three doors first. */
 static const CliCommand *const commands[] = {
-    &cmd_play,   &cmd_analyze, &cmd_tune, &cmd_tune_search, &cmd_find,  &cmd_show,  &cmd_search,
-    &cmd_engine, &cmd_match,   &cmd_eval, &cmd_worker,      &cmd_perft, &cmd_moves, &cmd_pdn,
-    &cmd_bench,  &cmd_egdb,    &cmd_book, &cmd_selfplay,    &cmd_fit,   &cmd_help,  &cmd_version,
+    &cmd_play,   &cmd_analyze, &cmd_tune,  &cmd_tune_search, &cmd_find,   &cmd_show,
+    &cmd_search, &cmd_engine,  &cmd_match, &cmd_eval,        &cmd_worker, &cmd_perft,
+    &cmd_moves,  &cmd_pdn,     &cmd_bench, &cmd_egdb,        &cmd_book,   &cmd_selfplay,
+    &cmd_label,  &cmd_fit,     &cmd_help,  &cmd_version,
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
 

@@ -80,10 +80,12 @@ typedef enum OptKind {
     X(INIT, "--init")                       \
     X(L2, "--l2")                           \
     X(L2_PATTERN, "--l2-pattern")           \
+    X(LABELS, "--labels")                   \
     X(LAMBDA, "--lambda")                   \
     X(LEVEL, "--level")                     \
     X(MAN, "--man")                         \
     X(MARGIN, "--margin")                   \
+    X(MAX_PIECES, "--max-pieces")           \
     X(MAX_PLIES, "--max-plies")             \
     X(MIN_PIECES, "--min-pieces")           \
     X(MOVES, "--moves")                     \
@@ -121,6 +123,7 @@ typedef enum OptKind {
     X(POSITIONS, "--positions")             \
     X(PRIOR, "--prior")                     \
     X(PROBES, "--probes")                   \
+    X(PULL_PRIOR, "--pull-prior")           \
     X(RANDOM_PLIES, "--random-plies")       \
     X(RANDOM_WEIGHTS, "--random-weights")   \
     X(RATE, "--rate")                       \
