@@ -20,7 +20,7 @@ export KINGME_EGDB=none
 status=0
 t0=$SECONDS
 
-for f in ${TSAN_TESTS:-engine egdb_background egdb_probes_from search_threads search_is_deterministic tt_shared match_pool match_command workers_give book_build_on selfplay_and_fit}; do
+for f in ${TSAN_TESTS:-engine egdb_background egdb_probes_from search_threads search_is_deterministic tt_shared match_pool match_command workers_give book_build_on selfplay_and_fit label_positions}; do
     s=$SECONDS
     if ! KINGME=$K KINGME_SANITIZE=1 "$B/kingme_tests" "$f" >"$R/tests-$f.log" 2>&1; then
         echo "tsan: the tests '$f' failed ($R/tests-$f.log)"
