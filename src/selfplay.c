@@ -779,8 +779,7 @@ int selfplay_run(const SelfplayConfig *c, const char *dir, int threads, struct W
     if (c->chunk > SELFPLAY_CHUNK_MAX)
         return km_fail(err, "selfplay: at most %d games a chunk", SELFPLAY_CHUNK_MAX);
     if (workers && workers_can_play(c, err)) return -1;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return km_fail(err, "%s: cannot create: %s", dir, strerror(errno));
+    if (textio_make_dirs(dir, err)) return -1; /* its parents too, as every file kingme writes */
     struct {
         uint64_t key, positions;
         int nchunks;

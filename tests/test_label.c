@@ -41,7 +41,7 @@ TEST(label_positions_and_files)
     if (!db) return;
     char dir[256], a[300], b[300], path[400], path2[400], cmd[1200], out[4096];
     test_fresh_dir("label", dir, sizeof dir, "files");
-    snprintf(a, sizeof a, "%s/a", dir);
+    snprintf(a, sizeof a, "%s/games/a", dir); /* selfplay makes the missing folders */
     snprintf(b, sizeof b, "%s/b", dir);
     CHECK(play_games(a));
     snprintf(cmd, sizeof cmd, "cp -r %s %s", a, b);
@@ -110,7 +110,7 @@ TEST(label_positions_and_files)
     snprintf(cmd, sizeof cmd, "touch -d 2001-01-01 %s", path);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
     CHECK_MSG(label_run(&c, a, 2, NULL, NULL, NULL, &ta, err) == 0, "%s", err);
-    snprintf(cmd, sizeof cmd, "test %s -ot %s/a/sp-000000.kmsp", path, dir);
+    snprintf(cmd, sizeof cmd, "test %s -ot %s/sp-000000.kmsp", path, a);
     CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "a chunk labelled before was labelled again");
     c.nodes = 2000;
     CHECK_MSG(label_run(&c, a, 2, NULL, NULL, NULL, &ta, err) == 0, "%s", err);
