@@ -114,7 +114,32 @@ typedef struct LabelFile {
     int16_t *labels;
 } LabelFile;
 
-/* Read a label file whole; 0, or -1 with err. */
+static bool exact_label(int16_t v)
+{
+    return v == LABEL_EXACT_WIN || v == LABEL_EXACT_DRAW || v == LABEL_EXACT_LOSS;
+}
+
+/* The labels of a file's bytes, each checked, and the header's counts of
+ * each kind against them. 0, or -1 with err. */
+static int take_labels(const char *path, const uint8_t *buf, LabelFile *f, char *err)
+{
+    uint32_t ex = 0, se = 0;
+    for (uint32_t i = 0; i < f->n; i++) {
+        int16_t v = (int16_t)(uint16_t)(buf[64 + 2 * i] | buf[65 + 2 * i] << 8);
+        if (v != LABEL_NONE && !exact_label(v) && (v < -32000 || v > 32000))
+            return km_fail(err, "%s: label %u is %d, not a score within 32000 (a corrupt file)", path, i + 1,
+                           v);
+        ex += exact_label(v);
+        se += v != LABEL_NONE && !exact_label(v);
+        f->labels[i] = v;
+    }
+    if (ex != f->exact || se != f->searched)
+        return km_fail(err, "%s: %u exact and %u searched labels, the header says %u and %u (a corrupt file)",
+                       path, ex, se, f->exact, f->searched);
+    return 0;
+}
+
+/* Read a label file whole; 0, or -1 with err (f->labels NULL). */
 static int read_labels(const char *path, LabelFile *f, char *err)
 {
     static const KmReadOpts opts = {.max_bytes = (size_t)1 << 30, .too_large = "too large for a label file"};
@@ -142,9 +167,11 @@ static int read_labels(const char *path, LabelFile *f, char *err)
         f->dbp = km_get32(buf + 44);
         f->exact = km_get32(buf + 48);
         f->searched = km_get32(buf + 52);
-        for (uint32_t i = 0; i < f->n; i++)
-            f->labels[i] = (int16_t)(uint16_t)(buf[64 + 2 * i] | buf[65 + 2 * i] << 8);
-        rc = 0;
+        rc = take_labels(path, buf, f, err);
+        if (rc) {
+            free(f->labels);
+            f->labels = NULL;
+        }
     }
     free(buf);
     return rc;
@@ -368,7 +395,7 @@ int label_apply_dir(const char *dir, SelfplayData *d, size_t first, LabelInfo *i
             SelfplayPos *p = &d->pos[first + k];
             int16_t v = all[k];
             if (v == LABEL_NONE) continue;
-            if (v == LABEL_EXACT_WIN || v == LABEL_EXACT_DRAW || v == LABEL_EXACT_LOSS) {
+            if (exact_label(v)) {
                 p->result = v == LABEL_EXACT_WIN ? 2 : v == LABEL_EXACT_DRAW ? 1 : 0;
                 p->score = SELFPLAY_NO_SCORE;
             } else {
@@ -380,4 +407,19 @@ int label_apply_dir(const char *dir, SelfplayData *d, size_t first, LabelInfo *i
     free(all);
     selfplay_chunk_files_free(paths, numbers, n);
     return rc;
+}
+
+int label_read_file(const char *path, LabelInfo *info, int16_t **labels, size_t *n, char *err)
+{
+    LabelFile f = {0};
+    if (read_labels(path, &f, err)) return -1;
+    *info = (LabelInfo){.nodes = f.nodes,
+                        .min_pieces = (int)f.minp,
+                        .max_pieces = (int)f.maxp,
+                        .egdb_pieces = (int)f.dbp,
+                        .exact = f.exact,
+                        .searched = f.searched};
+    *labels = f.labels;
+    *n = f.n;
+    return 0;
 }

@@ -98,4 +98,9 @@ typedef struct LabelInfo {
  * info (may be NULL). Returns 0, or -1 with err (d unchanged). */
 int label_apply_dir(const char *dir, SelfplayData *d, size_t first, LabelInfo *info, char *err);
 
+/* One label file read whole and checked (its checksum; every label a score
+ * within 32000, an exact result or none; the header's counts of each): its
+ * labels (malloc'd) and what its header says. 0, or -1 with err. */
+int label_read_file(const char *path, LabelInfo *info, int16_t **labels, size_t *n, char *err);
+
 #endif

@@ -13,7 +13,7 @@ set -u
 cd "$(dirname "$0")/../.."
 SECONDS_EACH=${FUZZ_SECONDS:-30}
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(fen move pdn weights population engine egdb book selfplay worker)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(fen move pdn weights population engine egdb book selfplay label worker)
 CLANG=${FUZZ_CC:-clang}
 OUT=build/fuzz
 
