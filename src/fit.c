@@ -223,8 +223,8 @@ double fit_scale(const SelfplayData *d, const bool *use)
     return exp((lo + hi) / 2);
 }
 
-int fit_samples(const SelfplayData *data, uint64_t seed, double holdout, int min_pieces, FitSamples *fs,
-                char *err)
+int fit_samples(const SelfplayData *data, uint64_t seed, double holdout, int min_pieces, int max_pieces,
+                FitSamples *fs, char *err)
 {
     memset(fs, 0, sizeof *fs);
     fs->use = calloc(data->n ? data->n : 1, sizeof *fs->use);
@@ -240,7 +240,9 @@ int fit_samples(const SelfplayData *data, uint64_t seed, double holdout, int min
             fs->games++;
             hold = (double)(km_mix64(seed ^ km_mix64((uint64_t)fs->games)) >> 11) * 0x1.0p-53 < holdout;
         }
-        if (bits_popcount32(board_occupied(&p->b)) <= min_pieces || mg_can_capture(&p->b, p->b.stm)) continue;
+        int pieces = bits_popcount32(board_occupied(&p->b));
+        if (pieces <= min_pieces || (max_pieces && pieces > max_pieces) || mg_can_capture(&p->b, p->b.stm))
+            continue;
         fs->use[i] = true;
         fs->held[i] = hold;
         fs->nuse++;
@@ -277,7 +279,7 @@ int fit_run(const FitConfig *c, const SelfplayData *data, const Weights *prior, 
     int threads = c->threads < 1 ? 1 : c->threads > 64 ? 64 : c->threads;
     /* the samples: quiet positions with enough pieces; their games */
     FitSamples fs;
-    if (fit_samples(data, c->seed, c->holdout, c->min_pieces, &fs, err)) return -1;
+    if (fit_samples(data, c->seed, c->holdout, c->min_pieces, c->max_pieces, &fs, err)) return -1;
     bool *use = fs.use, *held = fs.held;
     size_t nuse = fs.nuse, nheld = fs.nheld;
     rep->games = fs.games;

@@ -97,6 +97,10 @@ uint32_t nn_crc(const EvalNet *n)
             uint8_t b[4] = {(uint8_t)u, (uint8_t)(u >> 8), (uint8_t)(u >> 16), (uint8_t)(u >> 24)};
             c = textio_crc32(c, b, 4);
         }
+    if (n->max_pieces) {
+        uint8_t b[4] = {(uint8_t)n->max_pieces, 0, 0, 0};
+        c = textio_crc32(c, b, 4);
+    }
     return c;
 }
 
@@ -109,7 +113,7 @@ void nn_finish(EvalNet *n)
 static bool same_net(const EvalNet *a, const EvalNet *b)
 {
     int h = a->hidden;
-    if (a->hidden != b->hidden || a->b3 != b->b3) return false;
+    if (a->hidden != b->hidden || a->max_pieces != b->max_pieces || a->b3 != b->b3) return false;
     for (int i = 0; i < NN_INPUTS; i++)
         if (memcmp(a->w1[i], b->w1[i], sizeof(int16_t) * (size_t)h)) return false;
     for (int k = 0; k < NN_L2; k++)
@@ -246,6 +250,7 @@ int32_t nn_output(const EvalNet *n, const int16_t *acc_stm, const int16_t *acc_o
 
 int32_t nn_eval(const EvalNet *n, const Board *b, int side)
 {
+    if (!nn_applies(n, b)) return 0;
     int16_t acc[2][NN_MAX_HIDDEN];
     nn_accumulate(n, b, b->stm, acc[0]);
     nn_accumulate(n, b, b->stm ^ 1, acc[1]);

@@ -307,7 +307,7 @@ int nn_fit_run(const NetFitConfig *c, const SelfplayData *data, const Weights *p
     prior.net = NULL;
     /* the samples and the held-out games: as fit_run chooses them */
     FitSamples fs;
-    if (fit_samples(data, c->seed, c->holdout, c->min_pieces, &fs, err)) return -1;
+    if (fit_samples(data, c->seed, c->holdout, c->min_pieces, c->max_pieces, &fs, err)) return -1;
     bool *use = fs.use, *held = fs.held;
     size_t nuse = fs.nuse, nheld = fs.nheld;
     rep->games = fs.games;
@@ -424,6 +424,7 @@ int nn_fit_run(const NetFitConfig *c, const SelfplayData *data, const Weights *p
         km_fail(err, "out of memory");
         goto done;
     }
+    net->max_pieces = c->max_pieces;
     nn_finish(net);
     rep->quant_train = quant_loss(net, s, ntrain, scale);
     rep->quant_holdout = quant_loss(net, s + ntrain, nheld, scale);

@@ -575,7 +575,7 @@ static int32_t search_net(Searcher *s, const EvalNet *net, const Board *b, int p
 static int32_t search_eval(Searcher *s, const Board *b, int ply)
 {
     int32_t v = eval_score(b, s->root_side, &s->etab);
-    if (s->weights.net) v += search_net(s, s->weights.net, b, ply);
+    if (s->weights.net && nn_applies(s->weights.net, b)) v += search_net(s, s->weights.net, b, ply);
     return b->stm == s->root_side ? v : -v;
 }
 

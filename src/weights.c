@@ -171,14 +171,23 @@ static int net_line(NetParse *np, TableParse *tp, const char *s, const char *e, 
         size_t n = (size_t)(e - s) < sizeof buf - 1 ? (size_t)(e - s) : sizeof buf - 1;
         memcpy(buf, s, n);
         buf[n] = '\0';
-        int h = 0, used = 0;
+        int h = 0, used = 0, pieces = 0, more = 0;
         unsigned crc = 0;
-        if (sscanf(buf, "network %d crc %8x%n", &h, &crc, &used) != 2 || (size_t)used != n)
-            return km_fail(err, "%s:%d: expected 'network H crc XXXXXXXX'", where, lineno);
+        bool ok = sscanf(buf, "network %d crc %8x%n", &h, &crc, &used) == 2;
+        if (ok && (size_t)used != n) /* an ending network: "pieces N" after */
+            ok = sscanf(buf + used, " pieces %d%n", &pieces, &more) == 1 && (size_t)(used + more) == n;
+        if (!ok)
+            return km_fail(err,
+                           "%s:%d: expected 'network H crc XXXXXXXX' (and 'pieces N' for an ending network)",
+                           where, lineno);
+        if ((size_t)used != n && (pieces < 2 || pieces > 24))
+            return km_fail(err, "%s:%d: a network for positions of at most %d pieces (2..24)", where, lineno,
+                           pieces);
         if (h < 16 || h > NN_MAX_HIDDEN || h % 16)
             return km_fail(err, "%s:%d: a network of %d units (16..%d, a multiple of 16)", where, lineno, h,
                            NN_MAX_HIDDEN);
         if (!(np->net = nn_new(h))) return km_fail(err, "%s: out of memory", where);
+        np->net->max_pieces = pieces;
         np->line = lineno;
         np->crc = crc;
         np->layer = 0;
@@ -467,7 +476,9 @@ char *weights_format(const Weights *w, const char *comments)
      * the rows of zeros left out */
     if (w->net) {
         const EvalNet *net = w->net;
-        textio_buf_printf(&b, "network %d crc %08x\n", net->hidden, (unsigned)net->crc);
+        textio_buf_printf(&b, "network %d crc %08x", net->hidden, (unsigned)net->crc);
+        if (net->max_pieces) textio_buf_printf(&b, " pieces %d", net->max_pieces);
+        textio_buf_add(&b, "\n", 1);
         for (int l = 0; l < NN_NLAYERS; l++) {
             long size = nn_layer_size(net->hidden, l);
             textio_buf_printf(&b, "layer %s\n", nn_layer_names[l]);

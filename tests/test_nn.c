@@ -20,8 +20,9 @@
 static uint64_t rng_next(uint64_t *s) { return km_rng_next(s); }
 static int32_t rnd(uint64_t *s, int32_t a) { return (int32_t)(rng_next(s) % (uint64_t)(2 * a + 1)) - a; }
 
-/* A network of h units with random weights of a realistic size. */
-static const EvalNet *random_net(uint64_t seed, int h)
+/* A network of h units with random weights of a realistic size, asked
+ * only with at most max_pieces pieces (0: always). */
+static const EvalNet *random_net_for(uint64_t seed, int h, int max_pieces)
 {
     uint64_t r = seed;
     EvalNet *n = nn_new(h);
@@ -35,8 +36,10 @@ static const EvalNet *random_net(uint64_t seed, int h)
         n->w3[k] = (int16_t)rnd(&r, 64);
     }
     n->b3 = rnd(&r, 1000);
+    n->max_pieces = max_pieces;
     return nn_intern(n);
 }
+static const EvalNet *random_net(uint64_t seed, int h) { return random_net_for(seed, h, 0); }
 
 /* A game of random legal moves from the start (captures, crownings, kings):
  * its positions into b (at most max); the count. */
@@ -394,6 +397,20 @@ TEST(nn_eval_show_and_checkpoint_commands)
              dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 2);
     CHECK_MSG(strstr(out, "--checkpoint '-' is not a file") != NULL, "%s", out);
+    /* an ending network: fitted to the positions of at most 16 pieces,
+     * the file and show say so, the header holds the option */
+    snprintf(cmd, sizeof cmd,
+             "%s fit %s/sp --net 16 --epochs 1 --max-pieces 16 --out %s/e.w >/dev/null 2>&1 && grep -c "
+             "'^network 16 crc [0-9a-f]* pieces 16$\\|--max-pieces 16' %s/e.w && %s show %s/e.w | grep "
+             "'ending network'",
+             test_kingme(), dir, dir, dir, test_kingme(), dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 0);
+    CHECK_MSG(strncmp(out, "2\n", 2) == 0 && strstr(out, "asked only in positions of at most 16 pieces"),
+              "%s", out);
+    snprintf(cmd, sizeof cmd, "%s fit %s/sp --net 16 --max-pieces 4 --out %s/e2.w 2>&1", test_kingme(), dir,
+             dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 2);
+    CHECK_MSG(strstr(out, "--max-pieces 4 leaves no position above --min-pieces 5"), "%s", out);
     /* a worker plays a vector with a network as a local thread does: the
      * network travels inside the vector's named-weights file */
     snprintf(
@@ -414,4 +431,94 @@ TEST(nn_eval_show_and_checkpoint_commands)
               out);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd, out, sizeof out);
+}
+
+/* An ending network (fit --net --max-pieces): asked only with at most its
+ * pieces on the board, 0 elsewhere, in the evaluation and in the search;
+ * its pieces are kept in the weights file under the network's checksum. */
+TEST(nn_ending_network)
+{
+    const EvalNet *full = random_net(7, 32), *end = random_net_for(7, 32, 10);
+    CHECK(full && end && full != end && full->crc != end->crc);
+    if (!full || !end) return;
+    uint64_t r = 5;
+    int asked = 0, not_asked = 0;
+    for (int g = 0; g < 20; g++) {
+        Board b[200];
+        int n = random_game(&r, b, 200);
+        for (int i = 0; i < n; i++) {
+            int pieces = __builtin_popcount(b[i].pieces[0] | b[i].pieces[1]);
+            int32_t want = pieces <= 10 ? nn_eval(full, &b[i], KM_BLACK) : 0;
+            CHECK_INT(nn_eval(end, &b[i], KM_BLACK), want);
+            asked += pieces <= 10, not_asked += pieces > 10;
+        }
+    }
+    CHECK(asked > 100 && not_asked > 100);
+
+    /* the search: from the start no position of 10 pieces is in reach at
+     * depth 7, so the tree is the default's; in an ending, the full
+     * network's (and not the default's) */
+    Weights def, we, wf;
+    weights_default(&def);
+    we = wf = def;
+    we.net = end;
+    wf.net = full;
+    static Searcher s;
+    char err[KM_ERR_MAX];
+    const Weights *ws[3] = {&def, &we, &wf};
+    static SearchResult res[2][3];
+    const char *fens[2] = {NULL, "W:W21,22,26,K30:B5,6,9,K10"};
+    for (int f = 0; f < 2; f++)
+        for (int k = 0; k < 3; k++) {
+            /* no table (its keys hold the weights) and no ProbCut (its
+             * margin is measured for the weights): the plain tree */
+            CHECK_MSG(search_init(&s, ws[k], 0, 1, err) == 0, "%s", err);
+            SearchSwitches sw;
+            search_switches_exact(&sw);
+            sw.tt = false;
+            search_set_switches(&s, &sw);
+            search_set_tiebreak(&s, TIEBREAK_FIRST);
+            Board b;
+            if (fens[f]) CHECK(board_from_fen(&b, fens[f], err) == 0);
+            else board_init(&b);
+            SearchLimits lim = {0};
+            lim.depth = 7;
+            CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &res[f][k], NULL, NULL) == 0);
+            search_free(&s);
+        }
+    CHECK_INT(res[0][1].score, res[0][0].score);
+    CHECK_INT((long long)res[0][1].nodes, (long long)res[0][0].nodes);
+    CHECK_INT(res[1][1].score, res[1][2].score);
+    CHECK_INT((long long)res[1][1].nodes, (long long)res[1][2].nodes);
+    CHECK(res[1][1].score != res[1][0].score || res[1][1].nodes != res[1][0].nodes);
+
+    /* the weights file: "pieces 10" after the checksum, read back the
+     * same; another count under the same checksum, or out of range, refused */
+    char *text = weights_format(&we, NULL);
+    CHECK(text != NULL);
+    if (!text) return;
+    char line[64];
+    snprintf(line, sizeof line, "network 32 crc %08x pieces 10\n", (unsigned)end->crc);
+    CHECK_MSG(strstr(text, line) != NULL, "no '%s'", line);
+    Weights back;
+    CHECK_MSG(weights_parse(&back, text, "x.w", NULL, err) == 0, "%s", err);
+    CHECK(back.net == end && back.net->max_pieces == 10);
+    struct {
+        const char *to, *want;
+    } cases[] = {
+        {"pieces 12\n", "the network's values have checksum"},
+        {"pieces 1\n", "a network for positions of at most 1 pieces (2..24)"},
+        {"pieces ten\n", "expected 'network H crc XXXXXXXX'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *bad = replaced(text, "pieces 10\n", cases[i].to);
+        CHECK(bad != NULL);
+        if (!bad) continue;
+        Weights x;
+        char e2[KM_ERR_MAX] = "";
+        CHECK_MSG(weights_parse(&x, bad, "x.w", NULL, e2) == -1 && strstr(e2, cases[i].want),
+                  "case %zu: '%s'", i, e2);
+        free(bad);
+    }
+    free(text);
 }

@@ -108,15 +108,18 @@ TEST(selfplay_and_fit_pipeline)
 
 /* tools/train-default.sh, the script that rebuilds weights/default.w, at a
  * tiny scale and two generations: selfplay and fit from weights/named.w, then
- * selfplay with the first fit and a fit to both generations' games, give a
- * weights file with a pattern layer and the last fit's command in its header. */
+ * selfplay with the first fit and a fit to both generations' games (a
+ * pattern layer), then (ENDING=16) a third generation's games and an ending
+ * network over that fit, whose file has both layers and the last fit's
+ * command. */
 TEST(selfplay_train_default_script)
 {
     char dir[] = "/tmp/kingme-train-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
     char cmd[1024], out[8192];
     snprintf(cmd, sizeof cmd,
-             "KINGME=%s GAMES=4 GENERATIONS=2 NODES=300 EPOCHS=5 EGDB=none NET=16 NET_EPOCHS=2 WORK=%s "
+             "KINGME=%s GAMES=4 GENERATIONS=2 NODES=300 EPOCHS=5 EGDB=none EGDB6=none ENDING=16 NET=16 "
+             "NET_EPOCHS=2 WORK=%s "
              "tools/train-default.sh "
              "%s/out.w 2>&1 "
              ">/dev/null",
@@ -126,10 +129,19 @@ TEST(selfplay_train_default_script)
     Weights w;
     char *comments = NULL, err[KM_ERR_MAX];
     CHECK_MSG(weights_read(&w, cmd, &comments, err) == 0, "%s", err);
-    CHECK(w.pat != NULL);
-    /* the last fit is to both generations' games */
-    CHECK_MSG(comments && strstr(comments, "made by: kingme fit ") &&
-                  strstr(comments, "--prior weights/named.w") && strstr(comments, "/selfplay1 ") &&
+    CHECK(w.pat != NULL && w.net != NULL && w.net->hidden == 16 && w.net->max_pieces == 10);
+    /* the ending network: over the last pattern fit, on the third games */
+    CHECK_MSG(comments && strstr(comments, "made by: kingme fit ") && strstr(comments, "/selfplay3 ") &&
+                  strstr(comments, "/gen2.w") && strstr(comments, "--net 16") &&
+                  strstr(comments, "--max-pieces 10"),
+              "%s", comments ? comments : "(no comments)");
+    free(comments);
+    /* the last pattern fit is to both generations' games */
+    snprintf(cmd, sizeof cmd, "%s/gen2.w", dir);
+    comments = NULL;
+    CHECK_MSG(weights_read(&w, cmd, &comments, err) == 0, "%s", err);
+    CHECK(w.pat != NULL && w.net == NULL);
+    CHECK_MSG(comments && strstr(comments, "--prior weights/named.w") && strstr(comments, "/selfplay1 ") &&
                   strstr(comments, "/selfplay2 "),
               "%s", comments ? comments : "(no comments)");
     free(comments);

@@ -43,6 +43,7 @@ typedef struct FitConfig {
     int epochs;        /* full passes */
     double holdout;    /* share of the games held out, 0..0.5 */
     int min_pieces;    /* samples need more pieces than this */
+    int max_pieces;    /* and at most this many (0: no limit) */
     bool named;        /* fit the named weights (else they keep the prior's) */
     bool patterns;     /* fit a pattern layer (else none, or the prior's kept) */
     bool pull_prior;   /* the pattern weights are pulled towards the prior's, not 0 */
@@ -54,7 +55,8 @@ void fit_config_default(FitConfig *c);
 
 /* The samples of a fit, chosen once for every model that kingme fit trains
  * (the weights here, the network in nn_fit.h): use[i], position i is quiet
- * and has more than min_pieces pieces; held[i], its game is held out (drawn
+ * and has more than min_pieces pieces (and at most max_pieces when it is
+ * not 0); held[i], its game is held out (drawn
  * from seed, a share holdout of the games). Both malloc'd (free them).
  * Returns 0, or -1 with err (out of memory, or no position left to fit). */
 typedef struct FitSamples {
@@ -62,8 +64,8 @@ typedef struct FitSamples {
     size_t nuse, nheld;
     int games;
 } FitSamples;
-int fit_samples(const SelfplayData *data, uint64_t seed, double holdout, int min_pieces, FitSamples *fs,
-                char *err);
+int fit_samples(const SelfplayData *data, uint64_t seed, double holdout, int min_pieces, int max_pieces,
+                FitSamples *fs, char *err);
 void fit_samples_free(FitSamples *fs);
 static inline double fit_sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 static inline double fit_cross_entropy(double p, double y)

@@ -24,6 +24,7 @@
 
 #include "kingme/board.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define NN_INPUTS 128
@@ -36,7 +37,8 @@
 #define NN_W1_MAX 1300
 
 typedef struct EvalNet {
-    int hidden; /* H */
+    int hidden;     /* H */
+    int max_pieces; /* asked only with at most this many pieces on the board (0: always) */
     /* the weights */
     int16_t w1[NN_INPUTS][NN_MAX_HIDDEN]; /* input i's column: w1[i][0..H) */
     int16_t b1[NN_MAX_HIDDEN];
@@ -66,7 +68,8 @@ int32_t nn_get(const EvalNet *n, int layer, long i);
 void nn_set(EvalNet *n, int layer, long i, int32_t v);
 
 /* The checksum of the values in the file's order, each value as 4
- * little-endian bytes of its int32 (CRC-32, textio.h). */
+ * little-endian bytes of its int32 (CRC-32, textio.h), then, for an ending
+ * network, max_pieces the same way (so that the checksum holds it too). */
 uint32_t nn_crc(const EvalNet *n);
 
 /* Compute crc and key; call after the weights change. */
@@ -91,7 +94,14 @@ static inline int nn_input(int view, int colour, int king, int s)
  * move's first): the score for the side to move. */
 int32_t nn_output(const EvalNet *n, const int16_t *acc_stm, const int16_t *acc_other);
 
-/* The network's score of b for side. */
+/* Whether the network is asked at b: always, or with at most max_pieces
+ * pieces on the board (an ending network). */
+static inline bool nn_applies(const EvalNet *n, const Board *b)
+{
+    return !n->max_pieces || __builtin_popcount(b->pieces[0] | b->pieces[1]) <= n->max_pieces;
+}
+
+/* The network's score of b for side (0 where it does not apply). */
 int32_t nn_eval(const EvalNet *n, const Board *b, int side);
 
 /* The two accumulators of a position, kept from one position to the next:

@@ -32,6 +32,7 @@ typedef struct NetFitConfig {
     double lambda;          /* as FitConfig */
     double holdout;         /* as FitConfig */
     int min_pieces;         /* as FitConfig */
+    int max_pieces;         /* as FitConfig; the network is then asked only there (EvalNet) */
     int threads;            /* as FitConfig */
     uint64_t seed;          /* held-out games (as FitConfig), the start, the order */
     const char *checkpoint; /* the checkpoint file, or NULL */

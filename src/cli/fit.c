@@ -44,6 +44,7 @@ static int run_net(const Opts *o, const FitConfig *fc, const Weights *prior, con
     c.lambda = fc->lambda;
     c.holdout = fc->holdout;
     c.min_pieces = fc->min_pieces;
+    c.max_pieces = fc->max_pieces;
     c.threads = fc->threads;
     c.seed = fc->seed;
     c.checkpoint = opt_given(o, OPT_CHECKPOINT) ? opt_str(o, OPT_CHECKPOINT) : NULL;
@@ -61,14 +62,16 @@ static int run_net(const Opts *o, const FitConfig *fc, const Weights *prior, con
     if (sh.tty) fputc('\n', stderr);
     if (rc) return cli_error("%s", err);
     KmBuf h = {0};
+    char maxp[32] = "";
+    if (c.max_pieces) snprintf(maxp, sizeof maxp, " --max-pieces %d", c.max_pieces);
     textio_buf_str(&h, "made by: kingme fit");
     for (int i = 0; i < o->nargs; i++) textio_buf_printf(&h, " %s", o->args[i]);
     textio_buf_printf(
         &h,
         " --prior %s --out %s --net %d --epochs %d --net-batch %d --net-rate %g --net-l2 %g \\\n"
-        "    --lambda %g --holdout %g --min-pieces %d --seed %llu -j %d\n",
+        "    --lambda %g --holdout %g --min-pieces %d%s --seed %llu -j %d%s\n",
         prior_path, out_path, c.hidden, c.epochs, c.batch, c.rate, c.l2, c.lambda, c.holdout, c.min_pieces,
-        (unsigned long long)c.seed, c.threads);
+        maxp, (unsigned long long)c.seed, c.threads, opt_flag(o, OPT_LABELS) ? " --labels" : "");
     textio_buf_printf(&h, "samples: %zu quiet positions of %d games (%zu held out), score scale K %.1f\n",
                       rep.samples + rep.holdout, rep.games, rep.holdout, rep.scale);
     textio_buf_printf(&h, "network: %d units, %ld weights, %d of %d epochs\n", c.hidden, nn_nparams(c.hidden),
@@ -104,6 +107,10 @@ static int run(const Opts *o)
     c.epochs = (int)opt_int(o, OPT_EPOCHS);
     c.holdout = opt_real(o, OPT_HOLDOUT);
     c.min_pieces = (int)opt_int(o, OPT_MIN_PIECES);
+    c.max_pieces = opt_given(o, OPT_MAX_PIECES) ? (int)opt_int(o, OPT_MAX_PIECES) : 0;
+    if (c.max_pieces && c.max_pieces <= c.min_pieces)
+        return cli_usage_error("fit", "--max-pieces %d leaves no position above --min-pieces %d",
+                               c.max_pieces, c.min_pieces);
     c.seed = (uint64_t)opt_int(o, OPT_SEED);
     c.threads = (int)(opt_given(o, OPT_THREADS) ? opt_int(o, OPT_THREADS) : cli_default_threads());
     if (opt_flag(o, OPT_NAMED_ONLY)) c.patterns = false;
@@ -152,15 +159,17 @@ static int run(const Opts *o)
     if (rc) return cli_error("%s", err);
     /* the header: the command (without the program's path) and the figures */
     KmBuf h = {0};
+    char maxp[32] = "";
+    if (c.max_pieces) snprintf(maxp, sizeof maxp, " --max-pieces %d", c.max_pieces);
     textio_buf_str(&h, "made by: kingme fit");
     for (int i = 0; i < o->nargs; i++) textio_buf_printf(&h, " %s", o->args[i]);
     textio_buf_printf(&h,
                       " --prior %s --out %s --lambda %g --epochs %d --rate %g --l2 %g --l2-pattern %g \\\n"
-                      "    --holdout %g --min-pieces %d --seed %llu -j %d%s%s%s%s\n",
+                      "    --holdout %g --min-pieces %d%s --seed %llu -j %d%s%s%s%s\n",
                       prior_path, out_path, c.lambda, c.epochs, c.rate, c.l2, c.l2_pattern, c.holdout,
-                      c.min_pieces, (unsigned long long)c.seed, c.threads, c.patterns ? "" : " --named-only",
-                      c.named ? "" : " --patterns-only", labels ? " --labels" : "",
-                      c.pull_prior ? " --pull-prior" : "");
+                      c.min_pieces, maxp, (unsigned long long)c.seed, c.threads,
+                      c.patterns ? "" : " --named-only", c.named ? "" : " --patterns-only",
+                      labels ? " --labels" : "", c.pull_prior ? " --pull-prior" : "");
     textio_buf_printf(&h, "samples: %zu quiet positions of %d games (%zu held out), score scale K %.1f\n",
                       rep.samples + rep.holdout, rep.games, rep.holdout, rep.scale);
     /* no game held out (--holdout 0, or too few games): no held-out loss */
@@ -199,6 +208,9 @@ static const Opt options[] = {
      "share of the games held out (their loss is shown)"},
     {OPT_MIN_PIECES, NULL, NULL, OPT_INT, "N", 0, 24, "5",
      "only positions with more pieces (the endgame database answers the rest)"},
+    {OPT_MAX_PIECES, NULL, NULL, OPT_INT, "N", 2, 24, DESCRIBED("no limit"),
+     "only positions with at most N pieces; with --net the network is then asked only in such "
+     "positions (an ending network)"},
     {OPT_NAMED_ONLY, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "fit the named weights alone (no pattern layer)"},
     {OPT_PATTERNS_ONLY, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
