@@ -69,20 +69,6 @@ bool book_move_decode(const Board *b, int code, Move *out)
     return false;
 }
 
-/* ---- little-endian fields ------------------------------------------------------- */
-
-static uint32_t get32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
-static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
-static void put32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-static void put64(uint8_t *p, uint64_t v)
-{
-    put32(p, (uint32_t)v);
-    put32(p + 4, (uint32_t)(v >> 32));
-}
-
 /* The header's CRC: bytes 0 to H-1 with the CRC field read as zero. */
 static uint32_t header_crc(const uint8_t *p, size_t hbytes)
 {
@@ -142,38 +128,38 @@ static Book *parse(Book *bk, const char *where, char *err)
         return fail(bk, err, "%s: not a kingme opening book%s", where, "");
     }
     if (n < 16) return fail(bk, err, "%s: truncated (%s)", where, "it ends inside the header");
-    uint32_t version = get32(p + 8);
+    uint32_t version = km_get32(p + 8);
     if (version != BOOK_VERSION) {
         km_fail(err, "%s: format version %u, this kingme reads version %d", where, (unsigned)version,
                 BOOK_VERSION);
         book_close(bk);
         return NULL;
     }
-    uint32_t hbytes = get32(p + 12);
+    uint32_t hbytes = km_get32(p + 12);
     if (hbytes < HEADER_FIXED || hbytes % 8 || hbytes > HEADER_FIXED + BOOK_COMMAND_MAX + 8)
         return fail(bk, err, "%s: corrupt header (%s)", where, "its size");
     if (n < hbytes) return fail(bk, err, "%s: truncated (%s)", where, "it ends inside the header");
-    if (get32(p + 96) != header_crc(p, hbytes))
+    if (km_get32(p + 96) != header_crc(p, hbytes))
         return fail(bk, err, "%s: corrupt header (%s)", where, "checksum mismatch");
     BookHeader *h = &bk->h;
     h->version = version;
-    h->positions = get32(p + 16);
-    h->moves = get32(p + 20);
-    h->weights_id = get64(p + 24);
-    h->man = (int32_t)get32(p + 32);
-    h->depth = (int)get32(p + 36);
-    h->target = (int)get32(p + 40);
-    h->start_plies = (int)get32(p + 44);
-    h->ballot_plies = (int)get32(p + 48);
-    h->spread = (int32_t)get32(p + 52);
-    h->own_spread = (int32_t)get32(p + 56);
-    h->batch = (int)get32(p + 60);
-    h->hash_mb = (int)get32(p + 64);
-    h->finished = get32(p + 68) & 1;
-    h->seconds = (double)get64(p + 72) / 1000.0;
-    h->written = (int64_t)get64(p + 80);
-    uint32_t clen = get32(p + 88);
-    h->data_crc = get32(p + 92);
+    h->positions = km_get32(p + 16);
+    h->moves = km_get32(p + 20);
+    h->weights_id = km_get64(p + 24);
+    h->man = (int32_t)km_get32(p + 32);
+    h->depth = (int)km_get32(p + 36);
+    h->target = (int)km_get32(p + 40);
+    h->start_plies = (int)km_get32(p + 44);
+    h->ballot_plies = (int)km_get32(p + 48);
+    h->spread = (int32_t)km_get32(p + 52);
+    h->own_spread = (int32_t)km_get32(p + 56);
+    h->batch = (int)km_get32(p + 60);
+    h->hash_mb = (int)km_get32(p + 64);
+    h->finished = km_get32(p + 68) & 1;
+    h->seconds = (double)km_get64(p + 72) / 1000.0;
+    h->written = (int64_t)km_get64(p + 80);
+    uint32_t clen = km_get32(p + 88);
+    h->data_crc = km_get32(p + 92);
     h->bytes = n;
     if (HEADER_FIXED + (uint64_t)clen > hbytes || clen > BOOK_COMMAND_MAX)
         return fail(bk, err, "%s: corrupt header (%s)", where, "the command's length");
@@ -205,7 +191,7 @@ static Book *parse(Book *bk, const char *where, char *err)
         bk->first[i] = (uint32_t)total;
         if (bk->counts[i] == 0) return fail(bk, err, "%s: corrupt (%s)", where, "a position without moves");
         total += bk->counts[i];
-        if (i && get64(bk->keys + 8 * (size_t)i) <= get64(bk->keys + 8 * (size_t)(i - 1)))
+        if (i && km_get64(bk->keys + 8 * (size_t)i) <= km_get64(bk->keys + 8 * (size_t)(i - 1)))
             return fail(bk, err, "%s: corrupt (%s)", where, "the keys are not in order");
     }
     bk->first[bk->n] = (uint32_t)total;
@@ -258,7 +244,7 @@ int book_count(const Book *bk) { return bk->n; }
 
 void book_entry_at(const Book *bk, int k, BookEntry *out)
 {
-    out->key = get64(bk->keys + 8 * (size_t)k);
+    out->key = km_get64(bk->keys + 8 * (size_t)k);
     out->nmoves = bk->counts[k];
     out->moves = bk->moves + 4 * (size_t)bk->first[k];
 }
@@ -268,7 +254,7 @@ int book_find_index(const Book *bk, uint64_t key)
     int lo = 0, hi = bk->n - 1;
     while (lo <= hi) {
         int mid = lo + (hi - lo) / 2;
-        uint64_t k = get64(bk->keys + 8 * (size_t)mid);
+        uint64_t k = km_get64(bk->keys + 8 * (size_t)mid);
         if (k == key) return mid;
         if (k < key) lo = mid + 1;
         else hi = mid - 1;
@@ -383,7 +369,7 @@ uint8_t *book_encode(const BookHeader *h, const BookOutPos *pos, int n, size_t *
             km_fail(err, "the same position twice in the book");
             return NULL;
         }
-        put64(keys + 8 * (size_t)i, q->key);
+        km_put64(keys + 8 * (size_t)i, q->key);
         counts[i] = (uint8_t)q->nmoves;
         /* best first, then by code: an insertion sort of a few moves */
         int idx[255];
@@ -407,27 +393,27 @@ uint8_t *book_encode(const BookHeader *h, const BookOutPos *pos, int n, size_t *
     }
     free(order);
     memcpy(p, BOOK_MAGIC, strlen(BOOK_MAGIC));
-    put32(p + 8, BOOK_VERSION);
-    put32(p + 12, (uint32_t)hbytes);
-    put32(p + 16, (uint32_t)n);
-    put32(p + 20, (uint32_t)moves);
-    put64(p + 24, h->weights_id);
-    put32(p + 32, (uint32_t)h->man);
-    put32(p + 36, (uint32_t)h->depth);
-    put32(p + 40, (uint32_t)h->target);
-    put32(p + 44, (uint32_t)h->start_plies);
-    put32(p + 48, (uint32_t)h->ballot_plies);
-    put32(p + 52, (uint32_t)h->spread);
-    put32(p + 56, (uint32_t)h->own_spread);
-    put32(p + 60, (uint32_t)h->batch);
-    put32(p + 64, (uint32_t)h->hash_mb);
-    put32(p + 68, h->finished ? 1 : 0);
-    put64(p + 72, (uint64_t)(h->seconds * 1000.0 + 0.5));
-    put64(p + 80, (uint64_t)h->written);
-    put32(p + 88, (uint32_t)clen);
+    km_put32(p + 8, BOOK_VERSION);
+    km_put32(p + 12, (uint32_t)hbytes);
+    km_put32(p + 16, (uint32_t)n);
+    km_put32(p + 20, (uint32_t)moves);
+    km_put64(p + 24, h->weights_id);
+    km_put32(p + 32, (uint32_t)h->man);
+    km_put32(p + 36, (uint32_t)h->depth);
+    km_put32(p + 40, (uint32_t)h->target);
+    km_put32(p + 44, (uint32_t)h->start_plies);
+    km_put32(p + 48, (uint32_t)h->ballot_plies);
+    km_put32(p + 52, (uint32_t)h->spread);
+    km_put32(p + 56, (uint32_t)h->own_spread);
+    km_put32(p + 60, (uint32_t)h->batch);
+    km_put32(p + 64, (uint32_t)h->hash_mb);
+    km_put32(p + 68, h->finished ? 1 : 0);
+    km_put64(p + 72, (uint64_t)(h->seconds * 1000.0 + 0.5));
+    km_put64(p + 80, (uint64_t)h->written);
+    km_put32(p + 88, (uint32_t)clen);
     if (clen) memcpy(p + HEADER_FIXED, h->command, clen);
-    put32(p + 92, textio_crc32(0, p + hbytes, total - hbytes));
-    put32(p + 96, header_crc(p, hbytes));
+    km_put32(p + 92, textio_crc32(0, p + hbytes, total - hbytes));
+    km_put32(p + 96, header_crc(p, hbytes));
     *len = total;
     return p;
 }

@@ -67,11 +67,7 @@
 #define MAXLEN 15
 
 static void put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8); }
-static void put32(uint8_t *p, uint32_t v) { put16(p, v), put16(p + 2, v >> 16); }
-static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)v), put32(p + 4, (uint32_t)(v >> 32)); }
 static uint32_t get16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
-static uint32_t get32(const uint8_t *p) { return get16(p) | get16(p + 2) << 16; }
-static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
 
 /* ---- counting ---- */
 
@@ -425,7 +421,7 @@ int egdb_write_slice(const char *dir, const EgdbGeom *g, const uint8_t *codes, b
     for (size_t i = 0; i < data_at; i++) buf_byte(&b, 0);
     EncCtx e = {&b, len, code};
     for (uint32_t k = 0; k < nblocks; k++) {
-        if (!b.oom) put32(b.p + index_at + 4 * k, (uint32_t)(b.n - data_at));
+        if (!b.oom) km_put32(b.p + index_at + 4 * k, (uint32_t)(b.n - data_at));
         uint64_t lo = (uint64_t)k * BLOCK, hi = lo + BLOCK < g->size ? lo + BLOCK : g->size;
         tokenize(g, codes, lo, hi, emit_code, &e);
         buf_flush(&b);
@@ -436,24 +432,24 @@ int egdb_write_slice(const char *dir, const EgdbGeom *g, const uint8_t *codes, b
         return km_fail(err, "%s: out of memory compressing the slice", path);
     }
     uint8_t *h = b.p;
-    put32(h + index_at + 4 * nblocks, (uint32_t)(b.n - data_at));
+    km_put32(h + index_at + 4 * nblocks, (uint32_t)(b.n - data_at));
     memcpy(h + HEADER_BYTES, len, NSYM);
     memcpy(h, MAGIC, 8);
-    put32(h + 8, partial ? VERSION_PARTIAL : VERSION);
+    km_put32(h + 8, partial ? VERSION_PARTIAL : VERSION);
     h[12] = (uint8_t)g->s.bm, h[13] = (uint8_t)g->s.bk, h[14] = (uint8_t)g->s.wm, h[15] = (uint8_t)g->s.wk;
-    put64(h + 16, g->size);
-    put64(h + 24, info->positions);
-    put64(h + 32, info->wins);
-    put64(h + 40, info->losses);
-    put64(h + 48, info->draws);
+    km_put64(h + 16, g->size);
+    km_put64(h + 24, info->positions);
+    km_put64(h + 32, info->wins);
+    km_put64(h + 40, info->losses);
+    km_put64(h + 48, info->draws);
     put16(h + 56, (uint32_t)info->max_win_dtc);
     put16(h + 58, (uint32_t)info->max_loss_dtc);
-    put32(h + 60, BLOCK);
-    put32(h + 64, nblocks);
-    put32(h + 68, NSYM);
-    put64(h + 72, b.n - data_at);
-    put32(h + 80, textio_crc32(0, h + HEADER_BYTES, b.n - HEADER_BYTES));
-    put32(h + 84, textio_crc32(0, h, 84));
+    km_put32(h + 60, BLOCK);
+    km_put32(h + 64, nblocks);
+    km_put32(h + 68, NSYM);
+    km_put64(h + 72, b.n - data_at);
+    km_put32(h + 80, textio_crc32(0, h + HEADER_BYTES, b.n - HEADER_BYTES));
+    km_put32(h + 84, textio_crc32(0, h, 84));
     info->file_bytes = b.n;
 
     int r = textio_write_atomic(path, (const char *)b.p, b.n, err);
@@ -516,11 +512,11 @@ static int slice_head_load(const char *path, const EgdbSlice *expect, SliceFile 
         return km_fail(err, "%s: not a kingme endgame database file", path);
     }
     if (n < HEADER_BYTES) return km_fail(err, "%s: truncated (%zu bytes)", path, n);
-    uint32_t version = get32(h + 8);
+    uint32_t version = km_get32(h + 8);
     if (version != VERSION && version != VERSION_PARTIAL)
         return km_fail(err, "%s: format version %u, this kingme reads versions %d and %d", path,
                        (unsigned)version, VERSION, VERSION_PARTIAL);
-    if (get32(h + 84) != textio_crc32(0, h, 84))
+    if (km_get32(h + 84) != textio_crc32(0, h, 84))
         return km_fail(err, "%s: corrupt header (checksum mismatch)", path);
     EgdbSlice s = {h[12], h[13], h[14], h[15]};
     if (s.bm + s.bk + s.wm + s.wk > EGDB_MAX_PIECES || s.bm + s.bk + s.wm + s.wk == 0 ||
@@ -528,12 +524,12 @@ static int slice_head_load(const char *path, const EgdbSlice *expect, SliceFile 
         return km_fail(err, "%s: holds slice b%dk%dw%dk%d, not what its name says", path, s.bm, s.bk, s.wm,
                        s.wk);
     egdb_geom(s, &sf->g);
-    uint32_t nblocks = get32(h + 64), block = get32(h + 60), nsym = get32(h + 68);
-    uint64_t data = get64(h + 72);
+    uint32_t nblocks = km_get32(h + 64), block = km_get32(h + 60), nsym = km_get32(h + 68);
+    uint64_t data = km_get64(h + 72);
     int max_win = (int)get16(h + 56), max_loss = (int)get16(h + 58);
     /* a code is at most 15 bits a position, a block padded to a byte */
-    if (get64(h + 16) != sf->g.size || block == 0 || block > MAX_BLOCK || nsym != NSYM ||
-        nblocks != (sf->g.size + block - 1) / block || get64(h + 24) != egdb_slice_positions(s) ||
+    if (km_get64(h + 16) != sf->g.size || block == 0 || block > MAX_BLOCK || nsym != NSYM ||
+        nblocks != (sf->g.size + block - 1) / block || km_get64(h + 24) != egdb_slice_positions(s) ||
         data > 2 * sf->g.size + nblocks || max_win > EGDB_MAX_WIN_DTC || max_loss > EGDB_MAX_LOSS_DTC)
         return km_fail(err, "%s: inconsistent header", path);
     uint64_t need = HEADER_BYTES + NSYM + 4 * ((uint64_t)nblocks + 1) + data;
@@ -552,10 +548,10 @@ static int slice_head_load(const char *path, const EgdbSlice *expect, SliceFile 
     for (int d = 0; d <= max_loss; d++) sf->valid[egdb_code_loss(d)] = true;
     if (version == VERSION_PARTIAL) sf->valid[EGDB_CODE_WIN_SHORT] = sf->valid[EGDB_CODE_LOSS_ANY] = true;
     sf->info.slice = s;
-    sf->info.positions = get64(h + 24);
-    sf->info.wins = get64(h + 32);
-    sf->info.losses = get64(h + 40);
-    sf->info.draws = get64(h + 48);
+    sf->info.positions = km_get64(h + 24);
+    sf->info.wins = km_get64(h + 32);
+    sf->info.losses = km_get64(h + 40);
+    sf->info.draws = km_get64(h + 48);
     sf->info.max_win_dtc = max_win;
     sf->info.max_loss_dtc = max_loss;
     sf->info.file_bytes = need;
@@ -606,7 +602,7 @@ static int slice_data_load(SliceFile *sf, const atomic_bool *stop, char *err)
         km_fail(err, "%s: changed since the database was opened", path);
         goto out;
     }
-    if (get32(p + 80) != crc) {
+    if (km_get32(p + 80) != crc) {
         km_fail(err, "%s: corrupt data (checksum mismatch)", path);
         goto out;
     }
@@ -615,9 +611,9 @@ static int slice_data_load(SliceFile *sf, const atomic_bool *stop, char *err)
         goto out;
     }
     const uint8_t *index = p + HEADER_BYTES + NSYM;
-    uint64_t data = get64(p + 72);
+    uint64_t data = km_get64(p + 72);
     for (uint32_t k = 0; k < sf->nblocks; k++)
-        if (get32(index + 4 * k) > get32(index + 4 * (k + 1)) || get32(index + 4 * (k + 1)) > data) {
+        if (km_get32(index + 4 * k) > km_get32(index + 4 * (k + 1)) || km_get32(index + 4 * (k + 1)) > data) {
             km_fail(err, "%s: corrupt block index", path);
             goto out;
         }
@@ -652,8 +648,8 @@ static bool slice_block_decode(const SliceFile *sf, uint32_t k, uint8_t *out, in
     uint64_t lo = (uint64_t)k * sf->block;
     uint64_t cnt = sf->g.size - lo < sf->block ? sf->g.size - lo : sf->block;
     *n = (int)cnt;
-    return block_decode(&sf->dec, sf->valid, sf->data + get32(sf->index + 4 * k),
-                        sf->data + get32(sf->index + 4 * (k + 1)), (int)cnt, out);
+    return block_decode(&sf->dec, sf->valid, sf->data + km_get32(sf->index + 4 * k),
+                        sf->data + km_get32(sf->index + 4 * (k + 1)), (int)cnt, out);
 }
 
 int egdb_read_slice(const char *path, const EgdbGeom *g, uint8_t **codes, EgdbSliceInfo *info, char *err)

@@ -93,12 +93,13 @@ uint32_t nn_crc(const EvalNet *n)
     uint32_t c = 0;
     for (int l = 0; l < NN_NLAYERS; l++)
         for (long i = 0; i < nn_layer_size(n->hidden, l); i++) {
-            uint32_t u = (uint32_t)nn_get(n, l, i);
-            uint8_t b[4] = {(uint8_t)u, (uint8_t)(u >> 8), (uint8_t)(u >> 16), (uint8_t)(u >> 24)};
+            uint8_t b[4];
+            km_put32(b, (uint32_t)nn_get(n, l, i));
             c = textio_crc32(c, b, 4);
         }
     if (n->max_pieces) {
-        uint8_t b[4] = {(uint8_t)n->max_pieces, 0, 0, 0};
+        uint8_t b[4];
+        km_put32(b, (uint32_t)n->max_pieces);
         c = textio_crc32(c, b, 4);
     }
     return c;

@@ -211,17 +211,6 @@ int selfplay_game(const SelfplayConfig *c, int i, SelfplayData *out, char *err)
 
 /* ---- files --------------------------------------------------------------- */
 
-static void put32(uint8_t *p, uint32_t v)
-{
-    for (int k = 0; k < 4; k++) p[k] = (uint8_t)(v >> 8 * k);
-}
-static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)v), put32(p + 4, (uint32_t)(v >> 32)); }
-static uint32_t get32(const uint8_t *p)
-{
-    return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
-
 static uint64_t fnv1a(const uint8_t *p, size_t n)
 {
     uint64_t h = 0xcbf29ce484222325ull;
@@ -244,9 +233,9 @@ static void chunk_path(const char *dir, int chunk, char *buf, size_t len)
 
 static void encode_record(uint8_t *r, const SelfplayPos *p)
 {
-    put32(r, p->b.pieces[KM_BLACK]);
-    put32(r + 4, p->b.pieces[KM_WHITE]);
-    put32(r + 8, p->b.kings);
+    km_put32(r, p->b.pieces[KM_BLACK]);
+    km_put32(r + 4, p->b.pieces[KM_WHITE]);
+    km_put32(r + 8, p->b.kings);
     r[12] = (uint8_t)((uint16_t)p->score & 0xFF);
     r[13] = (uint8_t)((uint16_t)p->score >> 8);
     r[14] = (uint8_t)(p->b.stm | p->result << 1);
@@ -270,15 +259,15 @@ static int write_chunk(const char *path, uint64_t key, int chunk, const Selfplay
     uint8_t *buf = malloc(n);
     if (!buf) return km_fail(err, "%s: out of memory", path);
     memcpy(buf, MAGIC, 4);
-    put32(buf + 4, FORMAT_VERSION);
-    put64(buf + 8, key);
-    put32(buf + 16, (uint32_t)chunk);
-    put32(buf + 20, (uint32_t)d->games);
-    put32(buf + 24, (uint32_t)d->n);
-    for (int k = 0; k < 3; k++) put32(buf + 28 + 4 * k, (uint32_t)d->wins[k]);
+    km_put32(buf + 4, FORMAT_VERSION);
+    km_put64(buf + 8, key);
+    km_put32(buf + 16, (uint32_t)chunk);
+    km_put32(buf + 20, (uint32_t)d->games);
+    km_put32(buf + 24, (uint32_t)d->n);
+    for (int k = 0; k < 3; k++) km_put32(buf + 28 + 4 * k, (uint32_t)d->wins[k]);
     uint8_t *r = buf + HEADER_BYTES;
     for (size_t i = 0; i < d->n; i++, r += RECORD_BYTES) encode_record(r, &d->pos[i]);
-    put64(buf + 40, chunk_checksum(buf, n));
+    km_put64(buf + 40, chunk_checksum(buf, n));
     int rc = textio_write_atomic(path, (const char *)buf, n, err);
     free(buf);
     return rc;
@@ -310,34 +299,35 @@ static int read_chunk(const char *path, uint64_t key, const char *than, long num
         km_fail(err, "%s: not a kingme self-play file", path);
         goto done;
     }
-    if (get32(buf + 4) != FORMAT_VERSION) {
+    if (km_get32(buf + 4) != FORMAT_VERSION) {
         km_fail(err, "%s: self-play format version %u (this kingme reads %d; play the games again)", path,
-                get32(buf + 4), FORMAT_VERSION);
+                km_get32(buf + 4), FORMAT_VERSION);
         goto done;
     }
-    uint32_t npos = get32(buf + 24);
+    uint32_t npos = km_get32(buf + 24);
     if (n != HEADER_BYTES + (size_t)npos * RECORD_BYTES) {
         km_fail(err, "%s: truncated or padded (%zu bytes, %u positions)", path, n, npos);
         goto done;
     }
-    if (get64(buf + 40) != chunk_checksum(buf, n)) {
+    if (km_get64(buf + 40) != chunk_checksum(buf, n)) {
         km_fail(err, "%s: checksum mismatch (the file is corrupt)", path);
         goto done;
     }
-    if (key && get64(buf + 8) != key) {
+    if (key && km_get64(buf + 8) != key) {
         if (than)
             km_fail(err, "%s: made by another configuration than %s (a folder holds one run's games)", path,
                     than);
         else km_fail(err, "%s: made by another configuration (seed, nodes, hash, weights ...)", path);
         goto done;
     }
-    if (number >= 0 && get32(buf + 16) != (uint32_t)number) {
-        km_fail(err, "%s: holds chunk %u, not %ld (a copy of another chunk?)", path, get32(buf + 16), number);
+    if (number >= 0 && km_get32(buf + 16) != (uint32_t)number) {
+        km_fail(err, "%s: holds chunk %u, not %ld (a copy of another chunk?)", path, km_get32(buf + 16),
+                number);
         goto done;
     }
-    uint32_t games = get32(buf + 20), wins[3];
+    uint32_t games = km_get32(buf + 20), wins[3];
     uint64_t sum = 0;
-    for (int k = 0; k < 3; k++) sum += wins[k] = get32(buf + 28 + 4 * k);
+    for (int k = 0; k < 3; k++) sum += wins[k] = km_get32(buf + 28 + 4 * k);
     if (games > SELFPLAY_CHUNK_MAX || sum != games) {
         km_fail(err, "%s: %u games, %llu results: not a chunk's games", path, games, (unsigned long long)sum);
         goto done;
@@ -349,9 +339,9 @@ static int read_chunk(const char *path, uint64_t key, const char *than, long num
     const uint8_t *r = buf + HEADER_BYTES;
     for (uint32_t i = 0; i < npos; i++, r += RECORD_BYTES) {
         SelfplayPos p;
-        p.b.pieces[KM_BLACK] = get32(r);
-        p.b.pieces[KM_WHITE] = get32(r + 4);
-        p.b.kings = get32(r + 8);
+        p.b.pieces[KM_BLACK] = km_get32(r);
+        p.b.pieces[KM_WHITE] = km_get32(r + 4);
+        p.b.kings = km_get32(r + 8);
         p.score = (int16_t)(uint16_t)(r[12] | r[13] << 8);
         p.b.stm = r[14] & 1;
         p.result = (uint8_t)(r[14] >> 1);
@@ -367,7 +357,7 @@ static int read_chunk(const char *path, uint64_t key, const char *than, long num
     }
     d->games += (int)games;
     for (int k = 0; k < 3; k++) d->wins[k] += (int)wins[k];
-    if (file_key) *file_key = get64(buf + 8);
+    if (file_key) *file_key = km_get64(buf + 8);
     rc = 0;
 done:
     if (rc) d->n = first; /* d as it was */

@@ -22,6 +22,7 @@
 #ifndef KINGME_NN_H
 #define KINGME_NN_H
 
+#include "kingme/bits.h"
 #include "kingme/board.h"
 
 #include <stdbool.h>
@@ -98,7 +99,7 @@ int32_t nn_output(const EvalNet *n, const int16_t *acc_stm, const int16_t *acc_o
  * pieces on the board (an ending network). */
 static inline bool nn_applies(const EvalNet *n, const Board *b)
 {
-    return !n->max_pieces || __builtin_popcount(b->pieces[0] | b->pieces[1]) <= n->max_pieces;
+    return !n->max_pieces || bits_popcount32(board_occupied(b)) <= n->max_pieces;
 }
 
 /* The network's score of b for side (0 where it does not apply). */
