@@ -100,6 +100,7 @@ static void finish_learn(const TuneControls *c, Weights *w)
     normalise(w, c->nweights, c->norm);
     mark_phase(c->nweights, w);
     w->pat = c->pat;
+    w->net = c->net;
 }
 
 /* A random vector of the learn algorithm (c->init), finished. */
@@ -157,7 +158,7 @@ int tune_continue(TuneSession *s, const TuneSession *from, const TuneControls *c
     if (c->nweights != from->c.nweights)
         return km_fail(err, "vectors of %d weights: the saved population's have %d", c->nweights,
                        from->c.nweights);
-    if (c->pat != from->c.pat || c->norm != from->c.norm)
+    if (c->pat != from->c.pat || c->net != from->c.net || c->norm != from->c.norm)
         return km_fail(err, "the saved population's pattern layer and norm go on with it");
     if (tune_new(s, c, err)) return -1;
     for (int i = 0; i < c->population; i++) {

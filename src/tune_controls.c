@@ -1,7 +1,9 @@
 /* tune_controls.c - the controls of a tuning session: the listed controls'
  * table, defaults and checks (tune_controls.h). */
 #include "kingme/tune_controls.h"
+#include "kingme/nn.h"
 #include "kingme/opening.h"
+#include "kingme/patterns.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -235,4 +237,10 @@ bool tune_controls_layer_path_ok(const char *path, char *err)
 int tune_controls_max_score(const TuneControls *c)
 {
     return 4 * c->ballots * (c->duels ? c->duels : c->population - 1);
+}
+
+uint64_t tune_controls_layer_key(const struct EvalPatterns *pat, const struct EvalNet *net)
+{
+    uint64_t k = pat ? pat->key : 0;
+    return net ? km_mix64(k ^ net->key ^ 0x4E6574776F726Bull) : k;
 }

@@ -1,5 +1,6 @@
 /* tune_file.c - population files (the format in tune.h): write, read,
  * parse, and the one-paragraph description of a session. */
+#include "kingme/nn.h"
 #include "kingme/patterns.h"
 #include "kingme/textio.h"
 #include "kingme/tune.h"
@@ -67,8 +68,9 @@ char *tune_describe(const TuneSession *s)
         textio_buf_printf(&b, "vectors of %d weights: the documents' 60 and the terms 61-%d\n", c->nweights,
                           c->nweights);
     if (c->pat)
-        textio_buf_printf(&b, "over the fixed pattern layer of %s (key %016llx); vectors at norm %d\n",
-                          c->pat_file, (unsigned long long)c->pat->key, c->norm);
+        textio_buf_printf(&b, "over the fixed pattern layer%s of %s (key %016llx); vectors at norm %d\n",
+                          c->net ? " and ending network" : "", c->pat_file,
+                          (unsigned long long)tune_controls_layer_key(c->pat, c->net), c->norm);
     const char *unit = c->stop == TUNE_STOP_GENERATIONS ? "generation" : "second";
     textio_buf_printf(&b, "stop after %s %s%s; %d generation%s done, %.1f s of play, %lld game%s\n", lim,
                       unit, c->limit == 1 ? "" : "s", s->generation, s->generation == 1 ? "" : "s",
@@ -143,8 +145,11 @@ char *tune_format(const TuneSession *s)
     for (int k = 0; k < c->nyard; k++)
         if (c->yard[k].w.pat)
             textio_buf_printf(&b, "yardstick_patterns %s %016llx %s\n", c->yard[k].name,
-                              (unsigned long long)c->yard[k].w.pat->key, c->yard[k].pat_file);
-    if (c->pat) textio_buf_printf(&b, "patterns %016llx %s\n", (unsigned long long)c->pat->key, c->pat_file);
+                              (unsigned long long)tune_controls_layer_key(c->yard[k].w.pat, c->yard[k].w.net),
+                              c->yard[k].pat_file);
+    if (c->pat)
+        textio_buf_printf(&b, "patterns %016llx %s\n",
+                          (unsigned long long)tune_controls_layer_key(c->pat, c->net), c->pat_file);
     else textio_buf_printf(&b, "patterns none\n");
     textio_buf_printf(&b, "norm %d\n", c->norm);
     textio_buf_printf(&b, "generation %d\nelapsed %.3f\ngames %lld\nrng %016llx\n", s->generation, s->elapsed,
@@ -473,10 +478,11 @@ static int parse_yardstick(const Parse *p, char **tok, int ntok, TuneControls *c
 }
 
 /* The pattern layer of the weights file at path ('default': the built-in
- * weights) into *out; its key must be `key`. what names the layer in
- * messages ("the session's pattern layer"). */
+ * weights) into *out, and its network, if any, into *net; their key
+ * (tune_controls_layer_key) must be `key`. what names the layer in messages ("the
+ * session's pattern layer"). */
 static int load_layer(const Parse *p, const char *what, const char *path, uint64_t key,
-                      const EvalPatterns **out)
+                      const EvalPatterns **out, const EvalNet **net)
 {
     Weights w;
     char e[KM_ERR_MAX];
@@ -485,19 +491,21 @@ static int load_layer(const Parse *p, const char *what, const char *path, uint64
     if (!w.pat)
         return perr(p, "%s: %s has no pattern layer (the session's had key %016llx)", what, path,
                     (unsigned long long)key);
-    if (w.pat->key != key)
+    if (tune_controls_layer_key(w.pat, w.net) != key)
         return perr(
             p,
             "%s: the layer of %s has changed since the session began (key %016llx, recorded %016llx): "
             "put the file back, or start a new session",
-            what, path, (unsigned long long)w.pat->key, (unsigned long long)key);
+            what, path, (unsigned long long)tune_controls_layer_key(w.pat, w.net), (unsigned long long)key);
     *out = w.pat;
+    *net = w.net;
     return 0;
 }
 
 /* "KEY FILE" of a pattern layer (tok[0], tok[1]): the key and the path,
  * checked, then the layer loaded. */
-static int parse_layer(const Parse *p, const char *what, char **tok, const EvalPatterns **pat, char *path)
+static int parse_layer(const Parse *p, const char *what, char **tok, const EvalPatterns **pat,
+                       const EvalNet **net, char *path)
 {
     uint64_t key;
     if (strlen(tok[0]) != 16 || !parse_u64(tok[0], 16, &key))
@@ -505,7 +513,7 @@ static int parse_layer(const Parse *p, const char *what, char **tok, const EvalP
     if (strlen(tok[1]) >= TUNE_PATH_MAX)
         return perr(p, "%s: the file's path is longer than %d characters", what, TUNE_PATH_MAX - 1);
     snprintf(path, TUNE_PATH_MAX, "%s", tok[1]);
-    return load_layer(p, what, path, key, pat);
+    return load_layer(p, what, path, key, pat, net);
 }
 
 /* A "yardstick_patterns NAME KEY FILE" line: the layer of a
@@ -529,7 +537,7 @@ static int parse_yard_layer(const Parse *p, char **tok, int ntok, YardLayers *yl
     snprintf(y->name, sizeof y->name, "%s", tok[1]);
     char what[TUNE_YARD_NAME_MAX + 32];
     snprintf(what, sizeof what, "the pattern layer of yardstick %s", tok[1]);
-    if (parse_layer(p, what, tok + 2, &y->w.pat, y->pat_file)) return -1;
+    if (parse_layer(p, what, tok + 2, &y->w.pat, &y->w.net, y->pat_file)) return -1;
     yl->line[yl->n++] = p->line;
     return 0;
 }
@@ -557,7 +565,7 @@ static int parse_line(const Parse *p, char **tok, int ntok, int seen[NKEYS], Tun
     if (k == K_PATTERNS) {
         if (ntok == 2 && strcmp(tok[1], "none") == 0) return 0;
         if (ntok != 3) return perr(p, "'patterns' needs a key and a file, or 'none'");
-        return parse_layer(p, "the session's pattern layer", tok + 1, &t->c.pat, t->c.pat_file);
+        return parse_layer(p, "the session's pattern layer", tok + 1, &t->c.pat, &t->c.net, t->c.pat_file);
     }
     int want = k == K_STOP ? 3 : 2;
     if (ntok != want) return perr(p, "'%s' needs %s", tok[0], want == 3 ? "two values" : "one value");
@@ -637,6 +645,7 @@ int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
             r = perr(&p, "no yardstick is named '%s'", yl.y[j].name);
         } else {
             t.c.yard[k].w.pat = yl.y[j].w.pat;
+            t.c.yard[k].w.net = yl.y[j].w.net;
             memcpy(t.c.yard[k].pat_file, yl.y[j].pat_file, TUNE_PATH_MAX);
         }
     }
@@ -645,8 +654,11 @@ int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
         free(ind);
         return -1;
     }
-    for (int i = 0; i < nind; i++) ind[i].w.pat = t.c.pat; /* every vector carries the session's layer */
-    if (t.has_best) t.best.pat = t.c.pat;
+    for (int i = 0; i < nind; i++) { /* every vector carries the session's layer */
+        ind[i].w.pat = t.c.pat;
+        ind[i].w.net = t.c.net;
+    }
+    if (t.has_best) t.best.pat = t.c.pat, t.best.net = t.c.net;
     t.pop = ind;
     *s = t;
     return 0;

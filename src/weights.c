@@ -513,6 +513,11 @@ bool weights_beyond_60(const Weights *w)
     return false;
 }
 
+int weights_default_with_comments(Weights *w, char **comments, char *err)
+{
+    return weights_parse(w, weights_default_text, "weights/default.w", comments, err);
+}
+
 void weights_default(Weights *w)
 {
     char err[KM_ERR_MAX];

@@ -521,7 +521,8 @@ TEST(cb_database)
 }
 
 /* A forced move gets the score of a short search, not its depth-1 score
- * (733 here, 322 at depth 12): the status bar shows it as kingme's. */
+ * (733 here; 322 at depth 12, about 600 at depth 17): the status bar shows
+ * it as kingme's. */
 TEST(cb_forced_move_score)
 {
     Board b = fen("B:W19,23,22,21,27,26,25,32,31,30,29:B4,3,2,1,8,7,6,12,11,9,15");
@@ -535,7 +536,7 @@ TEST(cb_forced_move_score)
     int depth = 0, score = 0;
     const char *d = strstr(a.status, "depth ");
     CHECK_MSG(d && sscanf(d, "depth %d  score %d", &depth, &score) == 2, "%s", a.status);
-    CHECK_MSG(depth >= 6 && score < 600, "%s", a.status);
+    CHECK_MSG(depth >= 6 && score < 700, "%s", a.status);
     CHECK_MSG(took < (test_sanitized() ? 1.0 : 0.6), "%.3f s: %s", took, a.status);
     CHECK_INT(cmd("set book 3", r), 1);
 }

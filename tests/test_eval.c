@@ -18,6 +18,7 @@
 #include "../src/cli/cli.h"
 #include "kingme/eval.h"
 #include "kingme/movegen.h"
+#include "kingme/nn.h"
 #include "kingme/patterns.h"
 #include "kingme/pdn.h"
 #include "kingme/weights.h"
@@ -738,15 +739,17 @@ TEST(eval_score_equals_dot_product)
             int t = pieces - 4 < 0 ? 0 : pieces - 4 > 16 ? 16 : pieces - 4;
             int64_t blend = (so * t + se * (16 - t)) / 16;
             CHECK_INT(eval_score(&b, side, &tph), blend);
-            /* the default: phased, new terms, a pattern layer (its score is added) */
-            CHECK(def.phased && def.pat != NULL);
+            /* the default: phased, new terms, a pattern layer and an ending
+             * network (their scores are added) */
+            CHECK(def.phased && def.pat != NULL && def.net != NULL);
             int64_t dso = 0, dse = 0;
             for (int i = 0; i < EVAL_NTERMS; i++) {
                 dso += (int64_t)fa[i] * def.w[i];
                 dse += (int64_t)fa[i] * def.end[i];
             }
-            CHECK_INT(eval_score(&b, side, &tdef),
-                      phase_blend(dso, dse, pieces) + pat_eval(def.pat, &b, side));
+            CHECK_INT(eval_score(&b, side, &tdef), phase_blend(dso, dse, pieces) +
+                                                       pat_eval(def.pat, &b, side) +
+                                                       nn_eval(def.net, &b, side));
         }
         /* the hand-set vector is antisymmetric: one side's score is minus the other's */
         CHECK_INT(eval_score(&b, KM_BLACK, &thand), -eval_score(&b, KM_WHITE, &thand));

@@ -405,12 +405,17 @@ TEST(nn_eval_show_and_checkpoint_commands)
              "'ending network'",
              test_kingme(), dir, dir, dir, test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 0);
-    CHECK_MSG(strncmp(out, "2\n", 2) == 0 && strstr(out, "asked only in positions of at most 16 pieces"),
-              "%s", out);
+    CHECK_MSG(strncmp(out, "2\n", 2) == 0 && strstr(out, "asked only in positions of 6 to 16 pieces"), "%s",
+              out);
     snprintf(cmd, sizeof cmd, "%s fit %s/sp --net 16 --max-pieces 4 --out %s/e2.w 2>&1", test_kingme(), dir,
              dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 2);
     CHECK_MSG(strstr(out, "--max-pieces 4 leaves no position above --min-pieces 5"), "%s", out);
+    snprintf(cmd, sizeof cmd, "%s fit %s/sp --net 16 --max-pieces 5 --min-pieces 3 --out %s/e2.w 2>&1",
+             test_kingme(), dir, dir);
+    CHECK_INT(test_run(cmd, out, sizeof out), 2);
+    CHECK_MSG(strstr(out, "--max-pieces 5 with --net: an ending network is asked only from 6 pieces"), "%s",
+              out);
     /* a worker plays a vector with a network as a local thread does: the
      * network travels inside the vector's named-weights file */
     snprintf(
@@ -421,14 +426,21 @@ TEST(nn_eval_show_and_checkpoint_commands)
         "--no-egdb -j 1 --out %s/j.pdn >/dev/null 2>&1 && cmp %s/w.pdn %s/j.pdn 2>&1",
         dir, test_kingme(), dir, test_kingme(), dir, dir, dir, test_kingme(), dir, dir, dir, dir);
     CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
-    /* nor can tune breed over one: its population files keep no network */
+    /* tune breeds the named weights over a file's pattern layer and the
+     * network that rides with it (the session's key covers both); a
+     * network without a layer it cannot keep */
+    snprintf(cmd, sizeof cmd,
+             "%s tune --yardstick none --include weights/nn-experimental.w --population 8 --generations 1 "
+             "--depth 1 -j 1 --dir %s/t --name n 2>&1 && grep -c '^network ' %s/t/output/n.w",
+             test_kingme(), dir, dir);
+    CHECK_MSG(test_run(cmd, out, sizeof out) == 0 && strstr(out, "\n1\n"), "%s", out);
     snprintf(
         cmd, sizeof cmd,
-        "%s tune --yardstick none --include weights/nn-experimental.w --population 8 --generations 1 2>&1",
-        test_kingme());
+        "%s fit %s/sp --prior weights/named.w --net 16 --epochs 1 --out %s/np.w >/dev/null 2>&1 && %s tune "
+        "--yardstick none --include %s/np.w --population 8 --generations 1 2>&1",
+        test_kingme(), dir, dir, test_kingme(), dir);
     CHECK_INT(test_run(cmd, out, sizeof out), 2);
-    CHECK_MSG(strstr(out, "--include weights/nn-experimental.w has a network, which tune cannot keep"), "%s",
-              out);
+    CHECK_MSG(strstr(out, "/np.w has a network but no pattern layer, which tune cannot keep"), "%s", out);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd, out, sizeof out);
 }
@@ -442,27 +454,33 @@ TEST(nn_ending_network)
     CHECK(full && end && full != end && full->crc != end->crc);
     if (!full || !end) return;
     uint64_t r = 5;
-    int asked = 0, not_asked = 0;
+    int asked = 0, not_asked = 0, below = 0;
     for (int g = 0; g < 20; g++) {
         Board b[200];
         int n = random_game(&r, b, 200);
         for (int i = 0; i < n; i++) {
             int pieces = __builtin_popcount(b[i].pieces[0] | b[i].pieces[1]);
-            int32_t want = pieces <= 10 ? nn_eval(full, &b[i], KM_BLACK) : 0;
+            bool in = pieces <= 10 && pieces >= NN_ENDING_MIN_PIECES;
+            int32_t want = in ? nn_eval(full, &b[i], KM_BLACK) : 0;
             CHECK_INT(nn_eval(end, &b[i], KM_BLACK), want);
-            asked += pieces <= 10, not_asked += pieces > 10;
+            asked += in, not_asked += pieces > 10, below += pieces < NN_ENDING_MIN_PIECES;
         }
     }
-    CHECK(asked > 100 && not_asked > 100);
+    CHECK(asked > 100 && not_asked > 100 && below > 10);
 
     /* the search: from the start no position of 10 pieces is in reach at
-     * depth 7, so the tree is the default's; in an ending, the full
-     * network's (and not the default's) */
+     * depth 7, so the tree is the default weights' with their own network
+     * taken out; in an ending, that of the same network asked with 6 to 24
+     * pieces (and not the default's) */
+    const EvalNet *wide = random_net_for(7, 32, 24);
+    CHECK(wide != NULL);
+    if (!wide) return;
     Weights def, we, wf;
     weights_default(&def);
+    def.net = NULL;
     we = wf = def;
     we.net = end;
-    wf.net = full;
+    wf.net = wide;
     static Searcher s;
     char err[KM_ERR_MAX];
     const Weights *ws[3] = {&def, &we, &wf};

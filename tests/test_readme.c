@@ -9,6 +9,7 @@
  * the program under test (KINGME: the sanitized build under make sanitize).
  * Examples whose output varies (timings, clock seeds) are in `text` blocks
  * and are not run. */
+#include "kingme/nn.h"
 #include "test.h"
 
 #include <ctype.h>
@@ -212,6 +213,30 @@ static long number_before(const char *text, size_t at)
     return v;
 }
 
+/* From the header text h of a fit: the games of its "# samples: ... of G
+ * games" line and the generations (one self-play folder each) of its "made
+ * by" line. */
+static void fit_figures(const char *h, long *games, long *gens)
+{
+    const char *of = strstr(h, " games (");
+    *games = of ? number_before(h, (size_t)(of - h)) : -1;
+    const char *made = strstr(h, "made by: ");
+    const char *fit_end = made ? strstr(made, "--prior") : NULL;
+    *gens = 0;
+    for (const char *p = made; p && fit_end && (p = strstr(p + 1, "selfplay")) != NULL && p < fit_end;)
+        (*gens)++;
+}
+
+static const char *const number_words[] = {"one",   "two",   "three", "four", "five",   "six",
+                                           "seven", "eight", "nine",  "ten",  "eleven", "twelve"};
+
+/* n with a thousands comma from 1000 on ("15,200"). */
+static void thousands(char *buf, size_t len, long n)
+{
+    if (n >= 1000) snprintf(buf, len, "%ld,%03ld", n / 1000, n % 1000);
+    else snprintf(buf, len, "%ld", n);
+}
+
 /* Whether path holds want, a sentence that states the default's fit with
  * the figures of weights/default.w. */
 static void check_fit_sentence(const char *path, const char *want)
@@ -225,29 +250,44 @@ static void check_fit_sentence(const char *path, const char *want)
 TEST(readme_figures_match_the_shipped_files)
 {
     /* weights/default.w: "# samples: ... of G games", and one self-play
-     * folder a generation on its "made by" line */
+     * folder a generation on its "made by" line; with an ending network,
+     * that is the network's fit, and the pattern fit's header follows as
+     * "# prior: " lines */
     char *w = test_slurp("weights/default.w");
     CHECK(w != NULL);
     if (!w) return;
-    const char *of = strstr(w, " games (");
-    long games = of ? number_before(w, (size_t)(of - w)) : -1;
-    const char *made = strstr(w, "# made by: ");
-    const char *fit_end = made ? strstr(made, "--prior") : NULL;
-    long gens = 0;
-    for (const char *p = made; p && fit_end && (p = strstr(p + 1, "selfplay")) != NULL && p < fit_end;)
-        gens++;
+    const char *pat = strstr(w, "# prior: made by: ");
+    long games = -1, gens = 0, egames = -1, egens = 0;
+    fit_figures(pat ? pat : w, &games, &gens);
+    if (pat) fit_figures(w, &egames, &egens);
+    const char *units = strstr(w, "# network: ");
+    long hidden = units ? strtol(units + 11, NULL, 10) : -1;
+    const char *mp = strstr(w, "--max-pieces ");
+    long max_pieces = pat && mp && mp < pat ? strtol(mp + 13, NULL, 10) : -1;
     free(w);
     CHECK_MSG(games > 0 && gens > 0, "weights/default.w's header names no games (%ld) or generations (%ld)",
               games, gens);
-    static const char *const words[] = {"one",   "two",   "three", "four", "five",   "six",
-                                        "seven", "eight", "nine",  "ten",  "eleven", "twelve"};
-    CHECK(gens <= 12);
-    if (gens > 12) return;
-    char g[32];
-    snprintf(g, sizeof g, "%ld", games);
-    if (games >= 1000) snprintf(g, sizeof g, "%ld,%03ld", games / 1000, games % 1000);
-    const char *gw = words[gens - 1];
-    char want[256];
+    CHECK(gens <= 12 && egens <= 12);
+    if (gens > 12 || egens > 12) return;
+    char g[32], want[256];
+    thousands(g, sizeof g, games);
+    const char *gw = number_words[gens - 1];
+    if (pat) {
+        /* the ending network: its games, generations, units and pieces */
+        char eg[32];
+        thousands(eg, sizeof eg, egames);
+        CHECK_MSG(egames > 0 && egens > 0 && hidden > 0 && max_pieces > 0,
+                  "weights/default.w's network header: %ld games, %ld generations, %ld units, %ld pieces",
+                  egames, egens, hidden, max_pieces);
+        if (egens > 0) {
+            snprintf(want, sizeof want,
+                     "a network of %ld units asked in endings of %d to %ld pieces, trained on %s more games "
+                     "in %s generations",
+                     hidden, NN_ENDING_MIN_PIECES, max_pieces, eg, number_words[egens - 1]);
+            check_fit_sentence("README.md", want);
+            check_fit_sentence("docs/evaluation.md", want);
+        }
+    }
     snprintf(want, sizeof want, "fitted to %s self-play games in %s generations", g, gw);
     check_fit_sentence("README.md", want);
     snprintf(want, sizeof want, "`weights/default.w` again from a clean checkout, in %s generations", gw);

@@ -109,17 +109,17 @@ TEST(selfplay_and_fit_pipeline)
 /* tools/train-default.sh, the script that rebuilds weights/default.w, at a
  * tiny scale and two generations: selfplay and fit from weights/named.w, then
  * selfplay with the first fit and a fit to both generations' games (a
- * pattern layer), then (ENDING=16) a third generation's games and an ending
- * network over that fit, whose file has both layers and the last fit's
- * command. */
+ * pattern layer), then (ENDING=16, ENDING_GENERATIONS=2) a third and a
+ * fourth generation's games and an ending network over that fit, trained on
+ * both, whose file has both layers and the last fit's command. */
 TEST(selfplay_train_default_script)
 {
     char dir[] = "/tmp/kingme-train-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
     char cmd[1024], out[8192];
     snprintf(cmd, sizeof cmd,
-             "KINGME=%s GAMES=4 GENERATIONS=2 NODES=300 EPOCHS=5 EGDB=none EGDB6=none ENDING=16 NET=16 "
-             "NET_EPOCHS=2 WORK=%s "
+             "KINGME=%s GAMES=4 GENERATIONS=2 NODES=300 EPOCHS=5 EGDB=none EGDB6=none ENDING=16 "
+             "ENDING_GENERATIONS=2 ENDING_EPOCHS=2 NET=16 NET_EPOCHS=2 WORK=%s "
              "tools/train-default.sh "
              "%s/out.w 2>&1 "
              ">/dev/null",
@@ -130,8 +130,9 @@ TEST(selfplay_train_default_script)
     char *comments = NULL, err[KM_ERR_MAX];
     CHECK_MSG(weights_read(&w, cmd, &comments, err) == 0, "%s", err);
     CHECK(w.pat != NULL && w.net != NULL && w.net->hidden == 16 && w.net->max_pieces == 10);
-    /* the ending network: over the last pattern fit, on the third games */
+    /* the ending network: over the last pattern fit, on the third and fourth games */
     CHECK_MSG(comments && strstr(comments, "made by: kingme fit ") && strstr(comments, "/selfplay3 ") &&
+                  strstr(comments, "/selfplay4 ") && strstr(comments, "--epochs 2 ") &&
                   strstr(comments, "/gen2.w") && strstr(comments, "--net 16") &&
                   strstr(comments, "--max-pieces 10"),
               "%s", comments ? comments : "(no comments)");

@@ -4,6 +4,7 @@
 #include "kingme/egdb.h"
 #include "kingme/egdb_build.h"
 #include "kingme/match.h"
+#include "kingme/nn.h"
 #include "kingme/selfplay.h"
 #include "kingme/textio.h"
 #include "kingme/weights.h"
@@ -584,8 +585,9 @@ TEST(workers_tune_phase_and_layer)
     char sub[300];
     snprintf(sub, sizeof sub, "%s/layer", dir);
     tune_local_and_workers("--include weights/default.w --population 8 --depth 2 --generations 1 --seed 7",
-                           path, sub, "pattern layer", w);
-    CHECK(w[0].pat != NULL);
+                           path, sub, "pattern layer and ending network", w);
+    /* the default's ending network rides with its layer, on the workers too */
+    CHECK(w[0].pat != NULL && w[0].net != NULL && w[0].net->max_pieces == 10);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd, out, sizeof out);
 }

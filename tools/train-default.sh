@@ -16,14 +16,15 @@
 #    the weights just fitted (a stronger player, whose games are nearer to
 #    those the engine will play), then a fit to all the games so far; and
 #    so on for GENERATIONS generations. The last fit is OUT.
-# 4. With ENDING=H (not by default): an ending network. GAMES more games
-#    played by the last fit (the next seed); their positions of 6 pieces
-#    labelled with the 6-piece database's results (kingme label --max-pieces 6, EGDB6: a
-#    folder holding it, built by make egdb EGDB_DIR=egdb6 EGDB_PIECES=6 when
-#    missing); then a network of H units trained over the last fit (kept as
-#    it is) on those games' positions of at most 10 pieces (kingme fit --net
-#    --labels --max-pieces 10), asked by the evaluation only there. That
-#    file is then OUT (by default the last fit is OUT).
+# 4. The ending network (ENDING=H units, 32; 0: none): ENDING_GENERATIONS
+#    (3) times GAMES more games played by the last fit (the next seeds);
+#    their positions of 6 pieces labelled with the 6-piece database's
+#    results (kingme label --max-pieces 6, EGDB6: a folder holding it, built
+#    by make egdb EGDB_DIR=egdb6 EGDB_PIECES=6 when missing); then a network
+#    of H units trained for ENDING_EPOCHS (30) passes over the last fit
+#    (kept as it is) on those games' positions of at most 10 pieces (kingme
+#    fit --net --labels --max-pieces 10), asked by the evaluation only
+#    there. That file is OUT (with ENDING=0 the last fit is OUT).
 # 5. With NET=H (not by default): a network of H units trained over the last
 #    fit's weights (kept as they are) on all the pattern fits' games, kingme
 #    fit --net, into NET_OUT (OUT with -nn before .w); its checkpoint is
@@ -39,9 +40,10 @@
 # The environment can shrink it (make test runs it so, in a few seconds):
 #   GAMES (3800 a generation), GENERATIONS (4), NODES (20000), EPOCHS (300),
 #   WORK (build/train), KINGME (./kingme; when unset, `make` builds it and
-#   the database first), EGDB (egdb; "none" for no database), ENDING (0: no
-#   ending network), EGDB6 (egdb6; "none": the ending network without
-#   labels), NET (0: no network), NET_EPOCHS (10), NET_OUT.
+#   the database first), EGDB (egdb; "none" for no database), ENDING (32;
+#   0: no ending network), ENDING_GENERATIONS (3), ENDING_EPOCHS (30),
+#   EGDB6 (egdb6; "none": the ending network without labels), NET (0: no
+#   network), NET_EPOCHS (10), NET_OUT.
 set -eu
 cd "$(dirname "$0")/.."
 OUT=${1:-weights/default.w}
@@ -51,7 +53,9 @@ GENERATIONS=${GENERATIONS:-4}
 EPOCHS=${EPOCHS:-300}
 WORK=${WORK:-build/train}
 EGDB=${EGDB:-egdb}
-ENDING=${ENDING:-0}
+ENDING=${ENDING:-32}
+ENDING_GENERATIONS=${ENDING_GENERATIONS:-3}
+ENDING_EPOCHS=${ENDING_EPOCHS:-30}
 EGDB6=${EGDB6:-egdb6}
 NET=${NET:-0}
 NET_EPOCHS=${NET_EPOCHS:-10}
@@ -84,15 +88,24 @@ while [ "$g" -le "$GENERATIONS" ]; do
     g=$((g + 1))
 done
 if [ "$ENDING" -gt 0 ]; then
-    play "$player" "$g" "$WORK/selfplay$g"
-    labels=
-    if [ "$EGDB6" != none ]; then
-        if ! ls "$EGDB6"/*.kdb >/dev/null 2>&1; then make -s egdb EGDB_DIR="$EGDB6" EGDB_PIECES=6; fi
-        "$KINGME" label "$WORK/selfplay$g" --weights "$player" --max-pieces 6 --egdb "$EGDB6" -j 2
-        labels=--labels
+    if [ "$EGDB6" != none ] && ! ls "$EGDB6"/*.kdb >/dev/null 2>&1; then
+        make -s egdb EGDB_DIR="$EGDB6" EGDB_PIECES=6
     fi
-    # shellcheck disable=SC2086 # --labels, or nothing
-    "$KINGME" fit "$WORK/selfplay$g" $labels --prior "$player" --net "$ENDING" --epochs "$NET_EPOCHS" \
+    labels=
+    edirs=
+    e=0
+    while [ "$e" -lt "$ENDING_GENERATIONS" ]; do
+        play "$player" "$g" "$WORK/selfplay$g"
+        if [ "$EGDB6" != none ]; then
+            "$KINGME" label "$WORK/selfplay$g" --weights "$player" --max-pieces 6 --egdb "$EGDB6" -j 2
+            labels=--labels
+        fi
+        edirs="$edirs $WORK/selfplay$g"
+        g=$((g + 1))
+        e=$((e + 1))
+    done
+    # shellcheck disable=SC2086 # the folders, one word each; --labels, or nothing
+    "$KINGME" fit $edirs $labels --prior "$player" --net "$ENDING" --epochs "$ENDING_EPOCHS" \
         --max-pieces 10 --lambda 0.5 --holdout 0.05 --min-pieces 5 --seed 1 -j 2 --out "$OUT"
 fi
 if [ "$NET" -gt 0 ]; then

@@ -95,11 +95,20 @@ static inline int nn_input(int view, int colour, int king, int s)
  * move's first): the score for the side to move. */
 int32_t nn_output(const EvalNet *n, const int16_t *acc_stm, const int16_t *acc_other);
 
-/* Whether the network is asked at b: always, or with at most max_pieces
- * pieces on the board (an ending network). */
+/* An ending network is not asked with fewer pieces than this: it is
+ * trained on positions of more than 5 (kingme fit's --min-pieces), and the
+ * 5-piece database answers those of 5 or fewer before the evaluation is
+ * asked; without the database the named weights and the pattern layer
+ * score them, as they were trained to. */
+#define NN_ENDING_MIN_PIECES 6
+
+/* Whether the network is asked at b: always, or with NN_ENDING_MIN_PIECES
+ * to max_pieces pieces on the board (an ending network). */
 static inline bool nn_applies(const EvalNet *n, const Board *b)
 {
-    return !n->max_pieces || bits_popcount32(board_occupied(b)) <= n->max_pieces;
+    if (!n->max_pieces) return true;
+    int pieces = bits_popcount32(board_occupied(b));
+    return pieces <= n->max_pieces && pieces >= NN_ENDING_MIN_PIECES;
 }
 
 /* The network's score of b for side (0 where it does not apply). */

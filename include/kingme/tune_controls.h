@@ -176,10 +176,19 @@ typedef struct TuneControls {
     /* the fixed pattern layer (patterns.h) that every vector of the session
      * carries, NULL for none, and the weights file it came from (as given,
      * no blanks): the population file records that path and the layer's
-     * key, and reading it loads the file and checks the key */
+     * key, and reading it loads the file and checks the key. An ending
+     * network of that file (net, NULL for none) rides with the layer: every
+     * vector carries it too, and the key recorded covers both
+     * (tune_controls_layer_key) */
     const struct EvalPatterns *pat;
+    const struct EvalNet *net;
     char pat_file[TUNE_PATH_MAX];
 } TuneControls;
+
+/* The key a population file records for a pattern layer and the network
+ * that rides with it: the layer's key, mixed with the network's when there
+ * is one (so a file without a network keeps the key it always had). */
+uint64_t tune_controls_layer_key(const struct EvalPatterns *pat, const struct EvalNet *net);
 
 /* The learn algorithm's defaults (the list's learn column), 60 weights; stop
  * after 100 generations; seed 1; no yardstick reference (the command adds

@@ -40,6 +40,9 @@ bool weights_beyond_60(const Weights *w);
 /* The built-in default vector: weights/default.w compiled into the program,
  * so commands work from any directory. */
 void weights_default(Weights *w);
+/* The same with its header's comment lines (*comments malloc'd, or NULL).
+ * Returns 0, or -1 with err. */
+int weights_default_with_comments(Weights *w, char **comments, char *err);
 
 /* Format w as weights-file text into a malloc'd string (NULL when out of memory). */
 char *weights_format(const Weights *w, const char *comments);

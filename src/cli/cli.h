@@ -89,6 +89,8 @@ struct Weights;
     "a weights file, or a name of the data folders (material, handset); 'default' is the built-in " \
     "weights/default.w"
 bool cli_weights(const char *path, struct Weights *w);
+/* The same, with the file's header comments (*comments malloc'd, or NULL). */
+bool cli_weights_with_comments(const char *path, struct Weights *w, char **comments);
 
 /* The search benchmark (bench_search.c): its fixed positions to depth with
  * the given weights (NULL: default); ends "bench: N nodes, T s, X nps". */

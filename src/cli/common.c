@@ -16,22 +16,33 @@
 #include <time.h>
 #include <unistd.h>
 
-bool cli_weights(const char *path, Weights *w)
+bool cli_weights_with_comments(const char *path, Weights *w, char **comments)
 {
+    char err[KM_ERR_MAX];
+    if (comments) *comments = NULL;
     if (!path || strcmp(path, "default") == 0) {
-        weights_default(w);
+        if (!comments) {
+            weights_default(w);
+            return true;
+        }
+        if (weights_default_with_comments(w, comments, err)) {
+            cli_error("%s", err);
+            return false;
+        }
         return true;
     }
     /* a named weights file (material, handset, ...) or a path of the
      * checkout's (weights/material.w) from any folder: the data folders */
-    char found[DATA_PATH_MAX], err[KM_ERR_MAX];
+    char found[DATA_PATH_MAX];
     if (datapath_weights(path, found, sizeof found)) path = found;
-    if (weights_read(w, path, NULL, err)) {
+    if (weights_read(w, path, comments, err)) {
         cli_error("%s", err);
         return false;
     }
     return true;
 }
+
+bool cli_weights(const char *path, Weights *w) { return cli_weights_with_comments(path, w, NULL); }
 
 void cli_time_name(char *buf, size_t len, const char *fmt)
 {

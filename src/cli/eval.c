@@ -52,7 +52,8 @@ static int run(const Opts *o)
     int32_t named = w.phased ? phase_blend(so, se, n) : (int32_t)so;
     int32_t net = w.net ? nn_eval(w.net, &b, side) : 0;
     if (w.net && !nn_applies(w.net, &b))
-        printf("network: 0 (an ending network, not asked with more than %d pieces)\n", w.net->max_pieces);
+        printf("network: 0 (an ending network, asked only with %d to %d pieces)\n", NN_ENDING_MIN_PIECES,
+               w.net->max_pieces);
     else if (w.net)
         printf("network: %ld (%d units; %ld for the side to move)\n", (long)net, w.net->hidden,
                (long)nn_eval(w.net, &b, b.stm));

@@ -31,7 +31,7 @@ static void on_progress(const FitProgress *p, void *user)
 
 /* kingme fit --net H: a network trained over the prior's evaluation. */
 static int run_net(const Opts *o, const FitConfig *fc, const Weights *prior, const char *prior_path,
-                   const char *out_path, SelfplayData *d)
+                   const char *prior_comments, const char *out_path, SelfplayData *d)
 {
     NetFitConfig c;
     nn_fit_config_default(&c);
@@ -80,6 +80,13 @@ static int run_net(const Opts *o, const FitConfig *fc, const Weights *prior, con
                       rep.train, rep.quant_train);
     textio_buf_printf(&h, "held out: prior %.5f, with the network %.5f (integers %.5f)\n", rep.prior_holdout,
                       rep.holdout_loss, rep.quant_holdout);
+    /* the prior's own header, so that the file says how both layers were made */
+    for (const char *l = prior_comments; l && *l;) {
+        const char *e = strchr(l, '\n');
+        int n = e ? (int)(e - l) : (int)strlen(l);
+        textio_buf_printf(&h, "prior: %.*s\n", n, l);
+        l = e ? e + 1 : l + n;
+    }
     char *hdr = textio_buf_done(&h);
     if (!hdr) return cli_error("out of memory");
     rc = weights_write(&out, out_path, hdr, err);
@@ -111,6 +118,10 @@ static int run(const Opts *o)
     if (c.max_pieces && c.max_pieces <= c.min_pieces)
         return cli_usage_error("fit", "--max-pieces %d leaves no position above --min-pieces %d",
                                c.max_pieces, c.min_pieces);
+    if (c.max_pieces && c.max_pieces < NN_ENDING_MIN_PIECES && opt_given(o, OPT_NET))
+        return cli_usage_error("fit",
+                               "--max-pieces %d with --net: an ending network is asked only from %d pieces",
+                               c.max_pieces, NN_ENDING_MIN_PIECES);
     c.seed = (uint64_t)opt_int(o, OPT_SEED);
     c.threads = (int)(opt_given(o, OPT_THREADS) ? opt_int(o, OPT_THREADS) : cli_default_threads());
     if (opt_flag(o, OPT_NAMED_ONLY)) c.patterns = false;
@@ -121,8 +132,8 @@ static int run(const Opts *o)
     Weights prior, out;
     char *prior_comments = NULL;
     const char *prior_path = opt_str(o, OPT_PRIOR);
-    if (!cli_weights(prior_path, &prior)) return 1;
-    (void)prior_comments;
+    if (!cli_weights_with_comments(prior_path, &prior, opt_given(o, OPT_NET) ? &prior_comments : NULL))
+        return 1;
     const char *out_path = opt_str(o, OPT_OUT);
     SelfplayData d = {0};
     char err[KM_ERR_MAX] = "";
@@ -133,6 +144,7 @@ static int run(const Opts *o)
         if (selfplay_read_dir(o->args[i], &d, err) ||
             (labels && label_apply_dir(o->args[i], &d, first, &li, err))) {
             selfplay_data_free(&d);
+            free(prior_comments);
             return cli_error("%s", err);
         }
         if (labels)
@@ -145,8 +157,9 @@ static int run(const Opts *o)
     fprintf(stderr, "fit: %zu positions of %d games, %d thread%s\n", d.n, d.games, c.threads,
             c.threads == 1 ? "" : "s");
     if (opt_given(o, OPT_NET)) {
-        int nrc = run_net(o, &c, &prior, prior_path, out_path, &d);
+        int nrc = run_net(o, &c, &prior, prior_path, prior_comments, out_path, &d);
         selfplay_data_free(&d);
+        free(prior_comments);
         return nrc;
     }
     Show sh = {isatty(2) != 0, c.epochs >= 20 ? c.epochs / 20 : 1};
@@ -209,8 +222,8 @@ static const Opt options[] = {
     {OPT_MIN_PIECES, NULL, NULL, OPT_INT, "N", 0, 24, "5",
      "only positions with more pieces (the endgame database answers the rest)"},
     {OPT_MAX_PIECES, NULL, NULL, OPT_INT, "N", 2, 24, DESCRIBED("no limit"),
-     "only positions with at most N pieces; with --net the network is then asked only in such "
-     "positions (an ending network)"},
+     "only positions with at most N pieces; with --net the network is then asked only with 6 to N "
+     "pieces (an ending network)"},
     {OPT_NAMED_ONLY, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "fit the named weights alone (no pattern layer)"},
     {OPT_PATTERNS_ONLY, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,

@@ -183,8 +183,8 @@ static void show_network(const Shown *f)
     printf("\nnetwork: %d inputs a view x 2 views -> %d units -> %d -> 1, %ld weights, checksum %08x\n",
            NN_INPUTS, n->hidden, NN_L2, nn_nparams(n->hidden), (unsigned)n->crc);
     if (n->max_pieces)
-        printf("  an ending network: asked only in positions of at most %d pieces (0 elsewhere)\n",
-               n->max_pieces);
+        printf("  an ending network: asked only in positions of %d to %d pieces (0 elsewhere)\n",
+               NN_ENDING_MIN_PIECES, n->max_pieces);
     printf("  its part of the score over the %d positions of bench --eval: mean |part| %.3f men, largest "
            "%.3f\n",
            nb, typ / (nb ? nb : 1) / f->unit, big / f->unit);

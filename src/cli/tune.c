@@ -376,8 +376,9 @@ static bool read_yardsticks(const Opts *o, TuneControls *c)
         }
         TuneYardstick *y = &c->yard[c->nyard];
         if (!cli_weights(path, &y->w)) return false; /* with or without a phase */
-        if (y->w.net) { /* population files keep no network: it would be dropped */
-            cli_usage_error(o->name, "--yardstick %s has a network, which tune cannot keep", path);
+        if (y->w.net && !y->w.pat) {                 /* a network rides with a pattern layer */
+            cli_usage_error(
+                o->name, "--yardstick %s has a network but no pattern layer, which tune cannot keep", path);
             return false;
         }
         if (y->w.pat) { /* the population file names the layer's file */
@@ -541,6 +542,7 @@ static int open_continued(const Opts *o, TuneControls *c, unsigned given, TuneSe
     c->nweights = from.c.nweights;
     c->norm = from.c.norm; /* and the pattern layer, fixed for good */
     c->pat = from.c.pat;
+    c->net = from.c.net;
     memcpy(c->pat_file, from.c.pat_file, sizeof c->pat_file);
     if (!(given & C_YARD) && from.c.nyard) {
         c->nyard = from.c.nyard;
@@ -567,9 +569,10 @@ static int open_new(const Opts *o, const TuneControls *c, TuneSession *s)
             free(inc);
             return 1;
         }
-        if (inc[k].net) { /* population files keep no network: it would be dropped */
+        if (inc[k].net && !inc[k].pat) { /* a network rides with a pattern layer */
             free(inc);
-            return cli_usage_error(o->name, "--include %s has a network, which tune cannot keep", path);
+            return cli_usage_error(
+                o->name, "--include %s has a network but no pattern layer, which tune cannot keep", path);
         }
     }
     /* the vector's length: 74 when an --include file gives one of the terms
@@ -597,7 +600,7 @@ static int open_new(const Opts *o, const TuneControls *c, TuneSession *s)
         if (!inc[k].pat) continue;
         if (layer < 0) {
             layer = k;
-        } else if (inc[k].pat != inc[layer].pat) {
+        } else if (inc[k].pat != inc[layer].pat || inc[k].net != inc[layer].net) {
             free(inc);
             return cli_usage_error(o->name,
                                    "--include %s: its pattern layer is not the one of %s (a session breeds "
@@ -621,9 +624,10 @@ static int open_new(const Opts *o, const TuneControls *c, TuneSession *s)
             return cli_usage_error(o->name, "--include %s", err);
         }
         cc.pat = inc[layer].pat;
+        cc.net = inc[layer].net;
         cc.norm = (int)norm;
         snprintf(cc.pat_file, sizeof cc.pat_file, "%s", path);
-        for (int k = 0; k < ninclude; k++) inc[k].pat = cc.pat;
+        for (int k = 0; k < ninclude; k++) inc[k].pat = cc.pat, inc[k].net = cc.net;
         if (tune_controls_check(&cc, err)) {
             free(inc);
             return cli_usage_error(o->name, "%s", err);
