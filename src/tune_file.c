@@ -69,8 +69,10 @@ char *tune_describe(const TuneSession *s)
                           c->nweights);
     if (c->pat)
         textio_buf_printf(&b, "over the fixed pattern layer%s of %s (key %016llx); vectors at norm %d\n",
-                          c->net ? " and ending network" : "", c->pat_file,
-                          (unsigned long long)tune_controls_layer_key(c->pat, c->net), c->norm);
+                          !c->net              ? ""
+                          : c->net->max_pieces ? " and ending network"
+                                               : " and network",
+                          c->pat_file, (unsigned long long)tune_controls_layer_key(c->pat, c->net), c->norm);
     const char *unit = c->stop == TUNE_STOP_GENERATIONS ? "generation" : "second";
     textio_buf_printf(&b, "stop after %s %s%s; %d generation%s done, %.1f s of play, %lld game%s\n", lim,
                       unit, c->limit == 1 ? "" : "s", s->generation, s->generation == 1 ? "" : "s",

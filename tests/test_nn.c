@@ -433,7 +433,9 @@ TEST(nn_eval_show_and_checkpoint_commands)
              "%s tune --yardstick none --include weights/nn-experimental.w --population 8 --generations 1 "
              "--depth 1 -j 1 --dir %s/t --name n 2>&1 && grep -c '^network ' %s/t/output/n.w",
              test_kingme(), dir, dir);
-    CHECK_MSG(test_run(cmd, out, sizeof out) == 0 && strstr(out, "\n1\n"), "%s", out);
+    CHECK_MSG(test_run(cmd, out, sizeof out) == 0 && strstr(out, "\n1\n") &&
+                  strstr(out, "over the fixed pattern layer and network of weights/nn-experimental.w"),
+              "%s", out);
     snprintf(
         cmd, sizeof cmd,
         "%s fit %s/sp --prior weights/named.w --net 16 --epochs 1 --out %s/np.w >/dev/null 2>&1 && %s tune "
