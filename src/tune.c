@@ -99,8 +99,7 @@ static void finish_learn(const TuneControls *c, Weights *w)
     if (c->symmetric) antisymmetrise(w, c->nweights);
     normalise(w, c->nweights, c->norm);
     mark_phase(c->nweights, w);
-    w->pat = c->pat;
-    w->net = c->net;
+    tune_controls_carry_layer(c, w);
 }
 
 /* A random vector of the learn algorithm (c->init), finished. */

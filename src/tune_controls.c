@@ -244,3 +244,9 @@ uint64_t tune_controls_layer_key(const struct EvalPatterns *pat, const struct Ev
     uint64_t k = pat ? pat->key : 0;
     return net ? km_mix64(k ^ net->key ^ 0x4E6574776F726Bull) : k;
 }
+
+void tune_controls_carry_layer(const TuneControls *c, Weights *w)
+{
+    w->pat = c->pat;
+    w->net = c->net;
+}

@@ -493,12 +493,13 @@ static int load_layer(const Parse *p, const char *what, const char *path, uint64
     if (!w.pat)
         return perr(p, "%s: %s has no pattern layer (the session's had key %016llx)", what, path,
                     (unsigned long long)key);
-    if (tune_controls_layer_key(w.pat, w.net) != key)
+    uint64_t now = tune_controls_layer_key(w.pat, w.net);
+    if (now != key)
         return perr(
             p,
             "%s: the layer of %s has changed since the session began (key %016llx, recorded %016llx): "
             "put the file back, or start a new session",
-            what, path, (unsigned long long)tune_controls_layer_key(w.pat, w.net), (unsigned long long)key);
+            what, path, (unsigned long long)now, (unsigned long long)key);
     *out = w.pat;
     *net = w.net;
     return 0;
@@ -656,11 +657,8 @@ int tune_parse(TuneSession *s, const char *text, const char *where, char *err)
         free(ind);
         return -1;
     }
-    for (int i = 0; i < nind; i++) { /* every vector carries the session's layer */
-        ind[i].w.pat = t.c.pat;
-        ind[i].w.net = t.c.net;
-    }
-    if (t.has_best) t.best.pat = t.c.pat, t.best.net = t.c.net;
+    for (int i = 0; i < nind; i++) tune_controls_carry_layer(&t.c, &ind[i].w); /* every vector carries it */
+    if (t.has_best) tune_controls_carry_layer(&t.c, &t.best);
     t.pop = ind;
     *s = t;
     return 0;

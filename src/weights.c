@@ -523,5 +523,5 @@ void weights_default(Weights *w)
     char err[KM_ERR_MAX];
     /* The text is weights/default.w, built in; a test checks that it parses,
      * so the fallback (all zero) never happens in a released program. */
-    if (weights_parse(w, weights_default_text, "weights/default.w", NULL, err) != 0) memset(w, 0, sizeof *w);
+    if (weights_default_with_comments(w, NULL, err) != 0) memset(w, 0, sizeof *w);
 }

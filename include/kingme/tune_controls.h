@@ -190,6 +190,10 @@ typedef struct TuneControls {
  * is one (so a file without a network keeps the key it always had). */
 uint64_t tune_controls_layer_key(const struct EvalPatterns *pat, const struct EvalNet *net);
 
+/* Give w the session's fixed pattern layer and the network that rides with
+ * it (every vector of the session carries both). */
+void tune_controls_carry_layer(const TuneControls *c, Weights *w);
+
 /* The learn algorithm's defaults (the list's learn column), 60 weights; stop
  * after 100 generations; seed 1; no yardstick reference (the command adds
  * weights/material.w and weights/handset.w); norm TUNE_NORM, no pattern layer. */

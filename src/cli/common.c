@@ -21,10 +21,6 @@ bool cli_weights_with_comments(const char *path, Weights *w, char **comments)
     char err[KM_ERR_MAX];
     if (comments) *comments = NULL;
     if (!path || strcmp(path, "default") == 0) {
-        if (!comments) {
-            weights_default(w);
-            return true;
-        }
         if (weights_default_with_comments(w, comments, err)) {
             cli_error("%s", err);
             return false;

@@ -627,7 +627,7 @@ static int open_new(const Opts *o, const TuneControls *c, TuneSession *s)
         cc.net = inc[layer].net;
         cc.norm = (int)norm;
         snprintf(cc.pat_file, sizeof cc.pat_file, "%s", path);
-        for (int k = 0; k < ninclude; k++) inc[k].pat = cc.pat, inc[k].net = cc.net;
+        for (int k = 0; k < ninclude; k++) tune_controls_carry_layer(&cc, &inc[k]);
         if (tune_controls_check(&cc, err)) {
             free(inc);
             return cli_usage_error(o->name, "%s", err);
