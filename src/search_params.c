@@ -210,14 +210,7 @@ char *search_params_format(const SearchParams *p, const char *header)
 {
     KmBuf b = {0};
     textio_buf_printf(&b, "%s %d\n", SEARCH_PARAMS_MAGIC, SEARCH_PARAMS_VERSION);
-    for (const char *c = header; c && *c;) {
-        const char *eol = strchr(c, '\n');
-        size_t n = eol ? (size_t)(eol - c) : strlen(c);
-        textio_buf_str(&b, n ? "# " : "#");
-        textio_buf_add(&b, c, n);
-        textio_buf_str(&b, "\n");
-        c = eol ? eol + 1 : c + n;
-    }
+    textio_buf_lines(&b, header, "# ");
     for (int i = 0; i < SEARCH_NPARAMS; i++) {
         char v[40], d[40];
         search_params_text(p, i, v, sizeof v);

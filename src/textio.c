@@ -57,6 +57,22 @@ void textio_buf_add(KmBuf *b, const char *s, size_t n)
 
 void textio_buf_str(KmBuf *b, const char *s) { textio_buf_add(b, s, strlen(s)); }
 
+void textio_buf_lines(KmBuf *b, const char *text, const char *prefix)
+{
+    size_t np = strlen(prefix), bare = np;
+    while (bare && prefix[bare - 1] == ' ') bare--;
+    for (const char *c = text; c && *c;) {
+        const char *eol = strchr(c, '\n');
+        size_t n = eol ? (size_t)(eol - c) : strlen(c);
+        const char *next = eol ? eol + 1 : c + n;
+        if (n && c[n - 1] == '\r') n--;
+        textio_buf_add(b, prefix, n ? np : bare);
+        textio_buf_add(b, c, n);
+        textio_buf_add(b, "\n", 1);
+        c = next;
+    }
+}
+
 void textio_buf_printf(KmBuf *b, const char *fmt, ...)
 {
     if (b->oom) return;

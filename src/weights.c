@@ -428,16 +428,7 @@ int weights_read(Weights *w, const char *path, char **comments, char *err)
 char *weights_format(const Weights *w, const char *comments)
 {
     KmBuf b = {0};
-    /* each comment line gets "# " ("#" alone for an empty line) */
-    for (const char *c = comments; c && *c;) {
-        const char *eol = strchr(c, '\n');
-        size_t n = eol ? (size_t)(eol - c) : strlen(c);
-        if (n && c[n - 1] == '\r') n--;
-        textio_buf_add(&b, n ? "# " : "#", n ? 2 : 1);
-        textio_buf_add(&b, c, n);
-        textio_buf_add(&b, "\n", 1);
-        c = eol ? eol + 1 : c + n;
-    }
+    textio_buf_lines(&b, comments, "# "); /* "#" alone for an empty line */
     /* the 60 always; the new terms when one has a weight or there is a
      * phase; the ending vector ("end." names) when there is a phase */
     int n = EVAL_NPARAMS;

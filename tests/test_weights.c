@@ -174,6 +174,26 @@ TEST(weights_format_lists_every_parameter)
     free(t);
 }
 
+/* The header: each comment line after "# ", an empty one "#" alone, a CR
+ * before the LF dropped, a last line without its LF ended; read back the
+ * same lines. */
+TEST(weights_format_comment_lines)
+{
+    Weights w = {0};
+    char *t = weights_format(&w, "first\n\r\nthird\r\nlast");
+    CHECK(t != NULL);
+    if (!t) return;
+    const char *head = "# first\n#\n# third\n# last\n";
+    CHECK(strncmp(t, head, strlen(head)) == 0 && t[strlen(head)] != '#');
+    Weights r;
+    char *comments = NULL, err[KM_ERR_MAX];
+    CHECK_INT(weights_parse(&r, t, "f", &comments, err), 0);
+    const char *lines = "first\n\nthird\nlast";
+    CHECK(comments && strncmp(comments, lines, strlen(lines)) == 0);
+    free(comments);
+    free(t);
+}
+
 /* The new terms and the phase: written only when used, read back the same;
  * "end." names turn the phase on; their errors name the line. */
 TEST(weights_new_terms_and_phase)

@@ -27,6 +27,10 @@ typedef struct KmBuf {
 void textio_buf_add(KmBuf *b, const char *s, size_t n);
 void textio_buf_str(KmBuf *b, const char *s); /* textio_buf_add of strlen(s) bytes */
 void textio_buf_printf(KmBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Each line of text (the last one may lack its '\n'; a '\r' before the
+ * '\n' is dropped) as prefix, the line, '\n'; an empty line gets the prefix
+ * without its trailing blanks ("# " gives "#"). text may be NULL. */
+void textio_buf_lines(KmBuf *b, const char *text, const char *prefix);
 
 /* The string, to free() (an empty buffer gives ""), or NULL when memory ran
  * out (the buffer is then freed). Either way b must not be used again. */

@@ -81,12 +81,7 @@ static int run_net(const Opts *o, const FitConfig *fc, const Weights *prior, con
     textio_buf_printf(&h, "held out: prior %.5f, with the network %.5f (integers %.5f)\n", rep.prior_holdout,
                       rep.holdout_loss, rep.quant_holdout);
     /* the prior's own header, so that the file says how both layers were made */
-    for (const char *l = prior_comments; l && *l;) {
-        const char *e = strchr(l, '\n');
-        int n = e ? (int)(e - l) : (int)strlen(l);
-        textio_buf_printf(&h, "prior: %.*s\n", n, l);
-        l = e ? e + 1 : l + n;
-    }
+    textio_buf_lines(&h, prior_comments, "prior: ");
     char *hdr = textio_buf_done(&h);
     if (!hdr) return cli_error("out of memory");
     rc = weights_write(&out, out_path, hdr, err);
