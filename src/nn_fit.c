@@ -329,8 +329,10 @@ int nn_fit_run(const NetFitConfig *c, const SelfplayData *data, const Weights *p
     }
     /* the data's key: the samples' boards and targets, for the checkpoint */
     uint64_t key = km_mix64(0x6E6E666974ull ^ (uint64_t)c->hidden);
-    EvalTable ptab;
+    EvalTable ptab, ntab;
     eval_table_init(&ptab, &prior);
+    eval_table_init(&ntab, prior_in); /* with the prior's own network, if any */
+    double lnet = 0;
     size_t nt = 0, nh = ntrain;
     for (size_t i = 0; i < data->n; i++) {
         if (!use[i]) continue;
@@ -338,6 +340,8 @@ int nn_fit_run(const NetFitConfig *c, const SelfplayData *data, const Weights *p
         extract(&data->pos[i].b, x);
         x->target = (float)fit_target(&data->pos[i], c->lambda, scale);
         x->base = (float)eval_score(&x->b, x->b.stm, &ptab);
+        if (prior_in->net && held[i])
+            lnet += fit_cross_entropy(fit_sigmoid(eval_score(&x->b, x->b.stm, &ntab) / scale), x->target);
         key = km_mix64(key ^ board_hash(&x->b) ^ (uint64_t)(x->target * 1e6) ^
                        ((uint64_t)(int32_t)x->base << 32));
     }
@@ -359,6 +363,7 @@ int nn_fit_run(const NetFitConfig *c, const SelfplayData *data, const Weights *p
     }
     rep->prior_train = lp / (double)ntrain;
     rep->prior_holdout = nheld ? lh / (double)nheld : -1;
+    rep->prior_net_holdout = prior_in->net && nheld ? lnet / (double)nheld : -1;
     /* the start, drawn from the seed: units in their linear range, a small output */
     uint64_t rng = km_mix64(c->seed ^ 0x6E6E696E6974ull);
 #define UNIFORM(a) ((float)(((double)(km_rng_next(&rng) >> 11) * 0x1.0p-53 * 2 - 1) * (a)))

@@ -12,6 +12,7 @@
 #include "kingme/weights.h"
 #include "test.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,6 +325,24 @@ TEST(nn_fit_deterministic_and_resumes)
     CHECK_INT(rep.epochs_done, 3);
     CHECK_MSG(rep.holdout > 0 && rep.prior_holdout > 0 && rep.quant_holdout > 0, "%zu %f %f", rep.holdout,
               rep.prior_holdout, rep.quant_holdout);
+    /* a fit over a file with a network measures that network on the same
+     * held-out positions first: the loss its own fit gave it in integers */
+    CHECK(prior.net != NULL); /* the default's ending network */
+    CHECK_MSG(rep.prior_net_holdout > 0, "%f", rep.prior_net_holdout);
+    NetFitConfig c2 = c;
+    c2.rate = 0.02; /* a network that changes the loss, so the checks tell them apart */
+    Weights strong;
+    CHECK_MSG(nn_fit_run(&c2, &d, &prior, &strong, &rep, NULL, NULL, NULL, err) == 0, "%s", err);
+    double first_holdout = rep.quant_holdout, first_prior = rep.prior_holdout;
+    CHECK_MSG(fabs(first_holdout - first_prior) > 1e-3, "%f %f", first_holdout, first_prior);
+    CHECK_MSG(nn_fit_run(&c2, &d, &strong, &part, &rep, NULL, NULL, NULL, err) == 0, "%s", err);
+    CHECK_MSG(fabs(rep.prior_net_holdout - first_holdout) < 1e-4, "%f %f", rep.prior_net_holdout,
+              first_holdout);
+    CHECK_MSG(rep.prior_holdout == first_prior, "%f %f", rep.prior_holdout, first_prior); /* left out */
+    Weights plain = prior;
+    plain.net = NULL;
+    CHECK_MSG(nn_fit_run(&c2, &d, &plain, &part, &rep, NULL, NULL, NULL, err) == 0, "%s", err);
+    CHECK_MSG(rep.prior_net_holdout == -1, "%f", rep.prior_net_holdout);
     char ck[128];
     snprintf(ck, sizeof ck, "%s/net.ckpt", dir);
     c.checkpoint = ck;

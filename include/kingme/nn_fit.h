@@ -45,6 +45,8 @@ typedef struct NetFitReport {
     int games;
     double scale;                      /* K */
     double prior_train, prior_holdout; /* the prior's losses (no network) */
+    double prior_net_holdout;          /* the prior's held-out loss with its own
+                                          network (-1: it has none) */
     double train, holdout_loss;        /* with the float network */
     double quant_train, quant_holdout; /* with the integer network */
     int resumed_from;                  /* the epoch the checkpoint held (0: a new fit) */

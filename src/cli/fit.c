@@ -80,6 +80,8 @@ static int run_net(const Opts *o, const FitConfig *fc, const Weights *prior, con
                       rep.train, rep.quant_train);
     textio_buf_printf(&h, "held out: prior %.5f, with the network %.5f (integers %.5f)\n", rep.prior_holdout,
                       rep.holdout_loss, rep.quant_holdout);
+    if (rep.prior_net_holdout >= 0)
+        textio_buf_printf(&h, "held out: the prior with its own network %.5f\n", rep.prior_net_holdout);
     /* the prior's own header, so that the file says how both layers were made */
     textio_buf_lines(&h, prior_comments, "prior: ");
     char *hdr = textio_buf_done(&h);
@@ -94,6 +96,9 @@ static int run_net(const Opts *o, const FitConfig *fc, const Weights *prior, con
            "%.5f); wrote %s\n",
            rep.samples, rep.holdout, rep.scale, c.hidden, rep.prior_holdout, rep.holdout_loss,
            rep.quant_holdout, out_path);
+    if (rep.prior_net_holdout >= 0)
+        printf("fit: the prior with its own network (left out of this fit): held out %.5f\n",
+               rep.prior_net_holdout);
     return 0;
 }
 
@@ -224,7 +229,8 @@ static const Opt options[] = {
     {OPT_PATTERNS_ONLY, NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL,
      "fit the pattern layer alone (the named weights kept)"},
     {OPT_NET, NULL, NULL, OPT_INT, "H", 16, NN_MAX_HIDDEN, DESCRIBED("no network"),
-     "train a network of H units (a multiple of 16) over the prior's evaluation, which is kept as it is"},
+     "train a network of H units (a multiple of 16) over the prior's named weights and pattern layer, "
+     "kept as they are (a network of the prior's own is left out, its held-out loss printed)"},
     {OPT_NET_EPOCHS, NULL, NULL, OPT_INT, "N", 1, 100000, "10",
      "with --net: passes over the samples (or --epochs)"},
     {OPT_NET_BATCH, NULL, NULL, OPT_INT, "N", 1, 1000000, "1024", "with --net: samples a step"},
