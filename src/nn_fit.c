@@ -329,10 +329,9 @@ int nn_fit_run(const NetFitConfig *c, const SelfplayData *data, const Weights *p
     }
     /* the data's key: the samples' boards and targets, for the checkpoint */
     uint64_t key = km_mix64(0x6E6E666974ull ^ (uint64_t)c->hidden);
-    EvalTable ptab, ntab;
+    EvalTable ptab;
     eval_table_init(&ptab, &prior);
-    eval_table_init(&ntab, prior_in); /* with the prior's own network, if any */
-    double lnet = 0;
+    double lnet = 0; /* the held-out loss with the prior's own network, if any */
     size_t nt = 0, nh = ntrain;
     for (size_t i = 0; i < data->n; i++) {
         if (!use[i]) continue;
@@ -341,7 +340,8 @@ int nn_fit_run(const NetFitConfig *c, const SelfplayData *data, const Weights *p
         x->target = (float)fit_target(&data->pos[i], c->lambda, scale);
         x->base = (float)eval_score(&x->b, x->b.stm, &ptab);
         if (prior_in->net && held[i])
-            lnet += fit_cross_entropy(fit_sigmoid(eval_score(&x->b, x->b.stm, &ntab) / scale), x->target);
+            lnet += fit_cross_entropy(
+                fit_sigmoid((x->base + nn_eval(prior_in->net, &x->b, x->b.stm)) / scale), x->target);
         key = km_mix64(key ^ board_hash(&x->b) ^ (uint64_t)(x->target * 1e6) ^
                        ((uint64_t)(int32_t)x->base << 32));
     }
