@@ -339,6 +339,53 @@ TEST(search_is_deterministic_and_thread_safe)
     }
 }
 
+/* A searcher that has searched with other weights, or for the other side,
+ * searches as a fresh one does: nothing it kept (the evaluation cache among
+ * it) carries a value across weights or root sides. */
+static void search_fresh_and_used(Searcher *used, const Weights *w, const char *fen, SearchResult *fresh_r,
+                                  SearchResult *used_r)
+{
+    char err[KM_ERR_MAX];
+    Board b;
+    CHECK(board_from_fen(&b, fen, err) == 0);
+    SearchLimits lim;
+    search_limits_default(&lim);
+    lim.depth = 9;
+    Searcher fresh;
+    CHECK(search_init(&fresh, w, 1, 1, err) == 0);
+    search_set_tiebreak(&fresh, TIEBREAK_FIRST);
+    CHECK(search_run(&fresh, &b, NULL, 0, 0, &lim, fresh_r, NULL, NULL) == 0);
+    search_free(&fresh);
+    search_set_weights(used, w);
+    search_clear(used);
+    CHECK(search_run(used, &b, NULL, 0, 0, &lim, used_r, NULL, NULL) == 0);
+}
+
+TEST(search_used_searcher_searches_as_a_fresh_one)
+{
+    Weights def, old;
+    char err[KM_ERR_MAX];
+    weights_default(&def);
+    CHECK_MSG(weights_read(&old, "weights/default-60.w", NULL, err) == 0, "%s", err);
+    const char *fens[2] = {"W:W18,22,23,25,26,27,29,30,31,32:B1,2,3,5,6,7,9,10,11,14",
+                           "B:W18,22,23,25,26,27,29,30,31,32:B1,2,3,5,6,7,9,10,11,14"};
+    const Weights *ws[2] = {&def, &old};
+    Searcher s;
+    CHECK(search_init(&s, &def, 1, 1, err) == 0);
+    search_set_tiebreak(&s, TIEBREAK_FIRST);
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < 2; i++)
+            for (int k = 0; k < 2; k++) {
+                SearchResult a, b;
+                search_fresh_and_used(&s, ws[k], fens[i], &a, &b);
+                CHECK(a.nodes > 1000);
+                CHECK_INT(b.nodes, a.nodes);
+                CHECK_INT(b.score, a.score);
+                CHECK(mg_move_equal(&b.best, &a.best));
+            }
+    search_free(&s);
+}
+
 TEST(search_incremental_key_equals_full_hash)
 {
     rnd_state = 5;

@@ -177,6 +177,7 @@ typedef struct Searcher {
     int helper_id;                    /* 0: a searcher of its own; k: the k-th helper */
     _Atomic uint64_t published_nodes; /* a helper's node count, every 1024 nodes */
     struct NnAcc *nnacc;              /* with a network: its accumulators, one a ply (NULL: none yet) */
+    struct EvalCacheEntry *ecache;    /* the last evaluations, by table key (NULL: none yet) */
 } Searcher;
 
 /* hash_mb: table size in MB (0: no table). Returns 0, or -1 with err when
