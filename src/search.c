@@ -313,9 +313,8 @@ static inline int pick_next(int32_t *sc, int *order, int count, int i)
 /* A table entry for tkey: its move as *tt_move (when it is still in the
  * list), and true with *v when its bound decides the node. */
 static bool tt_lookup(Searcher *s, const MoveList *ml, uint64_t tkey, int depth, int ply, int32_t alpha,
-                      int32_t beta, int *tt_move, int32_t *v)
+                      int32_t beta, int *tt_move, int32_t *v, TTEntry *e)
 {
-    TTEntry en, *e = &en;
     if (!tt_probe(s->tt, tkey, e)) return false;
     if (e->move < ml->count && ml->moves[e->move].to + 1 == e->to) *tt_move = e->move;
     if (e->depth < depth) return false;
@@ -717,7 +716,8 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
     int tt_move = -1;
     uint64_t tkey = key ^ s->salt;
     int32_t tv;
-    if (use_tt && tt_lookup(s, &ml, tkey, depth, ply, alpha, beta, &tt_move, &tv)) return tv;
+    TTEntry te = {0};
+    if (use_tt && tt_lookup(s, &ml, tkey, depth, ply, alpha, beta, &tt_move, &tv, &te)) return tv;
 
     if (use_tt && s->use.etc && s->par.etc && depth >= s->par.etc_depth &&
         etc_cutoff(s, b, &ml, key, depth, ply, beta, &tv))
@@ -731,6 +731,31 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
         bool cut = probcut(s, b, key, depth, ply, beta, reversible);
         if (s->stopped) return 0;
         if (cut) return beta;
+    }
+
+    /* singular extension: the table's move, when every other move fails
+     * low below its score less a margin at half the depth, is searched a
+     * ply deeper */
+    int sing = -1;
+    if (s->par.singular && tt_move >= 0 && depth >= s->par.singular_depth && ml.count > 1 && ply > 0 &&
+        ply < 2 * s->iter_depth && te.depth >= depth - 3 &&
+        (tt_flag(&te) == TT_LOWER || tt_flag(&te) == TT_EXACT)) {
+        int32_t ttv = score_from_tt(te.score, ply);
+        if (ttv > -SCORE_DB_MIN + 1000 && ttv < SCORE_DB_MIN - 1000) {
+            int32_t sb = ttv - s->par.singular_margin * depth;
+            bool single = true;
+            for (int i = 0; i < ml.count && single; i++) {
+                if (i == tt_move) continue;
+                Board c = *b;
+                mg_make_move(&c, &ml.moves[i]);
+                uint64_t ck = mg_move_key_after(b, &ml.moves[i], key);
+                int crev = mg_move_resets_count(b, &ml.moves[i]) ? 0 : reversible + 1;
+                int32_t v = -negamax(s, &c, ck, (depth - 1) / 2, ply + 1, -sb, -sb + 1, crev);
+                if (s->stopped) return 0;
+                if (v >= sb) single = false;
+            }
+            if (single) sing = tt_move;
+        }
     }
 
     int32_t sc[MAX_MOVES];
@@ -754,7 +779,7 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
         int crev = mg_move_resets_count(b, m) ? 0 : reversible + 1;
         int32_t v;
         if (n == 0) {
-            v = -negamax(s, &c, ck, depth - 1, ply + 1, -beta, -alpha, crev);
+            v = -negamax(s, &c, ck, depth - 1 + (i == sing), ply + 1, -beta, -alpha, crev);
         } else {
             int r = may_reduce && !pv_node && n >= s->par.lmr_from ? lmr_reduction(s, b, &c, m, depth, ply, n)
                                                                    : 0;
@@ -1152,6 +1177,7 @@ int search_run(Searcher *s, const Board *b, const uint64_t *history, int nhistor
     /* every other helper a ply ahead, so that the threads do not all
      * search the same depth at the same time */
     for (int depth = 1 + (s->helper_id & 1); depth <= maxdepth; depth++) {
+        s->iter_depth = depth;
         int32_t best = root_iteration(s, b, &ml, order, depth, reversible, out->score, scores, t, rl);
         if (s->stopped && t->n == 0) break;
         /* a complete iteration is the result; so is a stopped one once the

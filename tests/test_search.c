@@ -454,6 +454,45 @@ TEST(search_selective_proves_what_exact_proves)
     CHECK_INT(r.score, SCORE_WIN - 15);
 }
 
+/* Singular extensions (off by default): on, they change the tree of a
+ * middle game (the verification searches and the extended moves), stay
+ * deterministic, and prove what the exact search proves. */
+static SearchResult search_singular(const char *fen, int depth, int on)
+{
+    char err[KM_ERR_MAX];
+    Board b;
+    CHECK(board_from_fen(&b, fen, err) == 0);
+    Weights w;
+    weights_default(&w);
+    Searcher s;
+    CHECK(search_init(&s, &w, 1, 1, err) == 0);
+    search_set_tiebreak(&s, TIEBREAK_FIRST);
+    s.par.singular = on;
+    s.par.singular_margin = 50;
+    SearchLimits lim;
+    search_limits_default(&lim);
+    lim.depth = depth;
+    SearchResult r;
+    CHECK(search_run(&s, &b, NULL, 0, 0, &lim, &r, NULL, NULL) == 0);
+    search_free(&s);
+    return r;
+}
+
+TEST(search_singular_extensions_extend_and_prove)
+{
+    const char *mid = "B:W13,14,20,24,26,27,30,32:B2,5,7,10,11,12,16,18";
+    int depth = test_sanitized() ? 11 : 13;
+    SearchResult off = search_singular(mid, depth, 0), on = search_singular(mid, depth, 1),
+                 again = search_singular(mid, depth, 1);
+    CHECK_INT(on.depth, depth);
+    CHECK_MSG(on.nodes != off.nodes, "singular extensions left the tree as it was (%llu nodes)",
+              (unsigned long long)on.nodes);
+    CHECK_INT(again.nodes, on.nodes);
+    CHECK_INT(again.score, on.score);
+    SearchResult win = search_singular("W:WK22,K23,K24:BK31,K32", 40, 1);
+    CHECK_INT(win.score, SCORE_WIN - 15);
+}
+
 TEST(search_selective_searches_fewer_nodes)
 {
     /* The same depth from the initial position, and from a middle game of

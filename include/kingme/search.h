@@ -147,7 +147,8 @@ typedef struct Searcher {
     /* per-search state */
     SearchLimits limits;
     int root_side;
-    uint64_t salt; /* root side and weights, xor-ed into table keys */
+    int iter_depth; /* the iteration's depth */
+    uint64_t salt;  /* root side and weights, xor-ed into table keys */
     uint64_t nodes;
     int seldepth;
     double start, deadline; /* deadline: the hard limit (0: none) */

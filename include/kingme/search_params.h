@@ -73,6 +73,15 @@
       "futility's margin per ply of depth, in evaluation units")                                             \
     X(futility_pieces, INT, 6, 0, 24, "with probcut_pieces: +17.4 (above)",                                   \
       "no futility pruning in endings of this many pieces or fewer")                                         \
+    X(singular, INT, 0, 0, 1,                                                                                 \
+      "1 with singular_margin 50: +9.6 (-5.1 .. +24.1), 400 games at 0.1 s, and +9.6 (-5.7 .. +24.6), "       \
+      "400 games at 200000 nodes, b6a46a5 with the switch, 2026-11-28; margin 20: -6.9 (-22.7 .. "            \
+      "+8.9) at 200000 nodes; margin 50 at 0.02 s: +2.6 (-14.7 .. +19.9), 400 games",                         \
+      "singular extensions (0 off, 1 on): the table's move, when every other move fails low at half the "     \
+      "depth below the table's score less singular_margin a ply, is searched one ply deeper")                 \
+    X(singular_depth, INT, 8, 4, 63, "not measured", "the shallowest node singular extensions are tried at")  \
+    X(singular_margin, INT, 50, 0, 5000, "20 instead of 50: see singular",                                    \
+      "the margin below the table's score, a ply of depth, that every other move must fail low under")        \
     X(aspiration, INT, 60, 1, 100000,                                                                         \
       "the ProbCut margin (252) instead of 60: +5.2 (-16.5 .. +26.9), 400 games, d8bd843, 2026-11-26",        \
       "the root's aspiration window around the last iteration's score, in evaluation units")                 \
