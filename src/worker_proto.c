@@ -47,7 +47,7 @@ static unsigned switch_flags(const SearchSwitches *w)
 {
     return (unsigned)w->tt | (unsigned)w->quiescence << 1 | (unsigned)w->extensions << 2 |
            (unsigned)w->ordering << 3 | (unsigned)w->lmr << 4 | (unsigned)w->probcut << 5 |
-           (unsigned)w->etc << 6 | (unsigned)w->futility << 7;
+           (unsigned)w->etc << 6 | (unsigned)w->futility << 7 | (unsigned)w->singular << 8;
 }
 
 static void set_switch_flags(SearchSwitches *w, unsigned f)
@@ -60,6 +60,7 @@ static void set_switch_flags(SearchSwitches *w, unsigned f)
     w->probcut = (f >> 5) & 1;
     w->etc = (f >> 6) & 1;
     w->futility = (f >> 7) & 1;
+    w->singular = (f >> 8) & 1;
 }
 
 const Weights *wproto_spec_weights(const MatchSettings *set, const MatchGameSpec *spec, int colour)
@@ -610,7 +611,7 @@ int wproto_parse_job(char **tok, int nt, WprotoJob *j, char *err)
             else ok = false;
             break;
         case 7:
-            ok = textio_parse_ll(t, 0, 255, &v), set_switch_flags(&j->set.use, (unsigned)v);
+            ok = textio_parse_ll(t, 0, 511, &v), set_switch_flags(&j->set.use, (unsigned)v);
             break;
         case 8:
             ok = parse_u64(t, &j->seed);

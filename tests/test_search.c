@@ -456,8 +456,9 @@ TEST(search_selective_proves_what_exact_proves)
 
 /* Singular extensions (off by default): on, they change the tree of a
  * middle game (the verification searches and the extended moves), stay
- * deterministic, and prove what the exact search proves. */
-static SearchResult search_singular(const char *fen, int depth, int on)
+ * deterministic, prove what the exact search proves, and stay out of the
+ * exact search. */
+static SearchResult search_singular(const char *fen, int depth, int on, bool exact)
 {
     char err[KM_ERR_MAX];
     Board b;
@@ -469,6 +470,7 @@ static SearchResult search_singular(const char *fen, int depth, int on)
     search_set_tiebreak(&s, TIEBREAK_FIRST);
     s.par.singular = on;
     s.par.singular_margin = 50;
+    search_set_exact(&s, exact);
     SearchLimits lim;
     search_limits_default(&lim);
     lim.depth = depth;
@@ -482,15 +484,18 @@ TEST(search_singular_extensions_extend_and_prove)
 {
     const char *mid = "B:W13,14,20,24,26,27,30,32:B2,5,7,10,11,12,16,18";
     int depth = test_sanitized() ? 11 : 13;
-    SearchResult off = search_singular(mid, depth, 0), on = search_singular(mid, depth, 1),
-                 again = search_singular(mid, depth, 1);
+    SearchResult off = search_singular(mid, depth, 0, false), on = search_singular(mid, depth, 1, false),
+                 again = search_singular(mid, depth, 1, false);
     CHECK_INT(on.depth, depth);
     CHECK_MSG(on.nodes != off.nodes, "singular extensions left the tree as it was (%llu nodes)",
               (unsigned long long)on.nodes);
     CHECK_INT(again.nodes, on.nodes);
     CHECK_INT(again.score, on.score);
-    SearchResult win = search_singular("W:WK22,K23,K24:BK31,K32", 40, 1);
+    SearchResult win = search_singular("W:WK22,K23,K24:BK31,K32", 40, 1, false);
     CHECK_INT(win.score, SCORE_WIN - 15);
+    /* the exact search has none: the same tree with the parameter on or off */
+    int ed = test_sanitized() ? 8 : 10;
+    CHECK_INT(search_singular(mid, ed, 1, true).nodes, search_singular(mid, ed, 0, true).nodes);
 }
 
 TEST(search_selective_searches_fewer_nodes)

@@ -84,6 +84,7 @@ typedef struct SearchSwitches {
                       * bounds are the search's own) */
     bool futility;   /* near the leaves, a static evaluation far outside the
                       * window decides a quiet null-window node */
+    bool singular;   /* singular extensions, when the parameter list has them on */
 } SearchSwitches;
 
 void search_switches_default(SearchSwitches *w); /* every technique on */
