@@ -458,7 +458,7 @@ TEST(search_selective_proves_what_exact_proves)
  * middle game (the verification searches and the extended moves), stay
  * deterministic, prove what the exact search proves, and stay out of the
  * exact search. */
-static SearchResult search_singular(const char *fen, int depth, int on, int multicut, bool exact)
+static SearchResult search_singular(const char *fen, int depth, int on, bool exact)
 {
     char err[KM_ERR_MAX];
     Board b;
@@ -470,7 +470,6 @@ static SearchResult search_singular(const char *fen, int depth, int on, int mult
     search_set_tiebreak(&s, TIEBREAK_FIRST);
     s.par.singular = on;
     s.par.singular_margin = 50;
-    s.par.singular_multicut = multicut;
     search_set_exact(&s, exact);
     SearchLimits lim;
     search_limits_default(&lim);
@@ -485,29 +484,18 @@ TEST(search_singular_extensions_extend_and_prove)
 {
     const char *mid = "B:W13,14,20,24,26,27,30,32:B2,5,7,10,11,12,16,18";
     int depth = test_sanitized() ? 11 : 13;
-    SearchResult off = search_singular(mid, depth, 0, 0, false),
-                 on = search_singular(mid, depth, 1, 0, false),
-                 again = search_singular(mid, depth, 1, 0, false);
+    SearchResult off = search_singular(mid, depth, 0, false), on = search_singular(mid, depth, 1, false),
+                 again = search_singular(mid, depth, 1, false);
     CHECK_INT(on.depth, depth);
     CHECK_MSG(on.nodes != off.nodes, "singular extensions left the tree as it was (%llu nodes)",
               (unsigned long long)on.nodes);
     CHECK_INT(again.nodes, on.nodes);
     CHECK_INT(again.score, on.score);
-    /* multi-cut: a position of the tactics suite where a rival of the
-     * table's move holds the bound above beta: fewer nodes to depth 12,
-     * the same move */
-    const char *tact = "W:WK6,21,22,25,26,29:B2,3,9,12,13,K31";
-    SearchResult nocut = search_singular(tact, 12, 1, 0, false), cut = search_singular(tact, 12, 1, 1, false);
-    CHECK_MSG(cut.nodes < nocut.nodes, "multi-cut did not cut: %llu nodes, %llu without",
-              (unsigned long long)cut.nodes, (unsigned long long)nocut.nodes);
-    CHECK(mg_move_equal(&cut.best, &nocut.best));
-    for (int mc = 0; mc <= 1; mc++) {
-        SearchResult win = search_singular("W:WK22,K23,K24:BK31,K32", 40, 1, mc, false);
-        CHECK_INT(win.score, SCORE_WIN - 15);
-    }
-    /* the exact search has none: the same tree with the parameters on or off */
+    SearchResult win = search_singular("W:WK22,K23,K24:BK31,K32", 40, 1, false);
+    CHECK_INT(win.score, SCORE_WIN - 15);
+    /* the exact search has none: the same tree with the parameter on or off */
     int ed = test_sanitized() ? 8 : 10;
-    CHECK_INT(search_singular(mid, ed, 1, 1, true).nodes, search_singular(mid, ed, 0, 0, true).nodes);
+    CHECK_INT(search_singular(mid, ed, 1, true).nodes, search_singular(mid, ed, 0, true).nodes);
 }
 
 TEST(search_selective_searches_fewer_nodes)
