@@ -24,7 +24,12 @@ die() {
     exit 1
 }
 
-up() { SLURM_CONF=$CONF timeout 5 sinfo -h -o %T 2>/dev/null | grep -qE '^(idle|mixed|allocated)'; }
+# the node answers; no controller process, no question (sinfo would retry
+# for its 5 s against a controller that is not there)
+up() {
+    [ -s "$DIR/slurmctld.pid" ] && kill -0 "$(cat "$DIR/slurmctld.pid")" 2>/dev/null &&
+        SLURM_CONF=$CONF timeout 5 sinfo -h -o %T 2>/dev/null | grep -qE '^(idle|mixed|allocated)'
+}
 
 case "$cmd" in
 start)
