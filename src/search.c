@@ -682,15 +682,17 @@ static int32_t leaf(Searcher *s, const Board *b, int ply, int reversible, int id
     return search_eval(s, b, s->path[idx], ply);
 }
 
-/* Singular extensions (a switch, off by default: +7.2 (-1.7 .. +16.2)
- * over 1200 games with singular_margin 50, b6a46a5, 2026-11-28): the
- * table's move tt_move, whose entry te is a lower bound or exact within 3
- * plies of depth, is the index returned (to be searched a ply deeper) when
- * every other move fails low at half the depth below the entry's score
- * less singular_margin a ply; -1 otherwise, and not beyond twice the
- * iteration's depth. */
+/* Singular extensions and multi-cut (on by default since 2026-11-28:
+ * docs/devlog.md, "Singular extensions"). The table's move tt_move, whose
+ * entry te is a lower bound or exact within 3 plies of depth, is the index
+ * returned (to be searched a ply deeper) when every other move fails low
+ * at half the depth below the entry's score less singular_margin a ply;
+ * not beyond twice the iteration's depth. When another move holds that
+ * bound instead and the bound is at least beta (singular_multicut), two
+ * moves reach beta: SINGULAR_CUT, with the bound as *cut. -1 otherwise. */
+#define SINGULAR_CUT (-2)
 static int singular_move(Searcher *s, const Board *b, uint64_t key, const MoveList *ml, int tt_move,
-                         const TTEntry *te, int depth, int ply, int reversible)
+                         const TTEntry *te, int depth, int ply, int32_t beta, int reversible, int32_t *cut)
 {
     if (ml->count < 2 || ply == 0 || ply >= 2 * s->iter_depth || te->depth < depth - 3 ||
         (tt_flag(te) != TT_LOWER && tt_flag(te) != TT_EXACT))
@@ -704,7 +706,13 @@ static int singular_move(Searcher *s, const Board *b, uint64_t key, const MoveLi
         mg_make_move(&c, &ml->moves[i]);
         uint64_t ck = mg_move_key_after(b, &ml->moves[i], key);
         int crev = mg_move_resets_count(b, &ml->moves[i]) ? 0 : reversible + 1;
-        if (-negamax(s, &c, ck, (depth - 1) / 2, ply + 1, -sb, -sb + 1, crev) >= sb || s->stopped) return -1;
+        if (-negamax(s, &c, ck, (depth - 1) / 2, ply + 1, -sb, -sb + 1, crev) >= sb || s->stopped) {
+            if (s->par.singular_multicut && sb >= beta && !s->stopped) {
+                *cut = sb;
+                return SINGULAR_CUT;
+            }
+            return -1;
+        }
     }
     return tt_move;
 }
@@ -762,9 +770,10 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
     }
 
     int sing = s->use.singular && s->par.singular && tt_move >= 0 && depth >= s->par.singular_depth
-                   ? singular_move(s, b, key, &ml, tt_move, &te, depth, ply, reversible)
+                   ? singular_move(s, b, key, &ml, tt_move, &te, depth, ply, beta, reversible, &tv)
                    : -1;
     if (s->stopped) return 0;
+    if (sing == SINGULAR_CUT) return tv;
 
     int32_t sc[MAX_MOVES];
     int order[MAX_MOVES];

@@ -458,7 +458,7 @@ TEST(search_selective_proves_what_exact_proves)
  * middle game (the verification searches and the extended moves), stay
  * deterministic, prove what the exact search proves, and stay out of the
  * exact search. */
-static SearchResult search_singular(const char *fen, int depth, int on, bool exact)
+static SearchResult search_singular(const char *fen, int depth, int on, int multicut, bool exact)
 {
     char err[KM_ERR_MAX];
     Board b;
@@ -470,6 +470,7 @@ static SearchResult search_singular(const char *fen, int depth, int on, bool exa
     search_set_tiebreak(&s, TIEBREAK_FIRST);
     s.par.singular = on;
     s.par.singular_margin = 50;
+    s.par.singular_multicut = multicut;
     search_set_exact(&s, exact);
     SearchLimits lim;
     search_limits_default(&lim);
@@ -484,18 +485,29 @@ TEST(search_singular_extensions_extend_and_prove)
 {
     const char *mid = "B:W13,14,20,24,26,27,30,32:B2,5,7,10,11,12,16,18";
     int depth = test_sanitized() ? 11 : 13;
-    SearchResult off = search_singular(mid, depth, 0, false), on = search_singular(mid, depth, 1, false),
-                 again = search_singular(mid, depth, 1, false);
+    SearchResult off = search_singular(mid, depth, 0, 0, false),
+                 on = search_singular(mid, depth, 1, 0, false),
+                 again = search_singular(mid, depth, 1, 0, false);
     CHECK_INT(on.depth, depth);
     CHECK_MSG(on.nodes != off.nodes, "singular extensions left the tree as it was (%llu nodes)",
               (unsigned long long)on.nodes);
     CHECK_INT(again.nodes, on.nodes);
     CHECK_INT(again.score, on.score);
-    SearchResult win = search_singular("W:WK22,K23,K24:BK31,K32", 40, 1, false);
-    CHECK_INT(win.score, SCORE_WIN - 15);
-    /* the exact search has none: the same tree with the parameter on or off */
+    /* multi-cut: a position of the tactics suite where a rival of the
+     * table's move holds the bound above beta: fewer nodes to depth 12,
+     * the same move */
+    const char *tact = "W:WK6,21,22,25,26,29:B2,3,9,12,13,K31";
+    SearchResult nocut = search_singular(tact, 12, 1, 0, false), cut = search_singular(tact, 12, 1, 1, false);
+    CHECK_MSG(cut.nodes < nocut.nodes, "multi-cut did not cut: %llu nodes, %llu without",
+              (unsigned long long)cut.nodes, (unsigned long long)nocut.nodes);
+    CHECK(mg_move_equal(&cut.best, &nocut.best));
+    for (int mc = 0; mc <= 1; mc++) {
+        SearchResult win = search_singular("W:WK22,K23,K24:BK31,K32", 40, 1, mc, false);
+        CHECK_INT(win.score, SCORE_WIN - 15);
+    }
+    /* the exact search has none: the same tree with the parameters on or off */
     int ed = test_sanitized() ? 8 : 10;
-    CHECK_INT(search_singular(mid, ed, 1, true).nodes, search_singular(mid, ed, 0, true).nodes);
+    CHECK_INT(search_singular(mid, ed, 1, 1, true).nodes, search_singular(mid, ed, 0, 0, true).nodes);
 }
 
 TEST(search_selective_searches_fewer_nodes)
@@ -576,11 +588,14 @@ TEST(search_threads_prove_and_find_what_one_does)
 {
     /* With helpers sharing the table, the search still proves the won
      * endings and finds the winning moves of the tactics suite (lines 1, 4,
-     * 5, 14, 19 and 21 of tests/data/tactics.txt, which one thread solves at
+     * 9, 14, 19 and 21 of tests/data/tactics.txt, which one thread solves at
      * depths 9 and 11 with the default weights, selective and exact),
      * completing the depth it was given. Lines the selective search misses
      * at these depths with the default (3, 6, 10, 16, 18, 25 of the first 25
-     * at the default of 2026-11-26) would test the search, not the threads. */
+     * at the default of 2026-11-26) would test the search, not the threads;
+     * so would a line it finds only by the order of equal scores: line 5
+     * (10-7, which wins, against 10-6, which draws) is scored 756 for both at
+     * depth 9, each searched alone, and a helper's table entries decide. */
     const char *wins[] = {"B:WK32:BK1,K2", "B:WK5:BK30,K31", "W:WK22,K23,K24:BK31,K32"};
     for (size_t i = 0; i < sizeof wins / sizeof *wins; i++) {
         SearchResult r = search_threads(wins[i], 40, 0, false, 3);
@@ -589,7 +604,7 @@ TEST(search_threads_prove_and_find_what_one_does)
     static const char *const tactics[][2] = {
         {"W:WK8,10,14,27,28:B3,5,7,K17,19,K26", "27-24"},
         {"B:W12,18,21,23,25,26,27,31:B1,2,7,9,10,11,14", "10-15"},
-        {"W:W10,24,27,28,31:B13,15,19,20,22", "10-7"},
+        {"W:WK12,24,27,28,31:B13,15,19,20,K22", "12-16"},
         {"W:WK14,18,21,29:B8,11,13,19,K30", "18-15"},
         {"W:WK6,K10,17,20,30,32:B8,11,15,16,19,23,K29", "32-28"},
         {"W:WK10,14,20,K23,30:B11,12,K28,K29,K31", "23-18"},

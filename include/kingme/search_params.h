@@ -73,15 +73,24 @@
       "futility's margin per ply of depth, in evaluation units")                                             \
     X(futility_pieces, INT, 6, 0, 24, "with probcut_pieces: +17.4 (above)",                                   \
       "no futility pruning in endings of this many pieces or fewer")                                         \
-    X(singular, INT, 0, 0, 1,                                                                                 \
-      "1 with singular_margin 50: +9.6 (-5.1 .. +24.1), 400 games at 0.1 s, and +9.6 (-5.7 .. +24.6), "       \
-      "400 games at 200000 nodes, b6a46a5 with the switch, 2026-11-28; margin 20: -6.9 (-22.7 .. "            \
-      "+8.9) at 200000 nodes; margin 50 at 0.02 s: +2.6 (-14.7 .. +19.9), 400 games",                         \
+    X(singular, INT, 1, 0, 1,                                                                                 \
+      "on, from depth 6, with multi-cut: against 28b9e83, 800 games, +26.5 (+13.9 .. +39.3) at 0.02 s and "    \
+      "+8.7 (-1.9 .. +19.3) at 0.1 s, b17ca1b with the three set, 2026-11-28; from depth 8 alone: +7.2 "        \
+      "(-1.7 .. +16.2), 1200 games",                                                                          \
       "singular extensions (0 off, 1 on): the table's move, when every other move fails low at half the "     \
       "depth below the table's score less singular_margin a ply, is searched one ply deeper")                 \
-    X(singular_depth, INT, 8, 4, 63, "not measured", "the shallowest node singular extensions are tried at")  \
-    X(singular_margin, INT, 50, 0, 5000, "20 instead of 50: see singular",                                    \
+    X(singular_depth, INT, 6, 4, 63,                                                                          \
+      "from 6, against no extension: +18.3 (+2.5 .. +33.8), 400 games at 200000 nodes, b17ca1b, "               \
+      "2026-11-28; from 4: +7.2, 240 games",                                                                  \
+      "the shallowest node singular extensions are tried at")                                                 \
+    X(singular_margin, INT, 50, 0, 5000,                                                                      \
+      "20 instead of 50: -6.9 (-22.7 .. +8.9), 400 games at 200000 nodes, b6a46a5, 2026-11-28",              \
       "the margin below the table's score, a ply of depth, that every other move must fail low under")        \
+    X(singular_multicut, INT, 1, 0, 1,                                                                        \
+      "+13.0 (-1.8 .. +27.7) against singular extensions alone, 400 games at 200000 nodes, b17ca1b with "      \
+      "the switch, 2026-11-28",                                                                               \
+      "multi-cut (0 off, 1 on): when a rival of the table's move also holds the singular search's bound and "  \
+      "that bound is at least beta, the node is cut there")                                                   \
     X(aspiration, INT, 60, 1, 100000,                                                                         \
       "the ProbCut margin (252) instead of 60: +5.2 (-16.5 .. +26.9), 400 games, d8bd843, 2026-11-26",        \
       "the root's aspiration window around the last iteration's score, in evaluation units")                 \
