@@ -357,7 +357,9 @@ static bool take_result(Run *r, int k, char *line, char *why)
     long long n;
     int slot = -1;
     if (nt >= 1 && strcmp(tok[0], "error") == 0) {
-        km_fail(why, "refused a job: %.200s", nt > 2 ? line + (tok[2] - tok[0]) : "");
+        /* the worker's reason, its words joined again after the split */
+        for (int i = 2; i < nt - 1; i++) tok[i][strlen(tok[i])] = ' ';
+        km_fail(why, "refused a job: %.200s", nt > 2 ? tok[2] : "");
         goto out;
     }
     if (nt < 2 || strcmp(tok[0], r->jobs->answer) != 0 || !textio_parse_ll(tok[1], 0, r->jobs->n - 1, &n)) {

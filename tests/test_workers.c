@@ -371,6 +371,35 @@ TEST(workers_tune_session_same_weights)
     test_run(cmd, out, sizeof out);
 }
 
+/* A worker that refuses every job: its reason, all of it, on the
+ * coordinator's line; the games go to the good worker. */
+TEST(workers_refusal_says_why)
+{
+    char dir[] = "/tmp/kingme-wr-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *k = test_kingme();
+    char cmd[2048], path[300];
+    static char out[1 << 16];
+    snprintf(path, sizeof path, "%s/w.txt", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) return;
+    fprintf(f,
+            "sh -c 'echo worker kingme 0 protocol 1 egdb none book none; while read l; do "
+            "echo error 0 engine:x: no answer to hello within 10 s; done' 2>/dev/null\n%s worker\n",
+            k);
+    fclose(f);
+    snprintf(cmd, sizeof cmd,
+             "%s match default weights/handset.w --no-book --games 4 --depth 2 --workers %s 2>&1", k, path);
+    CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
+    CHECK_MSG(strstr(out,
+                     "kingme: worker 1 refused a job: engine:x: no answer to hello within 10 s; its games go "
+                     "to the others"),
+              "%s", out);
+    CHECK_MSG(strstr(out, "4 games in"), "%s", out);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    test_run(cmd, out, sizeof out);
+}
+
 /* Vectors with the terms 61-74 and a phase against the default's pattern
  * layer, in games that use an endgame database (3 pieces): workers started
  * with the same database give the games of one local thread. */
