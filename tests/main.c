@@ -233,7 +233,8 @@ int main(int argc, char **argv)
             printf("FAIL %s (%d failed checks)\n", tests[i].name, cur_failures);
         } else {
             passed++;
-            printf("ok   %s%s\n", tests[i].name, s > 1.0 ? " (slow)" : "");
+            if (s > 1.0) printf("ok   %s (slow: %.1f s)\n", tests[i].name, s);
+            else printf("ok   %s\n", tests[i].name);
         }
         fflush(stdout);
     }
