@@ -212,11 +212,13 @@ bench: kingme
 
 # libFuzzer targets (tests/fuzz): each runs FUZZ_SECONDS (default 30), seeded
 # from tests/fuzz/corpus/TARGET; skipped with one line without clang/libFuzzer.
-# make fuzz FUZZ_TARGETS="pdn fen" FUZZ_SECONDS=300
+# FUZZ_JOBS targets at a time (default: the cores).
+# make fuzz FUZZ_TARGETS="pdn fen" FUZZ_SECONDS=300 FUZZ_JOBS=1
 FUZZ_SECONDS ?= 30
 FUZZ_TARGETS ?=
+FUZZ_JOBS ?=
 fuzz:
-	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(FUZZ_TARGETS)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) tests/fuzz/run.sh $(FUZZ_TARGETS)
 
 # The endgame databases (kingme egdb): every position of up to EGDB_PIECES
 # pieces into EGDB_DIR (git ignores egdb/). For 5 pieces 1.5 minutes on two

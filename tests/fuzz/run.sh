@@ -7,8 +7,9 @@
 # target finds a crash or a broken invariant (the input is kept in
 # build/fuzz/crash-TARGET-*). Each target's line gives its executions, in
 # all, a second, and a second of the CPU it used (on a loaded machine the
-# rate a second falls, the rate a CPU second does not). Used by `make fuzz`
-# and .ci/run.
+# rate a second falls, the rate a CPU second does not). FUZZ_JOBS targets
+# run at a time (default: the number of cores). Used by `make fuzz` and
+# .ci/run.
 set -u
 cd "$(dirname "$0")/../.."
 SECONDS_EACH=${FUZZ_SECONDS:-30}
@@ -32,22 +33,25 @@ fi
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 make -s BUILD="$OUT" CC="$CLANG" OPT="-O1 -g -fno-omit-frame-pointer" CFLAGS="-fsanitize=fuzzer-no-link $SAN" \
     "$OUT/libkingme.a" || { echo "fuzz: the library does not build with $CLANG"; exit 1; }
-status=0
-for t in "${TARGETS[@]}"; do
-    src=tests/fuzz/fuzz_$t.c
-    if [ ! -f "$src" ]; then echo "fuzz: no target '$t' ($src)"; status=1; continue; fi
+# one target: build, run, and its line into $OUT/result_$t (exit 1 when it
+# fails); FUZZ_JOBS targets at a time (default: the cores), the lines then
+# printed in the targets' order
+run_target() {
+    local t=$1 src=tests/fuzz/fuzz_$1.c
+    if [ ! -f "$src" ]; then echo "fuzz: no target '$t' ($src)"; return 1; fi
     "$CLANG" -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer -Iinclude \
         -fsanitize=fuzzer $SAN -o "$OUT/fuzz_$t" "$src" "$OUT/libkingme.a" -lm -lpthread ||
-        { echo "fuzz $t: does not build"; status=1; continue; }
+        { echo "fuzz $t: does not build"; return 1; }
     mkdir -p "$OUT/corpus/$t"
-    log="$OUT/fuzz_$t.log"
+    local log="$OUT/fuzz_$t.log"
     # stdin from /dev/null: a target never waits on a terminal; bash's time
     # gives the CPU seconds the target used (user + system, its threads too)
     TIMEFORMAT='%3U %3S'
     { time "$OUT/fuzz_$t" -max_total_time="$SECONDS_EACH" -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$OUT/crash-$t-" "$OUT/corpus/$t" "tests/fuzz/corpus/$t" \
         < /dev/null > "$log" 2>&1; } 2> "$OUT/cpu_$t"
-    rc=$?
+    local rc=$?
+    local runs cov secs rate cpu cpu_rate
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     cov=$(grep -a -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1)
     # libFuzzer's own count of the seconds ("Done N runs in S second(s)")
@@ -63,7 +67,21 @@ for t in "${TARGETS[@]}"; do
     else
         echo "fuzz $t: FAILED after ${runs:-?} runs (${cov:-cov: ?}); input in $OUT/crash-$t-*, log $log:"
         grep -a -m1 -A12 'ERROR\|FUZZ_CHECK\|runtime error\|==ERROR' "$log" | head -20
-        status=1
+        return 1
     fi
+}
+
+JOBS=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "$JOBS" -ge 1 ] 2>/dev/null || JOBS=1
+for t in "${TARGETS[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+    rm -f "$OUT/result_$t" "$OUT/failed_$t"
+    { run_target "$t" > "$OUT/result_$t" 2>&1 || touch "$OUT/failed_$t"; } &
+done
+wait
+status=0
+for t in "${TARGETS[@]}"; do
+    cat "$OUT/result_$t"
+    [ -e "$OUT/failed_$t" ] && status=1
 done
 exit $status
