@@ -75,13 +75,17 @@ JOBS=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
 [ "$JOBS" -ge 1 ] 2>/dev/null || JOBS=1
 for t in "${TARGETS[@]}"; do
     while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
-    rm -f "$OUT/result_$t" "$OUT/failed_$t"
-    { run_target "$t" > "$OUT/result_$t" 2>&1 || touch "$OUT/failed_$t"; } &
+    rm -f "$OUT/result_$t" "$OUT/passed_$t"
+    { run_target "$t" > "$OUT/result_$t" 2>&1 && touch "$OUT/passed_$t"; } &
 done
 wait
+# a target passes only when its run said so (one killed on the way fails)
 status=0
 for t in "${TARGETS[@]}"; do
-    cat "$OUT/result_$t"
-    [ -e "$OUT/failed_$t" ] && status=1
+    cat "$OUT/result_$t" 2>/dev/null
+    if [ ! -e "$OUT/passed_$t" ]; then
+        [ -s "$OUT/result_$t" ] || echo "fuzz $t: did not finish"
+        status=1
+    fi
 done
 exit $status
