@@ -375,19 +375,16 @@ TEST(workers_tune_session_same_weights)
  * coordinator's line; the games go to the good worker. */
 TEST(workers_refusal_says_why)
 {
-    char dir[] = "/tmp/kingme-wr-XXXXXX";
-    CHECK(mkdtemp(dir) != NULL);
-    const char *k = test_kingme();
-    char cmd[2048], path[300];
+    char dir[300], path[340], text[600], cmd[2048];
     static char out[1 << 16];
+    const char *k = test_kingme();
+    test_fresh_dir("wr", dir, sizeof dir, "refuse");
     snprintf(path, sizeof path, "%s/w.txt", dir);
-    FILE *f = fopen(path, "w");
-    if (!f) return;
-    fprintf(f,
-            "sh -c 'echo worker kingme 0 protocol 1 egdb none book none; while read l; do "
-            "echo error 0 engine:x: no answer to hello within 10 s; done' 2>/dev/null\n%s worker\n",
-            k);
-    fclose(f);
+    snprintf(text, sizeof text,
+             "sh -c 'echo worker kingme 0 protocol 1 egdb none book none; while read l; do "
+             "echo error 0 engine:x: no answer to hello within 10 s; done' 2>/dev/null\n%s worker\n",
+             k);
+    CHECK(test_put_file(path, text));
     snprintf(cmd, sizeof cmd,
              "%s match default weights/handset.w --no-book --games 4 --depth 2 --workers %s 2>&1", k, path);
     CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
@@ -396,8 +393,7 @@ TEST(workers_refusal_says_why)
                      "to the others"),
               "%s", out);
     CHECK_MSG(strstr(out, "4 games in"), "%s", out);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    test_run(cmd, out, sizeof out);
+    test_remove_dir(dir);
 }
 
 /* Vectors with the terms 61-74 and a phase against the default's pattern
