@@ -1,4 +1,5 @@
 /* main.c - the test runner. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "test.h"
 
 #include <fcntl.h>
@@ -6,6 +7,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -13,6 +15,7 @@
 #define MAX_TESTS 1024
 static struct {
     const char *name;
+    const char *file;
     test_fn fn;
 } tests[MAX_TESTS];
 static int ntests;
@@ -20,13 +23,14 @@ static int cur_failures;
 static char cur_skip[256]; /* why the running test was skipped ("" if not) */
 long test_checks;
 
-void test_register(const char *name, test_fn fn)
+void test_register(const char *name, const char *file, test_fn fn)
 {
     if (ntests == MAX_TESTS) { /* a test dropped in silence would count as nothing */
         fprintf(stderr, "tests: more than %d tests: raise MAX_TESTS in tests/main.c\n", MAX_TESTS);
         abort();
     }
     tests[ntests].name = name;
+    tests[ntests].file = file;
     tests[ntests].fn = fn;
     ntests++;
 }
@@ -67,6 +71,12 @@ const char *test_build_sanitizers(void)
     test_build_dir(dir, sizeof dir);
     if (strcmp(dir, "build/tsan") == 0) return "-fsanitize=thread";
     return test_sanitized() ? "-fsanitize=address,undefined" : "";
+}
+
+const char *test_shared_dir(void)
+{
+    const char *d = getenv("KINGME_TEST_SHARED");
+    return d ? d : "/tmp";
 }
 
 const char *test_kingme(void)
@@ -203,42 +213,172 @@ bool test_wait_for(int fd, const char *want, double timeout)
     return found;
 }
 
+/* What a test's process tells the runner, in memory the processes share. */
+enum { T_NOT_RUN, T_RUNNING, T_PASSED, T_FAILED, T_SKIPPED };
+typedef struct {
+    int state;
+    long checks;
+} Result;
+static Result *results;
+
+/* Runs test i in this process: its lines to stdout, its result to results[i]. */
+static void run_one(int i)
+{
+    results[i].state = T_RUNNING;
+    cur_failures = 0;
+    cur_skip[0] = '\0';
+    long checks0 = test_checks;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    tests[i].fn();
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    /* a test that neither checked anything nor said why it skipped has
+     * tested nothing: it fails rather than pass in silence */
+    if (!cur_skip[0] && !cur_failures && test_checks == checks0)
+        test_fail(__FILE__, __LINE__, "%s made no check (test_skip says why a test cannot run)",
+                  tests[i].name);
+    results[i].checks = test_checks - checks0;
+    if (cur_skip[0] && !cur_failures) {
+        results[i].state = T_SKIPPED;
+        printf("skip %s: %s\n", tests[i].name, cur_skip);
+    } else if (cur_failures) {
+        results[i].state = T_FAILED;
+        printf("FAIL %s (%d failed checks)\n", tests[i].name, cur_failures);
+    } else {
+        results[i].state = T_PASSED;
+        if (s > 1.0) printf("ok   %s (slow: %.1f s)\n", tests[i].name, s);
+        else printf("ok   %s\n", tests[i].name);
+    }
+    fflush(stdout);
+}
+
+/* A source file's chosen tests, run by one process whose lines go to out. */
+typedef struct {
+    const char *file;
+    int first, count; /* into order[] */
+    FILE *out;
+    pid_t pid;
+    int status; /* its wait status, once done */
+    bool done;
+} Unit;
+
+static int jobs_wanted(void)
+{
+    const char *e = getenv("KINGME_TEST_JOBS");
+    long n = e && *e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
 int main(int argc, char **argv)
 {
     const char *filter = argc > 1 ? argv[1] : NULL;
     /* the programs the tests start use no endgame database unless a test
      * names one (a developer's egdb/ beside ./kingme would change answers) */
     setenv("KINGME_EGDB", "none", 1);
-    int passed = 0, failed = 0, skipped = 0;
+    static char shared[] = "/tmp/kingme-tests-XXXXXX";
+    if (!mkdtemp(shared)) {
+        perror("tests: mkdtemp");
+        return 1;
+    }
+    setenv("KINGME_TEST_SHARED", shared, 1);
+    results =
+        mmap(NULL, sizeof(Result) * MAX_TESTS, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (results == MAP_FAILED) {
+        perror("tests: mmap");
+        return 1;
+    }
+    /* the chosen tests grouped by file, files in the order they registered */
+    static int order[MAX_TESTS];
+    static Unit units[MAX_TESTS];
+    int nunits = 0, n = 0;
     for (int i = 0; i < ntests; i++) {
         if (filter && !strstr(tests[i].name, filter)) continue;
-        cur_failures = 0;
-        cur_skip[0] = '\0';
-        long checks0 = test_checks;
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        tests[i].fn();
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-        /* a test that neither checked anything nor said why it skipped has
-         * tested nothing: it fails rather than pass in silence */
-        if (!cur_skip[0] && !cur_failures && test_checks == checks0)
-            test_fail(__FILE__, __LINE__, "%s made no check (test_skip says why a test cannot run)",
-                      tests[i].name);
-        if (cur_skip[0] && !cur_failures) {
-            skipped++;
-            printf("skip %s: %s\n", tests[i].name, cur_skip);
-        } else if (cur_failures) {
-            failed++;
-            printf("FAIL %s (%d failed checks)\n", tests[i].name, cur_failures);
-        } else {
-            passed++;
-            if (s > 1.0) printf("ok   %s (slow: %.1f s)\n", tests[i].name, s);
-            else printf("ok   %s\n", tests[i].name);
-        }
-        fflush(stdout);
+        int u = 0;
+        while (u < nunits && strcmp(units[u].file, tests[i].file) != 0) u++;
+        if (u == nunits) units[nunits++] = (Unit){.file = tests[i].file};
+        units[u].count++;
     }
-    printf("%ld checks\n", test_checks);
+    for (int u = 0; u < nunits; u++) {
+        units[u].first = n;
+        for (int i = 0; i < ntests; i++)
+            if ((!filter || strstr(tests[i].name, filter)) && strcmp(tests[i].file, units[u].file) == 0)
+                order[n++] = i;
+    }
+    int jobs = jobs_wanted(), running = 0, next = 0, shown = 0;
+    while (shown < nunits) {
+        while (running < jobs && next < nunits) {
+            Unit *un = &units[next++];
+            un->out = tmpfile();
+            if (!un->out) {
+                perror("tests: tmpfile");
+                return 1;
+            }
+            fflush(stdout);
+            un->pid = fork();
+            if (un->pid < 0) {
+                perror("tests: fork");
+                return 1;
+            }
+            if (un->pid == 0) {
+                dup2(fileno(un->out), 1);
+                for (int k = 0; k < un->count; k++) run_one(order[un->first + k]);
+                fflush(stdout);
+                exit(0);
+            }
+            running++;
+        }
+        int st;
+        pid_t pid = wait(&st);
+        if (pid < 0) {
+            perror("tests: wait");
+            return 1;
+        }
+        for (int u = 0; u < nunits; u++)
+            if (units[u].pid == pid && !units[u].done) {
+                units[u].done = true;
+                units[u].status = st;
+                running--;
+            }
+        /* the files that have ended, in order: their lines, then what a
+         * process that died took with it */
+        for (; shown < nunits && units[shown].done; shown++) {
+            Unit *un = &units[shown];
+            rewind(un->out);
+            char buf[4096];
+            size_t got;
+            while ((got = fread(buf, 1, sizeof buf, un->out)) > 0) fwrite(buf, 1, got, stdout);
+            fclose(un->out);
+            char how[64];
+            if (WIFSIGNALED(un->status)) snprintf(how, sizeof how, "signal %d", WTERMSIG(un->status));
+            else snprintf(how, sizeof how, "exit status %d", WEXITSTATUS(un->status));
+            for (int k = 0; k < un->count; k++) {
+                Result *r = &results[order[un->first + k]];
+                const char *name = tests[order[un->first + k]].name;
+                if (r->state == T_RUNNING) printf("FAIL %s (its process ended during it: %s)\n", name, how);
+                else if (r->state == T_NOT_RUN)
+                    printf("FAIL %s (not run: its process ended before: %s)\n", name, how);
+                else continue;
+                r->state = T_FAILED;
+            }
+            if (un->status != 0 && !WIFSIGNALED(un->status))
+                printf("FAIL %s: the tests' process ended with %s\n", un->file, how);
+            fflush(stdout);
+        }
+    }
+    int passed = 0, failed = 0, skipped = 0;
+    long checks = 0;
+    for (int k = 0; k < n; k++) {
+        Result *r = &results[order[k]];
+        checks += r->checks;
+        passed += r->state == T_PASSED;
+        failed += r->state == T_FAILED;
+        skipped += r->state == T_SKIPPED;
+    }
+    for (int u = 0; u < nunits; u++)
+        if (units[u].status != 0 && !WIFSIGNALED(units[u].status)) failed++;
+    test_remove_dir(shared);
+    printf("%ld checks\n", checks);
     printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
     return failed ? 1 : 0;
 }

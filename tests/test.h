@@ -4,7 +4,11 @@
  * cannot run here (test_skip: a 6-piece database not built) is neither passed
  * nor failed: the runner prints "skip NAME: why" and counts it as skipped. A
  * test that makes no check and does not skip fails: it tested nothing. The
- * registry aborts when it is full rather than drop a test. */
+ * registry aborts when it is full rather than drop a test. The tests of one
+ * source file run in order in a process of their own (what a file builds
+ * once, such as test_db, is shared by its tests), KINGME_TEST_JOBS files at
+ * a time (default: the processors online); their lines are printed file by
+ * file in the order the files registered, whatever order they end in. */
 #ifndef KINGME_TEST_H
 #define KINGME_TEST_H
 
@@ -14,7 +18,7 @@
 #include <string.h>
 
 typedef void (*test_fn)(void);
-void test_register(const char *name, test_fn fn);
+void test_register(const char *name, const char *file, test_fn fn);
 void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 extern long test_checks;
 /* The running test cannot run here: why is printed, and the test is counted
@@ -57,11 +61,20 @@ bool test_wait_for(int fd, const char *want, double timeout);
 /* Whether text is a well-formed XML document (test_svg.c: a small checker
  * of elements, attributes, entities, comments and UTF-8) whose root element
  * is root; false with the reason and its line in why. */
+/* A folder the runner makes for the run, which its test processes share
+ * and which it removes at the end. */
+const char *test_shared_dir(void);
 /* The tests' small endgame database (test_egdb.c: every position of up to
- * 4 pieces, 3 under the sanitizers), built once in a temporary directory;
- * NULL after a failed check. */
+ * 4 pieces, 3 under the sanitizers), built once for the run in the shared
+ * folder, opened once per process; and its folder, which no test writes
+ * into. NULL after a failed check. */
 struct Egdb;
 const struct Egdb *test_db(void);
+const char *test_db_dir(void);
+/* An endgame database of up to pieces pieces at path, a link to the run's
+ * when it has that many, else built there; false with why in err
+ * (KM_ERR_MAX bytes). */
+bool test_db_at(const char *path, int pieces, char *err);
 bool test_xml_well_formed(const char *text, const char *root, char *why, size_t len);
 
 /* Kings walking in loops without a capture or a man move and without a
@@ -70,9 +83,9 @@ bool test_xml_well_formed(const char *text, const char *root, char *why, size_t 
 extern const char *const test_black_loop[6];
 extern const char *const test_white_loop[8];
 
-#define TEST(name)                                                                                 \
-    static void name(void);                                                                        \
-    __attribute__((constructor)) static void register_##name(void) { test_register(#name, name); } \
+#define TEST(name)                                                                                           \
+    static void name(void);                                                                                  \
+    __attribute__((constructor)) static void register_##name(void) { test_register(#name, __FILE__, name); } \
     static void name(void)
 
 #define CHECK(cond)                                                     \

@@ -10,49 +10,78 @@
 #include "kingme/weights.h"
 #include "test.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ---- the database every test here uses, built once into a temp dir ---- */
+/* ---- the database the tests use, built once for the whole run ---- */
 
 static char db_dir[64];
 static int db_built_pieces;
 static Egdb *db_open_once;
 
-static void remove_db_dir(void)
+static void close_db(void)
 {
     if (db_open_once) egdb_close(db_open_once);
-    if (db_dir[0]) {
-        char cmd[128];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", db_dir);
-        if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", db_dir);
-    }
 }
 
 static int test_pieces(void) { return test_sanitized() ? 3 : 4; }
 
+const char *test_db_dir(void)
+{
+    if (db_dir[0]) return db_dir;
+    /* the first process of the run to need it builds it, the others wait on
+     * the lock and then find it built; no test writes into it */
+    char lock[300], mark[320], err[KM_ERR_MAX];
+    snprintf(lock, sizeof lock, "%s/db.lock", test_shared_dir());
+    int fd = open(lock, O_RDWR | O_CREAT, 0600);
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    if (fd < 0 || fcntl(fd, F_SETLKW, &fl) != 0) {
+        test_fail(__FILE__, __LINE__, "cannot lock %s", lock);
+        if (fd >= 0) close(fd);
+        return NULL;
+    }
+    char dir[64];
+    if (snprintf(dir, sizeof dir, "%.50s/db%d", test_shared_dir(), test_pieces()) >= (int)sizeof dir) {
+        test_fail(__FILE__, __LINE__, "%s: too long a folder name", test_shared_dir());
+        close(fd);
+        return NULL;
+    }
+    snprintf(mark, sizeof mark, "%s.built", dir);
+    bool ok = access(mark, F_OK) == 0;
+    if (!ok) {
+        ok = egdb_build(dir, test_pieces(), 2, NULL, NULL, err) == 0;
+        if (!ok) test_fail(__FILE__, __LINE__, "build: %s", err);
+        else ok = test_put_file(mark, "");
+    }
+    close(fd); /* and with it the lock */
+    if (!ok) return NULL;
+    snprintf(db_dir, sizeof db_dir, "%s", dir);
+    db_built_pieces = test_pieces();
+    return db_dir;
+}
+
+bool test_db_at(const char *path, int pieces, char *err)
+{
+    if (pieces == test_pieces() && test_db_dir()) {
+        if (symlink(db_dir, path) == 0) return true;
+        snprintf(err, KM_ERR_MAX, "cannot link %.100s to %s", path, db_dir);
+        return false;
+    }
+    return egdb_build(path, pieces, 2, NULL, NULL, err) == 0;
+}
+
 const Egdb *test_db(void)
 {
     if (db_open_once) return db_open_once;
-    if (!db_dir[0]) {
-        snprintf(db_dir, sizeof db_dir, "/tmp/kingme-egdb-XXXXXX");
-        if (!mkdtemp(db_dir)) {
-            db_dir[0] = '\0';
-            return NULL;
-        }
-        atexit(remove_db_dir);
-    }
+    if (!test_db_dir()) return NULL;
     char err[KM_ERR_MAX];
-    if (egdb_build(db_dir, test_pieces(), 2, NULL, NULL, err)) {
-        test_fail(__FILE__, __LINE__, "build: %s", err);
-        return NULL;
-    }
-    db_built_pieces = test_pieces();
     db_open_once = egdb_open(db_dir, 4, err);
     if (!db_open_once) test_fail(__FILE__, __LINE__, "open: %s", err);
+    else atexit(close_db);
     return db_open_once;
 }
 
@@ -990,23 +1019,27 @@ TEST(egdb_background_open_answers_as_the_plain_one)
 TEST(egdb_build_resumes_and_is_deterministic)
 {
     if (!test_db()) return;
-    char name[16], path[128], cmd[512];
+    /* a copy of its own: the run's database is read by other tests meanwhile */
+    char dir[128], name[16], path[160], cmd[512];
+    test_fresh_dir("egdb", dir, sizeof dir, "resume");
+    snprintf(cmd, sizeof cmd, "cp %s/*.kdb '%s'/", db_dir, dir);
+    CHECK_INT(system(cmd), 0);
     EgdbSlice s = {1, 0, 1, 1};
     egdb_slice_name(s, name, sizeof name);
-    snprintf(path, sizeof path, "%s/%s", db_dir, name);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     char *before = test_slurp(path);
     struct stat sb0;
     CHECK(stat(path, &sb0) == 0);
     snprintf(cmd, sizeof cmd, "cp '%s' '%s.keep' && rm '%s'", path, path, path);
     CHECK_INT(system(cmd), 0);
     /* another file: its modification time shows whether it was rebuilt */
-    char other[128];
+    char other[160];
     egdb_slice_name((EgdbSlice){0, 1, 0, 2}, name, sizeof name);
-    snprintf(other, sizeof other, "%s/%s", db_dir, name);
+    snprintf(other, sizeof other, "%s/%s", dir, name);
     struct stat so0, so1;
     CHECK(stat(other, &so0) == 0);
     char err[KM_ERR_MAX];
-    CHECK_MSG(egdb_build(db_dir, 3, 1, NULL, NULL, err) == 0, "%s", err);
+    CHECK_MSG(egdb_build(dir, 3, 1, NULL, NULL, err) == 0, "%s", err);
     CHECK(stat(other, &so1) == 0);
     CHECK(so0.st_mtime == so1.st_mtime && so0.st_ino == so1.st_ino);
     struct stat sb1;
@@ -1016,8 +1049,7 @@ TEST(egdb_build_resumes_and_is_deterministic)
     CHECK(before && after && memcmp(before, after, (size_t)sb0.st_size) == 0);
     free(before);
     free(after);
-    snprintf(cmd, sizeof cmd, "rm -f '%s.keep'", path);
-    CHECK_INT(system(cmd), 0);
+    test_remove_dir(dir);
 }
 
 /* kingme egdb build's progress: on a terminal one line rewritten in place,

@@ -456,7 +456,7 @@ TEST(workers_egdb_pieces)
     static char out[8192];
     for (int p = 3; p <= 4; p++) {
         snprintf(path, sizeof path, "%s/db%d", dir, p);
-        CHECK_MSG(egdb_build(path, p, 2, NULL, NULL, err) == 0, "%s", err);
+        CHECK_MSG(test_db_at(path, p, err), "%s", err);
         snprintf(path, sizeof path, "%s/w%d.txt", dir, p);
         FILE *fp = fopen(path, "w");
         if (!fp) return;
