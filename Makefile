@@ -156,7 +156,13 @@ test-dist: dist
 # and use ./kingme for the command-line checks.
 # The install check runs first, so that the runner's "N passed, M failed,
 # K skipped" over every test is the last line.
-test: kingme $(BUILD)/kingme_tests
+# The programs the tests need are compiled as many files at a time as there
+# are cores, unless make was given -j (a job server) already.
+NPROC    := $(shell nproc 2>/dev/null || echo 1)
+PARALLEL  = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(NPROC))
+
+test:
+	@$(MAKE) -s $(PARALLEL) kingme $(BUILD)/kingme_tests
 	@if [ -z "$(T)" ]; then $(MAKE) -s test-install; fi
 	KINGME=./kingme $(BUILD)/kingme_tests $(T)
 
@@ -166,7 +172,7 @@ test-install: kingme docs-gen
 	PREFIX=$(PREFIX) tests/install_test.sh
 
 sanitize:
-	$(MAKE) BUILD=build/asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	$(MAKE) $(PARALLEL) BUILD=build/asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	  CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 	  build/asan/kingme build/asan/kingme_tests
 	ASAN_OPTIONS=detect_leaks=1 KINGME=build/asan/kingme KINGME_SANITIZE=1 build/asan/kingme_tests $(T)
@@ -175,7 +181,7 @@ sanitize:
 # threads, then a stress of the engine protocol (pondering, stop, lazy SMP)
 # and a match with -j 4 (tools/tsan.sh); fails on any report. A few minutes.
 tsan:
-	$(MAKE) BUILD=build/tsan OPT="-O1 -g -fno-omit-frame-pointer" CFLAGS="-fsanitize=thread" \
+	$(MAKE) $(PARALLEL) BUILD=build/tsan OPT="-O1 -g -fno-omit-frame-pointer" CFLAGS="-fsanitize=thread" \
 	  build/tsan/kingme build/tsan/kingme_tests
 	tools/tsan.sh
 
