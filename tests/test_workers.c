@@ -382,14 +382,14 @@ TEST(workers_refusal_says_why)
     snprintf(path, sizeof path, "%s/w.txt", dir);
     snprintf(text, sizeof text,
              "sh -c 'echo worker kingme 0 protocol 1 egdb none book none; while read l; do "
-             "echo error 0 engine:x: no answer to hello within 10 s; done' 2>/dev/null\n%s worker\n",
+             "echo error 0 engine:x: no answer to hello within 30 s; done' 2>/dev/null\n%s worker\n",
              k);
     CHECK(test_put_file(path, text));
     snprintf(cmd, sizeof cmd,
              "%s match default weights/handset.w --no-book --games 4 --depth 2 --workers %s 2>&1", k, path);
     CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
     CHECK_MSG(strstr(out,
-                     "kingme: worker 1 refused a job: engine:x: no answer to hello within 10 s; its games go "
+                     "kingme: worker 1 refused a job: engine:x: no answer to hello within 30 s; its games go "
                      "to the others"),
               "%s", out);
     CHECK_MSG(strstr(out, "4 games in"), "%s", out);

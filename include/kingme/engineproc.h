@@ -23,7 +23,7 @@
 #include <sys/types.h>
 
 #define PROC_LINE_MAX 8192      /* a longer line from an engine is a protocol error */
-#define PROC_START_TIMEOUT 10.0 /* seconds for hello and readyok */
+#define PROC_START_TIMEOUT 30.0 /* seconds for hello and readyok */
 
 /* A child process on two pipes. */
 typedef struct ProcChild {
