@@ -73,11 +73,10 @@ const char *test_build_sanitizers(void)
     return test_sanitized() ? "-fsanitize=address,undefined" : "";
 }
 
-const char *test_shared_dir(void)
-{
-    const char *d = getenv("KINGME_TEST_SHARED");
-    return d ? d : "/tmp";
-}
+/* made by main before the first test process, which inherits it */
+static char shared[] = "/tmp/kingme-tests-XXXXXX";
+
+const char *test_shared_dir(void) { return shared; }
 
 const char *test_kingme(void)
 {
@@ -276,12 +275,10 @@ int main(int argc, char **argv)
     /* the programs the tests start use no endgame database unless a test
      * names one (a developer's egdb/ beside ./kingme would change answers) */
     setenv("KINGME_EGDB", "none", 1);
-    static char shared[] = "/tmp/kingme-tests-XXXXXX";
     if (!mkdtemp(shared)) {
         perror("tests: mkdtemp");
         return 1;
     }
-    setenv("KINGME_TEST_SHARED", shared, 1);
     results =
         mmap(NULL, sizeof(Result) * MAX_TESTS, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (results == MAP_FAILED) {
@@ -297,13 +294,13 @@ int main(int argc, char **argv)
         int u = 0;
         while (u < nunits && strcmp(units[u].file, tests[i].file) != 0) u++;
         if (u == nunits) units[nunits++] = (Unit){.file = tests[i].file};
-        units[u].count++;
     }
     for (int u = 0; u < nunits; u++) {
         units[u].first = n;
         for (int i = 0; i < ntests; i++)
             if ((!filter || strstr(tests[i].name, filter)) && strcmp(tests[i].file, units[u].file) == 0)
                 order[n++] = i;
+        units[u].count = n - units[u].first;
     }
     int jobs = jobs_wanted(), running = 0, next = 0, shown = 0;
     while (shown < nunits) {
