@@ -334,7 +334,8 @@ TEST(nn_fit_deterministic_and_resumes)
     Weights strong;
     CHECK_MSG(nn_fit_run(&c2, &d, &prior, &strong, &rep, NULL, NULL, NULL, err) == 0, "%s", err);
     double first_holdout = rep.quant_holdout, first_prior = rep.prior_holdout;
-    CHECK_MSG(fabs(first_holdout - first_prior) > 1e-3, "%f %f", first_holdout, first_prior);
+    /* twice the tolerance of the check below */
+    CHECK_MSG(fabs(first_holdout - first_prior) > 2e-4, "%f %f", first_holdout, first_prior);
     CHECK_MSG(nn_fit_run(&c2, &d, &strong, &part, &rep, NULL, NULL, NULL, err) == 0, "%s", err);
     CHECK_MSG(fabs(rep.prior_net_holdout - first_holdout) < 1e-4, "%f %f", rep.prior_net_holdout,
               first_holdout);

@@ -21,7 +21,7 @@ TEST(search_params_defaults_are_the_list)
     CHECK(p.lmr == 1 && p.probcut == 1 && p.etc == 1 && p.futility == 1);
     CHECK(p.lmr_from == 3 && p.lmr_div == 3.0 && p.lmr_base == 0.5);
     CHECK(p.probcut_depth == 5 && p.probcut_max_depth == 10 && p.probcut_margin == 100);
-    CHECK(p.probcut_pieces == 6 && p.probcut_scale == 150 && p.etc_depth == 4);
+    CHECK(p.probcut_pieces == 6 && p.probcut_scale == 150 && p.etc_depth == 6);
     CHECK(p.futility_depth == 2 && p.futility_margin == 200 && p.aspiration == 60);
     CHECK(p.tm_margin == 0.010 && p.tm_reserve == 0.100 && p.tm_horizon == 28 && p.tm_hard == 3.0);
     for (int i = 0; i < SEARCH_NPARAMS; i++) {
