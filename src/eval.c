@@ -164,17 +164,17 @@ typedef struct Pos {
 } Pos;
 
 /* Where the terms go. The extractor (f set) stores every term in f. The
- * scorer (f NULL) adds each term times its weight cw[term] to acc, and skips
- * the costly groups (capture generation, the longest run) when their weights
- * are 0, and the terms beyond the 60 unless `extra`: those tests depend only
- * on the weights, so they are always predicted. Each caller's Sink is a
- * constant of its own copy of colour_terms (always inlined), so neither
- * pays for the other's branches. */
+ * scorer (f NULL) stores them as int16 in q (zeros first), for the dot
+ * products of named_score, and skips the costly groups (capture generation,
+ * the longest run, the runaways' cones) when their weights cw[term] are 0,
+ * and the terms beyond the 60 unless `extra`: those tests depend only on
+ * the weights, so they are always predicted. Each caller's Sink is a constant of its own copy of
+ * colour_terms (always inlined), so neither pays for the other's branches. */
 typedef struct Sink {
     int *f;            /* the extractor's terms, or NULL: the scorer */
-    const int32_t *cw; /* the scorer's weights (a row of EvalTable) */
+    int16_t *q;        /* the scorer's terms */
+    const int32_t *cw; /* the scorer's weights in the position's phase (a row of EvalTable) */
     int extra;         /* the scorer: some term beyond the 60 has a weight */
-    int64_t acc;       /* the scorer's sum */
 } Sink;
 
 #define KM_INLINE static inline __attribute__((always_inline))
@@ -182,7 +182,7 @@ KM_INLINE int wanted(const Sink *o, int term) { return o->f || o->cw[term] != 0;
 KM_INLINE void put(Sink *o, int term, int v)
 {
     if (o->f) o->f[term] = v;
-    else o->acc += (int64_t)v * o->cw[term];
+    else o->q[term] = (int16_t)v; /* every term is a small count */
 }
 
 /* One colour's terms: those of colour s, which is the player (role OWN) or
@@ -278,15 +278,13 @@ KM_INLINE void colour_terms(const Pos *p, int s, int role, Sink *o)
     /* ---- the terms beyond the 60 (61..), when one has a weight ---- */
     if (!o->f && !o->extra) return;
     if (wanted(o, ix[Q_RUNAWAY])) put(o, ix[Q_RUNAWAY], bits_popcount32(men & ~blocked_cones(opp, s)));
-    if (wanted(o, ix[Q_BACK_MEN])) put(o, ix[Q_BACK_MEN], bits_popcount32(men & BACK[s]));
-    if (wanted(o, ix[Q_MEN_CENTRE])) put(o, ix[Q_MEN_CENTRE], bits_popcount32(men & CENTRE));
-    if (wanted(o, ix[Q_KINGS_CENTRE])) put(o, ix[Q_KINGS_CENTRE], bits_popcount32(kings & CENTRE));
-    if (wanted(o, ix[Q_KINGS_DOUBLE])) put(o, ix[Q_KINGS_DOUBLE], bits_popcount32(kings & DOUBLE_CORNERS));
-    if (wanted(o, ix[Q_SOLE_KINGS])) put(o, ix[Q_SOLE_KINGS], (opp & b->kings) ? 0 : bits_popcount32(kings));
-    if (wanted(o, ix[Q_TRADE_LEAD])) {
-        int mine = bits_popcount32(own), theirs = bits_popcount32(opp);
-        put(o, ix[Q_TRADE_LEAD], mine > theirs ? (mine - theirs) * (24 - mine - theirs) : 0);
-    }
+    put(o, ix[Q_BACK_MEN], bits_popcount32(men & BACK[s]));
+    put(o, ix[Q_MEN_CENTRE], bits_popcount32(men & CENTRE));
+    put(o, ix[Q_KINGS_CENTRE], bits_popcount32(kings & CENTRE));
+    put(o, ix[Q_KINGS_DOUBLE], bits_popcount32(kings & DOUBLE_CORNERS));
+    put(o, ix[Q_SOLE_KINGS], (opp & b->kings) ? 0 : bits_popcount32(kings));
+    int mine = bits_popcount32(own), theirs = bits_popcount32(opp);
+    put(o, ix[Q_TRADE_LEAD], mine > theirs ? (mine - theirs) * (24 - mine - theirs) : 0);
 }
 
 /* Both colours' terms of b for side into o. */
@@ -315,17 +313,32 @@ static inline int has_extra(const int16_t *v)
  * colour's masks and directions are constants. */
 void eval_features(const Board *b, int side, EvalFeatures *f)
 {
-    Sink o = {f->term, NULL, 1, 0};
+    Sink o = {f->term, NULL, NULL, 1};
     if (side == KM_BLACK) terms(b, KM_BLACK, &o);
     else terms(b, KM_WHITE, &o);
     pat_features(b, &f->pat);
 }
 
+/* The sum of q[i] w[i] (a term's value times a weight fits 22 bits, their
+ * sum 29: int32 is exact); compilers make it 16-bit multiply-adds. */
+static inline int32_t dot16(const int16_t *restrict q, const int16_t *restrict w)
+{
+    int32_t s = 0;
+    for (int i = 0; i < EVAL_NTERMS_PAD; i++) s += q[i] * w[i];
+    return s;
+}
+
 KM_INLINE int32_t named_score(const Board *b, int side, const EvalTable *t, int extra)
 {
-    Sink o = {NULL, t->cw[phase_factor(bits_popcount32(board_occupied(b)))], extra, 0};
+    _Alignas(16) int16_t q[EVAL_NTERMS_PAD];
+    memset(q, 0, sizeof q);
+    int phase = phase_factor(bits_popcount32(board_occupied(b)));
+    Sink o = {NULL, q, t->cw[phase], extra};
     terms(b, side, &o);
-    return (int32_t)(t->phased ? o.acc / EVAL_PHASE_SPAN : o.acc);
+    if (!t->phased) return dot16(q, t->wq[0]);
+    int64_t acc =
+        (int64_t)dot16(q, t->wq[0]) * phase + (int64_t)dot16(q, t->wq[1]) * (EVAL_PHASE_SPAN - phase);
+    return (int32_t)(acc / EVAL_PHASE_SPAN);
 }
 
 int32_t eval_score(const Board *b, int side, const EvalTable *t)
@@ -346,6 +359,10 @@ void eval_table_init(EvalTable *t, const Weights *w)
         for (int i = 0; i < EVAL_NTERMS; i++)
             t->cw[p][i] =
                 t->phased ? (int32_t)w->w[i] * p + (int32_t)w->end[i] * (EVAL_PHASE_SPAN - p) : w->w[i];
+    for (int i = 0; i < EVAL_NTERMS; i++) {
+        t->wq[0][i] = w->w[i];
+        t->wq[1][i] = t->phased ? w->end[i] : 0;
+    }
     t->pat = w->pat;
     t->net = w->net;
 }

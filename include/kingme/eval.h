@@ -167,12 +167,17 @@ typedef struct EvalFeatures {
  * terms from the same source. */
 void eval_features(const Board *b, int side, EvalFeatures *f);
 
-/* A weight vector made ready for eval_score: for each phase t, the opening
- * and ending weights already blended (t w + (EVAL_PHASE_SPAN - t) end), so
- * that a phased evaluation costs one product a term instead of two (the
- * blend is linear; it is divided once, at the end, as phase_blend does).
- * Without a phase every row is w. */
+/* The terms rounded up to a whole number of 16-byte vectors of int16. */
+#define EVAL_NTERMS_PAD ((EVAL_NTERMS + 7) / 8 * 8)
+
+/* A weight vector made ready for eval_score: the opening and ending weights
+ * as int16 rows padded with zeros (wq[0] = w, wq[1] = end), for two dot
+ * products with the terms' values blended afterwards (the blend is linear;
+ * it is divided once, at the end, as phase_blend does); and for each phase
+ * t the blended weights (t w + (EVAL_PHASE_SPAN - t) end, or w without a
+ * phase), whose zeros say which costly terms need not be computed. */
 typedef struct EvalTable {
+    _Alignas(16) int16_t wq[2][EVAL_NTERMS_PAD];
     int32_t cw[EVAL_PHASE_SPAN + 1][EVAL_NTERMS];
     int phased;                     /* divide the sum by EVAL_PHASE_SPAN */
     int extra;                      /* some term beyond the 60 has a weight */
