@@ -684,18 +684,19 @@ static int32_t leaf(Searcher *s, const Board *b, int ply, int reversible, int id
 
 /* Singular extensions and multi-cut (on by default since 2026-11-28:
  * docs/devlog.md, "Singular extensions"). The table's move tt_move, whose
- * entry te is a lower bound or exact within 3 plies of depth, is the index
- * returned (to be searched a ply deeper) when every other move fails low
- * at half the depth below the entry's score less singular_margin a ply;
- * not beyond twice the iteration's depth. When another move holds that
+ * entry te is a lower bound or exact within singular_tt_slack (3) plies of
+ * depth, is the index returned (to be searched a ply deeper) when every
+ * other move fails low at (depth - 1) / singular_verify_div (2) plies below
+ * the entry's score less singular_margin a ply; not at or beyond
+ * singular_max_ply (2) times the iteration's depth. When another move holds that
  * bound instead and the bound is at least beta (singular_multicut), two
  * moves reach beta: SINGULAR_CUT, with the bound as *cut. -1 otherwise. */
 #define SINGULAR_CUT (-2)
 static int singular_move(Searcher *s, const Board *b, uint64_t key, const MoveList *ml, int tt_move,
                          const TTEntry *te, int depth, int ply, int32_t beta, int reversible, int32_t *cut)
 {
-    if (ml->count < 2 || ply == 0 || ply >= 2 * s->iter_depth || te->depth < depth - 3 ||
-        (tt_flag(te) != TT_LOWER && tt_flag(te) != TT_EXACT))
+    if (ml->count < 2 || ply == 0 || ply >= s->par.singular_max_ply * s->iter_depth ||
+        te->depth < depth - s->par.singular_tt_slack || (tt_flag(te) != TT_LOWER && tt_flag(te) != TT_EXACT))
         return -1;
     int32_t ttv = score_from_tt(te->score, ply);
     if (ttv <= -SCORE_DB_MIN + 1000 || ttv >= SCORE_DB_MIN - 1000) return -1;
@@ -706,7 +707,9 @@ static int singular_move(Searcher *s, const Board *b, uint64_t key, const MoveLi
         mg_make_move(&c, &ml->moves[i]);
         uint64_t ck = mg_move_key_after(b, &ml->moves[i], key);
         int crev = mg_move_resets_count(b, &ml->moves[i]) ? 0 : reversible + 1;
-        if (-negamax(s, &c, ck, (depth - 1) / 2, ply + 1, -sb, -sb + 1, crev) >= sb || s->stopped) {
+        if (-negamax(s, &c, ck, (depth - 1) / s->par.singular_verify_div, ply + 1, -sb, -sb + 1, crev) >=
+                sb ||
+            s->stopped) {
             if (s->par.singular_multicut && sb >= beta && !s->stopped) {
                 *cut = sb;
                 return SINGULAR_CUT;

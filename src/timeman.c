@@ -8,7 +8,7 @@ void tm_budget_p(const SearchParams *p, double time_left, double increment, int 
     /* a reserve that is never planned for: a couple of increments and a
      * little more (half the clock at most), so that a move that overruns
      * (a busy machine, a slow pipe) eats into the reserve, not the flag */
-    double reserve = 2 * increment + p->tm_reserve;
+    double reserve = p->tm_reserve_incs * increment + p->tm_reserve;
     if (reserve > 0.5 * time_left) reserve = 0.5 * time_left;
     if (reserve < p->tm_margin) reserve = p->tm_margin;
     double usable = time_left - reserve;

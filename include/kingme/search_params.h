@@ -99,6 +99,12 @@
       "the switch, 2026-11-28",                                                                               \
       "multi-cut (0 off, 1 on): when a rival of the table's move also holds the singular search's bound and "  \
       "that bound is at least beta, the node is cut there")                                                   \
+    X(singular_tt_slack, INT, 3, 0, 20, "not measured",                                                       \
+      "how many plies shallower than the node the table's entry may be for singular extensions")              \
+    X(singular_verify_div, INT, 2, 1, 8, "not measured",                                                      \
+      "the other moves' searches go (depth - 1) / singular_verify_div plies")                                  \
+    X(singular_max_ply, INT, 2, 1, 8, "not measured",                                                         \
+      "no singular extension at or beyond this many times the iteration's depth in plies")                    \
     X(aspiration, INT, 60, 1, 100000,                                                                         \
       "the ProbCut margin (252) instead of 60: +5.2 (-16.5 .. +26.9), 400 games, d8bd843, 2026-11-26",        \
       "the root's aspiration window around the last iteration's score, in evaluation units")                 \
@@ -108,7 +114,9 @@
     X(tm_margin_min, REAL, 0.001, 0, 1, "not measured",                                                       \
       "a fixed time a move keeps a tenth of itself when less than tm_margin, but at least this")             \
     X(tm_reserve, REAL, 0.100, 0, 60, "not measured (overruns of 90 ms on a loaded machine)",                 \
-      "seconds of a game clock, beyond two increments, never planned for (half the clock at most)")          \
+      "seconds of a game clock, beyond tm_reserve_incs increments, never planned for (half the clock at most)")          \
+    X(tm_reserve_incs, REAL, 2.0, 0, 20, "not measured",                                                      \
+      "increments of a game clock never planned for, beside tm_reserve")                                      \
     X(tm_horizon, INT, 28, 1, 200, "not measured",                                                            \
       "the moves still to play when the clock does not say (sudden death)")                                  \
     X(tm_inc_share, REAL, 0.6, 0, 1, "not measured", "the part of the increment added to a move's share")     \
