@@ -686,7 +686,7 @@ static int32_t leaf(Searcher *s, const Board *b, int ply, int reversible, int id
  * docs/devlog.md, "Singular extensions"). The table's move tt_move, whose
  * entry te is a lower bound or exact within singular_tt_slack (3) plies of
  * depth, is the index returned (to be searched a ply deeper) when every
- * other move fails low at (depth - 1) / singular_verify_div (2) plies below
+ * other move fails low at (depth - 1) / singular_verify_div (3) plies below
  * the entry's score less singular_margin a ply; not at or beyond
  * singular_max_ply (2) times the iteration's depth. When another move holds that
  * bound instead and the bound is at least beta (singular_multicut), two
