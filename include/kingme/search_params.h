@@ -115,7 +115,8 @@
     X(tm_margin_min, REAL, 0.001, 0, 1, "not measured",                                                       \
       "a fixed time a move keeps a tenth of itself when less than tm_margin, but at least this")             \
     X(tm_reserve, REAL, 0.100, 0, 60, "not measured (overruns of 90 ms on a loaded machine)",                 \
-      "seconds of a game clock, beyond tm_reserve_incs increments, never planned for (half the clock at most)")          \
+      "seconds of a game clock, beyond tm_reserve_incs increments, never planned for (half the clock at "      \
+      "most)")                                                                                                \
     X(tm_reserve_incs, REAL, 2.0, 0, 20, "not measured",                                                      \
       "increments of a game clock never planned for, beside tm_reserve")                                      \
     X(tm_horizon, INT, 28, 1, 200, "not measured",                                                            \
