@@ -168,8 +168,9 @@ typedef struct Pos {
  * products of named_score, and skips the costly groups (capture generation,
  * the longest run, the runaways' cones) when their weights cw[term] are 0,
  * and the terms beyond the 60 unless `extra`: those tests depend only on
- * the weights, so they are always predicted. Each caller's Sink is a constant of its own copy of
- * colour_terms (always inlined), so neither pays for the other's branches. */
+ * the weights, so they are always predicted. Each caller's Sink is a
+ * constant of its own copy of colour_terms (always inlined), so neither
+ * pays for the other's branches. */
 typedef struct Sink {
     int *f;            /* the extractor's terms, or NULL: the scorer */
     int16_t *q;        /* the scorer's terms */

@@ -688,9 +688,10 @@ static int32_t leaf(Searcher *s, const Board *b, int ply, int reversible, int id
  * depth, is the index returned (to be searched a ply deeper) when every
  * other move fails low at (depth - 1) / singular_verify_div (3) plies below
  * the entry's score less singular_margin a ply; not at or beyond
- * singular_max_ply (2) times the iteration's depth. When another move holds that
- * bound instead and the bound is at least beta (singular_multicut), two
- * moves reach beta: SINGULAR_CUT, with the bound as *cut. -1 otherwise. */
+ * singular_max_ply (2) times the iteration's depth. When another move
+ * holds that bound instead and the bound is at least beta
+ * (singular_multicut), two moves reach beta: SINGULAR_CUT, with the bound
+ * as *cut. -1 otherwise. */
 #define SINGULAR_CUT (-2)
 static int singular_move(Searcher *s, const Board *b, uint64_t key, const MoveList *ml, int tt_move,
                          const TTEntry *te, int depth, int ply, int32_t beta, int reversible, int32_t *cut)
@@ -701,15 +702,14 @@ static int singular_move(Searcher *s, const Board *b, uint64_t key, const MoveLi
     int32_t ttv = score_from_tt(te->score, ply);
     if (ttv <= -SCORE_DB_MIN + 1000 || ttv >= SCORE_DB_MIN - 1000) return -1;
     int32_t sb = ttv - s->par.singular_margin * depth;
+    int verify_depth = (depth - 1) / s->par.singular_verify_div;
     for (int i = 0; i < ml->count; i++) {
         if (i == tt_move) continue;
         Board c = *b;
         mg_make_move(&c, &ml->moves[i]);
         uint64_t ck = mg_move_key_after(b, &ml->moves[i], key);
         int crev = mg_move_resets_count(b, &ml->moves[i]) ? 0 : reversible + 1;
-        if (-negamax(s, &c, ck, (depth - 1) / s->par.singular_verify_div, ply + 1, -sb, -sb + 1, crev) >=
-                sb ||
-            s->stopped) {
+        if (-negamax(s, &c, ck, verify_depth, ply + 1, -sb, -sb + 1, crev) >= sb || s->stopped) {
             if (s->par.singular_multicut && sb >= beta && !s->stopped) {
                 *cut = sb;
                 return SINGULAR_CUT;
