@@ -58,7 +58,9 @@
     X(probcut_scale, INT, 150, 10, 1000,                                                                      \
       "measured margin against 100: +50, 400 games at 0.02 s, 4f2a05a, 2026-11-25",                           \
       "the measured margin: this percentage of the median gap between exact searches to two depths")         \
-    X(probcut_measure_depth, INT, 6, 2, 10, "not measured",                                                   \
+    X(probcut_measure_depth, INT, 6, 2, 10,                                                                   \
+      "8 instead of 6: -13.5 (-26.0 .. -1.0); 4: -3.5 (-15.9 .. +9.0); 800 games each at 0.02 s, 5a72e5f, "    \
+      "2026-11-29",                                                                                           \
       "the margin's measurement compares exact searches to this depth and to half of it")                    \
     X(probcut_margin_min, INT, 20, 1, 5000, "not measured", "the least measured margin")                      \
     X(probcut_margin_max, INT, 5000, 1, 100000, "not measured", "the largest measured margin")                \
@@ -89,7 +91,8 @@
       "depth below the table's score less singular_margin a ply, is searched one ply deeper")                 \
     X(singular_depth, INT, 6, 4, 63,                                                                          \
       "from 6, against no extension: +18.3 (+2.5 .. +33.8), 400 games at 200000 nodes, b17ca1b, "               \
-      "2026-11-28; from 4: +7.2, 240 games",                                                                  \
+      "2026-11-28; from 4: +7.2, 240 games; from 5: -3.5 (-15.5 .. +8.6), 800 games at 0.02 s, 5a72e5f, "     \
+      "2026-11-29",                                                                                           \
       "the shallowest node singular extensions are tried at")                                                 \
     X(singular_margin, INT, 50, 0, 5000,                                                                      \
       "20 instead of 50: -6.9 (-22.7 .. +8.9), 400 games at 200000 nodes, b6a46a5, 2026-11-28",              \
@@ -99,17 +102,23 @@
       "the switch, 2026-11-28",                                                                               \
       "multi-cut (0 off, 1 on): when a rival of the table's move also holds the singular search's bound and "  \
       "that bound is at least beta, the node is cut there")                                                   \
-    X(singular_tt_slack, INT, 3, 0, 20, "not measured",                                                       \
+    X(singular_tt_slack, INT, 3, 0, 20,                                                                       \
+      "2 instead of 3: -6.1 (-18.5 .. +6.4), 800 games at 0.02 s; 4: -6.1 (-18.5 .. +6.4), 800 games; "       \
+      "5a72e5f, 2026-11-29",                                                                                  \
       "how many plies shallower than the node the table's entry may be for singular extensions")              \
     X(singular_verify_div, INT, 3, 1, 8,                                                                      \
       "3 instead of 2: +7.2 (-1.7 .. +16.0), 1600 games at 0.02 s, 00a0a64, 2026-11-29",                      \
       "the other moves' searches go (depth - 1) / singular_verify_div plies")                                  \
-    X(singular_max_ply, INT, 2, 1, 8, "not measured",                                                         \
+    X(singular_max_ply, INT, 2, 1, 8,                                                                         \
+      "3 instead of 2: +1.3 (-7.4 .. +10.0), 1600 games at 0.02 s, 5a72e5f, 2026-11-29",                        \
       "no singular extension at or beyond this many times the iteration's depth in plies")                    \
     X(aspiration, INT, 60, 1, 100000,                                                                         \
-      "the ProbCut margin (252) instead of 60: +5.2 (-16.5 .. +26.9), 400 games, d8bd843, 2026-11-26",        \
+      "the ProbCut margin (252) instead of 60: +5.2 (-16.5 .. +26.9), 400 games, d8bd843, 2026-11-26; 40: "   \
+      "-2.6 (-15.4 .. +10.2), 800 games at 0.02 s, 5a72e5f, 2026-11-29",                                      \
       "the root's aspiration window around the last iteration's score, in evaluation units")                 \
-    X(aspiration_depth, INT, 5, 1, 63, "not measured", "the first iteration searched with a window")         \
+    X(aspiration_depth, INT, 5, 1, 63,                                                                        \
+      "3 instead of 5: -5.6 (-17.3 .. +6.0), 800 games at 0.02 s, 5a72e5f, 2026-11-29",                        \
+      "the first iteration searched with a window")                                                           \
     X(tm_margin, REAL, 0.010, 0, 1, "not measured (the pipes' delay: docs/engine-protocol.md)",               \
       "seconds kept back on every move for what the clock sees but the search does not")                     \
     X(tm_margin_min, REAL, 0.001, 0, 1, "not measured",                                                       \
