@@ -38,7 +38,8 @@
       "1 instead of 0.5: +6.9 (-12.3 .. +26.1), 400 games at 0.02 s, dc29987, 2026-11-29; 0: +0.9",          \
       "reduction = lmr_base + ln(depth) ln(move number) / lmr_div plies, rounded down")                      \
     X(lmr_div, REAL, 3.0, 0.25, 20,                                                                           \
-      "2 instead of 3: +0.0 (-21.3 .. +21.3), 400 games at 0.02 s, c77d593, 2026-11-22",                      \
+      "4 instead of 3: +6.1 (-6.5 .. +18.7), 800 games at 0.02 s, e65840d, 2026-12-01; 2: +0.0 "              \
+      "(-21.3 .. +21.3), 400 games, c77d593, 2026-11-22",                                                     \
       "the divisor of the reduction's logarithms (larger: gentler)")                                          \
     X(probcut, INT, 1, 0, 1, "+52, 88 games at 0.05 s, c13c743, 2026-11-22",                                  \
       "ProbCut (0 off, 1 on): a shallow search far above beta cuts a null-window node")                      \
@@ -56,7 +57,8 @@
     X(probcut_margin, INT, 100, 1, 5000, "80 instead of 100: -20 (-59 .. +18), 120 games (table)",            \
       "ProbCut's margin in evaluation units until it is measured for the weights (a man is about 1000)")     \
     X(probcut_scale, INT, 150, 10, 1000,                                                                      \
-      "measured margin against 100: +50, 400 games at 0.02 s, 4f2a05a, 2026-11-25",                           \
+      "measured margin against 100: +50, 400 games at 0.02 s, 4f2a05a, 2026-11-25; 130 instead of 150: "      \
+      "+5.2 (-6.7 .. +17.1), 800 games at 0.02 s, e65840d, 2026-12-01",                                       \
       "the measured margin: this percentage of the median gap between exact searches to two depths")         \
     X(probcut_measure_depth, INT, 6, 2, 10,                                                                   \
       "8 instead of 6: -13.5 (-26.0 .. -1.0); 4: -3.5 (-15.9 .. +9.0); 800 games each at 0.02 s, 5a72e5f, "    \
@@ -79,7 +81,8 @@
     X(futility_depth, INT, 2, 1, 10, "3 instead of 2: -39 (-89 .. +9), 80 games (table)",                     \
       "the deepest node futility pruning is tried at")                                                       \
     X(futility_margin, INT, 200, 0, 5000,                                                                     \
-      "150 instead of 200: +5.2 (-16.1 .. +26.5), 400 games at 0.02 s, ca8c8da, 2026-11-23",                  \
+      "150 instead of 200: +3.0 (-8.4 .. +14.5), 800 games at 0.02 s, e65840d, 2026-12-01 (+5.2, 400 "        \
+      "games, ca8c8da, 2026-11-23)",                                                                          \
       "futility's margin per ply of depth, in evaluation units")                                             \
     X(futility_pieces, INT, 6, 0, 24, "with probcut_pieces: +17.4 (above)",                                   \
       "no futility pruning in endings of this many pieces or fewer")                                         \
@@ -107,7 +110,9 @@
       "5a72e5f, 2026-11-29",                                                                                  \
       "how many plies shallower than the node the table's entry may be for singular extensions")              \
     X(singular_verify_div, INT, 3, 1, 8,                                                                      \
-      "3 instead of 2: +7.2 (-1.7 .. +16.0), 1600 games at 0.02 s, 00a0a64, 2026-11-29",                      \
+      "3 instead of 2: +7.2 (-1.7 .. +16.0), 1600 games at 0.02 s, 00a0a64, 2026-11-29; 4: +11.3 "            \
+      "(-0.9 .. +23.5), 800 games at 0.02 s, but against 28b9e83 +17.0 at 0.1 s and +15.2 at 0.02 s, "        \
+      "800 games each, where 3 had +21.3 and +29.6 on the same games, e65840d, 2026-12-01",                   \
       "the other moves' searches go (depth - 1) / singular_verify_div plies")                                  \
     X(singular_max_ply, INT, 2, 1, 8,                                                                         \
       "3 instead of 2: +1.3 (-7.4 .. +10.0), 1600 games at 0.02 s, 5a72e5f, 2026-11-29",                        \
