@@ -40,11 +40,13 @@ prefix_of() {
     esac
 }
 
+# the library's symbols, read once: each object's header line, then its names
+syms=$(nm -g --defined-only "$lib" 2>/dev/null)
 bad=0 total=0
 for o in $(ar t "$lib"); do
     m=$(module_of "$o")
     p=$(prefix_of "$m")
-    for s in $(nm -g --defined-only "$lib" 2>/dev/null | awk -v o="$o:" '$0 == o { on = 1; next } /:$/ { on = 0 } on && NF == 3 && $2 ~ /^[TDRBCV]$/ { print $3 }'); do
+    for s in $(printf '%s\n' "$syms" | awk -v o="$o:" '$0 == o { on = 1; next } /:$/ { on = 0 } on && NF == 3 && $2 ~ /^[TDRBCV]$/ { print $3 }'); do
         total=$((total + 1))
         case $s in "$p"* | "$m" | __*) ;; *) echo "prefixes: $o defines '$s', not $p..."; bad=$((bad + 1)) ;; esac
     done
