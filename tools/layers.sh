@@ -56,10 +56,9 @@ done | sort -u | circles || status=1
 
 if ls "$build"/src/*.o >/dev/null 2>&1; then
     echo "objects ($build):"
-    for o in "$build"/src/*.o; do
-        name=$(basename "$o" .o)
-        nm "$o" | awk -v n="$name" '$1 == "U" { print "U", n, $2 } NF == 3 && $2 ~ /[TDBRC]/ { print "D", n, $3 }'
-    done | awk '$1 == "D" { def[$3] = $2; next } { use[++k] = $2 " " $3 }
+    # one nm over every object: "DIR/src/NAME.o:ADDRESS TYPE SYMBOL" a line
+    nm -A "$build"/src/*.o | awk 'NF == 3 { n = $1; sub(/\.o:.*/, "", n); sub(/.*\//, "", n)
+        if ($2 == "U") print "U", n, $3; else if ($2 ~ /[TDBRC]/) print "D", n, $3 }' | awk '$1 == "D" { def[$3] = $2; next } { use[++k] = $2 " " $3 }
         END { for (i = 1; i <= k; i++) { split(use[i], p, " "); if (p[2] in def) print p[1], def[p[2]] } }' |
         sort -u | circles || status=1
 else
