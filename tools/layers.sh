@@ -58,8 +58,8 @@ if ls "$build"/src/*.o >/dev/null 2>&1; then
     echo "objects ($build):"
     # one nm over every object: "DIR/src/NAME.o:ADDRESS TYPE SYMBOL" a line
     nm -A "$build"/src/*.o | awk 'NF == 3 { n = $1; sub(/\.o:.*/, "", n); sub(/.*\//, "", n)
-        if ($2 == "U") print "U", n, $3; else if ($2 ~ /[TDBRC]/) print "D", n, $3 }' | awk '$1 == "D" { def[$3] = $2; next } { use[++k] = $2 " " $3 }
-        END { for (i = 1; i <= k; i++) { split(use[i], p, " "); if (p[2] in def) print p[1], def[p[2]] } }' |
+            if ($2 == "U") { user[++k] = n; used[k] = $3 } else if ($2 ~ /[TDBRC]/) def[$3] = n }
+        END { for (i = 1; i <= k; i++) if (used[i] in def) print user[i], def[used[i]] }' |
         sort -u | circles || status=1
 else
     echo "objects: $build/src/*.o not built (make first): not checked"
