@@ -29,10 +29,13 @@
     X(lmr, INT, 1, 0, 1,                                                                                      \
       "+21 (-8 .. +50), 200 games at 0.05 s, 1ebbd6e, 2026-11-22",                                            \
       "late-move reductions of quiet moves (0 off, 1 on), re-searched at full depth when they beat alpha")    \
-    X(lmr_from, INT, 3, 1, 63, "from the 4th move instead of the 3rd: part of the +21 above",                 \
+    X(lmr_from, INT, 3, 1, 63,                                                                                \
+      "2 instead of 3: -3.0 (-15.5 .. +9.4); 4: -3.9 (-16.3 .. +8.5); 800 games each at 0.02 s, 3840261, "    \
+      "2026-12-02",                                                                                           \
       "the first move (counting from 0) that may be reduced")                                                 \
     X(lmr_depth, INT, 3, 2, 63,                                                                               \
-      "2 instead of 3: +6.1 (-12.8 .. +24.9), 400 games at 0.02 s, dc29987, 2026-11-29",                      \
+      "2 instead of 3: +6.1 (-12.8 .. +24.9), 400 games at 0.02 s, dc29987, 2026-11-29; -0.9 (-13.2 .. "     \
+      "+11.4), 800 more, 3840261, 2026-12-02",                                                                \
       "the shallowest node whose moves are reduced")                                                          \
     X(lmr_base, REAL, 0.5, 0, 4,                                                                              \
       "1 instead of 0.5: +6.9 (-12.3 .. +26.1), 400 games at 0.02 s, dc29987, 2026-11-29; 0: +0.9",          \
@@ -43,10 +46,13 @@
       "the divisor of the reduction's logarithms (larger: gentler)")                                          \
     X(probcut, INT, 1, 0, 1, "+52, 88 games at 0.05 s, c13c743, 2026-11-22",                                  \
       "ProbCut (0 off, 1 on): a shallow search far above beta cuts a null-window node")                      \
-    X(probcut_depth, INT, 5, 3, 63, "6 instead of 5, with four other changes: -11.3, 166dabd, 2026-11-25",    \
+    X(probcut_depth, INT, 5, 3, 63,                                                                           \
+      "6 instead of 5, with four other changes: -11.3, 166dabd, 2026-11-25; 4: -14.3 (-28.2 .. -0.5), 800 "   \
+      "games at 0.02 s, 3840261, 2026-12-02",                                                                 \
       "the shallowest node ProbCut is tried at")                                                              \
     X(probcut_max_depth, INT, 10, 2, 63,                                                                      \
-      "+53 against no limit, 400 games at 0.1 s, cdae4c3, 2026-11-26 (+6.9 at 0.02 s)",                       \
+      "+53 against no limit, 400 games at 0.1 s, cdae4c3, 2026-11-26 (+6.9 at 0.02 s); 12 instead of 10: "    \
+      "+3.5 (-11.8 .. +18.7), 400 games at 0.1 s, 3840261, 2026-12-02",                                       \
       "the deepest node ProbCut is tried at (a deep node's shallow search misjudges more often)")             \
     X(probcut_div, INT, 2, 2, 8,                                                                              \
       "3 instead of 2: -9.6 (-28.8 .. +9.8), 400 games at 0.02 s, dc29987, 2026-11-29",                       \
@@ -95,7 +101,7 @@
     X(singular_depth, INT, 6, 4, 63,                                                                          \
       "from 6, against no extension: +18.3 (+2.5 .. +33.8), 400 games at 200000 nodes, b17ca1b, "               \
       "2026-11-28; from 4: +7.2, 240 games; from 5: -3.5 (-15.5 .. +8.6), 800 games at 0.02 s, 5a72e5f, "     \
-      "2026-11-29",                                                                                           \
+      "2026-11-29; from 7: -4.8 (-17.0 .. +7.5), 800 games at 0.02 s, 3840261, 2026-12-02",                  \
       "the shallowest node singular extensions are tried at")                                                 \
     X(singular_margin, INT, 50, 0, 5000,                                                                      \
       "20 instead of 50: -6.9 (-22.7 .. +8.9), 400 games at 200000 nodes, b6a46a5, 2026-11-28",              \
