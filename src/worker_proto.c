@@ -257,6 +257,7 @@ int wproto_parse_hello(const char *line, WprotoHello *h, char *err)
     if (strncmp(line, "worker kingme ", 14) != 0) return km_fail(err, "did not say hello: '%.60s'", line);
     snprintf(copy, sizeof copy, "%s", line);
     int nt = textio_split(copy, tok, 15);
+    if (nt > 15) nt = 15; /* more words: tok holds the first 15, and a hello has 9 */
     long long v;
     if (nt < 5 || strcmp(tok[3], "protocol") != 0 || !textio_parse_ll(tok[4], 0, 1000000, &v))
         return km_fail(err, "did not say hello: '%.60s'", line);

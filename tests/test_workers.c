@@ -164,6 +164,12 @@ TEST(workers_hello)
     CHECK_MSG(
         strcmp(err, "speaks protocol 5, not 1: give it the coordinator's kingme (" KINGME_VERSION ")") == 0,
         "%s", err);
+    /* a list longer than the words read: the first 15 words count, no more */
+    CHECK(wproto_parse_hello("worker kingme 0.1.0 protocol 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16", &h,
+                             err) == -1);
+    CHECK_MSG(
+        strcmp(err, "speaks protocol 11, not 1: give it the coordinator's kingme (" KINGME_VERSION ")") == 0,
+        "%s", err);
     CHECK(wproto_parse_hello("worker kingme 0.1.0 protocol 1 egdb 5-0123 book none", &h, err) == -1);
     CHECK(wproto_parse_hello("worker kingme 0.1.0 protocol 1 egdb 2:0123456789abcdef book none", &h, err) ==
           -1);
