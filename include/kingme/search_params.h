@@ -104,7 +104,8 @@
       "2026-11-29; from 7: -4.8 (-17.0 .. +7.5), 800 games at 0.02 s, 3840261, 2026-12-02",                  \
       "the shallowest node singular extensions are tried at")                                                 \
     X(singular_margin, INT, 50, 0, 5000,                                                                      \
-      "20 instead of 50: -6.9 (-22.7 .. +8.9), 400 games at 200000 nodes, b6a46a5, 2026-11-28",              \
+      "20 instead of 50: -6.9 (-22.7 .. +8.9), 400 games at 200000 nodes, b6a46a5, 2026-11-28; 80: -2.2 "    \
+      "(-13.8 .. +9.5), 800 games at 0.02 s, 174c230, 2026-12-04",                                            \
       "the margin below the table's score, a ply of depth, that every other move must fail low under")        \
     X(singular_multicut, INT, 1, 0, 1,                                                                        \
       "+13.0 (-1.8 .. +27.7) against singular extensions alone, 400 games at 200000 nodes, b17ca1b with "      \
