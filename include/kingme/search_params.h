@@ -24,6 +24,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The match that measured the time manager's shares bred together (one
+ * note for the three parameters the leader moved most). */
+#define TM_BRED_NOTE                                                                                      \
+    "tune-search's leader (max share 0.451, horizon 42, hard 4.59, unstable 0.236, stretch 1.77): -14.5 " \
+    "(-31.1 .. +2.7), 192 games at 1.2 s + 0.005 s, 9525719, 2026-12-04"
+
 /* clang-format off */
 #define SEARCH_PARAM_LIST(X)                                                                                  \
     X(lmr, INT, 1, 0, 1,                                                                                      \
@@ -147,15 +153,11 @@
       "bred with the other tm_* by tune-search at 1.2 s + 0.005 s, 9525719, 2026-12-04: the leader kept "     \
       "0.6",                                                                                                  \
       "the part of the increment added to a move's share")                                                    \
-    X(tm_max_share, REAL, 0.35, 0.01, 1, "tune-search's leader "                                     \
-      "(max share 0.451, horizon 42, hard 4.59, unstable 0.236, stretch 1.77): -14.5 (-31.1 .. +2.7), "       \
-      "192 games at 1.2 s + 0.005 s, 9525719, 2026-12-04",                                                    \
+    X(tm_max_share, REAL, 0.35, 0.01, 1, TM_BRED_NOTE,                                                        \
       "the most of the usable clock one move may plan for")                                                   \
     X(tm_last_share, REAL, 0.9, 0.01, 1, "not measured",                                                      \
       "the same for the last move before the control (movestogo 1)")                                          \
-    X(tm_hard, REAL, 3.0, 1, 20, "tune-search's leader "                                              \
-      "(max share 0.451, horizon 42, hard 4.59, unstable 0.236, stretch 1.77): -14.5 (-31.1 .. +2.7), "       \
-      "192 games at 1.2 s + 0.005 s, 9525719, 2026-12-04",                                                    \
+    X(tm_hard, REAL, 3.0, 1, 20, TM_BRED_NOTE,                                                                \
       "the hard limit: this many times the share")                                                            \
     X(tm_stable, REAL, 0.6, 0.05, 4,                                                                          \
       "0.8 instead of 0.6: -1.7 (-12.5 .. +9.0), 800 games at 1.2 s + 0.005 s, 9525719, 2026-12-02",           \
@@ -163,9 +165,7 @@
     X(tm_unstable, REAL, 0.35, 0, 4,                                                                          \
       "0.6 instead of 0.35: +1.1 (-6.2 .. +8.3), 1600 games at 1.2 s + 0.005 s, 9525719, 2026-12-02/04",       \
       "the part added for each of the last three iterations that changed the best move")                     \
-    X(tm_stretch, REAL, 2.0, 0.05, 10, "tune-search's leader "                                        \
-      "(max share 0.451, horizon 42, hard 4.59, unstable 0.236, stretch 1.77): -14.5 (-31.1 .. +2.7), "       \
-      "192 games at 1.2 s + 0.005 s, 9525719, 2026-12-04",                                                    \
+    X(tm_stretch, REAL, 2.0, 0.05, 10, TM_BRED_NOTE,                                                          \
       "the most parts of the share a move is stretched to")
 /* clang-format on */
 
