@@ -48,7 +48,8 @@
       "reduction = lmr_base + ln(depth) ln(move number) / lmr_div plies, rounded down")                      \
     X(lmr_div, REAL, 3.0, 0.25, 20,                                                                           \
       "4 instead of 3: +6.1 (-6.5 .. +18.7), 800 games at 0.02 s, e65840d, 2026-12-01; 2: +0.0 "              \
-      "(-21.3 .. +21.3), 400 games, c77d593, 2026-11-22; 3.5: -10.0 (-21.1 .. +1.2), 800 games at 0.02 s, 3f2945e, 2026-12-05",                                                     \
+      "(-21.3 .. +21.3), 400 games, c77d593, 2026-11-22; 3.5: -10.0 (-21.1 .. +1.2), 800 games at "           \
+      "0.02 s, 3f2945e, 2026-12-05",                                                                          \
       "the divisor of the reduction's logarithms (larger: gentler)")                                          \
     X(probcut, INT, 1, 0, 1, "+52, 88 games at 0.05 s, c13c743, 2026-11-22",                                  \
       "ProbCut (0 off, 1 on): a shallow search far above beta cuts a null-window node")                      \
@@ -70,14 +71,22 @@
       "ProbCut's margin in evaluation units until it is measured for the weights (a man is about 1000)")     \
     X(probcut_scale, INT, 150, 10, 1000,                                                                      \
       "measured margin against 100: +50, 400 games at 0.02 s, 4f2a05a, 2026-11-25; 130 instead of 150: "      \
-      "+5.2 (-6.7 .. +17.1), 800 games at 0.02 s, e65840d, 2026-12-01; 170: -4.8 (-16.6 .. +7.1), 800 games at 0.02 s, 3f2945e, 2026-12-05",                                       \
+      "+5.2 (-6.7 .. +17.1), 800 games at 0.02 s, e65840d, 2026-12-01; 170: -4.8 (-16.6 .. +7.1), 800 "       \
+      "games at 0.02 s, 3f2945e, 2026-12-05",                                                                 \
       "the measured margin: this percentage of the median gap between exact searches to two depths")         \
     X(probcut_measure_depth, INT, 6, 2, 10,                                                                   \
       "8 instead of 6: -13.5 (-26.0 .. -1.0); 4: -3.5 (-15.9 .. +9.0); 800 games each at 0.02 s, 5a72e5f, "    \
       "2026-11-29",                                                                                           \
       "the margin's measurement compares exact searches to this depth and to half of it")                    \
-    X(probcut_margin_min, INT, 20, 1, 5000, "does not act on the default weights, whose measured margin is 277 (from the start to depth 15 the same tree with this at 1 and at 277; 278 changes it), 3f2945e, 2026-12-05; a guard for other weights", "the least measured margin")                      \
-    X(probcut_margin_max, INT, 5000, 1, 100000, "does not act on the default weights (277: from the start to depth 15 the same tree with this at 277 and at 100000; 276 changes it), 3f2945e, 2026-12-05; a guard for other weights", "the largest measured margin")                \
+    X(probcut_margin_min, INT, 20, 1, 5000,                                                                   \
+      "does not act on the default weights, whose measured margin is 277 (from the start to depth 15 the "    \
+      "same tree with this at 1 and at 277; 278 changes it), 3f2945e, 2026-12-05; a guard for other "         \
+      "weights",                                                                                              \
+      "the least measured margin")                                                                            \
+    X(probcut_margin_max, INT, 5000, 1, 100000,                                                               \
+      "does not act on the default weights (277: from the start to depth 15 the same tree with this at "      \
+      "277 and at 100000; 276 changes it), 3f2945e, 2026-12-05; a guard for other weights",                   \
+      "the largest measured margin")                                                                          \
     X(etc, INT, 1, 0, 1,                                                                                      \
       "0: the search without it -5.6 (-17.1 .. +5.8), 800 games at 0.1 s, and +5.2 (-6.2 .. +16.6), 800 "    \
       "games at 0.02 s, 8fb252a, 2026-11-27",                                                                 \
@@ -85,7 +94,8 @@
       "cuts the node")                                                                                        \
     X(etc_depth, INT, 6, 1, 63,                                                                               \
       "6 instead of 4: +10.6 (+2.4 .. +18.9), 1600 games (+12.2 at 0.02 s, +9.1 at 0.1 s), dc29987, "          \
-      "2026-11-29; 8 instead of 4: -0.9, 400 games at 0.02 s; 5 instead of 6: -4.8 (-16.6 .. +7.1), 800 games at 0.02 s, 3f2945e, 2026-12-04",                                                 \
+      "2026-11-29; 8 instead of 4: -0.9, 400 games at 0.02 s; 5 instead of 6: -4.8 (-16.6 .. +7.1), 800 "     \
+      "games at 0.02 s, 3f2945e, 2026-12-04",                                                                 \
       "the shallowest node the enhanced cutoffs are tried at")                                               \
     X(futility, INT, 1, 0, 1, "+11.3 (-10.6 .. +33.2), 400 games at 0.02 s, d8bd843, 2026-11-26",             \
       "futility pruning (0 off, 1 on): a quiet null-window node near the leaves whose static evaluation "   \
@@ -94,7 +104,7 @@
       "the deepest node futility pruning is tried at")                                                       \
     X(futility_margin, INT, 200, 0, 5000,                                                                     \
       "150 instead of 200: +3.0 (-8.4 .. +14.5), 800 games at 0.02 s, e65840d, 2026-12-01 (+5.2, 400 "        \
-      "games, ca8c8da, 2026-11-23); 250: -2.2 (-14.4 .. +10.1), 800 games at 0.02 s, 3f2945e, 2026-12-05",                                                                          \
+      "games, ca8c8da, 2026-11-23); 250: -2.2 (-14.4 .. +10.1), 800 games at 0.02 s, 3f2945e, 2026-12-05",    \
       "futility's margin per ply of depth, in evaluation units")                                             \
     X(futility_pieces, INT, 6, 0, 24, "with probcut_pieces: +17.4 (above)",                                   \
       "no futility pruning in endings of this many pieces or fewer")                                         \
@@ -132,7 +142,8 @@
       "no singular extension at or beyond this many times the iteration's depth in plies")                    \
     X(aspiration, INT, 60, 1, 100000,                                                                         \
       "the ProbCut margin (252) instead of 60: +5.2 (-16.5 .. +26.9), 400 games, d8bd843, 2026-11-26; 40: "   \
-      "-2.6 (-15.4 .. +10.2), 800 games at 0.02 s, 5a72e5f, 2026-11-29; 80: -1.7 (-14.1 .. +10.7), 800 games at 0.02 s, 3f2945e, 2026-12-05",                                      \
+      "-2.6 (-15.4 .. +10.2), 800 games at 0.02 s, 5a72e5f, 2026-11-29; 80: -1.7 (-14.1 .. +10.7), 800 "      \
+      "games at 0.02 s, 3f2945e, 2026-12-05",                                                                 \
       "the root's aspiration window around the last iteration's score, in evaluation units")                 \
     X(aspiration_depth, INT, 5, 1, 63,                                                                        \
       "3 instead of 5: -5.6 (-17.3 .. +6.0), 800 games at 0.02 s, 5a72e5f, 2026-11-29",                        \
