@@ -30,6 +30,12 @@
     "tune-search's leader (max share 0.451, horizon 42, hard 4.59, unstable 0.236, stretch 1.77): -14.5 " \
     "(-31.1 .. +2.7), 192 games at 1.2 s + 0.005 s, 9525719, 2026-12-04"
 
+/* The two guards on ProbCut's measured margin, measured together. */
+#define PROBCUT_GUARD_NOTE                                                                                  \
+    "neither guard acts on the default weights, whose measured margin is 277 (from the start to depth 15, " \
+    "the same tree with the floor at 1 or 277 and the ceiling at 277 or 100000; a floor of 278 or a "       \
+    "ceiling of 276 changes it), 3f2945e, 2026-12-05; a guard for other weights"
+
 /* clang-format off */
 #define SEARCH_PARAM_LIST(X)                                                                                  \
     X(lmr, INT, 1, 0, 1,                                                                                      \
@@ -78,15 +84,8 @@
       "8 instead of 6: -13.5 (-26.0 .. -1.0); 4: -3.5 (-15.9 .. +9.0); 800 games each at 0.02 s, 5a72e5f, "    \
       "2026-11-29",                                                                                           \
       "the margin's measurement compares exact searches to this depth and to half of it")                    \
-    X(probcut_margin_min, INT, 20, 1, 5000,                                                                   \
-      "does not act on the default weights, whose measured margin is 277 (from the start to depth 15 the "    \
-      "same tree with this at 1 and at 277; 278 changes it), 3f2945e, 2026-12-05; a guard for other "         \
-      "weights",                                                                                              \
-      "the least measured margin")                                                                            \
-    X(probcut_margin_max, INT, 5000, 1, 100000,                                                               \
-      "does not act on the default weights (277: from the start to depth 15 the same tree with this at "      \
-      "277 and at 100000; 276 changes it), 3f2945e, 2026-12-05; a guard for other weights",                   \
-      "the largest measured margin")                                                                          \
+    X(probcut_margin_min, INT, 20, 1, 5000, PROBCUT_GUARD_NOTE, "the least measured margin")                  \
+    X(probcut_margin_max, INT, 5000, 1, 100000, PROBCUT_GUARD_NOTE, "the largest measured margin")            \
     X(etc, INT, 1, 0, 1,                                                                                      \
       "0: the search without it -5.6 (-17.1 .. +5.8), 800 games at 0.1 s, and +5.2 (-6.2 .. +16.6), 800 "    \
       "games at 0.02 s, 8fb252a, 2026-11-27",                                                                 \
