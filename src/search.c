@@ -799,10 +799,10 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
     int32_t best = -SCORE_INF, alpha0 = alpha;
     int best_i = 0;
     bool pv_node = beta - alpha > 1;
-    /* late-move reductions: only among quiet moves, and not when the
-     * opponent threatens a capture (then the moves out of it matter) */
-    bool may_reduce =
-        s->use.lmr && s->par.lmr && !capture && depth >= s->par.lmr_depth && !mg_can_capture(b, !b->stm);
+    /* late-move reductions: only among quiet moves; at a node where the
+     * opponent threatens a capture, only with lmr_threat */
+    bool may_reduce = s->use.lmr && s->par.lmr && !capture && depth >= s->par.lmr_depth &&
+                      (s->par.lmr_threat || !mg_can_capture(b, !b->stm));
     for (int n = 0; n < ml.count; n++) {
         int i = s->use.ordering ? pick_next(sc, order, ml.count, n) : n;
         const Move *m = &ml.moves[i];

@@ -57,6 +57,10 @@
       "(-21.3 .. +21.3), 400 games, c77d593, 2026-11-22; 3.5: -10.0 (-21.1 .. +1.2), 800 games at "           \
       "0.02 s, 3f2945e, 2026-12-05",                                                                          \
       "the divisor of the reduction's logarithms (larger: gentler)")                                          \
+    X(lmr_threat, INT, 1, 0, 1,                                                                               \
+      "1 instead of 0: +13.5 (+1.4 .. +25.5), 800 games at 0.02 s; +3.5 (-11.4 .. +18.3), 400 "               \
+      "games at 0.1 s; 2e93e55, 2026-12-05",                                                                  \
+      "late-move reductions also at a node where the opponent threatens a capture")                           \
     X(probcut, INT, 1, 0, 1, "+52, 88 games at 0.05 s, c13c743, 2026-11-22",                                  \
       "ProbCut (0 off, 1 on): a shallow search far above beta cuts a null-window node")                      \
     X(probcut_depth, INT, 5, 3, 63,                                                                           \
