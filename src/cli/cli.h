@@ -209,7 +209,7 @@ bool cli_egdb(const Opts *o, struct Egdb **db);
     {                                                                                                   \
         name, NULL, NULL, OPT_LIST, "NAME=VALUE|@FILE", 0, 0, NULL,                                     \
             "set a search or time-manager parameter of " who " (repeatable; @FILE: a parameters file, " \
-            "as kingme tune-search writes); kingme show --search lists them with their ranges"        \
+            "as kingme tune-search writes); kingme show --search lists them with their ranges"          \
     }
 struct SearchParams;
 bool cli_search_params(const Opts *o, OptId id, struct SearchParams *p);
