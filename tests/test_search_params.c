@@ -126,7 +126,7 @@ TEST(search_params_reach_the_search)
     /* each switch and number changes the tree; back to the default, the same */
     const char *changes[] = {"lmr=0",        "probcut=0",        "futility=0",
                              "lmr_div=1.5",  "probcut_depth=3",  "futility_margin=50",
-                             "aspiration=5", "probcut_scale=60", "lmr_threat=0"};
+                             "aspiration=5", "probcut_scale=60", "lmr_threat=1"};
     char err[KM_ERR_MAX];
     for (size_t i = 0; i < sizeof changes / sizeof *changes; i++) {
         SearchParams q = p;

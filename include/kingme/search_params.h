@@ -57,9 +57,9 @@
       "(-21.3 .. +21.3), 400 games, c77d593, 2026-11-22; 3.5: -10.0 (-21.1 .. +1.2), 800 games at "           \
       "0.02 s, 3f2945e, 2026-12-05",                                                                          \
       "the divisor of the reduction's logarithms (larger: gentler)")                                          \
-    X(lmr_threat, INT, 1, 0, 1,                                                                               \
-      "1 instead of 0: +13.5 (+1.4 .. +25.5), 800 games at 0.02 s; +3.5 (-11.4 .. +18.3), 400 "               \
-      "games at 0.1 s; 2e93e55, 2026-12-05",                                                                  \
+    X(lmr_threat, INT, 0, 0, 1,                                                                               \
+      "1 instead of 0: +13.5 (+1.4 .. +25.5), 800 games at 0.02 s, but -2.2 (-13.0 .. +8.6), 800 games "      \
+      "at 0.1 s; 2e93e55 and 9567243, 2026-12-05",                                                            \
       "late-move reductions also at a node where the opponent threatens a capture")                           \
     X(probcut, INT, 1, 0, 1, "+52, 88 games at 0.05 s, c13c743, 2026-11-22",                                  \
       "ProbCut (0 off, 1 on): a shallow search far above beta cuts a null-window node")                      \
@@ -103,13 +103,17 @@
     X(futility, INT, 1, 0, 1, "+11.3 (-10.6 .. +33.2), 400 games at 0.02 s, d8bd843, 2026-11-26",             \
       "futility pruning (0 off, 1 on): a quiet null-window node near the leaves whose static evaluation "   \
       "is far below alpha fails low")                                                                         \
-    X(futility_depth, INT, 2, 1, 10, "3 instead of 2: -39 (-89 .. +9), 80 games (table)",                     \
+    X(futility_depth, INT, 2, 1, 10,                                                                          \
+      "3 instead of 2: -12.6 (-24.7 .. -0.4), 800 games at 0.02 s, 9567243, 2026-12-05; -39 (-89 .. +9), "    \
+      "80 games (table)",                                                                                     \
       "the deepest node futility pruning is tried at")                                                       \
     X(futility_margin, INT, 200, 0, 5000,                                                                     \
       "150 instead of 200: +3.0 (-8.4 .. +14.5), 800 games at 0.02 s, e65840d, 2026-12-01 (+5.2, 400 "        \
       "games, ca8c8da, 2026-11-23); 250: -2.2 (-14.4 .. +10.1), 800 games at 0.02 s, 3f2945e, 2026-12-05",    \
       "futility's margin per ply of depth, in evaluation units")                                             \
-    X(futility_pieces, INT, 6, 0, 24, "with probcut_pieces: +17.4 (above)",                                   \
+    X(futility_pieces, INT, 6, 0, 24,                                                                         \
+      "with probcut_pieces: +17.4 (above); 4 alone: -5.6 (-17.1 .. +5.8), 800 games at 0.02 s, 9567243, "     \
+      "2026-12-05",                                                                                           \
       "no futility pruning in endings of this many pieces or fewer")                                         \
     X(singular, INT, 1, 0, 1,                                                                                 \
       "on, from depth 6, with multi-cut: against 28b9e83, 800 games, +26.5 (+13.9 .. +39.3) at 0.02 s and "    \
