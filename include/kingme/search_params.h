@@ -55,7 +55,7 @@
     X(lmr_div, REAL, 3.0, 0.25, 20,                                                                           \
       "4 instead of 3: +6.1 (-6.5 .. +18.7), 800 games at 0.02 s, e65840d, 2026-12-01; 2: +0.0 "              \
       "(-21.3 .. +21.3), 400 games, c77d593, 2026-11-22; 3.5: -10.0 (-21.1 .. +1.2), 800 games at "           \
-      "0.02 s, 3f2945e, 2026-12-05",                                                                          \
+      "0.02 s, 3f2945e, 2026-12-05; 4 at 0.1 s: -11.3 (-26.2 .. +3.7), 400 games, 89a6980, 2026-12-05",       \
       "the divisor of the reduction's logarithms (larger: gentler)")                                          \
     X(lmr_threat, INT, 0, 0, 1,                                                                               \
       "1 instead of 0: +13.5 (+1.4 .. +25.5), 800 games at 0.02 s, but -2.2 (-13.0 .. +8.6), 800 games "      \
