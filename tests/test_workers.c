@@ -391,8 +391,10 @@ TEST(workers_refusal_says_why)
              "echo error 0 engine:x: no answer to hello within 30 s; done' 2>/dev/null\n%s worker\n",
              k);
     CHECK(test_put_file(path, text));
-    snprintf(cmd, sizeof cmd,
-             "%s match default weights/handset.w --no-book --games 4 --depth 2 --workers %s 2>&1", k, path);
+    snprintf(
+        cmd, sizeof cmd,
+        "%s match default weights/handset.w --no-book --games 4 --depth 2 --workers %s --out %s/m.pdn 2>&1",
+        k, path, dir);
     CHECK_MSG(test_run(cmd, out, sizeof out) == 0, "%s", out);
     CHECK_MSG(strstr(out,
                      "kingme: worker 1 refused a job: engine:x: no answer to hello within 30 s; its games go "
