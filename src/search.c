@@ -342,8 +342,10 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
  * probcut_max_depth: the scores of depths d and d/2 disagree by more as d
  * grows (over 100 Tinsley positions the 90th percentile of the gap is about
  * 100 at d 4-6, 230-285 at d 8-11, 536 at 12), so a deep node's shallow
- * search misjudges more often. Not in endings of probcut_pieces or fewer:
- * there the evaluation says little about the result and the shallow search
+ * search misjudges more often. (A margin that also grew with depth, by a
+ * fifth a ply, gained +11.7 at 0.02 s over the fixed one but not at 0.1 s:
+ * docs/devlog.md, 97213ff, 2026-12-05.) Not in endings of probcut_pieces
+ * or fewer: there the evaluation says little about the result and the shallow search
  * would hide the wins. */
 static bool probcut(Searcher *s, const Board *b, uint64_t key, int depth, int ply, int32_t beta,
                     int reversible)
