@@ -345,8 +345,8 @@ static int32_t negamax(Searcher *s, const Board *b, uint64_t key, int depth, int
  * search misjudges more often. (A margin that also grew with depth, by a
  * fifth a ply, gained +11.7 at 0.02 s over the fixed one but not at 0.1 s:
  * docs/devlog.md, 97213ff, 2026-12-05.) Not in endings of probcut_pieces
- * or fewer: there the evaluation says little about the result and the shallow search
- * would hide the wins. */
+ * or fewer: there the evaluation says little about the result and the
+ * shallow search would hide the wins. */
 static bool probcut(Searcher *s, const Board *b, uint64_t key, int depth, int ply, int32_t beta,
                     int reversible)
 {

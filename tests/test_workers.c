@@ -401,6 +401,12 @@ TEST(workers_refusal_says_why)
                      "to the others"),
               "%s", out);
     CHECK_MSG(strstr(out, "4 games in"), "%s", out);
+    snprintf(path, sizeof path, "%s/m.pdn", dir);
+    char *pdn = test_slurp(path);
+    int events = 0;
+    for (const char *p = pdn; p && (p = strstr(p, "[Event \"kingme match\"]")); p++) events++;
+    CHECK_INT(events, 4);
+    free(pdn);
     test_remove_dir(dir);
 }
 
