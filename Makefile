@@ -242,13 +242,13 @@ egdb6: kingme
 	$(MAKE) egdb EGDB_PIECES=6
 
 # `make` also builds the 5-piece database into egdb/ with the rule above (the
-# first time only, 12 MB): the commands that search use the database beside
+# first time only, 11 MB): the commands that search use the database beside
 # the program (docs/egdb.md). A probe of a 5-piece position says whether it is
 # there already. The build shows its progress (one line rewritten on a
 # terminal, a line each tenth in a log) and ends with the time it took.
 db: kingme
 	@./kingme egdb probe --dir $(EGDB_DIR) --fen B:WK30,K31:BK1,K2,K3 >/dev/null 2>&1 || { \
-	  echo "make: the endgame database (5 pieces, 12 MB) into $(EGDB_DIR)/, once:" && \
+	  echo "make: the endgame database (5 pieces, 11 MB) into $(EGDB_DIR)/, once:" && \
 	  echo "      1.5 minutes on two idle cores, longer on a busy machine" && \
 	  $(MAKE) -s egdb EGDB_PIECES=5; }
 
