@@ -407,8 +407,9 @@ static void database(const char *dbdir)
     check(r == 1 && atoi(reply) >= 1, "get cpus", "'%s'", reply);
 }
 
-/* A forced move played with the score of a short search (its depth-1 score
- * was 733 here; depth 12 says 322), as the status bar shows it. */
+/* A forced move played with the score of a short search, as the status bar
+ * shows it: here the depth-1 score is 733, while searches of depth 2 to 22
+ * say 320 to 607 (the figure swings with the depth the clock allows). */
 static void forced_move(void)
 {
     Board b;
@@ -417,7 +418,7 @@ static void forced_move(void)
     const char *d = strstr(t.status, "depth ");
     int depth = 0, score = 0;
     int ok = t.move >= 0 && t.ml.count == 1 && d && sscanf(d, "depth %d  score %d", &depth, &score) == 2;
-    check(ok && depth >= 6 && score < 600, "a forced move's score from a search", "%.3f s: %s", t.seconds,
+    check(ok && depth >= 6 && score < 700, "a forced move's score from a search", "%.3f s: %s", t.seconds,
           t.status);
 }
 
